@@ -1,0 +1,10 @@
+// The cpu executor: every operation of backend/core/operations.def on SuiteSparse:GraphBLAS.
+// Inputs and outputs are host-resident (the dispatch copies device data first).
+#pragma once
+#include "ringblas/ops.hpp"
+
+namespace ringblas::cpu {
+#define RINGBLAS_OP(R, name, params) R name params;
+#include "backend/core/operations.def"
+#undef RINGBLAS_OP
+}  // namespace ringblas::cpu

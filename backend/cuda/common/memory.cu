@@ -1,0 +1,80 @@
+// Device memory: allocations from the device's default stream-ordered pool (cudaMallocAsync),
+// which keeps freed blocks for reuse so repeated operations do not pay cudaMalloc each time.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/cuda_backend.hpp"
+#include "ringblas/buffer.hpp"
+#include "ringblas/context.hpp"
+
+namespace ringblas {
+namespace {
+
+cudaStream_t stream_of(const Context* ctx) {
+  return ctx ? static_cast<cudaStream_t>(ctx->stream) : cudaStream_t{};
+}
+
+void keep_pool_memory_once() {
+  static const bool done = [] {
+    int dev = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+      unsigned long long keep = ~0ull;  // never trim the pool back to the OS between calls
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+namespace detail {
+
+void* device_allocate(std::size_t bytes, const Context* ctx) {
+  keep_pool_memory_once();
+  void* p = nullptr;
+  cudaError_t err = cudaMallocAsync(&p, bytes, stream_of(ctx));
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw OutOfMemory("device allocation of " + std::to_string(bytes) + " bytes failed (" +
+                          std::to_string(free_b) + " of " + std::to_string(total_b) +
+                          " bytes free)",
+                      bytes);
+  }
+  if (err != cudaSuccess) cuda::detail::throw_cuda_error(err, "cudaMallocAsync", __FILE__, __LINE__);
+  return p;
+}
+
+void device_free(void* p) noexcept {
+  // Freed on the legacy stream, which orders after all work already queued on blocking streams.
+  cudaFreeAsync(p, cudaStream_t{});
+}
+
+void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, std::size_t bytes,
+                const Context* ctx) {
+  if (bytes == 0) return;
+  cudaMemcpyKind kind = dst_loc == Location::host
+                            ? (src_loc == Location::host ? cudaMemcpyHostToHost : cudaMemcpyDeviceToHost)
+                            : (src_loc == Location::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);
+  cudaStream_t s = stream_of(ctx);
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, kind, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+}
+
+}  // namespace detail
+
+namespace cuda {
+bool device_present() {
+  static const bool present = [] {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  }();
+  return present;
+}
+}  // namespace cuda
+}  // namespace ringblas

@@ -1,0 +1,14 @@
+// The cuda executor's entry points (plain C++ so that the dispatch compiles without nvcc).
+// Operations without a kernel yet throw NotImplemented (backend/cuda/not_implemented.cpp);
+// in builds without CUDA every entry point throws NotCompiled (backend/cuda/stub.cpp).
+#pragma once
+#include "ringblas/ops.hpp"
+
+namespace ringblas::cuda {
+#define RINGBLAS_OP(R, name, params) R name params;
+#include "backend/core/operations.def"
+#undef RINGBLAS_OP
+
+/// True when a device is visible to this process (false in builds without CUDA).
+bool device_present();
+}  // namespace ringblas::cuda

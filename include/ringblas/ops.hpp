@@ -1,0 +1,92 @@
+// Operations with GraphBLAS semantics: C<M, replace> = C accum op(inputs).
+//
+// Common rules for every operation below:
+// - `mask` (nullptr: none) must have C's dimensions; an entry admits its position when present
+//   (desc.mask_structure) or present and nonzero (value mask); desc.mask_complement inverts it.
+// - T = op(inputs) is computed; Z = T where no accumulator, else accum(C, T) where both have an
+//   entry and the entry of whichever has one elsewhere; C then takes Z inside the mask, and
+//   outside it keeps its entries (or loses them with desc.replace).
+// - Inputs and outputs are typecast as GraphBLAS does; C keeps its type and dimensions.
+// - Dimension errors throw DimensionMismatch, bad indices InvalidIndex, unsupported combinations
+//   NotImplemented (never a silently different result); ctx.backend selects the executor.
+#pragma once
+#include "ringblas/context.hpp"
+#include "ringblas/descriptor.hpp"
+#include "ringblas/matrix.hpp"
+#include "ringblas/semiring.hpp"
+
+namespace ringblas {
+
+/// The default context of the calling thread (backend automatic).
+Context& default_context();
+
+/// C<M> = C accum (A ⊕.⊗ B); A, B transposed first per desc. (GrB_mxm)
+void mxm(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Matrix& A,
+         const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());
+/// w<m> = w accum (A ⊕.⊗ u). (GrB_mxv)
+void mxv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
+         const Vector& u, const Descriptor& desc = {}, Context& ctx = default_context());
+/// w<m> = w accum (u ⊕.⊗ A). (GrB_vxm; desc.transpose_b transposes A)
+void vxm(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Vector& u,
+         const Matrix& A, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// Dense output: C = A ⊕.⊗ B with B and C dense (SpMM); C is overwritten (no mask, no accum:
+/// those throw NotImplemented until a kernel supports them).
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+         const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C<M> = C accum (A ∪ B) with op where both have an entry. (GrB_eWiseAdd)
+void ewise_add(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
+               const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());
+void ewise_add(Vector& w, const Vector* mask, Accum accum, BinaryOpCode op, const Vector& u,
+               const Vector& v, const Descriptor& desc = {}, Context& ctx = default_context());
+/// C<M> = C accum (A ∩ B) with op. (GrB_eWiseMult)
+void ewise_mult(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
+                const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());
+void ewise_mult(Vector& w, const Vector* mask, Accum accum, BinaryOpCode op, const Vector& u,
+                const Vector& v, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C<M> = C accum f(A). (GrB_apply, unary)
+void apply(Matrix& C, const Matrix* mask, Accum accum, UnaryOpCode op, const Matrix& A,
+           const Descriptor& desc = {}, Context& ctx = default_context());
+void apply(Vector& w, const Vector* mask, Accum accum, UnaryOpCode op, const Vector& u,
+           const Descriptor& desc = {}, Context& ctx = default_context());
+/// Which operand of a bound binary op the scalar is.
+enum class BindSide : std::uint8_t { first, second };
+/// C<M> = C accum op(s, A) (BindSide::first) or op(A, s) (BindSide::second). (GrB_apply, bind)
+void apply(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, BindSide side,
+           const Scalar& s, const Matrix& A, const Descriptor& desc = {},
+           Context& ctx = default_context());
+/// C<M> = C accum f(i, j, thunk) over A's entries. (GrB_apply, index-unary)
+void apply(Matrix& C, const Matrix* mask, Accum accum, IndexUnaryOpCode op, Index thunk,
+           const Matrix& A, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C<M> = C accum select(A, op, thunk). (GrB_select; row_topk/col_topk take k = thunk)
+void select(Matrix& C, const Matrix* mask, Accum accum, SelectOpCode op, const Scalar& thunk,
+            const Matrix& A, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// Which index a reduction to a vector keeps: rows gives w(i) = ⊕_j A(i,j), cols w(j) = ⊕_i A(i,j).
+enum class ReduceDim : std::uint8_t { rows, cols };
+/// w<m> = w accum reduce(A). (GrB_reduce to vector)
+void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const Matrix& A,
+            ReduceDim dim, const Descriptor& desc = {}, Context& ctx = default_context());
+/// ⊕ of all entries of A, at A's type (the monoid identity when A has none). (GrB_reduce scalar)
+Scalar reduce(MonoidCode monoid, const Matrix& A, Context& ctx = default_context());
+Scalar reduce(MonoidCode monoid, const Vector& u, Context& ctx = default_context());
+
+/// C<M> = C accum Aᵀ. (GrB_transpose; desc.transpose_a cancels it)
+void transpose(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A,
+               const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C<M> = C accum A(rows, cols). (GrB_extract)
+void extract(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
+             const Indices& cols, const Descriptor& desc = {}, Context& ctx = default_context());
+/// C<M>(rows, cols) = C(rows, cols) accum A; the mask has C's dimensions. (GrB_assign)
+void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
+            const Indices& cols, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C<M> = C accum kron(A, B) with op. (GrB_kronecker)
+void kronecker(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
+               const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());
+
+}  // namespace ringblas

@@ -1,0 +1,11 @@
+// The ringblas public API in one include.
+#pragma once
+#include "ringblas/codes.hpp"
+#include "ringblas/context.hpp"
+#include "ringblas/descriptor.hpp"
+#include "ringblas/error.hpp"
+#include "ringblas/io.hpp"
+#include "ringblas/matrix.hpp"
+#include "ringblas/ops.hpp"
+#include "ringblas/semiring.hpp"
+#include "ringblas/types.hpp"
