@@ -1,7 +1,7 @@
 # Finds SuiteSparse:GraphBLAS and defines the interface target ringblas_graphblas.
 # Order: a CMake config package; else Debian's FindGraphBLAS.cmake; else by path under
 # GRAPHBLAS_ROOT (e.g. a prefix unpacked from .debs with dpkg -x on an offline GPU host).
-if(TARGET ringblas_graphblas)
+if(TARGET ringblas_graphblas OR TARGET ringblas_graphblas_imported OR TARGET GRAPHBLAS::GRAPHBLAS)
   return()
 endif()
 set(_rb_gb_target "")
@@ -36,7 +36,9 @@ if(NOT _rb_gb_target)
     INTERFACE_INCLUDE_DIRECTORIES ${RINGBLAS_GRAPHBLAS_INCLUDE_DIR})
   set(_rb_gb_target ringblas_graphblas_imported)
 endif()
-add_library(ringblas_graphblas INTERFACE)
-target_link_libraries(ringblas_graphblas INTERFACE ${_rb_gb_target})
-install(TARGETS ringblas_graphblas EXPORT ringblasTargets)
+if(PROJECT_NAME STREQUAL "ringblas")
+  add_library(ringblas_graphblas INTERFACE)
+  target_link_libraries(ringblas_graphblas INTERFACE ${_rb_gb_target})
+  install(TARGETS ringblas_graphblas EXPORT ringblasTargets)
+endif()
 message(STATUS "ringblas: SuiteSparse:GraphBLAS via ${_rb_gb_target}")
