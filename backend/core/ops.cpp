@@ -1,7 +1,9 @@
 // Public operations: validate dimensions and indices, then hand over to the executor chosen by
 // backend/core/dispatch.hpp (cpu executor on host copies of the inputs, or the cuda executor).
+#include <algorithm>
 #include <string>
 
+#include "backend/core/dense_batch.hpp"
 #include "backend/core/dispatch.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
@@ -103,12 +105,12 @@ void vxm(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Vector&
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
          const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a);
-  require(a.cols == B.nrows(), "mxm (dense)",
-          "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
-  require(C.nrows() == a.rows && C.ncols() == B.ncols(), "mxm (dense)",
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()}));
-  if (d.transpose_b || d.replace || d.mask_complement || d.mask_structure)
-    throw NotImplemented("mxm (dense): transpose_b, masks and replace are not supported with a dense B");
+  Dims b = d.transpose_b ? Dims{B.ncols(), B.nrows()} : Dims{B.nrows(), B.ncols()};
+  require(a.cols == b.rows, "mxm (dense)", "A is " + str(a) + " but B is " + str(b));
+  require(C.nrows() == a.rows && C.ncols() == b.cols, "mxm (dense)",
+          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, b.cols}));
+  if (d.replace || d.mask_complement || d.mask_structure)
+    throw NotImplemented("mxm (dense): a dense output takes no mask, so replace and mask flags do not apply");
   detail::execute<DenseMatrix>(
       "mxm (dense)", ctx, d, C,
       [&](DenseMatrix& c, Context& x) {
@@ -117,6 +119,75 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& 
       },
       [&](DenseMatrix& c, Context& x) { cuda::mxm(c, s, A, B, d, x); },
       tol_for(C.type(), s.add, a.cols));
+}
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+         const Epilogue& ep, const Descriptor& d, Context& ctx) {
+  Dims a = dims(A, d.transpose_a);
+  require(a.cols == B.nrows(), "mxm (dense, epilogue)",
+          "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
+  require(C.nrows() == a.rows && C.ncols() == B.ncols(), "mxm (dense, epilogue)",
+          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()}));
+  if (ep.has_bias() && !ep.bias)
+    throw InvalidValue("mxm (dense, epilogue): a bias epilogue needs a bias vector");
+  if (ep.has_bias() && ep.bias->size() != C.ncols())
+    throw InvalidValue("mxm (dense, epilogue): the bias has size " + std::to_string(ep.bias->size()) +
+                       " but C has " + std::to_string(C.ncols()) + " columns");
+  if (d.transpose_b || d.replace || d.mask_complement || d.mask_structure)
+    throw NotImplemented("mxm (dense, epilogue): transpose_b, masks and replace are not supported with a dense B");
+  detail::execute<DenseMatrix>(
+      "mxm (dense, epilogue)", ctx, d, C,
+      [&](DenseMatrix& c, Context& x) {
+        HostInputs h(x);
+        cpu::mxm(c, s, h(A), h(B), ep, d, x);
+      },
+      [&](DenseMatrix& c, Context& x) { cuda::mxm(c, s, A, B, ep, d, x); },
+      tol_for(C.type(), s.add, a.cols));
+}
+
+void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const std::vector<DenseMatrix>& B, const Descriptor& d, Context& ctx) {
+  require(C.size() == A.size() && B.size() == A.size(), "mxm_batched",
+          "batch sizes differ: C has " + std::to_string(C.size()) + ", A " +
+              std::to_string(A.size()) + ", B " + std::to_string(B.size()) + " items");
+  if (d.transpose_b || d.replace || d.mask_complement || d.mask_structure)
+    throw NotImplemented("mxm_batched: transpose_b, masks and replace are not supported with a dense B");
+  Index inner = 0;
+  for (std::size_t k = 0; k < A.size(); ++k) {
+    const std::string item = "item " + std::to_string(k) + ": ";
+    Dims a = dims(A[k], d.transpose_a);
+    require(a.cols == B[k].nrows(), "mxm_batched",
+            item + "A is " + str(a) + " but B is " + str({B[k].nrows(), B[k].ncols()}));
+    require(C[k].nrows() == a.rows && C[k].ncols() == B[k].ncols(), "mxm_batched",
+            item + "C is " + str({C[k].nrows(), C[k].ncols()}) + " but A*B is " +
+                str({a.rows, B[k].ncols()}));
+    require(B[k].ncols() == B[0].ncols(), "mxm_batched",
+            item + "B has " + std::to_string(B[k].ncols()) + " columns but item 0 has " +
+                std::to_string(B[0].ncols()) + " (n_B is shared by the batch)");
+    inner = std::max(inner, a.cols);
+  }
+  detail::DenseBatch out{std::move(C)};
+  try {
+    detail::execute<detail::DenseBatch>(
+        "mxm_batched", ctx, d, out,
+        [&](detail::DenseBatch& c, Context& x) {
+          std::vector<Matrix> host_a;
+          std::vector<DenseMatrix> host_b;
+          const bool a_host = std::all_of(A.begin(), A.end(), [](const Matrix& m) { return m.location() == Location::host; });
+          const bool b_host = std::all_of(B.begin(), B.end(), [](const DenseMatrix& m) { return m.location() == Location::host; });
+          if (!a_host)
+            for (const auto& m : A) host_a.push_back(m.location() == Location::host ? m : m.to(Location::host, x));
+          if (!b_host)
+            for (const auto& m : B) host_b.push_back(m.location() == Location::host ? m : m.to(Location::host, x));
+          cpu::mxm_batched(c.items, s, a_host ? A : host_a, b_host ? B : host_b, d, x);
+        },
+        [&](detail::DenseBatch& c, Context& x) { cuda::mxm_batched(c.items, s, A, B, d, x); },
+        tol_for(out.items.empty() ? s.type : out.items[0].type(), s.add, inner));
+  } catch (...) {
+    C = std::move(out.items);
+    throw;
+  }
+  C = std::move(out.items);
 }
 
 #define RINGBLAS_EWISE(NAME)                                                                     \
