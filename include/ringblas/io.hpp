@@ -60,6 +60,9 @@ struct EdgeListOptions {
   bool compact_ids = false;     ///< renumber the ids that occur to 0..n-1 in increasing order
   Index nvertices = -1;         ///< -1: max id + 1 (after compaction, the number of ids)
   Dup dup = Dup::first;         ///< how repeated edges combine (SNAP lists repeat some)
+  /// Triplet files (SuiteSparse `i j x`): max row + 1 rows and max col + 1 columns, sized
+  /// separately; symmetrize, compact_ids and nvertices must then be left unset (InvalidValue).
+  bool rectangular = false;
 };
 /// Edge list `i j [w]` per line, whitespace separated (SNAP style); lines starting with `#` or
 /// `%` and blank lines are comments; the first `skip_header_lines` lines of the file are skipped
