@@ -152,18 +152,23 @@ void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vect
               std::to_string(A.size()) + ", B " + std::to_string(B.size()) + " items");
   if (d.transpose_b || d.replace || d.mask_complement || d.mask_structure)
     throw NotImplemented("mxm_batched: transpose_b, masks and replace are not supported with a dense B");
+  // Messages are built only on failure: this loop runs per item on every call.
   Index inner = 0;
   for (std::size_t k = 0; k < A.size(); ++k) {
-    const std::string item = "item " + std::to_string(k) + ": ";
     Dims a = dims(A[k], d.transpose_a);
-    require(a.cols == B[k].nrows(), "mxm_batched",
-            item + "A is " + str(a) + " but B is " + str({B[k].nrows(), B[k].ncols()}));
-    require(C[k].nrows() == a.rows && C[k].ncols() == B[k].ncols(), "mxm_batched",
-            item + "C is " + str({C[k].nrows(), C[k].ncols()}) + " but A*B is " +
-                str({a.rows, B[k].ncols()}));
-    require(B[k].ncols() == B[0].ncols(), "mxm_batched",
-            item + "B has " + std::to_string(B[k].ncols()) + " columns but item 0 has " +
-                std::to_string(B[0].ncols()) + " (n_B is shared by the batch)");
+    const bool fits = a.cols == B[k].nrows() && C[k].nrows() == a.rows &&
+                      C[k].ncols() == B[k].ncols() && B[k].ncols() == B[0].ncols();
+    if (!fits) {
+      const std::string item = "item " + std::to_string(k) + ": ";
+      require(a.cols == B[k].nrows(), "mxm_batched",
+              item + "A is " + str(a) + " but B is " + str({B[k].nrows(), B[k].ncols()}));
+      require(C[k].nrows() == a.rows && C[k].ncols() == B[k].ncols(), "mxm_batched",
+              item + "C is " + str({C[k].nrows(), C[k].ncols()}) + " but A*B is " +
+                  str({a.rows, B[k].ncols()}));
+      require(false, "mxm_batched",
+              item + "B has " + std::to_string(B[k].ncols()) + " columns but item 0 has " +
+                  std::to_string(B[0].ncols()) + " (n_B is shared by the batch)");
+    }
     inner = std::max(inner, a.cols);
   }
   detail::DenseBatch out{std::move(C)};

@@ -10,10 +10,6 @@ namespace {
 }
 }  // namespace
 
-void mxm(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Matrix&, const Descriptor&, Context&) { no_kernel("mxm"); }
-void mxv(Vector&, const Vector*, Accum, const Semiring&, const Matrix&, const Vector&, const Descriptor&, Context&) { no_kernel("mxv"); }
-void vxm(Vector&, const Vector*, Accum, const Semiring&, const Vector&, const Matrix&, const Descriptor&, Context&) { no_kernel("vxm"); }
-void mxm(DenseMatrix&, const Semiring&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&) { no_kernel("mxm (dense)"); }
 void ewise_add(Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&, Context&) { no_kernel("ewise_add"); }
 void ewise_add(Vector&, const Vector*, Accum, BinaryOpCode, const Vector&, const Vector&, const Descriptor&, Context&) { no_kernel("ewise_add (vector)"); }
 void ewise_mult(Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&, Context&) { no_kernel("ewise_mult"); }

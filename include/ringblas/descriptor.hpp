@@ -34,6 +34,32 @@ struct Descriptor {
 using Accum = std::optional<BinaryOpCode>;
 inline constexpr std::nullopt_t no_accum = std::nullopt;
 
+class DenseVector;
+
+/// Epilogue of a dense-output product, applied to every element of C after the ⊕-reduction:
+/// C(i,j) = clamp(f(C(i,j) + bias(j))): bias adds the bias vector's element j (bias and
+/// bias_relu; size = C's columns), relu takes max(x, 0) (relu and bias_relu), and a clamp, when
+/// set, takes min(x, clamp) last. Arithmetic is the semiring's type; bool results reject every
+/// kind but identity (NotImplemented). No default constructor, so that `{}` keeps meaning a
+/// Descriptor in the mxm overloads: use Epilogue::none(), relu(), bias_add(b), bias_relu(b).
+enum class EpilogueKind : std::uint8_t { identity, bias, relu, bias_relu };
+struct Epilogue {
+  explicit Epilogue(EpilogueKind k, const DenseVector* b = nullptr,
+                    std::optional<double> c = std::nullopt)
+      : kind(k), bias(b), clamp(c) {}
+  static Epilogue none() { return Epilogue(EpilogueKind::identity); }
+  static Epilogue relu() { return Epilogue(EpilogueKind::relu); }
+  static Epilogue bias_add(const DenseVector& b) { return Epilogue(EpilogueKind::bias, &b); }
+  static Epilogue bias_relu(const DenseVector& b) { return Epilogue(EpilogueKind::bias_relu, &b); }
+  bool has_bias() const { return kind == EpilogueKind::bias || kind == EpilogueKind::bias_relu; }
+  bool has_relu() const { return kind == EpilogueKind::relu || kind == EpilogueKind::bias_relu; }
+  bool is_identity() const { return kind == EpilogueKind::identity && !clamp; }
+
+  EpilogueKind kind;
+  const DenseVector* bias;      ///< required by bias and bias_relu; host or device
+  std::optional<double> clamp;  ///< upper clamp applied last (Graph Challenge DNN: 32)
+};
+
 /// A typed scalar (thunks, bound operands, reduction results).
 class Scalar {
  public:

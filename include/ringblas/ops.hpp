@@ -35,6 +35,20 @@ void vxm(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Ve
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
          const Descriptor& desc = {}, Context& ctx = default_context());
 
+/// Dense output with a fused epilogue: C = epilogue(A ⊕.⊗ B) (see Epilogue). Throws InvalidValue
+/// when the bias is missing or its size differs from C's columns.
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+         const Epilogue& epilogue, const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// Batched SpMM: C[b] = A[b] ⊕.⊗ B[b] for every item b, in one call (one kernel launch on the
+/// GPU). Items may differ in size; every B[b] (and C[b]) has the same number of columns.
+/// A[b] is transposed first when desc.transpose_a. C[b] is overwritten (no mask, no
+/// accumulator). Throws DimensionMismatch when the three vectors differ in length or an item's
+/// dimensions do not fit (naming the item), NotImplemented for desc.transpose_b or mask flags.
+void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const std::vector<DenseMatrix>& B, const Descriptor& desc = {},
+                 Context& ctx = default_context());
+
 /// C<M> = C accum (A ∪ B) with op where both have an entry. (GrB_eWiseAdd)
 void ewise_add(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
                const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());

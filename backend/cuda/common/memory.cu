@@ -2,6 +2,7 @@
 // which keeps freed blocks for reuse so repeated operations do not pay cudaMalloc each time.
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -34,6 +35,9 @@ void keep_pool_memory_once() {
 namespace detail {
 
 void* device_allocate(std::size_t bytes, const Context* ctx) {
+  if (!cuda::device_present())
+    throw CudaError("device allocation of " + std::to_string(bytes) +
+                    " bytes: no CUDA device is visible to this process");
   keep_pool_memory_once();
   void* p = nullptr;
   cudaError_t err = cudaMallocAsync(&p, bytes, stream_of(ctx));
@@ -58,6 +62,10 @@ void device_free(void* p) noexcept {
 void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, std::size_t bytes,
                 const Context* ctx) {
   if (bytes == 0) return;
+  if (dst_loc == Location::host && src_loc == Location::host) {
+    std::memcpy(dst, src, bytes);  // no CUDA call: host copies must work on machines without a driver
+    return;
+  }
   cudaMemcpyKind kind = dst_loc == Location::host
                             ? (src_loc == Location::host ? cudaMemcpyHostToHost : cudaMemcpyDeviceToHost)
                             : (src_loc == Location::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);

@@ -1,0 +1,184 @@
+// Sparse DNN inference on the public API (method in sparse_dnn.hpp).
+#include "algorithms/sparse_dnn.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "algorithms/graph_challenge_io.hpp"
+#include "algorithms/radixnet.hpp"
+#include "ringblas/error.hpp"
+#include "ringblas/sparse_layer.hpp"
+
+namespace ringblas::sparse_dnn {
+namespace {
+
+/// Rows with at least one entry, counted from a host CSR matrix.
+Index nonempty_rows(const Matrix& y) {
+  const std::vector<Index> rp = y.row_ptr_vector();
+  Index n = 0;
+  for (Index i = 0; i < y.nrows(); ++i) n += rp[std::size_t(i + 1)] > rp[std::size_t(i)];
+  return n;
+}
+
+/// One layer by the generic operations: Y = min(select(Y W ⊕ b, > 0), ymax).
+Matrix layer_generic(const Matrix& y, const Matrix& w, float bias, float ymax, Context& ctx) {
+  const Index m = y.nrows(), n = w.ncols();
+  const Semiring plus_times = semiring("plus_times", Type::fp32);
+  Matrix z(m, n, Type::fp32), zb(m, n, Type::fp32), pos(m, n, Type::fp32), out(m, n, Type::fp32);
+  mxm(z, nullptr, no_accum, plus_times, y, w, {}, ctx);
+  apply(zb, nullptr, no_accum, BinaryOpCode::plus, BindSide::second, Scalar(bias), z, {}, ctx);
+  select(pos, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), zb, {}, ctx);
+  apply(out, nullptr, no_accum, BinaryOpCode::min, BindSide::second, Scalar(ymax), pos, {}, ctx);
+  return out;
+}
+
+Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCallback& on_layer) {
+  for (Index k = 0; k < net.layers(); ++k) {
+    y = layer_generic(y, net.weights[std::size_t(k)], net.bias[std::size_t(k)], net.ymax, ctx);
+    if (y.location() != Location::host) y = y.to(Location::host, ctx);
+    if (on_layer) on_layer(k + 1, nonempty_rows(y));
+  }
+  return y;
+}
+
+/// The fused chain: images x neurons sparse -> neurons x images dense (column-major, i.e. the
+/// images' rows laid out one after another), mxm_layers, and the survivors back to sparse rows.
+Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer) {
+  const Index images = y0.nrows(), n = net.neurons;
+  DenseMatrix dense(n, images, Type::fp32, Layout::col_major);
+  {
+    const std::vector<Index> rp = y0.row_ptr_vector(), ci = y0.col_idx_vector();
+    const std::vector<float> v = y0.values_vector<float>();
+    float* d = dense.values().as<float>();
+    for (Index f = 0; f < images; ++f)
+      for (Index p = rp[std::size_t(f)]; p < rp[std::size_t(f + 1)]; ++p)
+        d[std::size_t(f * n + ci[std::size_t(p)])] = v[std::size_t(p)];
+  }
+  LayerChainOptions opt;
+  opt.on_layer = on_layer;
+  std::vector<Index> ids;
+  const DenseMatrix out = mxm_layers(net.weights, net.bias, net.ymax, dense, ids, opt, nullptr, ctx)
+                              .to(Location::host, ctx);
+  // Surviving images keep their nonzero activations; every other row is empty.
+  std::vector<Index> row_ptr(std::size_t(images + 1), 0), cols;
+  std::vector<float> vals;
+  const float* d = out.values().as<float>();
+  std::size_t next = 0;
+  for (Index f = 0; f < images; ++f) {
+    if (next < ids.size() && ids[next] == f) {
+      for (Index i = 0; i < n; ++i) {
+        const float x = d[next * std::size_t(n) + std::size_t(i)];
+        if (x != 0.0f) {
+          cols.push_back(i);
+          vals.push_back(x);
+        }
+      }
+      ++next;
+    }
+    row_ptr[std::size_t(f + 1)] = Index(cols.size());
+  }
+  return Matrix::from_csr(images, n, row_ptr, cols, vals);
+}
+
+/// First difference between two fp32 results (structure exact, values relative 1e-4), or "".
+std::string first_difference(const Matrix& got, const Matrix& want) {
+  const auto gr = got.row_ptr_vector(), wr = want.row_ptr_vector();
+  const auto gc = got.col_idx_vector(), wc = want.col_idx_vector();
+  const auto gv = got.values_vector<float>(), wv = want.values_vector<float>();
+  for (Index i = 0; i < want.nrows(); ++i) {
+    if (gr[std::size_t(i + 1)] - gr[std::size_t(i)] != wr[std::size_t(i + 1)] - wr[std::size_t(i)])
+      return "row " + std::to_string(i) + " has " + std::to_string(gr[std::size_t(i + 1)] - gr[std::size_t(i)]) +
+             " entries, expected " + std::to_string(wr[std::size_t(i + 1)] - wr[std::size_t(i)]);
+    for (Index p = wr[std::size_t(i)], q = gr[std::size_t(i)]; p < wr[std::size_t(i + 1)]; ++p, ++q) {
+      if (gc[std::size_t(q)] != wc[std::size_t(p)])
+        return "row " + std::to_string(i) + ": column " + std::to_string(gc[std::size_t(q)]) +
+               ", expected " + std::to_string(wc[std::size_t(p)]);
+      const float a = gv[std::size_t(q)], b = wv[std::size_t(p)];
+      if (std::fabs(a - b) > 1e-4f * std::max(1.0f, std::fabs(b)))
+        return "(" + std::to_string(i) + ", " + std::to_string(wc[std::size_t(p)]) + "): " +
+               std::to_string(a) + " vs " + std::to_string(b);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Index Network::edges() const {
+  Index e = 0;
+  for (const Matrix& w : weights) e += w.nnz();
+  return e;
+}
+
+void Network::check() const {
+  if (bias.size() != weights.size())
+    throw InvalidValue("sparse_dnn::Network: " + std::to_string(weights.size()) + " layers but " +
+                       std::to_string(bias.size()) + " biases");
+  for (std::size_t k = 0; k < weights.size(); ++k)
+    if (weights[k].nrows() != neurons || weights[k].ncols() != neurons)
+      throw DimensionMismatch("sparse_dnn::Network: layer " + std::to_string(k + 1) + " is " +
+                              std::to_string(weights[k].nrows()) + "x" +
+                              std::to_string(weights[k].ncols()) + ", expected " +
+                              std::to_string(neurons) + "x" + std::to_string(neurons));
+}
+
+Network graph_challenge_network(Index neurons, Index layers, const std::string& dir) {
+  Network net;
+  net.neurons = neurons;
+  const float b = graph_challenge::bias_for(neurons);
+  radixnet::Generator gen(neurons);
+  for (Index k = 1; k <= layers; ++k) {
+    Matrix generated = gen.next();  // advances the random state even when the file is used
+    const std::string path = dir.empty() ? std::string() : graph_challenge::find_layer(dir, neurons, k);
+    net.weights.push_back(path.empty() ? std::move(generated)
+                                       : graph_challenge::read_triples(path, neurons, neurons));
+    net.bias.push_back(b);
+  }
+  return net;
+}
+
+Matrix infer(const Network& net, const Matrix& features, Context& ctx, const LayerCallback& on_layer) {
+  net.check();
+  if (features.ncols() != net.neurons)
+    throw DimensionMismatch("sparse_dnn::infer: features have " + std::to_string(features.ncols()) +
+                            " columns but the network has " + std::to_string(net.neurons) + " neurons");
+  Matrix y = features.location() == Location::host ? features : features.to(Location::host, ctx);
+  if (y.type() != Type::fp32) y = y.cast(Type::fp32);
+  const bool fusable = std::all_of(net.bias.begin(), net.bias.end(), [](float b) { return b <= 0.0f; });
+  switch (ctx.backend) {
+    case Backend::cpu: return infer_generic(net, std::move(y), ctx, on_layer);
+    case Backend::cuda:
+      if (!fusable) throw NotImplemented("sparse_dnn::infer: the fused cuda layers need every bias <= 0");
+      return infer_fused(net, y, ctx, on_layer);
+    case Backend::verify: {
+      Context cpu_ctx = ctx, cuda_ctx = ctx;
+      cpu_ctx.backend = Backend::cpu;
+      cuda_ctx.backend = Backend::cuda;
+      const Matrix want = infer_generic(net, y, cpu_ctx, {});
+      if (!fusable) return want;
+      const Matrix got = infer_fused(net, y, cuda_ctx, on_layer);
+      const std::string diff = first_difference(got, want);
+      if (!diff.empty())
+        throw VerificationFailed("sparse_dnn::infer: cuda and cpu differ at " + diff + " (cuda vs cpu)");
+      ctx.trace_line("sparse_dnn::infer: verify passed");
+      return got;
+    }
+    case Backend::automatic:
+    default:
+      if (fusable && cuda_available()) return infer_fused(net, y, ctx, on_layer);
+      return infer_generic(net, std::move(y), ctx, on_layer);
+  }
+}
+
+std::vector<Index> categories(const Matrix& scores) {
+  if (scores.location() != Location::host)
+    throw InvalidValue("sparse_dnn::categories: scores must be on the host");
+  const std::vector<Index> rp = scores.row_ptr_vector();
+  std::vector<Index> out;
+  for (Index i = 0; i < scores.nrows(); ++i)
+    if (rp[std::size_t(i + 1)] > rp[std::size_t(i)]) out.push_back(i);
+  return out;
+}
+
+}  // namespace ringblas::sparse_dnn

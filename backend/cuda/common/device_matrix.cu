@@ -1,0 +1,294 @@
+// Device-side operand preparation: index widening/narrowing, value casts, CUB-based transpose,
+// and value masks filtered to their structure.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <cstdint>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
+#include "ringblas/error.hpp"
+#include "semirings/cast.hpp"
+
+namespace ringblas::cuda {
+namespace {
+
+constexpr int block = 256;
+
+template <class To, class From>
+__global__ void k_convert(std::size_t n, const From* in, To* out) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = static_cast<To>(in[i]);
+}
+
+template <class To, class From>
+__global__ void k_cast_values(std::size_t n, const From* in, To* out) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = sr::cast<To, From>(in[i]);
+}
+
+template <class I> __global__ void k_iota(std::size_t n, I* out) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = I(i);
+}
+
+/// rows[p] = the row of entry p (one warp per row).
+template <class I> __global__ void k_expand_rows(Index nrows, const I* rp, I* rows) {
+  Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (r >= nrows) return;
+  for (I p = rp[r] + lane; p < rp[r + 1]; p += 32) rows[p] = I(r);
+}
+
+/// out[q] = in[perm[q]] for elements of `Bytes` bytes.
+template <class E, class I>
+__global__ void k_gather(std::size_t n, const I* perm, const E* in, E* out) {
+  std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q < n) out[q] = in[perm[q]];
+}
+
+/// rp[c] = number of sorted keys < c, for c in [0, ncols].
+template <class I>
+__global__ void k_lower_bounds(Index ncols, std::size_t nnz, const I* keys, I* rp) {
+  Index c = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c > ncols) return;
+  std::size_t lo = 0, hi = nnz;
+  while (lo < hi) {
+    std::size_t mid = (lo + hi) / 2;
+    if (Index(keys[mid]) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  rp[c] = I(lo);
+}
+
+/// counts[r] = number of entries of row r whose value is nonzero.
+template <class V, class I>
+__global__ void k_mask_count(Index nrows, const I* rp, const V* v, I* counts) {
+  Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= nrows) return;
+  I c = 0;
+  for (I p = rp[r]; p < rp[r + 1]; ++p) c += (v[p] != V(0));
+  counts[r] = c;
+}
+
+template <class V, class I>
+__global__ void k_mask_fill(Index nrows, const I* rp, const I* ci, const V* v, const I* out_rp,
+                            I* out_ci) {
+  Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= nrows) return;
+  I o = out_rp[r];
+  for (I p = rp[r]; p < rp[r + 1]; ++p)
+    if (v[p] != V(0)) out_ci[o++] = ci[p];
+}
+
+template <class I> void exclusive_scan(I* data, std::size_t n, const Context& ctx) {
+  std::size_t bytes = 0;
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, n, stream_of(ctx)));
+  device_array<unsigned char> tmp(bytes, ctx);
+  RINGBLAS_CUDA_TRY(
+      cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, n, stream_of(ctx)));
+}
+
+template <class To, class From>
+Buffer convert_buffer(const Buffer& in, std::size_t n, const Context& ctx) {
+  Buffer out(n * sizeof(To), Location::device, &ctx);
+  if (n == 0) return out;
+  k_convert<To, From><<<grid_for(n, block), block, 0, stream_of(ctx)>>>(n, in.as<From>(),
+                                                                      out.as<To>());
+  RINGBLAS_CHECK_LAUNCH("k_convert", stream_of(ctx), ctx.debug_sync);
+  return out;
+}
+
+void require_device(const Matrix& a, const char* where) {
+  if (a.location() != Location::device)
+    throw InvalidValue(std::string(where) + ": the matrix must be on the device");
+}
+
+template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
+  using U = std::make_unsigned_t<I>;
+  const std::size_t nnz = std::size_t(a.nnz());
+  cudaStream_t s = stream_of(ctx);
+  device_array<I> rows(nnz, ctx), perm_in(nnz, ctx), perm(nnz, ctx), keys(nnz, ctx);
+  Buffer t_rp(sizeof(I) * std::size_t(a.ncols() + 1), Location::device, &ctx);
+  Buffer t_ci(sizeof(I) * nnz, Location::device, &ctx);
+  Buffer t_v(type_size(a.type()) * nnz, Location::device, &ctx);
+  if (nnz > 0) {
+    k_expand_rows<I><<<grid_for(std::size_t(a.nrows()) * 32, block), block, 0, s>>>(
+        a.nrows(), a.row_ptr().as<I>(), rows.data());
+    RINGBLAS_CHECK_LAUNCH("k_expand_rows", s, ctx.debug_sync);
+    k_iota<I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm_in.data());
+    RINGBLAS_CHECK_LAUNCH("k_iota", s, ctx.debug_sync);
+    int end_bit = 1;
+    while (end_bit < int(sizeof(I) * 8) && (Index(1) << end_bit) <= a.ncols()) ++end_bit;
+    std::size_t bytes = 0;
+    const U* kin = reinterpret_cast<const U*>(a.col_idx().as<I>());
+    U* kout = reinterpret_cast<U*>(keys.data());
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, perm_in.data(),
+                                                      perm.data(), nnz, 0, end_bit, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout,
+                                                      perm_in.data(), perm.data(), nnz, 0,
+                                                      end_bit, s));
+    k_gather<I, I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm.data(), rows.data(),
+                                                          t_ci.as<I>());
+    RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
+    switch (type_size(a.type())) {
+      case 1:
+        k_gather<std::uint8_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint8_t>(), t_v.as<std::uint8_t>());
+        break;
+      case 4:
+        k_gather<std::uint32_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint32_t>(), t_v.as<std::uint32_t>());
+        break;
+      default:
+        k_gather<std::uint64_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint64_t>(), t_v.as<std::uint64_t>());
+    }
+    RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
+  }
+  const std::size_t nb = std::size_t(a.ncols()) + 1;
+  k_lower_bounds<I><<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(),
+                                                          t_rp.as<I>());
+  RINGBLAS_CHECK_LAUNCH("k_lower_bounds", s, ctx.debug_sync);
+  return Matrix::from_buffers(a.ncols(), a.nrows(), a.type(), a.index_type(), a.nnz(),
+                              std::move(t_rp), std::move(t_ci), std::move(t_v));
+}
+
+template <class V, class I>
+DeviceMask value_mask_typed(const Matrix& m, DeviceMask out, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const Index n = m.nrows();
+  device_array<I> rp(std::size_t(n) + 1, ctx);
+  rp.fill_zero(ctx);
+  if (n > 0) {
+    k_mask_count<V, I><<<grid_for(std::size_t(n), block), block, 0, s>>>(
+        n, m.row_ptr().as<I>(), m.values().as<V>(), rp.data());
+    RINGBLAS_CHECK_LAUNCH("k_mask_count", s, ctx.debug_sync);
+  }
+  exclusive_scan(rp.data(), std::size_t(n) + 1, ctx);
+  I nnz = rp.to_host(ctx, std::size_t(n) + 1).back();
+  device_array<I> ci(std::size_t(nnz), ctx);
+  if (n > 0 && nnz > 0) {
+    k_mask_fill<V, I><<<grid_for(std::size_t(n), block), block, 0, s>>>(
+        n, m.row_ptr().as<I>(), m.col_idx().as<I>(), m.values().as<V>(), rp.data(), ci.data());
+    RINGBLAS_CHECK_LAUNCH("k_mask_fill", s, ctx.debug_sync);
+  }
+  out.nnz = Index(nnz);
+  out.row_ptr = rp.release();
+  out.col_idx = ci.release();
+  return out;
+}
+
+}  // namespace
+
+Matrix with_index_type(Matrix a, IndexType it, const Context& ctx) {
+  require_device(a, "cuda::with_index_type");
+  if (a.index_type() == it) return a;
+  const Index lim = Index(1) << 31;
+  if (it == IndexType::i32 && (a.nnz() >= lim || a.nrows() >= lim || a.ncols() >= lim))
+    throw InvalidValue("cuda::with_index_type: " + std::to_string(a.nnz()) + " entries of a " +
+                       std::to_string(a.nrows()) + "x" + std::to_string(a.ncols()) +
+                       " matrix do not fit 32-bit indices");
+  const std::size_t nr = std::size_t(a.nrows()) + 1, nz = std::size_t(a.nnz());
+  Buffer rp, ci;
+  if (it == IndexType::i64) {
+    rp = convert_buffer<std::int64_t, std::int32_t>(a.row_ptr(), nr, ctx);
+    ci = convert_buffer<std::int64_t, std::int32_t>(a.col_idx(), nz, ctx);
+  } else {
+    rp = convert_buffer<std::int32_t, std::int64_t>(a.row_ptr(), nr, ctx);
+    ci = convert_buffer<std::int32_t, std::int64_t>(a.col_idx(), nz, ctx);
+  }
+  Index nrows = a.nrows(), ncols = a.ncols(), nnz = a.nnz();
+  Type t = a.type();
+  return Matrix::from_buffers(nrows, ncols, t, it, nnz, std::move(rp), std::move(ci),
+                              std::move(a.values()));
+}
+
+Matrix cast_values(Matrix a, Type t, const Context& ctx) {
+  require_device(a, "cuda::cast_values");
+  if (a.type() == t) return a;
+  const std::size_t n = std::size_t(a.nnz());
+  Buffer out(type_size(t) * n, Location::device, &ctx);
+  if (n > 0) {
+    visit_type(t, [&](auto to) {
+      visit_type(a.type(), [&](auto from) {
+        using To = decltype(to);
+        using From = decltype(from);
+        k_cast_values<To, From><<<grid_for(n, block), block, 0, stream_of(ctx)>>>(
+            n, a.values().as<From>(), out.as<To>());
+      });
+    });
+    RINGBLAS_CHECK_LAUNCH("k_cast_values", stream_of(ctx), ctx.debug_sync);
+  }
+  Index nrows = a.nrows(), ncols = a.ncols(), nnz = a.nnz();
+  IndexType it = a.index_type();
+  return Matrix::from_buffers(nrows, ncols, t, it, nnz, std::move(a.row_ptr()),
+                              std::move(a.col_idx()), std::move(out));
+}
+
+Matrix transpose(const Matrix& a, const Context& ctx) {
+  require_device(a, "cuda::transpose");
+  return visit_index_type(a.index_type(),
+                          [&](auto i) { return transpose_typed<decltype(i)>(a, ctx); });
+}
+
+const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,
+                              std::optional<Type> values, Matrix& hold, const Context& ctx) {
+  const Matrix* cur = &a;
+  auto keep = [&](Matrix m) {
+    hold = std::move(m);
+    cur = &hold;
+  };
+  if (cur->location() != Location::device) keep(cur->to(Location::device, ctx));
+  if (cur->index_type() != it) {
+    if (cur == &a) keep(with_index_type(Matrix(a), it, ctx));
+    else keep(with_index_type(std::move(hold), it, ctx));
+  }
+  if (transposed) keep(transpose(*cur, ctx));
+  if (values && cur->type() != *values) {
+    if (cur == &a) keep(cast_values(Matrix(a), *values, ctx));
+    else keep(cast_values(std::move(hold), *values, ctx));
+  }
+  return *cur;
+}
+
+DeviceMask make_device_mask(const Matrix* M, bool structure, bool complement, IndexType it,
+                            const Context& ctx) {
+  DeviceMask out;
+  out.complement = complement;
+  out.itype = it;
+  if (!M) return out;
+  out.present = true;
+  out.nrows = M->nrows();
+  out.ncols = M->ncols();
+  Matrix hold;
+  const Matrix& m = prepare_operand(*M, false, it, std::nullopt, hold, ctx);
+  if (structure) {
+    out.nnz = m.nnz();
+    if (&m == &hold) {
+      out.row_ptr = std::move(hold.row_ptr());
+      out.col_idx = std::move(hold.col_idx());
+    } else {
+      out.row_ptr = m.row_ptr();
+      out.col_idx = m.col_idx();
+    }
+    return out;
+  }
+  return visit_type(m.type(), [&](auto v) {
+    return visit_index_type(it, [&](auto i) {
+      return value_mask_typed<decltype(v), decltype(i)>(m, std::move(out), ctx);
+    });
+  });
+}
+
+Matrix empty_device_matrix(Index nrows, Index ncols, Type t, IndexType it, const Context& ctx) {
+  Buffer rp(index_size(it) * std::size_t(nrows + 1), Location::device, &ctx);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(rp.data(), 0, rp.size(), stream_of(ctx)));
+  return Matrix::from_buffers(nrows, ncols, t, it, 0, std::move(rp),
+                              Buffer(0, Location::device, &ctx), Buffer(0, Location::device, &ctx));
+}
+
+}  // namespace ringblas::cuda

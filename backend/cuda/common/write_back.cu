@@ -1,0 +1,183 @@
+// C<M, replace> = C accum T on the device: one thread per row merges the sorted rows of C, T and
+// the structural mask, in two passes (count, then fill after an exclusive scan). Output rows are
+// sorted with no duplicates because all three inputs are.
+#include <cub/device/device_scan.cuh>
+
+#include <cstdint>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/write_back.hpp"
+#include "ringblas/error.hpp"
+#include "semirings/visit.hpp"
+
+namespace ringblas::cuda {
+namespace {
+
+constexpr int block = 128;
+
+template <class V> __device__ V apply_accum(BinaryOpCode op, V c, V t) {
+  switch (op) {
+    case BinaryOpCode::first: return c;
+    case BinaryOpCode::second: return t;
+    case BinaryOpCode::pair: return V(1);
+    case BinaryOpCode::plus: return sr::add(c, t);
+    case BinaryOpCode::minus: return sr::sub(c, t);
+    case BinaryOpCode::times: return sr::mul(c, t);
+    case BinaryOpCode::div: return sr::div(c, t);
+    case BinaryOpCode::min: return sr::min(c, t);
+    case BinaryOpCode::max: return sr::max(c, t);
+    case BinaryOpCode::lor: return sr::lor(c, t);
+    case BinaryOpCode::land: return sr::land(c, t);
+    case BinaryOpCode::lxor: return sr::lxor(c, t);
+    default: return t;  // positional accumulators are rejected on the host
+  }
+}
+
+struct WriteBackArgs {
+  Index nrows;
+  bool has_mask, complement, has_accum, replace;
+  BinaryOpCode accum;
+};
+
+/// Fill = false: counts[r] = entries of output row r. Fill = true: writes them at out_rp[r].
+template <class V, class I, bool Fill>
+__global__ void k_write_back(WriteBackArgs a, const I* c_rp, const I* c_ci, const V* c_v,
+                             const I* t_rp, const I* t_ci, const V* t_v, const I* m_rp,
+                             const I* m_ci, I* out_rp, I* o_ci, V* o_v) {
+  Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= a.nrows) return;
+  I pc = c_rp[r], ce = c_rp[r + 1], pt = t_rp[r], te = t_rp[r + 1];
+  I pm = 0, me = 0;
+  if (a.has_mask) {
+    pm = m_rp[r];
+    me = m_rp[r + 1];
+  }
+  I o = Fill ? out_rp[r] : I(0);
+  while (pc < ce || pt < te) {
+    const I cj = pc < ce ? c_ci[pc] : I(-1), tj = pt < te ? t_ci[pt] : I(-1);
+    I j;
+    if (cj < 0) j = tj;
+    else if (tj < 0) j = cj;
+    else j = cj < tj ? cj : tj;
+    const bool has_c = cj == j, has_t = tj == j;
+    bool allowed = !a.complement;
+    if (a.has_mask) {
+      while (pm < me && m_ci[pm] < j) ++pm;
+      allowed = (pm < me && m_ci[pm] == j) != a.complement;
+    }
+    bool emit = false;
+    V z{};
+    if (allowed) {
+      if (has_t && has_c) {
+        emit = true;
+        if constexpr (Fill) z = a.has_accum ? apply_accum(a.accum, c_v[pc], t_v[pt]) : t_v[pt];
+      } else if (has_t) {
+        emit = true;
+        if constexpr (Fill) z = t_v[pt];
+      } else if (a.has_accum) {
+        emit = true;
+        if constexpr (Fill) z = c_v[pc];
+      }
+    } else if (has_c && !a.replace) {
+      emit = true;
+      if constexpr (Fill) z = c_v[pc];
+    }
+    if (emit) {
+      if constexpr (Fill) {
+        o_ci[o] = j;
+        o_v[o] = z;
+      }
+      ++o;
+    }
+    if (has_c) ++pc;
+    if (has_t) ++pt;
+  }
+  if constexpr (!Fill) out_rp[r] = o;
+}
+
+template <class V, class I>
+Matrix write_back_typed(const Matrix& C, const DeviceMask& mask, const WriteBackArgs& args,
+                        const Matrix& T, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const Index n = C.nrows();
+  device_array<I> rp(std::size_t(n) + 1, ctx);
+  rp.fill_zero(ctx);
+  const I* m_rp = mask.present ? mask.row_ptr.as<I>() : nullptr;
+  const I* m_ci = mask.present ? mask.col_idx.as<I>() : nullptr;
+  const unsigned grid = grid_for(std::size_t(n), block);
+  if (n > 0) {
+    k_write_back<V, I, false><<<grid, block, 0, s>>>(
+        args, C.row_ptr().as<I>(), C.col_idx().as<I>(), C.values().as<V>(), T.row_ptr().as<I>(),
+        T.col_idx().as<I>(), T.values().as<V>(), m_rp, m_ci, rp.data(), nullptr, nullptr);
+    RINGBLAS_CHECK_LAUNCH("k_write_back<count>", s, ctx.debug_sync);
+  }
+  std::size_t bytes = 0;
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, rp.data(), rp.data(),
+                                                  std::size_t(n) + 1, s));
+  {
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, rp.data(), rp.data(),
+                                                    std::size_t(n) + 1, s));
+  }
+  const I nnz = rp.to_host(ctx, std::size_t(n) + 1).back();
+  device_array<I> ci(std::size_t(nnz), ctx);
+  device_array<V> vals(std::size_t(nnz), ctx);
+  if (n > 0 && nnz > 0) {
+    k_write_back<V, I, true><<<grid, block, 0, s>>>(
+        args, C.row_ptr().as<I>(), C.col_idx().as<I>(), C.values().as<V>(), T.row_ptr().as<I>(),
+        T.col_idx().as<I>(), T.values().as<V>(), m_rp, m_ci, rp.data(), ci.data(), vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_write_back<fill>", s, ctx.debug_sync);
+  }
+  return Matrix::from_buffers(n, C.ncols(), C.type(), index_type_of<I>::value, Index(nnz),
+                              rp.release(), ci.release(), vals.release());
+}
+
+}  // namespace
+
+void write_back(Matrix& C, const DeviceMask& mask, Accum accum, bool replace, Matrix T,
+                const Context& ctx) {
+  if (accum && is_positional(*accum))
+    throw NotImplemented("cuda write_back: positional accumulator " +
+                         std::string(binary_op_name(*accum)) + " is not supported");
+  if (T.location() != Location::device)
+    throw InvalidValue("cuda write_back: T must be on the device");
+  if (T.nrows() != C.nrows() || T.ncols() != C.ncols())
+    throw DimensionMismatch("cuda write_back: T is " + std::to_string(T.nrows()) + "x" +
+                            std::to_string(T.ncols()) + " but C is " +
+                            std::to_string(C.nrows()) + "x" + std::to_string(C.ncols()));
+  T = cast_values(std::move(T), C.type(), ctx);
+  if (!needs_write_back(mask, accum)) {
+    C = std::move(T);
+    return;
+  }
+  // One index width for C, T and the mask: 64-bit when the merged result might need it.
+  const Index lim = Index(1) << 31;
+  IndexType it = T.index_type();
+  if (C.index_type() == IndexType::i64 && C.nnz() + T.nnz() >= lim) it = IndexType::i64;
+  if (mask.present && mask.itype != it) it = IndexType::i64;
+  Matrix hold_c, hold_t;
+  const Matrix& c = prepare_operand(C, false, it, std::nullopt, hold_c, ctx);
+  const Matrix& t = prepare_operand(T, false, it, std::nullopt, hold_t, ctx);
+  DeviceMask wide;
+  const DeviceMask* m = &mask;
+  if (mask.present && mask.itype != it) {
+    // Widen the mask's arrays to the common width (rare: only when sizes need 64 bits).
+    Matrix mm = Matrix::from_buffers(mask.nrows, mask.ncols, Type::boolean, mask.itype, mask.nnz,
+                                     Buffer(mask.row_ptr), Buffer(mask.col_idx),
+                                     Buffer(std::size_t(mask.nnz), Location::device, &ctx));
+    wide = make_device_mask(&mm, true, mask.complement, it, ctx);
+    m = &wide;
+  }
+  WriteBackArgs args{C.nrows(), m->present, m->complement, accum.has_value(), replace,
+                     accum.value_or(BinaryOpCode::second)};
+  Matrix out = visit_type(C.type(), [&](auto v) {
+    return visit_index_type(it, [&](auto i) {
+      return write_back_typed<decltype(v), decltype(i)>(c, *m, args, t, ctx);
+    });
+  });
+  C = std::move(out);
+}
+
+}  // namespace ringblas::cuda

@@ -1,0 +1,34 @@
+// Launchers of the sparse_layer kernel (instantiated in kernels.cu for the manifest below).
+#pragma once
+#include <cuda_runtime.h>
+
+#include "backend/cuda/sparse_layer/agent.cuh"
+#include "backend/cuda/sparse_layer/prepare.hpp"
+
+namespace ringblas::cuda::sparse_layer {
+
+/// The view of a prepared layer whose blob is at `base` on the device.
+inline LayerView view_of(const BlobLayout& L, const void* base) {
+  const std::uint32_t* w = static_cast<const std::uint32_t*>(base);
+  LayerView v;
+  v.stage_displ = reinterpret_cast<const std::int32_t*>(w + L.stage_displ);
+  v.map_displ = reinterpret_cast<const std::int32_t*>(w + L.map_displ);
+  v.map = reinterpret_cast<const std::int32_t*>(w + L.map);
+  v.warp_displ = reinterpret_cast<const std::int32_t*>(w + L.warp_displ);
+  v.index = reinterpret_cast<const std::uint16_t*>(w + L.index);
+  v.value = reinterpret_cast<const float*>(w + L.value);
+  v.outputs = L.outputs;
+  v.blocks = L.blocks;
+  return v;
+}
+
+/// Shared memory per block of the kernel.
+constexpr int shared_bytes() { return Policy::minibatch * Policy::buffer * int(sizeof(float)); }
+
+/// Manifest: plus_times over fp32, with the Graph Challenge epilogue and the Epilogue of mxm.
+void launch_layer(const LayerView& L, const FeatureArgs& F, const BiasReluClamp& epi, cudaStream_t s,
+                  bool sync);
+void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue& epi, cudaStream_t s,
+                  bool sync);
+
+}  // namespace ringblas::cuda::sparse_layer

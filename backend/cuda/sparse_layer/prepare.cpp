@@ -1,0 +1,131 @@
+// Host preprocessing of a sparse layer into the sparse_layer kernel's blob (see prepare.hpp).
+#include "backend/cuda/sparse_layer/prepare.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "backend/cuda/sparse_layer/policy.hpp"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda::sparse_layer {
+namespace {
+
+std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
+
+}  // namespace
+
+Matrix transpose_host(const Matrix& w) {
+  if (w.location() != Location::host)
+    throw InvalidValue("sparse_layer::transpose_host: the matrix must be on the host");
+  const Index m = w.nrows(), n = w.ncols();
+  const std::vector<Index> rp = w.row_ptr_vector(), ci = w.col_idx_vector();
+  const std::vector<float> v = w.type() == Type::fp32 ? w.values_vector<float>()
+                                                       : w.cast(Type::fp32).values_vector<float>();
+  std::vector<Index> tp(std::size_t(n + 1), 0);
+  for (Index c : ci) ++tp[std::size_t(c + 1)];
+  for (Index j = 0; j < n; ++j) tp[std::size_t(j + 1)] += tp[std::size_t(j)];
+  std::vector<Index> next(tp.begin(), tp.end() - 1), tc(ci.size());
+  std::vector<float> tv(ci.size());
+  for (Index i = 0; i < m; ++i)  // rows in order, so each transposed row comes out sorted
+    for (Index p = rp[std::size_t(i)]; p < rp[std::size_t(i + 1)]; ++p) {
+      const Index q = next[std::size_t(ci[std::size_t(p)])]++;
+      tc[std::size_t(q)] = i;
+      tv[std::size_t(q)] = v[std::size_t(p)];
+    }
+  return Matrix::from_csr(n, m, tp, tc, tv);
+}
+
+PreparedLayer prepare_layer(const Matrix& a) {
+  using P = Policy;
+  if (a.location() != Location::host)
+    throw InvalidValue("sparse_layer::prepare_layer: the matrix must be on the host");
+  if (a.nrows() >= (Index{1} << 31) || a.ncols() >= (Index{1} << 31))
+    throw NotImplemented("sparse_layer: matrices with 2^31 or more rows or columns");
+  const std::int32_t outputs = std::int32_t(a.nrows()), inputs = std::int32_t(a.ncols());
+  const std::vector<Index> rp = a.row_ptr_vector(), ci = a.col_idx_vector();
+  const std::vector<float> v = a.type() == Type::fp32 ? a.values_vector<float>()
+                                                       : a.cast(Type::fp32).values_vector<float>();
+  const std::int32_t blocks = (outputs + P::block - 1) / P::block;
+
+  std::vector<std::int32_t> stage_displ{0}, map_displ{0}, map, warp_displ{0};
+  std::vector<std::uint16_t> index;
+  std::vector<float> value;
+  std::vector<std::int32_t> slot(std::size_t(std::max(inputs, 1)), -1);  // input row -> buffer slot
+  std::vector<std::int32_t> rows;
+  for (std::int32_t b = 0; b < blocks; ++b) {
+    const Index j0 = Index(b) * P::block, j1 = std::min<Index>(j0 + P::block, outputs);
+    rows.clear();
+    for (Index p = rp[std::size_t(j0)]; p < rp[std::size_t(j1)]; ++p) rows.push_back(std::int32_t(ci[std::size_t(p)]));
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    // Stages of at most P::buffer consecutive (sorted) input rows; a block without entries has none.
+    for (std::size_t s0 = 0; s0 < rows.size(); s0 += P::buffer) {
+      const std::size_t s1 = std::min(rows.size(), s0 + std::size_t(P::buffer));
+      const std::int32_t lo = rows[s0], hi = rows[s1 - 1];
+      for (std::size_t k = s0; k < s1; ++k) {
+        slot[std::size_t(rows[k])] = std::int32_t(k - s0);
+        map.push_back(rows[k]);
+      }
+      map_displ.push_back(std::int32_t(map.size()));
+      for (int w = 0; w < P::warps; ++w) {
+        // Sliced ELL of this warp's 32 rows restricted to the stage, padded to the longest row.
+        std::int32_t width = 0;
+        Index first[32], last[32];
+        for (int lane = 0; lane < 32; ++lane) {
+          const Index j = j0 + Index(w) * 32 + lane;
+          first[lane] = last[lane] = 0;
+          if (j >= j1) continue;
+          const Index* b0 = ci.data() + rp[std::size_t(j)];
+          const Index* b1 = ci.data() + rp[std::size_t(j + 1)];
+          first[lane] = std::lower_bound(b0, b1, Index(lo)) - ci.data();
+          last[lane] = std::upper_bound(b0, b1, Index(hi)) - ci.data();
+          width = std::max<std::int32_t>(width, std::int32_t(last[lane] - first[lane]));
+        }
+        for (std::int32_t e = 0; e < width; ++e)
+          for (int lane = 0; lane < 32; ++lane) {
+            const Index p = first[lane] + e;
+            const bool real = p < last[lane];
+            index.push_back(real ? std::uint16_t(slot[std::size_t(ci[std::size_t(p)])]) : 0);
+            value.push_back(real ? v[std::size_t(p)] : 0.0f);
+          }
+        warp_displ.push_back(warp_displ.back() + width);
+      }
+    }
+    stage_displ.push_back(std::int32_t(map_displ.size() - 1));
+  }
+
+  PreparedLayer out;
+  BlobLayout& L = out.layout;
+  L.outputs = outputs;
+  L.inputs = inputs;
+  L.blocks = blocks;
+  L.stages = std::int32_t(map_displ.size() - 1);
+  L.entries = std::int64_t(value.size());
+  std::size_t w = 0;
+  auto place = [&](std::size_t words) {
+    const std::size_t at = w;
+    w += (words + 3) / 4 * 4;  // 16-byte aligned arrays
+    return at;
+  };
+  L.stage_displ = place(stage_displ.size());
+  L.map_displ = place(map_displ.size());
+  L.map = place(map.size());
+  L.warp_displ = place(warp_displ.size());
+  L.index = place(words_for_u16(index.size()));
+  L.value = place(value.size());
+  L.words = w;
+  out.blob.assign(w, 0);
+  auto put = [&](std::size_t at, const void* src, std::size_t bytes) {
+    if (bytes) std::memcpy(out.blob.data() + at, src, bytes);
+  };
+  put(L.stage_displ, stage_displ.data(), stage_displ.size() * 4);
+  put(L.map_displ, map_displ.data(), map_displ.size() * 4);
+  put(L.map, map.data(), map.size() * 4);
+  put(L.warp_displ, warp_displ.data(), warp_displ.size() * 4);
+  put(L.index, index.data(), index.size() * 2);
+  put(L.value, value.data(), value.size() * 4);
+  return out;
+}
+
+}  // namespace ringblas::cuda::sparse_layer

@@ -1,0 +1,28 @@
+// Entry points of the sparse_layer kernel family (plain C++; defined in the .cu files here).
+#pragma once
+#include <vector>
+
+#include "ringblas/descriptor.hpp"
+#include "ringblas/ops.hpp"
+#include "ringblas/sparse_layer.hpp"
+
+namespace ringblas::cuda::sparse_layer {
+
+/// Whether the family computes C = epilogue(A ⊕.⊗ B) for these operands: plus_times over fp32
+/// (ELL padding contributes 0 ⊗ x = 0, the identity of plus), no transpose_b. Empty string: yes;
+/// otherwise the reason.
+std::string can_implement(const Semiring& s, const Matrix& a, const DenseMatrix& b,
+                          const DenseMatrix& c, const Descriptor& desc);
+
+/// One fused product C = epilogue(op(A) ⊕.⊗ B) with op(A) = A or Aᵀ (desc.transpose_a); B and C
+/// dense fp32 of any layout, host or device (C keeps its location). Throws NotImplemented with
+/// can_implement's reason.
+void run_mxm(DenseMatrix& c, const Semiring& s, const Matrix& a, const DenseMatrix& b,
+             const Epilogue& ep, const Descriptor& desc, Context& ctx);
+
+/// The layer chain behind ringblas::mxm_layers (arguments validated there).
+DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<float>& bias, float ymax,
+                      const DenseMatrix& features, std::vector<Index>& ids,
+                      const LayerChainOptions& options, LayerChainStats* stats, Context& ctx);
+
+}  // namespace ringblas::cuda::sparse_layer

@@ -1,0 +1,267 @@
+// Device building blocks of spgemm_hash: CSR/mask views, bin classification, the hash table ref
+// (shared or global memory, linear probing, atomicCAS insert), monoid atomics, block scan and the
+// product enumeration used by every kernel. No warp-synchronous assumptions: threads meet only
+// at __syncthreads/__syncwarp and communicate through atomics.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "backend/cuda/spgemm_hash/policy.hpp"
+#include "semirings/semiring.hpp"
+
+namespace ringblas::cuda::spgemm_hash {
+
+constexpr int empty_key = -1;
+
+/// A CSR operand on the device (values typed by the caller).
+template <class I> struct csr_ref {
+  std::int64_t nrows = 0, ncols = 0;
+  const I* rp = nullptr;
+  const I* ci = nullptr;
+  const void* v = nullptr;
+};
+
+/// A structural mask (sorted rows); `present` false admits every column.
+template <class I> struct mask_ref {
+  const I* rp = nullptr;
+  const I* ci = nullptr;
+  bool present = false;
+  bool complement = false;
+};
+
+/// Value storage in tables: bool is held as int so that atomicOr/And/Xor apply.
+template <class T> struct acc_of { using type = T; };
+template <> struct acc_of<bool> { using type = int; };
+template <class T> using acc_t = typename acc_of<T>::type;
+
+__host__ __device__ inline std::int64_t next_pow2(std::int64_t x) {
+  std::int64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+/// Symbolic bin of a row from its products and its bound on distinct columns.
+__host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t cap) {
+  using P = policy;
+  if (products == 0) return P::bin_empty;
+  if (products <= P::pwarp_table) return P::bin_pwarp;
+  for (int b = 0; b < P::num_block_bins - 1; ++b)
+    if (products <= P::max_products(b)) return P::bin_block0 + b;
+  if (cap <= P::symbolic_table(P::num_block_bins - 2)) return P::bin_block0 + P::num_block_bins - 2;
+  if (cap <= P::symbolic_table(P::num_block_bins - 1)) return P::bin_block0 + P::num_block_bins - 1;
+  return P::bin_global;
+}
+
+/// Numeric bin of a row from its products and its exact output size.
+__host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t nnz) {
+  using P = policy;
+  if (nnz == 0) return P::bin_empty;
+  if (products <= P::pwarp_table) return P::bin_pwarp;
+  for (int b = 0; b < P::num_block_bins - 1; ++b)
+    if (products <= P::max_products(b)) return P::bin_block0 + b;
+  for (int b = P::num_block_bins - 2; b < P::num_block_bins; ++b)
+    if (double(nnz) <= P::numeric_fill * P::numeric_table(b)) return P::bin_block0 + b;
+  return P::bin_global;
+}
+
+/// Inserts `key` into a power-of-two table (mask = size - 1); returns its slot and whether this
+/// call placed it. A `direct` table has a slot per column (slot = key: no probing, and the slots
+/// are already in column order). Only atomics touch the keys while threads insert concurrently.
+__device__ __forceinline__ unsigned table_insert(int* keys, unsigned mask, int key,
+                                                 bool& inserted, bool direct = false) {
+  unsigned h = direct ? unsigned(key) : (unsigned(key) * policy::hash_scale) & mask;
+  while (true) {
+    const int old = atomicCAS(&keys[h], empty_key, key);
+    if (old == empty_key) {
+      inserted = true;
+      return h;
+    }
+    if (old == key) {
+      inserted = false;
+      return h;
+    }
+    h = (h + 1) & mask;
+  }
+}
+
+/// Is column j admitted in row `row` (binary search in the sorted mask row)?
+template <class I>
+__device__ __forceinline__ bool mask_admits(const mask_ref<I>& m, std::int64_t row, I j) {
+  if (!m.present) return true;
+  I lo = m.rp[row], hi = m.rp[row + 1];
+  while (lo < hi) {
+    const I mid = lo + (hi - lo) / 2;
+    const I c = m.ci[mid];
+    if (c == j) return !m.complement;
+    if (c < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return m.complement;
+}
+
+template <class A> __device__ __forceinline__ A cas_bits(A* p, A compare, A val) {
+  if constexpr (sizeof(A) == 4) {
+    unsigned c, v;
+    memcpy(&c, &compare, 4);
+    memcpy(&v, &val, 4);
+    const unsigned r = atomicCAS(reinterpret_cast<unsigned*>(p), c, v);
+    A out;
+    memcpy(&out, &r, 4);
+    return out;
+  } else {
+    unsigned long long c, v;
+    memcpy(&c, &compare, 8);
+    memcpy(&v, &val, 8);
+    const unsigned long long r = atomicCAS(reinterpret_cast<unsigned long long*>(p), c, v);
+    A out;
+    memcpy(&out, &r, 8);
+    return out;
+  }
+}
+
+template <class A> __device__ __forceinline__ bool same_bits(A x, A y) {
+  if constexpr (sizeof(A) == 4) {
+    unsigned a, b;
+    memcpy(&a, &x, 4);
+    memcpy(&b, &y, 4);
+    return a == b;
+  } else {
+    unsigned long long a, b;
+    memcpy(&a, &x, 8);
+    memcpy(&b, &y, 8);
+    return a == b;
+  }
+}
+
+/// *p = monoid(*p, v) atomically: native atomics where the type has them, a CAS loop otherwise.
+/// Not for the any monoid (its first writer stores the value).
+template <class Monoid, class T> __device__ __forceinline__ void atomic_combine(acc_t<T>* p, T v) {
+  using A = acc_t<T>;
+  constexpr MonoidCode code = Monoid::code;
+  if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (code == MonoidCode::plus || code == MonoidCode::lor || code == MonoidCode::max) {
+      if (v) atomicOr(p, 1);
+      return;
+    } else if constexpr (code == MonoidCode::times || code == MonoidCode::land ||
+                         code == MonoidCode::min) {
+      if (!v) atomicAnd(p, 0);
+      return;
+    } else if constexpr (code == MonoidCode::lxor) {
+      if (v) atomicXor(p, 1);
+      return;
+    }
+  } else if constexpr (code == MonoidCode::plus) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+      return;
+    } else if constexpr (std::is_same_v<T, std::int32_t> || std::is_floating_point_v<T>) {
+      atomicAdd(p, v);
+      return;
+    }
+  } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
+                       std::is_integral_v<T>) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      if constexpr (code == MonoidCode::min) atomicMin(reinterpret_cast<long long*>(p), (long long)v);
+      else atomicMax(reinterpret_cast<long long*>(p), (long long)v);
+    } else {
+      if constexpr (code == MonoidCode::min) atomicMin(p, v);
+      else atomicMax(p, v);
+    }
+    return;
+  }
+  // CAS loop: guess the identity first (right for a fresh slot), then retry with what was there.
+  A assumed = A(Monoid::identity());
+  while (true) {
+    const A next = A(Monoid{}(T(assumed), v));
+    if (same_bits(next, assumed)) return;
+    const A old = cas_bits(p, assumed, next);
+    if (same_bits(old, assumed)) return;
+    assumed = old;
+  }
+}
+
+/// Exclusive scan of one int per thread over a block of any multiple-of-32 size; `warp_sums`
+/// holds 32 ints of shared memory. Returns the prefix; `total` receives the sum. Ends with a
+/// barrier, so warp_sums may be reused after it.
+__device__ __forceinline__ int block_exclusive_scan(int v, int* warp_sums, int& total) {
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  int incl = v;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int y = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d) incl += y;
+  }
+  if (lane == 31) warp_sums[wid] = incl;
+  __syncthreads();
+  if (wid == 0) {
+    int w = lane < nwarps ? warp_sums[lane] : 0;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int y = __shfl_up_sync(0xffffffffu, w, d);
+      if (lane >= d) w += y;
+    }
+    if (lane < nwarps) warp_sums[lane] = w;
+  }
+  __syncthreads();
+  const int prefix = (wid > 0 ? warp_sums[wid - 1] : 0) + incl - v;
+  total = warp_sums[nwarps - 1];
+  __syncthreads();
+  return prefix;
+}
+
+/// Threads per A entry inside a block row: a power of two near the average B row length.
+__device__ __forceinline__ int lanes_per_entry(std::int64_t products, std::int64_t a_len) {
+  const std::int64_t avg = a_len > 0 ? (products + a_len - 1) / a_len : 1;
+  int g = 1;
+  while (g < 32 && g < avg) g <<= 1;
+  return g;
+}
+
+/// Calls f(p, k, q, j) for every product A(row, k) B(k, j) (p, q: positions in A and B) that the
+/// mask admits, spread over `nthreads` threads: groups of `g` threads per A entry, one thread per
+/// B entry (nsparse's warp-per-A-entry mapping with a variable group width).
+template <class I, class F>
+__device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                 const mask_ref<I>& M, std::int64_t row, int tid,
+                                                 int nthreads, int g, F&& f) {
+  const int lane = tid % g, sub = tid / g, nsub = nthreads / g;
+  const I a_end = A.rp[row + 1];
+  for (I p = A.rp[row] + sub; p < a_end; p += nsub) {
+    const I k = A.ci[p];
+    const I b_end = B.rp[k + 1];
+    for (I q = B.rp[k] + lane; q < b_end; q += g) {
+      const I j = B.ci[q];
+      if (M.present && !mask_admits(M, row, j)) continue;
+      f(p, k, q, j);
+    }
+  }
+}
+
+/// Bitonic sort of n2 (a power of two) keys with their values in shared memory, by the whole
+/// block.
+template <class A>
+__device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
+  for (int k = 2; k <= n2; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int i = threadIdx.x; i < n2; i += blockDim.x) {
+        const int ixj = i ^ j;
+        if (ixj > i) {
+          const bool up = (i & k) == 0;
+          const int ki = keys[i], kj = keys[ixj];
+          if ((ki > kj) == up) {
+            keys[i] = kj;
+            keys[ixj] = ki;
+            const A t = vals[i];
+            vals[i] = vals[ixj];
+            vals[ixj] = t;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+}  // namespace ringblas::cuda::spgemm_hash

@@ -1,0 +1,155 @@
+// spgemm_hash launcher: checks applicability, prepares operands on the device (copies, index
+// width, transposes, casts, mask structure), runs the registered pipeline for the semiring and
+// hands T to the shared write-back for the mask, accumulator and replace.
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/common/write_back.hpp"
+#include "backend/cuda/spgemm_hash/policy.hpp"
+#include "backend/cuda/spgemm_hash/registry.hpp"
+#include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda::spgemm_hash {
+
+#define RINGBLAS_CATALOG(NAME, ADD, MUL) void register_spgemm_hash_##NAME(registry&);
+#include "semirings/catalog.def"
+#undef RINGBLAS_CATALOG
+
+namespace {
+
+std::atomic<std::size_t> budget_override{0};
+
+const registry& the_registry() {
+  static const registry r = [] {
+    registry out;
+#define RINGBLAS_CATALOG(NAME, ADD, MUL) register_spgemm_hash_##NAME(out);
+#include "semirings/catalog.def"
+#undef RINGBLAS_CATALOG
+    return out;
+  }();
+  return r;
+}
+
+const registry_row* find_row(const Semiring& s) {
+  if (s.is_user()) return nullptr;
+  for (const auto& row : the_registry().rows)
+    if (row.add == s.add && row.mul == s.mul && row.type == s.type) return &row;
+  return nullptr;
+}
+
+std::string human(std::int64_t x) {
+  char buf[32];
+  if (x >= 1000000000) std::snprintf(buf, sizeof buf, "%.2fG", double(x) / 1e9);
+  else if (x >= 1000000) std::snprintf(buf, sizeof buf, "%.2fM", double(x) / 1e6);
+  else if (x >= 1000) std::snprintf(buf, sizeof buf, "%.1fK", double(x) / 1e3);
+  else std::snprintf(buf, sizeof buf, "%lld", (long long)x);
+  return buf;
+}
+
+std::size_t needed_shared_bytes() {
+  return std::size_t(policy::numeric_table(policy::num_block_bins - 1)) *
+         (sizeof(double) + sizeof(int));
+}
+
+}  // namespace
+
+std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
+                                         const Matrix& C, Accum accum, const Descriptor& desc) {
+  if (desc.variant != Variant::automatic && desc.variant != Variant::spgemm_hash)
+    return "variant " + std::string(variant_name(desc.variant)) + " is not spgemm_hash";
+  if (s.is_user())
+    return "user-defined semiring " + s.name() + " has no compiled spgemm_hash kernel";
+  if (!find_row(s))
+    return "semiring " + s.name() +
+           " is not in backend/cuda/manifest.def as built (RINGBLAS_ALL_SEMIRINGS=ON adds the "
+           "whole catalog)";
+  if (accum && is_positional(*accum))
+    return "positional accumulator " + std::string(binary_op_name(*accum));
+  const Index lim = Index(1) << 31;
+  const Index ncols = desc.transpose_b ? B.nrows() : B.ncols();
+  if (ncols >= lim - 1) return "more than 2^31 columns in C";
+  (void)A;
+  (void)C;
+  if (!device_present()) return "no CUDA device";
+  if (device_props(0).smem_per_block_optin < needed_shared_bytes())
+    return "the device offers less than " + std::to_string(needed_shared_bytes()) +
+           " bytes of shared memory per block";
+  return std::nullopt;
+}
+
+std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc) {
+  const std::size_t rows = std::size_t(desc.transpose_a ? A.ncols() : A.nrows());
+  // products (8), bin (1), grouped rows (8), C row pointers (8), per row.
+  return rows * 25 + 4096;
+}
+
+void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+         const Matrix& B, const Descriptor& desc, Context& ctx) {
+  if (auto why = can_implement(s, A, B, C, accum, desc))
+    throw NotImplemented("mxm (spgemm_hash): " + *why);
+  RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
+  const registry_row* row = find_row(s);
+  const Index lim = Index(1) << 31;
+  auto fits32 = [&](const Matrix& x) {
+    return x.nnz() < lim && x.nrows() < lim - 1 && x.ncols() < lim - 1;
+  };
+  IndexType it = fits32(A) && fits32(B) && (!M || fits32(*M)) ? IndexType::i32 : IndexType::i64;
+  const bool ra = reads_x(s.mul), rb = reads_y(s.mul);
+  std::size_t budget = budget_override.load();
+  if (budget == 0) budget = device_free_bytes() / 2;
+  const Index m = desc.transpose_a ? A.ncols() : A.nrows();
+  const Index n = desc.transpose_b ? B.nrows() : B.ncols();
+
+  run_info info;
+  Matrix T;
+  DeviceMask mask;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    mask = make_device_mask(M, desc.mask_structure, desc.mask_complement, it, ctx);
+    if (mask_admits_nothing(mask)) {
+      T = empty_device_matrix(m, n, s.type, it, ctx);
+      info.note = "complemented empty mask admits nothing";
+      break;
+    }
+    Matrix hold_a, hold_b;
+    const Matrix& a = prepare_operand(A, desc.transpose_a, it,
+                                      ra ? std::optional<Type>(s.type) : std::nullopt, hold_a, ctx);
+    const Matrix& b = prepare_operand(B, desc.transpose_b, it,
+                                      rb ? std::optional<Type>(s.type) : std::nullopt, hold_b, ctx);
+    info = run_info{};
+    T = (it == IndexType::i32 ? row->run32 : row->run64)(a, b, mask, budget, ctx, info);
+    if (!info.need_wide) break;
+    it = IndexType::i64;  // products overflow 32-bit offsets: redo with 64-bit indices
+  }
+  std::string line = "mxm: spgemm_hash, " + s.name() + ", " + human(info.products) +
+                     " products, nnz(T) " + human(info.nnz) + ", " +
+                     std::to_string(info.symbolic_groups) + "/" +
+                     std::to_string(info.numeric_groups) + " row groups (symbolic/numeric), " +
+                     (it == IndexType::i32 ? "int32" : "int64") + " indices";
+  if (mask.present)
+    line += std::string(", ") + (desc.mask_complement ? "complemented " : "") +
+            (desc.mask_structure ? "structural" : "value") + " mask in-kernel";
+  if (!info.note.empty()) line += ", " + info.note;
+  ctx.trace_line(line);
+  if (needs_write_back(mask, accum))
+    ctx.trace_line(std::string("mxm: write-back C<M") + (desc.replace ? ", replace" : "") +
+                   "> = C" + (accum ? " " + std::string(binary_op_name(*accum)) : "") + " T");
+  write_back(C, mask, accum, desc.replace, std::move(T), ctx);
+}
+
+std::vector<manifest_entry> manifest() {
+  std::vector<manifest_entry> out;
+  for (const auto& row : the_registry().rows) out.push_back({row.name, row.type});
+  return out;
+}
+
+namespace detail {
+void set_workspace_budget_for_testing(std::size_t bytes) { budget_override = bytes; }
+}  // namespace detail
+
+}  // namespace ringblas::cuda::spgemm_hash

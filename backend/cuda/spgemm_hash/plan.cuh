@@ -1,0 +1,57 @@
+// The semiring-independent half of spgemm_hash: row analysis, symbolic phase (exact nnz per output
+// row) and the numeric row groups. Instantiated for 32- and 64-bit indices in symbolic.cu.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/spgemm_hash/agent.cuh"
+
+namespace ringblas::cuda::spgemm_hash {
+
+/// Per-bin row counts and offsets into the grouped row list (passed to kernels by value).
+struct bin_table {
+  std::int64_t count[policy::num_bins] = {};
+  std::int64_t offset[policy::num_bins] = {};
+};
+
+/// Small per-call counters written by the classification kernels and read back once.
+struct counters {
+  unsigned long long bin_count[policy::num_bins];
+  unsigned long long total_products;
+  unsigned long long max_global;  ///< largest bound among rows of the global bin
+  unsigned long long global_nnz;  ///< numeric: output entries in rows of the global bin
+  unsigned long long nnz;         ///< numeric: nnz(C)
+};
+
+template <class I> struct plan {
+  bool need_wide = false;  ///< products overflow 32-bit indices: rerun with 64-bit ones
+  std::int64_t nrows = 0, ncols = 0;
+  std::int64_t products = 0, nnz = 0;
+  device_array<std::int64_t> row_products;  ///< per row of A
+  device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
+  device_array<I> rows;                     ///< row ids grouped by numeric bin
+  bin_table numeric_bins;
+  std::int64_t global_max_nnz = 0, global_nnz = 0;
+  int symbolic_groups = 0, numeric_groups = 0;  ///< non-empty bins, for the trace
+  std::string symbolic_note;                    ///< e.g. global rows processed in rounds
+};
+
+/// Runs the analysis and the symbolic phase for C = A B under mask M (all on the device, index
+/// type I). `budget_bytes` bounds the global-memory hash tables of the symbolic phase.
+template <class I>
+plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
+                  std::size_t budget_bytes, const Context& ctx);
+
+/// Number of persistent blocks for rows of the global bin: bounded by the SMs and by the bytes
+/// their tables take (`slot_bytes` per slot, `max_slots` per block). 0 when not even one fits.
+unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t slot_bytes,
+                       std::size_t budget_bytes, const Context& ctx);
+
+/// Row ids of a bin table's bins, grouped (k_fill_bins), from a per-row bin id.
+template <class I>
+void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bins, I* rows,
+                const Context& ctx);
+
+}  // namespace ringblas::cuda::spgemm_hash

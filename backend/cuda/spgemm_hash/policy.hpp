@@ -1,0 +1,57 @@
+// Tuning constants of the spgemm_hash family: row bins, threads and hash-table sizes per bin.
+// Values follow Nagasaka et al. (ICPP'17, nsparse) and were checked with tests/bench/bench_spgemm
+// on an H100 (see tests/bench/results/); change them only with a new benchmark run.
+#pragma once
+#include <cstdint>
+
+#include "semirings/macros.hpp"
+
+namespace ringblas::cuda::spgemm_hash {
+
+struct policy {
+  /// Partial warp: `pwarp_group` threads per row, `pwarp_rows` rows per block, a table of
+  /// `pwarp_table` slots per row; rows with at most `pwarp_table` products.
+  static constexpr int pwarp_group = 4;
+  static constexpr int pwarp_table = 32;
+  static constexpr int pwarp_block = 256;
+  static constexpr int pwarp_rows = pwarp_block / pwarp_group;
+
+  /// Block per row: bins 1..num_block_bins. A row goes to the first bin whose `max_products`
+  /// bounds its products; rows with more products go to the last bin whose table holds them.
+  static constexpr int num_block_bins = 6;
+  /// Bin b uses 64 << b threads (capped at 1024) and takes rows of at most 512 << b products
+  /// (the last bin: any number); tables: symbolic 512 << b keys (last bin 32768 = 128 KiB),
+  /// numeric 512 << b key + value slots (last bin 16384 = up to 192 KiB).
+  RINGBLAS_HD static constexpr int block_threads(int b) { return b < 4 ? 64 << b : 1024; }
+  RINGBLAS_HD static constexpr std::int64_t max_products(int b) {
+    return b < num_block_bins - 1 ? std::int64_t(512) << b : INT64_MAX;
+  }
+  RINGBLAS_HD static constexpr int symbolic_table(int b) {
+    return b < num_block_bins - 1 ? 512 << b : 32768;
+  }
+  RINGBLAS_HD static constexpr int numeric_table(int b) { return 512 << b; }
+  /// Numeric rows with more products than the first five bins take go by output size: at most
+  /// this fraction of the table filled (linear probing stays short).
+  static constexpr double numeric_fill = 0.75;
+
+  /// Rows too large for shared memory: one block of `global_threads` per row at a time, tables
+  /// in global memory of 2x the row's bound rounded to a power of two.
+  static constexpr int global_threads = 1024;
+  /// Rows of the global bin use a direct table (a slot per column, sorted for free) when C has at
+  /// most this many columns or when it is no larger than the largest row's hash table.
+  static constexpr std::int64_t direct_global_slots = std::int64_t(1) << 18;
+  /// Persistent blocks for global rows per SM (their tables are allocated per block).
+  static constexpr int global_blocks_per_sm = 2;
+
+  /// Bins: 0 = no products, 1 = pwarp, 2..7 = block bins, 8 = global.
+  static constexpr int bin_empty = 0;
+  static constexpr int bin_pwarp = 1;
+  static constexpr int bin_block0 = 2;
+  static constexpr int bin_global = bin_block0 + num_block_bins;
+  static constexpr int num_bins = bin_global + 1;
+
+  /// Multiplicative hash of a column into a power-of-two table (nsparse's HASH_SCAL).
+  static constexpr unsigned hash_scale = 107u;
+};
+
+}  // namespace ringblas::cuda::spgemm_hash

@@ -1,0 +1,42 @@
+// Launcher of the spgemm_hash family (hash-table SpGEMM after Nagasaka et al., ICPP'17):
+// can_implement -> workspace_bytes -> run, the manifest of compiled semirings, and a test hook
+// that shrinks the workspace budget (plain C++ interface).
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ringblas/ops.hpp"
+
+namespace ringblas::cuda::spgemm_hash {
+
+/// Why spgemm_hash cannot run C<M> = C accum A ⊕.⊗ B, or nullopt when it can.
+std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
+                                         const Matrix& C, Accum accum, const Descriptor& desc);
+
+/// Device bytes the per-row workspace takes besides C (global-memory hash tables excluded: they
+/// are sized to the budget and processed in chunks).
+std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc);
+
+/// C<M> = C accum (A ⊕.⊗ B) on the device (A, B transposed first per desc). Inputs on the host
+/// are copied (counted in ctx.transfers); C ends on the device. Throws NotImplemented (before C is
+/// touched) for combinations can_implement rejects, OutOfMemory with the sizes when a row's hash
+/// table cannot fit.
+void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+         const Matrix& B, const Descriptor& desc, Context& ctx);
+
+/// One compiled semiring x type (backend/cuda/manifest.def as built).
+struct manifest_entry {
+  std::string name;
+  Type type;
+};
+std::vector<manifest_entry> manifest();
+
+namespace detail {
+/// Caps the workspace budget (bytes; 0 restores the default of half the free device memory),
+/// so that tests reach the chunked global-table path on small inputs.
+void set_workspace_budget_for_testing(std::size_t bytes);
+}  // namespace detail
+
+}  // namespace ringblas::cuda::spgemm_hash

@@ -1,0 +1,331 @@
+// spgemm_hash, semiring-independent half (Nagasaka et al., ICPP'17, steps 1-5): per-row product
+// counts and row groups (k_analyze, k_fill_bins), the symbolic phase counting each output row's
+// distinct columns in hash tables of column keys (k_symbolic_pwarp: 4 threads per row, 32-slot
+// tables, 64 rows per block, 8 KiB shared; k_symbolic_block: one block per row, a table of 512 to
+// 32768 slots = up to 128 KiB shared; k_symbolic_global: persistent blocks, tables in global
+// memory), the exclusive scan to C's row pointers and the regrouping by output size.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/spgemm_hash/plan.cuh"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda::spgemm_hash {
+namespace {
+
+using P = policy;
+constexpr int analyze_block = 256;
+
+template <class I>
+__global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, std::uint8_t* bins,
+                          counters* cnt) {
+  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long block_products, block_max;
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  if (threadIdx.x == 0) block_products = block_max = 0;
+  __syncthreads();
+  const std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x & 31;
+  if (row < A.nrows) {
+    std::int64_t s = 0;
+    for (I p = A.rp[row] + lane; p < A.rp[row + 1]; p += 32) {
+      const I k = A.ci[p];
+      s += std::int64_t(B.rp[k + 1] - B.rp[k]);
+    }
+    for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+    if (lane == 0) {
+      const std::int64_t cap = s < B.ncols ? s : B.ncols;
+      const int b = symbolic_bin(s, cap);
+      products[row] = s;
+      bins[row] = std::uint8_t(b);
+      atomicAdd(&hist[b], 1u);
+      atomicAdd(&block_products, (unsigned long long)s);
+      if (b == P::bin_global) atomicMax(&block_max, (unsigned long long)cap);
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
+    if (hist[t]) atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
+  if (threadIdx.x == 0) {
+    atomicAdd(&cnt->total_products, block_products);
+    atomicMax(&cnt->max_global, block_max);
+  }
+}
+
+template <class I>
+__global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products, const I* rp,
+                                   std::uint8_t* bins, counters* cnt) {
+  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long block_max, block_global;
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  if (threadIdx.x == 0) block_max = block_global = 0;
+  __syncthreads();
+  const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row < nrows) {
+    const std::int64_t nnz = std::int64_t(rp[row + 1] - rp[row]);
+    const int b = numeric_bin(products[row], nnz);
+    bins[row] = std::uint8_t(b);
+    atomicAdd(&hist[b], 1u);
+    if (b == P::bin_global) {
+      atomicMax(&block_max, (unsigned long long)nnz);
+      atomicAdd(&block_global, (unsigned long long)nnz);
+    }
+  }
+  if (row == 0) cnt->nnz = (unsigned long long)rp[nrows];
+  __syncthreads();
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
+    if (hist[t]) atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
+  if (threadIdx.x == 0) {
+    atomicMax(&cnt->max_global, block_max);
+    atomicAdd(&cnt->global_nnz, block_global);
+  }
+}
+
+template <class I>
+__global__ void k_fill_bins(std::int64_t nrows, const std::uint8_t* bins, bin_table table,
+                            unsigned long long* fill, I* rows) {
+  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long base[P::num_bins];
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  __syncthreads();
+  const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  int b = P::bin_empty;
+  unsigned local = 0;
+  if (row < nrows) {
+    b = bins[row];
+    if (b != P::bin_empty) local = atomicAdd(&hist[b], 1u);
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
+    if (hist[t]) base[t] = atomicAdd(&fill[t], (unsigned long long)hist[t]);
+  __syncthreads();
+  if (row < nrows && b != P::bin_empty) rows[table.offset[b] + base[b] + local] = I(row);
+}
+
+template <class I>
+__global__ void __launch_bounds__(P::pwarp_block)
+    k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
+                     I* row_nnz) {
+  __shared__ int keys[P::pwarp_rows][P::pwarp_table];
+  const int local_row = threadIdx.x / P::pwarp_group, t = threadIdx.x % P::pwarp_group;
+  const std::int64_t r = std::int64_t(blockIdx.x) * P::pwarp_rows + local_row;
+  int* tab = keys[local_row];
+  for (int s = t; s < P::pwarp_table; s += P::pwarp_group) tab[s] = empty_key;
+  __syncwarp();
+  int count = 0;
+  if (r < n) {
+    const std::int64_t row = rows[r];
+    for (I p = A.rp[row] + t; p < A.rp[row + 1]; p += P::pwarp_group) {
+      const I k = A.ci[p];
+      for (I q = B.rp[k]; q < B.rp[k + 1]; ++q) {
+        const I j = B.ci[q];
+        if (M.present && !mask_admits(M, row, j)) continue;
+        bool ins;
+        table_insert(tab, P::pwarp_table - 1, int(j), ins);
+        count += ins;
+      }
+    }
+  }
+  count += __shfl_xor_sync(0xffffffffu, count, 1);
+  count += __shfl_xor_sync(0xffffffffu, count, 2);
+  if (r < n && t == 0) row_nnz[rows[r]] = I(count);
+}
+
+template <class I>
+__device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<I>& B,
+                                             const mask_ref<I>& M, std::int64_t row,
+                                             std::int64_t products, int* keys, unsigned size,
+                                             bool direct, int* cnt, I* row_nnz) {
+  for (unsigned s = threadIdx.x; s < size; s += blockDim.x) keys[s] = empty_key;
+  if (threadIdx.x == 0) *cnt = 0;
+  __syncthreads();
+  const int g = lanes_per_entry(products, std::int64_t(A.rp[row + 1] - A.rp[row]));
+  int local = 0;
+  for_each_product(A, B, M, row, threadIdx.x, blockDim.x, g, [&](I, I, I, I j) {
+    bool ins;
+    table_insert(keys, size - 1, int(j), ins, direct);
+    local += ins;
+  });
+  local = __reduce_add_sync(0xffffffffu, local);
+  if ((threadIdx.x & 31) == 0 && local) atomicAdd(cnt, local);
+  __syncthreads();
+  if (threadIdx.x == 0) row_nnz[row] = I(*cnt);
+  __syncthreads();
+}
+
+template <class I>
+__global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
+                                 const std::int64_t* products, unsigned table_size, I* row_nnz) {
+  extern __shared__ int smem_keys[];
+  __shared__ int cnt;
+  const std::int64_t row = rows[blockIdx.x];
+  // Direct addressing when the table covers every column (then only ncols slots are used).
+  const bool direct = B.ncols <= std::int64_t(table_size);
+  const unsigned size = direct ? unsigned(B.ncols) : table_size;
+  symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, &cnt, row_nnz);
+}
+
+template <class I>
+__global__ void k_symbolic_global(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
+                                  std::int64_t n, const std::int64_t* products, int* tables,
+                                  std::int64_t max_slots, I* row_nnz) {
+  __shared__ int cnt;
+  int* keys = tables + std::int64_t(blockIdx.x) * max_slots;
+  for (std::int64_t r = blockIdx.x; r < n; r += gridDim.x) {
+    const std::int64_t row = rows[r];
+    const std::int64_t cap = products[row] < B.ncols ? products[row] : B.ncols;
+    const bool direct = B.ncols <= max_slots;
+    const std::int64_t size =
+        direct ? B.ncols : std::min<std::int64_t>(next_pow2(2 * cap), max_slots);
+    symbolic_row(A, B, M, row, products[row], keys, unsigned(size), direct, &cnt, row_nnz);
+  }
+}
+
+counters read_counters(const device_array<counters>& c, const Context& ctx) {
+  return c.to_host(ctx, 1)[0];
+}
+
+bin_table make_bins(const counters& c) {
+  bin_table t;
+  std::int64_t off = 0;
+  for (int b = 0; b < P::num_bins; ++b) {
+    t.count[b] = std::int64_t(c.bin_count[b]);
+    if (b == P::bin_empty) continue;
+    t.offset[b] = off;
+    off += t.count[b];
+  }
+  return t;
+}
+
+int nonempty_groups(const bin_table& t) {
+  int n = 0;
+  for (int b = 1; b < P::num_bins; ++b) n += t.count[b] > 0;
+  return n;
+}
+
+}  // namespace
+
+unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t slot_bytes,
+                       std::size_t budget_bytes, const Context& ctx) {
+  const auto& props = device_props(ctx.device);
+  std::int64_t g = std::min<std::int64_t>(rows, std::int64_t(props.sm_count) * P::global_blocks_per_sm);
+  const std::int64_t per_block = max_slots * std::int64_t(slot_bytes);
+  g = std::min<std::int64_t>(g, std::int64_t(budget_bytes) / std::max<std::int64_t>(per_block, 1));
+  return unsigned(std::max<std::int64_t>(g, 0));
+}
+
+template <class I>
+void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bins, I* rows,
+                const Context& ctx) {
+  if (nrows == 0) return;
+  device_array<unsigned long long> fill(P::num_bins, ctx);
+  fill.fill_zero(ctx);
+  k_fill_bins<I><<<grid_for(std::size_t(nrows), 256), 256, 0, stream_of(ctx)>>>(
+      nrows, bin, bins, fill.data(), rows);
+  RINGBLAS_CHECK_LAUNCH("k_fill_bins", stream_of(ctx), ctx.debug_sync);
+}
+
+template <class I>
+plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
+                  std::size_t budget_bytes, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  plan<I> p;
+  const std::int64_t n = A.nrows;
+  p.nrows = n;
+  p.ncols = B.ncols;
+  device_array<counters> cnt(1, ctx);
+  cnt.fill_zero(ctx);
+  p.row_products = device_array<std::int64_t>(std::size_t(n), ctx);
+  device_array<std::uint8_t> bins(std::size_t(n), ctx);
+  if (n > 0) {
+    k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
+        A, B, p.row_products.data(), bins.data(), cnt.data());
+    RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
+  }
+  counters c = read_counters(cnt, ctx);
+  p.products = std::int64_t(c.total_products);
+  if (sizeof(I) == 4 && p.products >= (std::int64_t(1) << 31) - 1) {
+    p.need_wide = true;
+    return p;
+  }
+  const bin_table sb = make_bins(c);
+  p.symbolic_groups = nonempty_groups(sb);
+  device_array<I> srows(std::size_t(n - sb.count[P::bin_empty]), ctx);
+  group_rows<I>(n, bins.data(), sb, srows.data(), ctx);
+
+  p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
+  p.row_ptr.fill_zero(ctx);
+  I* row_nnz = p.row_ptr.data();
+  const I* sr = srows.data();
+  if (auto m = sb.count[P::bin_pwarp]) {
+    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, s>>>(
+        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", s, ctx.debug_sync);
+  }
+  const std::size_t max_smem = std::size_t(P::symbolic_table(P::num_block_bins - 1)) * sizeof(int);
+  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_symbolic_block<I>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
+  for (int b = 0; b < P::num_block_bins; ++b) {
+    const int bin = P::bin_block0 + b;
+    if (auto m = sb.count[bin]) {
+      const unsigned table = unsigned(P::symbolic_table(b));
+      k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), s>>>(
+          A, B, M, sr + sb.offset[bin], p.row_products.data(), table, row_nnz);
+      RINGBLAS_CHECK_LAUNCH("k_symbolic_block", s, ctx.debug_sync);
+    }
+  }
+  if (auto m = sb.count[P::bin_global]) {
+    // Global rows use a direct table of ncols slots when that is no larger than the hash table
+    // the largest row needs, or small anyway (at most policy::direct_global_slots).
+    std::int64_t max_slots = next_pow2(2 * std::int64_t(c.max_global));
+    if (B.ncols <= std::max<std::int64_t>(max_slots, P::direct_global_slots)) max_slots = B.ncols;
+    const unsigned g = global_blocks(m, max_slots, sizeof(int), budget_bytes, ctx);
+    if (g == 0)
+      throw OutOfMemory("spgemm_hash: a symbolic hash table of " +
+                            std::to_string(max_slots * sizeof(int)) +
+                            " bytes does not fit the workspace budget of " +
+                            std::to_string(budget_bytes) + " bytes",
+                        std::size_t(max_slots) * sizeof(int));
+    device_array<int> tables(std::size_t(g) * std::size_t(max_slots), ctx);
+    k_symbolic_global<I><<<g, P::global_threads, 0, s>>>(A, B, M, sr + sb.offset[P::bin_global],
+                                                          m, p.row_products.data(), tables.data(),
+                                                          max_slots, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_global", s, ctx.debug_sync);
+    if (g < m)
+      p.symbolic_note = std::to_string(m) + " global rows in chunks of " + std::to_string(g);
+  }
+  {
+    std::size_t bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
+                                                    std::size_t(n) + 1, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, row_nnz, row_nnz,
+                                                    std::size_t(n) + 1, s));
+  }
+  cnt.fill_zero(ctx);
+  if (n > 0) {
+    k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
+        n, p.row_products.data(), p.row_ptr.data(), bins.data(), cnt.data());
+    RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
+  }
+  c = read_counters(cnt, ctx);
+  p.nnz = std::int64_t(c.nnz);
+  p.numeric_bins = make_bins(c);
+  p.numeric_groups = nonempty_groups(p.numeric_bins);
+  p.global_max_nnz = std::int64_t(c.max_global);
+  p.global_nnz = std::int64_t(c.global_nnz);
+  p.rows = device_array<I>(std::size_t(n - p.numeric_bins.count[P::bin_empty]), ctx);
+  group_rows<I>(n, bins.data(), p.numeric_bins, p.rows.data(), ctx);
+  return p;
+}
+
+template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
+                                      const mask_ref<std::int32_t>&, std::size_t, const Context&);
+template plan<std::int64_t> make_plan(const csr_ref<std::int64_t>&, const csr_ref<std::int64_t>&,
+                                      const mask_ref<std::int64_t>&, std::size_t, const Context&);
+
+}  // namespace ringblas::cuda::spgemm_hash

@@ -1,0 +1,133 @@
+// Warp-level agents of the SpMM families (Nagasaka et al., CCGrid'19, sub-warp assignment):
+// - RowAgent: one sub-warp computes C(row, col0 .. col0 + V - 1) per thread, summing A's row in
+//   registers (no shared memory, no inter-thread communication, so no warp-synchronous
+//   assumptions); V > 1 loads B and stores C with 16-byte vectors. product_step / flush are also
+//   used by the nnz-split kernel, whose partial rows flush with the monoid's atomic.
+// - Epilogue: bias, ReLU, clamp applied to a finished element at the semiring's type.
+// A reduction starts with its first product (not the identity), which is what the any monoid
+// needs; an empty row yields the identity.
+#pragma once
+#include <cuda_runtime.h>
+
+#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
+#include "semirings/semiring.hpp"
+
+namespace ringblas::cuda::detail {
+
+template <class T> struct Epi {
+  bool bias, relu, clamp;
+  const T* b;
+  T cl;
+  explicit Epi(const EpilogueArgs& e)
+      : bias(e.bias), relu(e.relu), clamp(e.clamp), b(static_cast<const T*>(e.bias_values)),
+        cl(static_cast<T>(e.clamp_value)) {}
+  __device__ __forceinline__ T operator()(T x, int j) const {
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (bias) x = sr::add(x, b[j]);
+      if (relu) x = sr::max(x, T(0));
+      if (clamp) x = sr::min(x, cl);
+    }
+    return x;
+  }
+};
+
+template <class T, int V> struct alignas(sizeof(T) * V) VecOf {
+  T v[V];
+};
+
+/// Dense operand pointers and strides of one SpMM (single or one batch item).
+template <class T> struct DenseView {
+  const T* b;
+  long long b_rs, b_cs;
+  T* c;
+  long long c_rs, c_cs;
+};
+
+template <class S, int V> struct RowAgent {
+  using T = typename S::value_type;
+
+  /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
+  /// independent, so an unrolled loop of steps keeps several B rows in flight per thread.
+  __device__ __forceinline__ static void product_step(T (&acc)[V], int p, bool first, int row, int col0,
+                                                      const std::int32_t* __restrict__ ci,
+                                                      const T* __restrict__ av, const DenseView<T>& d) {
+    const int k = ci[p];
+    T a{};
+    if constexpr (S::reads_a) a = av[p];
+    T bv[V];
+    if constexpr (S::reads_b) {
+      if constexpr (V == 1) {
+        bv[0] = d.b[k * d.b_rs + col0 * d.b_cs];
+      } else {
+        const auto vec = *reinterpret_cast<const VecOf<T, V>*>(d.b + k * d.b_rs + col0);
+#pragma unroll
+        for (int v = 0; v < V; ++v) bv[v] = vec.v[v];
+      }
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v) bv[v] = T{};
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      const T prod = S::mul(a, bv[v], row, k, k, col0 + v);
+      acc[v] = first ? prod : S::add(acc[v], prod);
+    }
+  }
+
+  /// Stores (whole row) or atomically combines (part of a row) acc into C(row, col0 ..).
+  __device__ __forceinline__ static void flush(T (&acc)[V], bool whole, int row, int col0,
+                                               const DenseView<T>& d, const Epi<T>& ep) {
+    if (!whole) {
+#pragma unroll
+      for (int v = 0; v < V; ++v) atomic_combine<S>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
+      return;
+    }
+    if constexpr (V == 1) {
+      d.c[row * d.c_rs + col0 * d.c_cs] = ep(acc[0], col0);
+    } else {
+      VecOf<T, V> out;
+#pragma unroll
+      for (int v = 0; v < V; ++v) out.v[v] = ep(acc[v], col0 + v);
+      *reinterpret_cast<VecOf<T, V>*>(d.c + row * d.c_rs + col0) = out;
+    }
+  }
+
+  /// Thread owns columns col0 .. col0 + V - 1 of row `row` (col0 < n; V > 1 requires unit column
+  /// stride, n % V == 0 and 16-byte aligned rows of B and C, which the host checks).
+  __device__ __forceinline__ static void run(int row, int col0, const std::int32_t* __restrict__ rp,
+                                             const std::int32_t* __restrict__ ci,
+                                             const T* __restrict__ av, const DenseView<T>& d,
+                                             const Epi<T>& ep) {
+    T acc[V];
+    const int begin = rp[row], end = rp[row + 1];
+    auto step = [&](int p, bool first) { product_step(acc, p, first, row, col0, ci, av, d); };
+    if (begin == end) {
+#pragma unroll
+      for (int v = 0; v < V; ++v) acc[v] = S::identity();
+    } else {
+      step(begin, true);
+      if constexpr (!S::is_any) {  // any product will do: stop at the first
+#pragma unroll 4
+        for (int p = begin + 1; p < end; ++p) step(p, false);
+      }
+    }
+    flush(acc, true, row, col0, d, ep);
+  }
+};
+
+/// Row of entry e in CSR row pointers of m rows: the largest r with rp[r] <= e.
+__device__ __forceinline__ int row_of_entry(const std::int32_t* rp, int m, int e) {
+  int lo = 0, hi = m - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (rp[mid] <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/// 16-byte vector width of T (1 for bool: no vector path).
+template <class T> constexpr int vec_width() { return sizeof(T) >= 4 ? int(16 / sizeof(T)) : 1; }
+
+}  // namespace ringblas::cuda::detail

@@ -1,0 +1,237 @@
+// cuda entry points of the dense-output mxm (SpMM): variant choice, operand preparation, launch
+// of spmm_subwarp (CSR) or spmm_subwarp_coo, and the batched kernels for a batch of one.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "backend/core/host_access.hpp"
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spmm_batched/spmm_batched_run.hpp"
+#include "backend/cuda/spmm_subwarp/cusparse_fallback.hpp"
+#include "backend/cuda/spmm_subwarp/device_prep.hpp"
+#include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_coo_entry.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
+
+namespace ringblas::cuda {
+namespace detail {
+namespace {
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+/// The product's output on the device in the semiring's type: C itself, or a temporary that
+/// finish() casts / downloads into C.
+struct DeviceOut {
+  DenseMatrix& c;
+  Type type;
+  Buffer temp;
+  void* ptr = nullptr;
+  /// `word_atomics`: the kernel updates 1-byte values through their 4-byte word, so the output
+  /// is a temporary padded to whole words.
+  DeviceOut(DenseMatrix& c_, Type t, Context& ctx, bool word_atomics = false) : c(c_), type(t) {
+    const std::size_t cells = static_cast<std::size_t>(c.nrows() * c.ncols());
+    if (c.location() == Location::device && c.type() == t && !(word_atomics && type_size(t) < 4)) {
+      ptr = c.values().data();
+    } else {
+      temp = Buffer((std::max<std::size_t>(cells, 1) * type_size(t) + 15) / 16 * 16, Location::device, &ctx);
+      ptr = temp.data();
+    }
+  }
+  void finish(Context& ctx) {
+    if (ptr == c.values().data()) return;
+    const std::size_t cells = static_cast<std::size_t>(c.nrows() * c.ncols());
+    if (c.location() == Location::device) {
+      cast_into(c.values().data(), c.type(), ptr, type, cells, ctx);
+      return;
+    }
+    Buffer host = temp.to(Location::host, ctx);
+    DenseMatrix out(c.nrows(), c.ncols(), c.type(), c.layout());
+    visit_type(type, [&](auto z) {
+      using V = decltype(z);
+      const V* src = host.as<V>();
+      for (std::size_t x = 0; x < cells; ++x) ringblas::detail::set_value(out.values(), out.type(), Index(x), src[x]);
+    });
+    c = std::move(out);
+  }
+};
+
+EpilogueArgs epilogue_args(const Epilogue& ep, const DevDense& bias) {
+  EpilogueArgs e;
+  e.bias = ep.has_bias();
+  e.relu = ep.has_relu();
+  e.clamp = ep.clamp.has_value();
+  e.clamp_value = ep.clamp.value_or(0);
+  e.bias_values = bias.values;
+  return e;
+}
+
+void check_supported(const Semiring& s, const Epilogue& ep, const char* op) {
+  if (!with_spmm_semiring(s, [](auto) {}))
+    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
+                         " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)");
+  if (s.type == Type::boolean && !ep.is_identity())
+    throw NotImplemented(std::string(op) + ": bias/ReLU/clamp epilogues need a numeric type");
+}
+
+}  // namespace
+
+void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+              const Epilogue& ep, const Descriptor& desc, Context& ctx, const char* op) {
+  Variant v = desc.variant;
+  if (v == Variant::sparse_layer) {  // fused sparse W x dense Y (issue 5), forced by the variant
+    sparse_layer::run_mxm(C, s, A, B, ep, desc, ctx);
+    return;
+  }
+  if (desc.transpose_b || desc.replace || desc.mask_complement || desc.mask_structure)
+    throw NotImplemented(std::string(op) + ": the cuda SpMM kernels take B untransposed and no mask flags");
+  if (v == Variant::spmm_batched || v == Variant::spmm_batched_coo) {
+    run_batched_spmm({&C}, {&A}, {&B}, s, ep, desc.transpose_a, v, op, ctx);
+    return;
+  }
+  if (v != Variant::automatic && v != Variant::spmm_subwarp && v != Variant::spmm_subwarp_coo)
+    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) +
+                         " does not compute a dense-output SpMM");
+  check_supported(s, ep, op);
+  const Type T = s.type;
+  const std::size_t tsz = type_size(T);
+  const bool coo = v == Variant::spmm_subwarp_coo;
+  DevCsr a = device_csr(A, T, reads_x(s.mul), desc.transpose_a, op, ctx);
+  DevDense b;
+  if (reads_y(s.mul)) b = device_dense(B, T, ctx);
+  else b.rs = row_stride(B), b.cs = col_stride(B);
+  DevDense bias;
+  if (ep.has_bias()) bias = device_dense_vector(*ep.bias, T, ctx);
+  // Row mapping for even row lengths; nnz-split mapping when rows are long on average (power-law
+  // graphs put most of the work in a few rows): runs of L nonzeros per sub-warp, L the larger of
+  // twice the mean row and what leaves about 8192 runs (two waves of sub-warps on an H100).
+  const double mean_row = double(a.nnz) / double(std::max<Index>(a.nrows, 1));
+  const bool split = !coo && mean_row >= SpmmPolicy::split_mean_row;
+  int L = 8;
+  while (L < 256 && (L < 2 * mean_row || L < a.nnz / 8192)) L *= 2;
+  DeviceOut out(C, T, ctx, coo || split);
+
+  SpmmProblem p;
+  p.m = static_cast<int>(a.nrows);
+  p.k = static_cast<int>(a.ncols);
+  p.n = static_cast<int>(B.ncols());
+  p.nnz = a.nnz;
+  p.row_ptr = a.row_ptr;
+  p.col_idx = a.col_idx;
+  p.a_values = a.values;
+  p.b = b.values;
+  p.b_rs = b.rs;
+  p.b_cs = b.cs;
+  p.c = out.ptr;
+  p.c_rs = row_stride(C);
+  p.c_cs = col_stride(C);
+  p.epilogue = epilogue_args(ep, bias);
+  if (static_cast<long long>(p.m) * p.n > (1ll << 40))
+    throw NotImplemented(std::string(op) + ": C is too large for the SpMM kernels");
+
+  const int vw = tsz >= 4 ? int(16 / tsz) : 1;
+  const bool vec_ok = !coo && vw > 1 && p.n % vw == 0 && p.c_cs == 1 && aligned16(p.c) &&
+                      (p.c_rs * tsz) % 16 == 0 &&
+                      (!p.b || (p.b_cs == 1 && aligned16(p.b) && (p.b_rs * tsz) % 16 == 0));
+  const SubwarpShape shape = subwarp_shape(p.n, vec_ok ? vw : 1);
+  Buffer rows;
+  if (coo) {
+    rows = expand_rows(a, ctx);
+    p.row_idx = rows.as<std::int32_t>();
+  }
+  // Automatic only: where bench_spmm measured cusparseSpMM ahead of the nnz-split kernel
+  // (plus_times on skewed graphs: Cora, soc-Epinions1, wiki-Vote at small n_B), use it.
+  if (v == Variant::automatic && split && ep.is_identity() && s.add == MonoidCode::plus &&
+      s.mul == BinaryOpCode::times && cusparse_spmm_supports(p, T)) {
+    if (ctx.trace)
+      ctx.trace_line(std::string(op) + ": spmm_subwarp -> cusparseSpMM fallback (plus_times, mean row " +
+                     std::to_string(mean_row) + " >= " + std::to_string(SpmmPolicy::split_mean_row) +
+                     ", " + std::to_string(p.m) + " rows, n_B " + std::to_string(p.n) + ")");
+    cusparse_spmm(p, T, ctx);
+    out.finish(ctx);
+    return;
+  }
+  if (ctx.trace)
+    ctx.trace_line(std::string(op) + ": " + (coo ? "spmm_subwarp_coo" : "spmm_subwarp") +
+                 (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp)" : "") + ", " +
+                 std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " + std::to_string(p.n) +
+                 ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
+                 ", " + std::to_string(shape.chunks) + " column chunks");
+  with_spmm_semiring(s, [&](auto sr_tag) {
+    using S = decltype(sr_tag);
+    if (coo) spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
+    else if (split) spmm_csr_split_launch<S>(p, shape, L, ctx.stream, ctx.debug_sync);
+    else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
+  });
+  out.finish(ctx);
+}
+
+}  // namespace detail
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+         const Descriptor& desc, Context& ctx) {
+  detail::run_spmm(C, s, A, B, Epilogue::none(), desc, ctx, "mxm (dense)");
+}
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
+         const Epilogue& ep, const Descriptor& desc, Context& ctx) {
+  detail::run_spmm(C, s, A, B, ep, desc, ctx, "mxm (dense, epilogue)");
+}
+
+void mxm_coo(DenseMatrix& C, const Semiring& s, const CooMatrix& A, const DenseMatrix& B,
+             Context& ctx) {
+  const char* op = "mxm_coo";
+  if (A.nrows() != C.nrows() || A.ncols() != B.nrows() || B.ncols() != C.ncols())
+    throw DimensionMismatch(std::string(op) + ": A is " + std::to_string(A.nrows()) + "x" +
+                            std::to_string(A.ncols()) + ", B " + std::to_string(B.nrows()) + "x" +
+                            std::to_string(B.ncols()) + ", C " + std::to_string(C.nrows()) + "x" +
+                            std::to_string(C.ncols()));
+  detail::check_supported(s, Epilogue::none(), op);
+  const Type T = s.type;
+  CooMatrix dev = A.location() == Location::device ? A : A.to(Location::device, ctx);
+  const std::size_t nnz = static_cast<std::size_t>(A.nnz());
+  // CooMatrix indices are 64-bit: narrow them (and cast values) through device_csr's helpers by
+  // viewing the arrays as a one-row CSR matrix's column indices.
+  auto narrow = [&](const Buffer& idx) {
+    Matrix view = Matrix::from_buffers(1, std::max<Index>(A.nrows(), A.ncols()), A.type(), IndexType::i64, A.nnz(),
+                                       Buffer(2 * sizeof(std::int64_t), Location::device, &ctx), idx, dev.values());
+    return view;
+  };
+  std::vector<std::int64_t> rp_host{0, static_cast<std::int64_t>(nnz)};
+  Matrix rows_view = narrow(dev.rows()), cols_view = narrow(dev.cols());
+  ringblas::detail::copy_bytes(rows_view.row_ptr().data(), Location::device, rp_host.data(), Location::host,
+                               2 * sizeof(std::int64_t), &ctx);
+  ringblas::detail::copy_bytes(cols_view.row_ptr().data(), Location::device, rp_host.data(), Location::host,
+                               2 * sizeof(std::int64_t), &ctx);
+  detail::DevCsr r = detail::device_csr(rows_view, T, false, false, op, ctx);
+  detail::DevCsr c = detail::device_csr(cols_view, T, reads_x(s.mul), false, op, ctx);
+  detail::DevDense b;
+  if (reads_y(s.mul)) b = detail::device_dense(B, T, ctx);
+  else b.rs = detail::row_stride(B), b.cs = detail::col_stride(B);
+  detail::DeviceOut out(C, T, ctx, true);
+  detail::SpmmProblem p;
+  p.m = static_cast<int>(A.nrows());
+  p.k = static_cast<int>(A.ncols());
+  p.n = static_cast<int>(B.ncols());
+  p.nnz = A.nnz();
+  p.row_idx = r.col_idx;
+  p.col_idx = c.col_idx;
+  p.a_values = c.values;
+  p.b = b.values;
+  p.b_rs = b.rs;
+  p.b_cs = b.cs;
+  p.c = out.ptr;
+  p.c_rs = detail::row_stride(C);
+  p.c_cs = detail::col_stride(C);
+  const detail::SubwarpShape shape = detail::subwarp_shape(p.n, 1);
+  ctx.trace_line(std::string(op) + ": spmm_subwarp_coo, " + std::to_string(p.m) + " rows, " +
+                 std::to_string(p.nnz) + " entries (unsorted), n_B " + std::to_string(p.n));
+  detail::with_spmm_semiring(s, [&](auto sr_tag) {
+    using S = decltype(sr_tag);
+    detail::spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
+  });
+  out.finish(ctx);
+}
+
+}  // namespace ringblas::cuda

@@ -1,0 +1,44 @@
+// Tuning constants of the spmm_subwarp and spmm_batched families and the shapes they launch with.
+// Defaults checked (not swept) with tests/bench/bench_spmm on an H100 and an H200 (the paper's
+// batched configurations, Tox21, Cora/PubMed/SNAP single SpMM); each constant says what it trades.
+#pragma once
+#include <cstdint>
+
+namespace ringblas::cuda::detail {
+
+struct SpmmPolicy {
+  /// Threads per block of the row-per-sub-warp kernels: 256 keeps 8 blocks per SM resident with
+  /// room for the register accumulators.
+  static constexpr int block_threads = 256;
+  /// Widest sub-warp: a full warp covers 32 vectors of columns.
+  static constexpr int max_subwarp = 32;
+  /// Shared memory a batched COO block may use for its output tile (default limit, no opt-in).
+  static constexpr int coo_shared_bytes = 48 * 1024;
+  /// Mean row length from which single SpMM uses the nnz-split mapping (skewed graphs: SNAP
+  /// wiki-Vote / soc-Epinions1 in bench_spmm; Gnutella, mean 2.4, stays on rows).
+  static constexpr double split_mean_row = 4.0;
+};
+
+/// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
+/// each thread owns `vec` consecutive columns (vectorized 16-byte loads when vec > 1).
+struct SubwarpShape {
+  int log_sw = 0;
+  int vec = 1;
+  int chunk_cols = 1;  ///< sub-warp width times vec
+  int chunks = 1;      ///< column chunks (grid y)
+};
+
+/// Sub-warp shape of the paper: the smallest power of two >= n_B columns (in vectors), at most
+/// 32; wider B is split into column chunks.
+inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
+  SubwarpShape s;
+  s.vec = vec;
+  const long long vectors = (n_cols + vec - 1) / vec;
+  while ((1ll << s.log_sw) < vectors && (1 << s.log_sw) < SpmmPolicy::max_subwarp) ++s.log_sw;
+  s.chunk_cols = (1 << s.log_sw) * vec;
+  s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
+  if (s.chunks < 1) s.chunks = 1;
+  return s;
+}
+
+}  // namespace ringblas::cuda::detail

@@ -1,0 +1,127 @@
+// cuda entry points of mxv and vxm: choice between the pull (row per sub-warp) and push
+// (scatter) kernels by a cost model of the input vector's density, operand preparation, launch,
+// and the masked, accumulated write-back.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/spmm_subwarp/device_prep.hpp"
+#include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/spmv/spmv_problem.hpp"
+#include "backend/cuda/spmv/spmv_vectors.hpp"
+
+namespace ringblas::cuda {
+namespace detail {
+namespace {
+
+int log_subwarp(double avg) {
+  int l = 0;
+  while ((1 << l) < avg && l < 5) ++l;
+  return l;
+}
+
+/// w<m> = w accum (op(A) ⊕.⊗ u) (a_first, mxv) or (u ⊕.⊗ op(A)) (vxm). `pull_transposes`: the
+/// CSR whose rows are outputs is Aᵀ (then push uses A itself, and the reverse).
+void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
+              const Vector& u, bool a_first, bool pull_transposes, const Descriptor& desc,
+              Context& ctx, const char* op) {
+  const Variant v = desc.variant;
+  if (v != Variant::automatic && v != Variant::spmv_pull && v != Variant::spmv_push)
+    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) + " does not compute SpMV");
+  if (!with_spmv_semiring(s, [](auto) {}))
+    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
+                         " is not compiled for the cuda SpMV kernels (backend/cuda/spmv/spmv_manifest.def)");
+  if (accum && is_positional(*accum))
+    throw NotImplemented(std::string(op) + ": positional accumulator " + std::string(binary_op_name(*accum)));
+  constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
+  if (A.nrows() > lim || A.ncols() > lim || A.nnz() > lim)
+    throw NotImplemented(std::string(op) + ": the cuda SpMV kernels use 32-bit indices");
+  const Type T = s.type;
+  const Index n_out = w.size(), n_in = u.size();
+  // Cost in entry visits: pull reads every entry of A (minus masked-out rows), push only the
+  // rows of stored u(k) but with atomics (4x); a transpose costs about a radix sort (8 passes).
+  const double avg_in = n_in ? double(A.nnz()) / double(n_in) : 0.0;
+  const double transpose_cost = 8.0 * double(A.nnz());
+  const double pull_cost = double(A.nnz()) + (pull_transposes ? transpose_cost : 0.0) + double(n_in);
+  const double push_cost = 4.0 * avg_in * double(u.nnz()) + (pull_transposes ? 0.0 : transpose_cost) + double(n_out);
+  const bool push = v == Variant::spmv_push || (v == Variant::automatic && push_cost < pull_cost);
+  const bool transposed = push ? !pull_transposes : pull_transposes;
+  const bool a_values = a_first ? reads_x(s.mul) : reads_y(s.mul);
+  const bool u_values = a_first ? reads_y(s.mul) : reads_x(s.mul);
+
+  DevCsr P = device_csr(A, T, a_values, transposed, op, ctx);
+  Vector ud = u.location() == Location::device ? u : u.to(Location::device, ctx);
+  Buffer admit = mask_admit(mask, n_out, desc.mask_structure, desc.mask_complement, ctx);
+  const std::size_t tsz = type_size(T);
+  // Padded to whole 4-byte words: the push kernel updates 1-byte values through their word.
+  Buffer t_values((std::max<std::size_t>(static_cast<std::size_t>(n_out), 1) * tsz + 15) / 16 * 16, Location::device, &ctx);
+  Buffer t_present(std::max<std::size_t>(static_cast<std::size_t>(n_out), 1), Location::device, &ctx);
+  auto stream = static_cast<cudaStream_t>(ctx.stream);
+
+  SpmvProblem p;
+  p.n_out = static_cast<int>(n_out);
+  p.n_in = static_cast<int>(n_in);
+  p.a_first = a_first;
+  p.row_ptr = P.row_ptr;
+  p.col_idx = P.col_idx;
+  p.a_values = P.values;
+  p.allowed = admit.size() ? admit.as<unsigned char>() : nullptr;
+  p.t_values = t_values.data();
+  p.t_present = t_present.as<unsigned char>();
+  Buffer u_dense, u_present, u_idx, u_list;
+  int log_sw = 0;
+  if (push) {
+    u_idx = narrow_indices(ud.indices(), ud.nnz(), ctx);
+    if (u_values) u_list = vector_values_as(ud, T, ctx);
+    p.u_idx = u_idx.as<std::int32_t>();
+    p.u_values = u_values ? u_list.data() : nullptr;
+    p.u_nnz = static_cast<int>(ud.nnz());
+    log_sw = log_subwarp(avg_in);
+  } else {
+    const std::size_t nin1 = std::max<std::size_t>(static_cast<std::size_t>(n_in), 1);
+    if (u_values) u_dense = Buffer(nin1 * tsz, Location::device, &ctx);
+    if (ud.nnz() < n_in) {
+      u_present = Buffer(nin1, Location::device, &ctx);
+      RINGBLAS_CUDA_TRY(cudaMemsetAsync(u_present.data(), 0, nin1, stream));
+    }
+    scatter_vector(ud, T, u_values ? u_dense.data() : nullptr,
+                   u_present.size() ? u_present.as<unsigned char>() : nullptr, ctx);
+    p.u_values = u_values ? u_dense.data() : nullptr;
+    p.u_present = u_present.size() ? u_present.as<unsigned char>() : nullptr;
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(t_present.data(), 0, t_present.size(), stream));
+    log_sw = log_subwarp(n_out ? double(A.nnz()) / double(n_out) : 0.0);
+  }
+  if (ctx.trace)
+    ctx.trace_line(std::string(op) + ": " + (push ? "spmv_push" : "spmv_pull") + ", nnz(u) " +
+                 std::to_string(u.nnz()) + " of " + std::to_string(n_in) + ", nnz(A) " + std::to_string(A.nnz()) +
+                 (transposed ? ", transposes A" : "") + ", sub-warp " + std::to_string(1 << log_sw) +
+                 (mask ? (desc.mask_complement ? ", complemented mask" : ", mask") : "") +
+                 " (cost pull " + std::to_string(static_cast<long long>(pull_cost)) + " vs push " +
+                 std::to_string(static_cast<long long>(push_cost)) + ")");
+  with_spmv_semiring(s, [&](auto sr_tag) {
+    using S = decltype(sr_tag);
+    if (push) spmv_push_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
+    else spmv_pull_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
+  });
+  Vector out = write_back(w, t_values.data(), T, t_present.as<unsigned char>(), p.allowed, accum, desc.replace, ctx);
+  w = w.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
+}
+
+}  // namespace
+}  // namespace detail
+
+void mxv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
+         const Vector& u, const Descriptor& desc, Context& ctx) {
+  detail::run_spmv(w, mask, accum, s, A, u, true, desc.transpose_a, desc, ctx, "mxv");
+}
+
+void vxm(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Vector& u,
+         const Matrix& A, const Descriptor& desc, Context& ctx) {
+  detail::run_spmv(w, mask, accum, s, A, u, false, !desc.transpose_b, desc, ctx, "vxm");
+}
+
+}  // namespace ringblas::cuda

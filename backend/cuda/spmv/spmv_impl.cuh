@@ -1,0 +1,130 @@
+// spmv kernels and launchers (included only by inst_*.cu).
+// - spmv_pull_kernel: one sub-warp of 2^log_sw threads per output r (a row of the CSR whose rows
+//   are outputs); lanes stride over the row, skip absent u(k), stop early at the monoid's
+//   terminal (any: at the first product), then combine (value, found) pairs with __shfl_xor_sync
+//   over the full warp (every lane reaches the shuffles: no early return). Outputs the mask
+//   excludes are skipped entirely (BFS: C<¬visited>). Shared memory: none.
+// - spmv_push_kernel: one sub-warp per stored u(k) scatters its products along row k of the
+//   CSR whose rows are inputs, with the monoid's atomic into t (filled with the identity first)
+//   and a presence flag. Shared memory: none.
+// Output: dense t_values / t_present over n_out; t_values is meaningful where t_present is set.
+#pragma once
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/spmv/spmv_problem.hpp"
+#include "semirings/semiring.hpp"
+
+namespace ringblas::cuda::detail {
+
+template <class T> __device__ __forceinline__ T shfl_xor_value(T v, int off) {
+  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_xor_sync(0xffffffffu, static_cast<int>(v), off));
+  else return __shfl_xor_sync(0xffffffffu, v, off);
+}
+
+template <class S>
+__device__ __forceinline__ typename S::value_type spmv_product(bool a_first, typename S::value_type a,
+                                                               typename S::value_type u, int r, int k) {
+  return a_first ? S::mul(a, u, r, k, k, 0) : S::mul(u, a, 0, k, k, r);
+}
+
+template <class S>
+__global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_sw) {
+  using T = typename S::value_type;
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const int r = static_cast<int>(t >> log_sw);
+  const int sw = 1 << log_sw;
+  const int lane = static_cast<int>(t & (sw - 1));
+  const bool valid = r < p.n_out && (!p.allowed || p.allowed[r]);
+  const T* av = static_cast<const T*>(p.a_values);
+  const T* uv = static_cast<const T*>(p.u_values);
+  T acc{};
+  bool found = false;
+  if (valid) {
+    for (int q = p.row_ptr[r] + lane; q < p.row_ptr[r + 1]; q += sw) {
+      const int k = p.col_idx[q];
+      if (p.u_present && !p.u_present[k]) continue;
+      T a{}, u{};
+      if constexpr (S::reads_a || S::reads_b) {
+        // the operand order decides which of A and u the multiply reads
+        if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
+        if (p.a_first ? S::reads_b : S::reads_a) u = uv[k];
+      }
+      const T v = spmv_product<S>(p.a_first, a, u, r, k);
+      acc = found ? S::add(acc, v) : v;
+      found = true;
+      if constexpr (S::is_any) break;
+      if constexpr (S::has_terminal) {
+        if (acc == S::terminal()) break;
+      }
+    }
+  }
+  for (int off = sw >> 1; off > 0; off >>= 1) {
+    const T other = shfl_xor_value(acc, off);
+    const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
+    if (other_found) {
+      acc = found ? S::add(acc, other) : other;
+      found = true;
+    }
+  }
+  if (valid && lane == 0) {
+    p.t_present[r] = found ? 1 : 0;
+    static_cast<T*>(p.t_values)[r] = found ? acc : S::identity();
+  }
+}
+
+template <class T> __global__ void fill_kernel(T* v, int n, T value) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = value;
+}
+
+template <class S>
+__global__ void __launch_bounds__(256) spmv_push_kernel(SpmvProblem p, int log_sw) {
+  using T = typename S::value_type;
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long e = t >> log_sw;
+  const int sw = 1 << log_sw;
+  const int lane = static_cast<int>(t & (sw - 1));
+  if (e >= p.u_nnz) return;
+  const int k = p.u_idx[e];
+  const T* av = static_cast<const T*>(p.a_values);
+  T u{};
+  if (p.a_first ? S::reads_b : S::reads_a) u = static_cast<const T*>(p.u_values)[e];
+  T* tv = static_cast<T*>(p.t_values);
+  for (int q = p.row_ptr[k] + lane; q < p.row_ptr[k + 1]; q += sw) {
+    const int r = p.col_idx[q];
+    if (p.allowed && !p.allowed[r]) continue;
+    T a{};
+    if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
+    atomic_combine<S>(tv + r, spmv_product<S>(p.a_first, a, u, r, k));
+    p.t_present[r] = 1;  // every writer stores the same value
+  }
+}
+
+template <class S> void spmv_pull_launch(const SpmvProblem& p, int log_sw, void* stream, bool sync) {
+  if (p.n_out == 0) return;
+  auto s = static_cast<cudaStream_t>(stream);
+  const long long threads = static_cast<long long>(p.n_out) << log_sw;
+  spmv_pull_kernel<S><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(p, log_sw);
+  RINGBLAS_CHECK_LAUNCH("spmv_pull_kernel", s, sync);
+}
+
+template <class S> void spmv_push_launch(const SpmvProblem& p, int log_sw, void* stream, bool sync) {
+  using T = typename S::value_type;
+  if (p.n_out == 0) return;
+  auto s = static_cast<cudaStream_t>(stream);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.t_present, 0, static_cast<std::size_t>(p.n_out), s));
+  fill_kernel<T><<<(p.n_out + 255) / 256, 256, 0, s>>>(static_cast<T*>(p.t_values), p.n_out, S::identity());
+  RINGBLAS_CHECK_LAUNCH("fill_kernel", s, sync);
+  if (p.u_nnz == 0) return;
+  const long long threads = static_cast<long long>(p.u_nnz) << log_sw;
+  spmv_push_kernel<S><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(p, log_sw);
+  RINGBLAS_CHECK_LAUNCH("spmv_push_kernel", s, sync);
+}
+
+}  // namespace ringblas::cuda::detail
+
+#define RINGBLAS_INSTANTIATE_SPMV(SR)                                                           \
+  template void ringblas::cuda::detail::spmv_pull_launch<SR>(                                   \
+      const ringblas::cuda::detail::SpmvProblem&, int, void*, bool);                            \
+  template void ringblas::cuda::detail::spmv_push_launch<SR>(                                   \
+      const ringblas::cuda::detail::SpmvProblem&, int, void*, bool);

@@ -1,0 +1,181 @@
+// Device sparse-vector plumbing for mxv / vxm: scatter, mask flags, write-back and compaction.
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/spmm_subwarp/device_prep.hpp"
+#include "backend/cuda/spmv/spmv_vectors.hpp"
+#include "semirings/arith.hpp"
+
+namespace ringblas::cuda::detail {
+namespace {
+
+inline cudaStream_t stream_of(const Context& ctx) { return static_cast<cudaStream_t>(ctx.stream); }
+inline unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
+
+template <class T>
+__global__ void scatter_kernel(const std::int64_t* idx, const T* vals, long long nnz, T* dense,
+                               unsigned char* present) {
+  const long long e = blockIdx.x * 256ll + threadIdx.x;
+  if (e >= nnz) return;
+  if (dense) dense[idx[e]] = vals[e];
+  if (present) present[idx[e]] = 1;
+}
+
+__global__ void narrow_idx_kernel(std::int32_t* out, const std::int64_t* in, long long n) {
+  const long long e = blockIdx.x * 256ll + threadIdx.x;
+  if (e < n) out[e] = static_cast<std::int32_t>(in[e]);
+}
+
+template <class T>
+__global__ void mask_kernel(const std::int64_t* idx, const T* vals, long long nnz, bool structural,
+                            bool complement, unsigned char* admit) {
+  const long long e = blockIdx.x * 256ll + threadIdx.x;
+  if (e >= nnz) return;
+  if (structural || vals[e] != T(0)) admit[idx[e]] = complement ? 0 : 1;
+}
+
+template <class T> __device__ T accum_op(int code, T x, T y) {
+  switch (static_cast<BinaryOpCode>(code)) {
+    case BinaryOpCode::first: return x;
+    case BinaryOpCode::second: return y;
+    case BinaryOpCode::pair: return T(1);
+    case BinaryOpCode::plus: return sr::add(x, y);
+    case BinaryOpCode::minus: return sr::sub(x, y);
+    case BinaryOpCode::times: return sr::mul(x, y);
+    case BinaryOpCode::div: return sr::div(x, y);
+    case BinaryOpCode::min: return sr::min(x, y);
+    case BinaryOpCode::max: return sr::max(x, y);
+    case BinaryOpCode::lor: return sr::lor(x, y);
+    case BinaryOpCode::land: return sr::land(x, y);
+    default: return sr::lxor(x, y);
+  }
+}
+
+// Z = T, or old accum T where both exist; inside the mask w takes Z, outside it keeps old
+// (or loses it with replace).
+template <class T>
+__global__ void write_back_kernel(int n, const T* t, const unsigned char* tp, const unsigned char* admit,
+                                  const T* old, const unsigned char* op, int accum, bool replace, T* out,
+                                  unsigned char* out_p) {
+  const int i = blockIdx.x * 256 + threadIdx.x;
+  if (i >= n) return;
+  const bool has_t = tp[i] != 0, has_old = op && op[i] != 0;
+  bool present = false;
+  T v{};
+  if (!admit || admit[i]) {
+    if (accum >= 0 && has_t && has_old) present = true, v = accum_op(accum, old[i], t[i]);
+    else if (has_t) present = true, v = t[i];
+    else if (accum >= 0 && has_old) present = true, v = old[i];
+  } else if (!replace && has_old) {
+    present = true, v = old[i];
+  }
+  out_p[i] = present ? 1 : 0;
+  out[i] = v;
+}
+
+}  // namespace
+
+void scatter_vector(const Vector& u, Type type, void* dense, unsigned char* present, Context& ctx) {
+  if (u.nnz() == 0) return;
+  Buffer vals;
+  if (dense) vals = vector_values_as(u, type, ctx);
+  visit_type(type, [&](auto z) {
+    using T = decltype(z);
+    scatter_kernel<T><<<blocks(u.nnz()), 256, 0, stream_of(ctx)>>>(
+        u.indices().as<std::int64_t>(), dense ? vals.as<T>() : nullptr, u.nnz(), static_cast<T*>(dense), present);
+    RINGBLAS_CHECK_LAUNCH("scatter_kernel", stream_of(ctx), ctx.debug_sync);
+  });
+}
+
+Buffer vector_values_as(const Vector& u, Type type, Context& ctx) {
+  Buffer out(std::max<std::size_t>(static_cast<std::size_t>(u.nnz()), 1) * type_size(type), Location::device, &ctx);
+  cast_into(out.data(), type, u.values().data(), u.type(), static_cast<std::size_t>(u.nnz()), ctx);
+  return out;
+}
+
+Buffer narrow_indices(const Buffer& idx, Index count, Context& ctx) {
+  Buffer out(std::max<std::size_t>(static_cast<std::size_t>(count), 1) * 4, Location::device, &ctx);
+  if (count == 0) return out;
+  narrow_idx_kernel<<<blocks(count), 256, 0, stream_of(ctx)>>>(out.as<std::int32_t>(), idx.as<std::int64_t>(), count);
+  RINGBLAS_CHECK_LAUNCH("narrow_idx_kernel", stream_of(ctx), ctx.debug_sync);
+  return out;
+}
+
+Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement, Context& ctx) {
+  if (!mask && !complement) return Buffer();
+  Buffer admit(std::max<std::size_t>(static_cast<std::size_t>(n), 1), Location::device, &ctx);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(admit.data(), complement ? 1 : 0, static_cast<std::size_t>(n), stream_of(ctx)));
+  if (!mask || mask->nnz() == 0) {
+    if (!mask) RINGBLAS_CUDA_TRY(cudaMemsetAsync(admit.data(), 0, static_cast<std::size_t>(n), stream_of(ctx)));
+    return admit;  // no mask + complement admits nothing (GraphBLAS C<!NULL>)
+  }
+  Vector dev = mask->location() == Location::device ? *mask : mask->to(Location::device, ctx);
+  visit_type(dev.type(), [&](auto z) {
+    using T = decltype(z);
+    mask_kernel<T><<<blocks(dev.nnz()), 256, 0, stream_of(ctx)>>>(
+        dev.indices().as<std::int64_t>(), dev.values().as<T>(), dev.nnz(), structural, complement, admit.as<unsigned char>());
+    RINGBLAS_CHECK_LAUNCH("mask_kernel", stream_of(ctx), ctx.debug_sync);
+  });
+  return admit;
+}
+
+Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const unsigned char* t_present,
+                  const unsigned char* admit, Accum accum, bool replace, Context& ctx) {
+  if (accum && is_positional(*accum))
+    throw NotImplemented("mxv/vxm (cuda): positional accumulator " + std::string(binary_op_name(*accum)));
+  const Index n = w_old.size();
+  const Type tw = w_old.type();
+  const std::size_t tsz = type_size(tw);
+  cudaStream_t s = stream_of(ctx);
+  const std::size_t n1 = std::max<std::size_t>(static_cast<std::size_t>(n), 1);
+  Buffer t_w(n1 * tsz, Location::device, &ctx);
+  cast_into(t_w.data(), tw, t_values, t_type, static_cast<std::size_t>(n), ctx);
+  const bool need_old = w_old.nnz() > 0 && (accum.has_value() || ((admit != nullptr) && !replace));
+  Buffer old_vals, old_present;
+  if (need_old) {
+    Vector dev = w_old.location() == Location::device ? w_old : w_old.to(Location::device, ctx);
+    old_vals = Buffer(n1 * tsz, Location::device, &ctx);
+    old_present = Buffer(n1, Location::device, &ctx);
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(old_present.data(), 0, n1, s));
+    scatter_vector(dev, tw, old_vals.data(), old_present.as<unsigned char>(), ctx);
+  }
+  Buffer vals(n1 * tsz, Location::device, &ctx), flags(n1, Location::device, &ctx);
+  Buffer out_idx(n1 * 8, Location::device, &ctx), out_vals(n1 * tsz, Location::device, &ctx);
+  Buffer count(sizeof(long long), Location::device, &ctx);
+  long long selected = 0;
+  visit_type(tw, [&](auto z) {
+    using T = decltype(z);
+    if (n > 0) {
+      write_back_kernel<T><<<blocks(n), 256, 0, s>>>(
+          static_cast<int>(n), t_w.as<T>(), t_present, admit, need_old ? old_vals.as<T>() : nullptr,
+          need_old ? old_present.as<unsigned char>() : nullptr, accum ? static_cast<int>(*accum) : -1, replace,
+          vals.as<T>(), flags.as<unsigned char>());
+      RINGBLAS_CHECK_LAUNCH("write_back_kernel", s, ctx.debug_sync);
+    }
+    thrust::counting_iterator<std::int64_t> positions(0);
+    std::size_t temp_bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, positions, flags.as<unsigned char>(),
+                                                 out_idx.as<std::int64_t>(), count.as<long long>(), n, s));
+    Buffer temp(std::max<std::size_t>(temp_bytes, 1), Location::device, &ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, flags.as<unsigned char>(),
+                                                 out_idx.as<std::int64_t>(), count.as<long long>(), n, s));
+    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, vals.as<T>(), flags.as<unsigned char>(),
+                                                 out_vals.as<T>(), count.as<long long>(), n, s));
+  });
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&selected, count.data(), sizeof(long long), cudaMemcpyDeviceToHost, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  ctx.transfers.device_to_host += 1;
+  ctx.transfers.bytes_device_to_host += sizeof(long long);
+  const std::size_t nsel = static_cast<std::size_t>(selected);
+  Buffer idx(std::max<std::size_t>(nsel, 1) * 8, Location::device, &ctx), v(std::max<std::size_t>(nsel, 1) * tsz, Location::device, &ctx);
+  if (nsel) {
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(idx.data(), out_idx.data(), nsel * 8, cudaMemcpyDeviceToDevice, s));
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(v.data(), out_vals.data(), nsel * tsz, cudaMemcpyDeviceToDevice, s));
+  }
+  return Vector::from_buffers(n, tw, static_cast<Index>(nsel), std::move(idx), std::move(v));
+}
+
+}  // namespace ringblas::cuda::detail

@@ -1,0 +1,29 @@
+// Sparse-vector plumbing of mxv / vxm on the device: u scattered to dense form or narrowed to a
+// 32-bit index list, the mask as a dense admit flag per position, and the write-back
+// w<m, replace> = w accum t with compaction back to a sparse vector (CUB DeviceSelect).
+#pragma once
+#include "ringblas/buffer.hpp"
+#include "ringblas/context.hpp"
+#include "ringblas/descriptor.hpp"
+#include "ringblas/matrix.hpp"
+
+namespace ringblas::cuda::detail {
+
+/// u (on the device) as dense values in `type` (nullptr dense: values skipped) and presence
+/// flags (nullptr present: not written).
+void scatter_vector(const Vector& u, Type type, void* dense, unsigned char* present, Context& ctx);
+/// u's values (on the device) cast to `type` in a new buffer.
+Buffer vector_values_as(const Vector& u, Type type, Context& ctx);
+/// 64-bit indices narrowed to 32 bits.
+Buffer narrow_indices(const Buffer& idx, Index count, Context& ctx);
+/// One byte per position of an n-vector: 1 where C<mask> admits it (after complement). An empty
+/// buffer means every position is admitted (no mask, no complement).
+Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement, Context& ctx);
+/// The new w (on the device): w<admit, replace> = w accum t, with t dense in t_type over w's
+/// positions (t_values valid where t_present). Accumulators: every non-positional operator, at
+/// w's type (NotImplemented for positional ones).
+Vector write_back(const Vector& w_old, const void* t_values, Type t_type,
+                  const unsigned char* t_present, const unsigned char* admit, Accum accum,
+                  bool replace, Context& ctx);
+
+}  // namespace ringblas::cuda::detail

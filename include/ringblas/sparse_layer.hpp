@@ -1,0 +1,51 @@
+// Chained fused sparse layers (sparse DNN inference): the sparse_layer kernel family's public API.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "ringblas/context.hpp"
+#include "ringblas/matrix.hpp"
+
+namespace ringblas {
+
+struct LayerChainOptions {
+  /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
+  /// are streamed: the next layer is copied on a second stream into a double buffer while the
+  /// current one computes. 0 means no limit (all layers resident).
+  std::size_t weight_budget_bytes = 0;
+  /// Stream even when everything fits (tests reach the out-of-core path with it).
+  bool force_out_of_core = false;
+  /// Called on the host with (layer, active features) for every layer once the chain has run (the
+  /// counts stay on the device until then: the host never stalls the layers to read them).
+  std::function<void(Index layer, Index active)> on_layer;
+};
+
+/// Where the time went, from CUDA events on the compute stream (milliseconds).
+struct LayerChainStats {
+  double prepare_ms = 0;     ///< weights to sliced ELL + maps, and their upload
+  double inference_ms = 0;   ///< first layer's launch to the last layer's end
+  double kernel_ms = 0;      ///< sum of the fused layer kernels
+  double compaction_ms = 0;  ///< separate compaction passes (0: fused into the layer kernel)
+  double transfer_ms = 0;    ///< features in and results out
+  std::vector<Index> active;  ///< features still active after each layer
+  std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream)
+  std::size_t weight_bytes = 0;  ///< prepared weights (all layers)
+  bool out_of_core = false;
+};
+
+/// Sparse DNN layers fused on the GPU (variant sparse_layer; Hidayetoglu et al., HPEC 2020):
+///   Y_k(:, f) = min(max(W_kᵀ ⊕.⊗ Y_{k-1}(:, f) + b_k, 0), ymax),  k = 1..L, plus_times over fp32,
+/// for Y_0 = `features` (neurons x F dense fp32, column-major: one column per feature, which is
+/// the Graph Challenge's Y·W with images as rows, transposed). Features whose column becomes all
+/// zero are dropped after each layer (with b_k <= 0 they stay zero). Returns the final columns of
+/// the surviving features (neurons x S, column-major, on the device) and writes their 0-based
+/// ids, ascending, to `ids`.
+/// Preconditions: every W_k is neurons x neurons; every b_k <= 0 (InvalidValue otherwise: the
+/// dense form adds b_k to every element, which equals the sparse form only then).
+/// Throws NotCompiled without CUDA, NotImplemented for ctx.backend cpu, DimensionMismatch.
+DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                       float ymax, const DenseMatrix& features, std::vector<Index>& ids,
+                       const LayerChainOptions& options, LayerChainStats* stats, Context& ctx);
+
+}  // namespace ringblas

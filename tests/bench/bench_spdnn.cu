@@ -1,0 +1,331 @@
+// Sparse DNN inference benchmark (Graph Challenge): ringblas mxm_layers (fused sparse_layer kernel,
+// device-side compaction) against a cuSPARSE baseline (cusparseSpMM + a separate bias/ReLU/clamp
+// kernel per layer, no pruning), in the same run. TeraEdges/s = images x Σ nnz(W_k) / time.
+// Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
+//        [--no-baseline] [--only 1024x120,4096x120]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "algorithms/graph_challenge_io.hpp"
+#include "algorithms/sparse_dnn.hpp"
+#include "ringblas/ringblas.hpp"
+#include "ringblas/sparse_layer.hpp"
+
+namespace {
+
+using namespace ringblas;
+namespace gc = ringblas::graph_challenge;
+
+#define CK(call)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (call);                                                                  \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+#define CKS(call)                                                                             \
+  do {                                                                                        \
+    cusparseStatus_t s_ = (call);                                                             \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                      \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+
+struct Result {
+  std::string name;
+  Index neurons = 0, layers = 0, images = 0, edges = 0;
+  double ringblas_ms = 0, kernel_ms = 0, compaction_ms = 0, transfer_ms = 0, prepare_ms = 0;
+  double ringblas_teps = 0, bandwidth_gbs = 0;
+  double cusparse_ms = -1, cusparse_teps = 0;
+  Index categories = 0;
+  std::string check;
+};
+
+__global__ void bias_relu_clamp(float* y, const float* z, long long n, float bias, float ymax) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    float x = z[i] + bias;
+    x = x > 0.f ? x : 0.f;
+    y[i] = x < ymax ? x : ymax;
+  }
+}
+
+__global__ void nonzero_columns(const float* y, int rows, int cols, int* flag) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (long long)rows * cols;
+       i += (long long)gridDim.x * blockDim.x)
+    if (y[i] != 0.f) flag[i / rows] = 1;
+}
+
+/// cuSPARSE baseline: per layer Z = Wᵀ Y (cusparseSpMM, CSR x dense column-major), then
+/// Y = min(max(Z + b, 0), ymax) by a separate kernel. Returns ms and the surviving features.
+double run_cusparse(const sparse_dnn::Network& net, const float* y0_dev, int f, std::vector<int>& alive) {
+  const int n = int(net.neurons);
+  cusparseHandle_t h;
+  CKS(cusparseCreate(&h));
+  std::vector<int*> rp(net.weights.size()), ci(net.weights.size());
+  std::vector<float*> va(net.weights.size());
+  std::vector<cusparseSpMatDescr_t> mats(net.weights.size());
+  for (std::size_t k = 0; k < net.weights.size(); ++k) {
+    // Wᵀ in CSR = W in CSC: transpose on the host once (setup, not timed).
+    const Matrix& w = net.weights[k];
+    const auto r = w.row_ptr_vector(), c = w.col_idx_vector();
+    const auto v = w.values_vector<float>();
+    std::vector<int> tp(std::size_t(n) + 1, 0), tc(c.size());
+    std::vector<float> tv(c.size());
+    for (Index x : c) ++tp[std::size_t(x) + 1];
+    for (int j = 0; j < n; ++j) tp[std::size_t(j) + 1] += tp[std::size_t(j)];
+    std::vector<int> next(tp.begin(), tp.end() - 1);
+    for (int i = 0; i < n; ++i)
+      for (Index p = r[std::size_t(i)]; p < r[std::size_t(i) + 1]; ++p) {
+        const int q = next[std::size_t(c[std::size_t(p)])]++;
+        tc[std::size_t(q)] = i;
+        tv[std::size_t(q)] = v[std::size_t(p)];
+      }
+    CK(cudaMalloc(&rp[k], tp.size() * 4));
+    CK(cudaMalloc(&ci[k], std::max<std::size_t>(tc.size(), 1) * 4));
+    CK(cudaMalloc(&va[k], std::max<std::size_t>(tv.size(), 1) * 4));
+    CK(cudaMemcpy(rp[k], tp.data(), tp.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(ci[k], tc.data(), tc.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(va[k], tv.data(), tv.size() * 4, cudaMemcpyHostToDevice));
+    CKS(cusparseCreateCsr(&mats[k], n, n, Index(tc.size()), rp[k], ci[k], va[k], CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  }
+  const std::size_t cells = std::size_t(n) * std::size_t(f);
+  float *y, *z;
+  CK(cudaMalloc(&y, cells * 4));
+  CK(cudaMalloc(&z, cells * 4));
+  CK(cudaMemcpy(y, y0_dev, cells * 4, cudaMemcpyDeviceToDevice));
+  cusparseDnMatDescr_t dy, dz;
+  CKS(cusparseCreateDnMat(&dy, n, f, n, y, CUDA_R_32F, CUSPARSE_ORDER_COL));
+  CKS(cusparseCreateDnMat(&dz, n, f, n, z, CUDA_R_32F, CUSPARSE_ORDER_COL));
+  const float one = 1.f, zero = 0.f;
+  std::size_t ws = 0;
+  CKS(cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                              mats[0], dy, &zero, dz, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &ws));
+  void* wsp = nullptr;
+  CK(cudaMalloc(&wsp, std::max<std::size_t>(ws, 1)));
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  CK(cudaEventRecord(a));
+  for (std::size_t k = 0; k < net.weights.size(); ++k) {
+    CKS(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mats[k], dy,
+                     &zero, dz, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, wsp));
+    bias_relu_clamp<<<4096, 256>>>(y, z, (long long)cells, net.bias[k], net.ymax);
+    CK(cudaGetLastError());
+  }
+  CK(cudaEventRecord(b));
+  CK(cudaEventSynchronize(b));
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, a, b));
+  int* flag;
+  CK(cudaMalloc(&flag, std::size_t(f) * 4));
+  CK(cudaMemset(flag, 0, std::size_t(f) * 4));
+  nonzero_columns<<<4096, 256>>>(y, n, f, flag);
+  CK(cudaGetLastError());
+  std::vector<int> h_flag(static_cast<std::size_t>(f));
+  CK(cudaMemcpy(h_flag.data(), flag, std::size_t(f) * 4, cudaMemcpyDeviceToHost));
+  alive.clear();
+  for (int i = 0; i < f; ++i)
+    if (h_flag[std::size_t(i)]) alive.push_back(i);
+  for (std::size_t k = 0; k < mats.size(); ++k) {
+    cusparseDestroySpMat(mats[k]);
+    cudaFree(rp[k]);
+    cudaFree(ci[k]);
+    cudaFree(va[k]);
+  }
+  cusparseDestroyDnMat(dy);
+  cusparseDestroyDnMat(dz);
+  cusparseDestroy(h);
+  cudaFree(y);
+  cudaFree(z);
+  cudaFree(wsp);
+  cudaFree(flag);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms;
+}
+
+/// images (sparse, images x neurons) as the dense neurons x images column-major device matrix.
+DenseMatrix dense_features(const Matrix& images, Context& ctx) {
+  const Index n = images.ncols(), f = images.nrows();
+  DenseMatrix d(n, f, Type::fp32, Layout::col_major);
+  const auto rp = images.row_ptr_vector(), ci = images.col_idx_vector();
+  float* v = d.values().as<float>();
+  for (Index i = 0; i < f; ++i)
+    for (Index p = rp[std::size_t(i)]; p < rp[std::size_t(i + 1)]; ++p) v[i * n + ci[std::size_t(p)]] = 1.0f;
+  return d.to(Location::device, ctx);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path, md_path, data = std::string(RINGBLAS_DATA_DIR) + "/graphchallenge_dnn";
+  bool quick = false, baseline = true;
+  std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
+  int repeats = 3;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a == "--md" && i + 1 < argc) md_path = argv[++i];
+    else if (a == "--data" && i + 1 < argc) data = argv[++i];
+    else if (a == "--repeats" && i + 1 < argc) repeats = std::stoi(argv[++i]);
+    else if (a == "--quick") quick = true;
+    else if (a == "--no-baseline") baseline = false;
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] [--no-baseline] [--only 1024x120,...]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const std::string images_path = data + "/sparse-images-1024_subset1200.mtx.gz";
+  if (!std::filesystem::exists(images_path)) {
+    std::fprintf(stderr, "images not found: %s\n", images_path.c_str());
+    return 1;
+  }
+  const Matrix real = gc::read_images(images_path, 1024);
+  const Index replicas = quick ? 5 : 50;
+  const Index f = real.nrows() * replicas;
+  const std::string truth_path = data + "/neuron1024-l120-categories.tsv";
+  std::vector<Index> truth1200;
+  if (std::filesystem::exists(truth_path))
+    for (Index c : gc::read_categories(truth_path))
+      if (c < real.nrows()) truth1200.push_back(c);
+
+  struct Case { Index n, layers; };
+  std::vector<Case> cases = {{1024, 120}, {1024, 480}, {1024, 1920}, {4096, 120}, {16384, 120}};
+  if (quick) cases = {{1024, 120}, {4096, 120}};
+  std::vector<Result> results;
+  Context ctx(Backend::cuda);
+  auto write_outputs = [&]() {
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    if (!json_path.empty()) {
+      std::ofstream j(json_path);
+      j << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        const Result& r = results[i];
+        j << "    {\"network\": \"" << r.name << "\", \"neurons\": " << r.neurons << ", \"layers\": " << r.layers
+          << ", \"images\": " << r.images << ", \"edges_per_image\": " << r.edges
+          << ", \"ringblas_ms\": " << r.ringblas_ms << ", \"kernel_ms\": " << r.kernel_ms
+          << ", \"compaction_ms\": " << r.compaction_ms << ", \"transfer_ms\": " << r.transfer_ms
+          << ", \"prepare_ms\": " << r.prepare_ms << ", \"ringblas_teraedges\": " << r.ringblas_teps
+          << ", \"bandwidth_gbs\": " << r.bandwidth_gbs << ", \"cusparse_ms\": " << r.cusparse_ms
+          << ", \"cusparse_teraedges\": " << r.cusparse_teps << ", \"categories\": " << r.categories
+          << ", \"check\": \"" << r.check << "\"}" << (i + 1 < results.size() ? "," : "") << "\n";
+      }
+      j << "  ]\n}\n";
+    }
+    if (!md_path.empty()) {
+      std::ofstream m(md_path);
+      m << "# Sparse DNN inference (Graph Challenge), " << prop.name << ", " << date << "\n\n"
+        << "Features: the 1200 real 1024-pixel images replicated " << replicas
+        << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
+           "4096/16384-neuron layers from algorithms/radixnet. Times are medians of " << repeats
+        << " runs after a warm-up, from CUDA events; weights prepared before timing.\n\n"
+        << "| network | images | ringblas ms | TeraEdges/s | kernel ms | compaction ms | GB/s | cuSPARSE ms | "
+           "cuSPARSE TeraEdges/s | speedup | categories | check |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      for (const Result& r : results) {
+        char line[512];
+        std::snprintf(line, sizeof line, "| %s | %lld | %.3f | %.2f | %.3f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
+                      r.name.c_str(), (long long)r.images, r.ringblas_ms, r.ringblas_teps, r.kernel_ms,
+                      r.compaction_ms, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
+                      r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0, (long long)r.categories,
+                      r.check.c_str());
+        m << line;
+      }
+    }
+  };
+
+  for (const Case& c : cases) {
+    Result r;
+    r.neurons = c.n;
+    r.layers = c.layers;
+    r.images = f;
+    r.name = std::to_string(c.n) + "x" + std::to_string(c.layers);
+    if (!only.empty() && ("," + only + ",").find("," + r.name + ",") == std::string::npos) continue;
+    const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(c.n, c.layers, data);
+    r.edges = net.edges();
+    const Index factor = c.n == 1024 ? 1 : (c.n == 4096 ? 2 : (c.n == 16384 ? 4 : 8));
+    const Matrix imgs = gc::take_rows(factor == 1 ? real : gc::upsample_images(real, factor), f);
+    const DenseMatrix y0 = dense_features(imgs, ctx);
+    std::vector<double> total, kern, comp, trans, prep;
+    std::vector<Index> ids;
+    LayerChainStats st;
+    for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up
+      const DenseMatrix out = mxm_layers(net.weights, net.bias, net.ymax, y0, ids, {}, &st, ctx);
+      if (rep == 0) continue;
+      total.push_back(st.inference_ms);
+      kern.push_back(st.kernel_ms);
+      comp.push_back(st.compaction_ms);
+      trans.push_back(st.transfer_ms);
+      prep.push_back(st.prepare_ms);
+    }
+    r.ringblas_ms = median(total);
+    r.kernel_ms = median(kern);
+    r.compaction_ms = median(comp);
+    r.transfer_ms = median(trans);
+    r.prepare_ms = median(prep);
+    r.ringblas_teps = double(f) * double(r.edges) / (r.ringblas_ms * 1e-3) / 1e12;
+    // Bytes the kernels move: every active feature column read and written per layer, plus weights.
+    double bytes = double(st.weight_bytes);
+    Index in_active = f;
+    for (Index a : st.active) {
+      bytes += double(in_active) * double(c.n) * 8.0;
+      in_active = a;
+    }
+    r.bandwidth_gbs = bytes / (r.ringblas_ms * 1e-3) / 1e9;
+    r.categories = Index(ids.size());
+    double first10 = 0, rest = 0;
+    for (std::size_t k = 0; k < st.layer_ms.size(); ++k) (k < 10 ? first10 : rest) += st.layer_ms[k];
+    std::printf("%-10s layers 1-10: %.3f ms, layers 11-%lld: %.3f ms (%.1f us per layer), active after 10: %lld\n",
+                r.name.c_str(), first10, (long long)c.layers, rest,
+                st.layer_ms.size() > 10 ? 1e3 * rest / double(st.layer_ms.size() - 10) : 0.0,
+                st.active.size() > 9 ? (long long)st.active[9] : -1LL);
+    // Checks: the truth (1024 x 120), and the cuSPARSE baseline's survivors.
+    std::string check;
+    if (c.n == 1024 && c.layers == 120 && !truth1200.empty()) {
+      const auto want = gc::replicate_categories(truth1200, real.nrows(), f);
+      check = ids == want ? "truth PASS" : "truth FAIL";
+    }
+    if (baseline) {
+      std::vector<int> alive;
+      run_cusparse(net, y0.values().as<float>(), int(f), alive);  // warm-up
+      r.cusparse_ms = run_cusparse(net, y0.values().as<float>(), int(f), alive);
+      r.cusparse_teps = double(f) * double(r.edges) / (r.cusparse_ms * 1e-3) / 1e12;
+      const bool same = std::vector<Index>(alive.begin(), alive.end()) == ids;
+      check += std::string(check.empty() ? "" : ", ") + (same ? "cuSPARSE PASS" : "cuSPARSE FAIL");
+    }
+    r.check = check;
+    std::printf("%-10s images %lld: ringblas %.3f ms (%.2f TeraEdges/s; kernel %.3f, compaction %.3f, "
+                "prepare %.0f ms), %.0f GB/s, cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
+                r.name.c_str(), (long long)f, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, r.compaction_ms,
+                r.prepare_ms, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps, (long long)r.categories,
+                r.check.c_str());
+    std::fflush(stdout);
+    results.push_back(r);
+    write_outputs();  // after every case, so a run cut short still leaves its table
+  }
+
+  return 0;
+}

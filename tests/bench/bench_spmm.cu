@@ -1,0 +1,538 @@
+// Benchmark (a program, not a test) of batched and single SpMM, f32 row-major, reproducing the
+// experiments of Nagasaka et al. (CCGrid'19) with their peers in the same run:
+// - batched: ringblas mxm_batched through the public API (device-resident items; includes its
+//   host-side packing and one metadata upload), the spmm_batched / spmm_batched_coo kernels
+//   alone, cusparseSpMM once per matrix (loop), cusparseSpMM with cusparseCsrSetStridedBatch
+//   (items padded to the largest dim and nnz where sizes differ), cublasSgemmBatched on the
+//   densified (padded) matrices, and a TensorFlow-style kernel (one thread per product, global
+//   atomics, block-diagonal COO, C zeroed by a memset inside the timing);
+// - single large SpMM: Cora, PubMed and SNAP graphs x n_B against cusparseSpMM (CSR ALG2 and the
+//   default algorithm).
+// CUDA events around each call, warm-up, median of repeats; GFLOP/s = 2 nnz(A) n_B / time;
+// bandwidth against the measured device-to-device copy bandwidth. JSON + Markdown with the GPU.
+// Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
+#include "ringblas/ringblas.hpp"
+#include "semirings/semiring.hpp"
+
+namespace {
+
+using namespace ringblas;
+using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
+
+#define BENCH_CUDA(call)                                                                                  \
+  do {                                                                                                    \
+    cudaError_t e_ = (call);                                                                              \
+    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
+  } while (0)
+#define BENCH_CUSPARSE(call)                                                                          \
+  do {                                                                                                \
+    cusparseStatus_t s_ = (call);                                                                     \
+    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                                \
+      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));               \
+  } while (0)
+#define BENCH_CUBLAS(call)                                                                             \
+  do {                                                                                                 \
+    cublasStatus_t s_ = (call);                                                                        \
+    if (s_ != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(#call) + " failed");         \
+  } while (0)
+
+int g_reps = 15;
+
+/// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
+/// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
+/// the burst length, chosen so that a burst lasts about 100 us (1 for slow calls).
+double time_us(const std::function<void()>& f) {
+  cudaEvent_t a, b;
+  BENCH_CUDA(cudaEventCreate(&a));
+  BENCH_CUDA(cudaEventCreate(&b));
+  for (int w = 0; w < 3; ++w) f();
+  BENCH_CUDA(cudaDeviceSynchronize());
+  auto burst = [&](int inner) {
+    BENCH_CUDA(cudaEventRecord(a));
+    for (int i = 0; i < inner; ++i) f();
+    BENCH_CUDA(cudaEventRecord(b));
+    BENCH_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, a, b));
+    return ms * 1000.0 / inner;
+  };
+  const int inner = std::max(1, std::min(20, int(100.0 / std::max(burst(1), 1.0))));
+  std::vector<double> t;
+  for (int r = 0; r < g_reps; ++r) t.push_back(burst(inner));
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+double copy_bandwidth_gbs() {
+  const std::size_t bytes = std::size_t(1) << 30;
+  void *x, *y;
+  BENCH_CUDA(cudaMalloc(&x, bytes));
+  BENCH_CUDA(cudaMalloc(&y, bytes));
+  const double us = time_us([&] { BENCH_CUDA(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); });
+  cudaFree(x);
+  cudaFree(y);
+  return 2.0 * double(bytes) / (us * 1e3);  // read + write, GB/s
+}
+
+std::uint64_t g_state = 12345;
+std::uint64_t next_rand() {
+  std::uint64_t z = (g_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A dim x dim matrix with exactly `per_row` entries per row at distinct random columns.
+Matrix random_fixed_rows(int dim, int per_row) {
+  std::vector<std::int32_t> rp(dim + 1, 0), ci;
+  std::vector<float> v;
+  for (int i = 0; i < dim; ++i) {
+    std::vector<int> cols;
+    while (int(cols.size()) < std::min(per_row, dim)) {
+      int c = int(next_rand() % dim);
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    }
+    std::sort(cols.begin(), cols.end());
+    for (int c : cols) ci.push_back(c), v.push_back(float(next_rand() % 1000) / 1000.0f + 0.1f);
+    rp[i + 1] = int(ci.size());
+  }
+  return Matrix::from_csr(dim, dim, rp, ci, v);
+}
+
+DenseMatrix random_dense_f(Index r, Index c) {
+  std::vector<float> v(static_cast<std::size_t>(r * c));
+  for (auto& x : v) x = float(next_rand() % 1000) / 1000.0f;
+  return DenseMatrix::from_values(r, c, v);
+}
+
+struct Record {
+  std::string group, config, impl;
+  long long nnz = 0;
+  int n = 0;
+  double us = -1;
+  std::string note;
+  double bytes = 0;  ///< compulsory traffic: A's arrays, B and C once
+};
+double g_bytes = 0;
+std::vector<Record> g_records;
+
+void record(const std::string& group, const std::string& config, const std::string& impl, long long nnz, int n,
+            const std::function<void()>& f) {
+  Record r{group, config, impl, nnz, n};
+  r.bytes = g_bytes;
+  try {
+    r.us = time_us(f);
+  } catch (const std::exception& e) {
+    r.note = e.what();
+    cudaGetLastError();
+  }
+  std::cerr << group << " " << config << " " << impl << ": " << (r.us >= 0 ? std::to_string(r.us) + " us" : r.note) << "\n";
+  g_records.push_back(r);
+}
+
+__global__ void tf_coo_kernel(const int* rows, const int* cols, const float* vals, long long nnz, const float* b,
+                              float* c, int n) {
+  const long long t = blockIdx.x * 256ll + threadIdx.x;
+  if (t >= nnz * n) return;
+  const long long e = t / n;
+  const int j = int(t % n);
+  atomicAdd(c + (long long)rows[e] * n + j, vals[e] * b[(long long)cols[e] * n + j]);
+}
+
+/// One batched configuration: device-resident items and every implementation.
+void run_batch(const std::string& group, const std::string& config, std::vector<Matrix> hostA, int n,
+               cusparseHandle_t sp, cublasHandle_t bl) {
+  Context ctx(Backend::cuda);
+  const std::size_t batch = hostA.size();
+  std::vector<Matrix> A;
+  std::vector<DenseMatrix> B, C;
+  long long nnz = 0;
+  int max_dim = 0, max_nnz = 0;
+  for (auto& a : hostA) {
+    A.push_back(a.to(Location::device, ctx));
+    B.push_back(random_dense_f(a.nrows(), n).to(Location::device, ctx));
+    C.push_back(DenseMatrix(a.nrows(), n, Type::fp32).to(Location::device, ctx));
+    nnz += a.nnz();
+    max_dim = std::max<int>(max_dim, int(a.nrows()));
+    max_nnz = std::max<int>(max_nnz, int(a.nnz()));
+  }
+  g_bytes = 0;
+  for (auto& a : hostA) g_bytes += 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
+  const Semiring s = semiring("plus_times", Type::fp32);
+  record(group, config, "ringblas_api", nnz, n, [&] { mxm_batched(C, s, A, B, {}, ctx); });
+
+  // The kernels alone, with the batch metadata uploaded once.
+  using namespace ringblas::cuda::detail;
+  std::vector<BatchItem> items(batch);
+  for (std::size_t k = 0; k < batch; ++k)
+    items[k] = BatchItem{A[k].row_ptr().as<std::int32_t>(), A[k].col_idx().as<std::int32_t>(), A[k].values().data(),
+                         B[k].values().data(), C[k].values().data(), int(A[k].nrows()), int(A[k].ncols()),
+                         int(A[k].nnz()), n, 1, n, 1};
+  const SubwarpShape shape = subwarp_shape(n, n % 4 == 0 ? 4 : 1);
+  std::vector<int> offsets(batch + 1, 0);
+  for (std::size_t k = 0; k < batch; ++k)
+    offsets[k + 1] = offsets[k] + int(((long long)items[k].m << shape.log_sw) + 255) / 256;
+  BatchItem* d_items;
+  int* d_off;
+  BENCH_CUDA(cudaMalloc(&d_items, batch * sizeof(BatchItem)));
+  BENCH_CUDA(cudaMalloc(&d_off, (batch + 1) * sizeof(int)));
+  BENCH_CUDA(cudaMemcpy(d_items, items.data(), batch * sizeof(BatchItem), cudaMemcpyHostToDevice));
+  BENCH_CUDA(cudaMemcpy(d_off, offsets.data(), (batch + 1) * sizeof(int), cudaMemcpyHostToDevice));
+  BatchedProblem p;
+  p.batch = int(batch);
+  p.n = n;
+  p.max_m = max_dim;
+  p.items = d_items;
+  p.block_offsets = d_off;
+  p.total_blocks = offsets[batch];
+  record(group, config, "ringblas_csr_kernel", nnz, n, [&] { spmm_batched_csr_launch<PlusTimes>(p, shape, nullptr, false); });
+  const long long fit = SpmmPolicy::coo_shared_bytes / (4ll * std::max(max_dim, 1));
+  const int col_block = int(std::min<long long>(fit >= n ? n : (fit >= 32 ? fit / 32 * 32 : fit), n));
+  if (col_block >= 1)
+    record(group, config, "ringblas_coo_kernel", nnz, n, [&] { spmm_batched_coo_launch<PlusTimes>(p, col_block, nullptr, false); });
+
+  // cuSPARSE once per matrix.
+  const float one = 1.0f, zero = 0.0f;
+  std::vector<cusparseSpMatDescr_t> ma(batch);
+  std::vector<cusparseDnMatDescr_t> mb(batch), mc(batch);
+  std::size_t buf_bytes = 0;
+  for (std::size_t k = 0; k < batch; ++k) {
+    BENCH_CUSPARSE(cusparseCreateCsr(&ma[k], A[k].nrows(), A[k].ncols(), A[k].nnz(), A[k].row_ptr().data(),
+                                     A[k].col_idx().data(), A[k].values().data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    BENCH_CUSPARSE(cusparseCreateDnMat(&mb[k], B[k].nrows(), n, n, B[k].values().data(), CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    BENCH_CUSPARSE(cusparseCreateDnMat(&mc[k], C[k].nrows(), n, n, C[k].values().data(), CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    std::size_t b = 0;
+    BENCH_CUSPARSE(cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                           ma[k], mb[k], &zero, mc[k], CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &b));
+    buf_bytes = std::max(buf_bytes, b);
+  }
+  void* buf;
+  BENCH_CUDA(cudaMalloc(&buf, std::max<std::size_t>(buf_bytes, 1)));
+  record(group, config, "cusparse_loop", nnz, n, [&] {
+    for (std::size_t k = 0; k < batch; ++k)
+      BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma[k],
+                                  mb[k], &zero, mc[k], CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buf));
+  });
+  for (std::size_t k = 0; k < batch; ++k) cusparseDestroySpMat(ma[k]), cusparseDestroyDnMat(mb[k]), cusparseDestroyDnMat(mc[k]);
+  cudaFree(buf);
+
+  // Padded, strided copies: every item max_dim x max_dim with max_nnz slots (cuSPARSE strided
+  // batch, cuBLAS batched GEMM on the densified items), and a block-diagonal COO (TF-style).
+  const std::size_t D = max_dim;
+  std::vector<int> prp(batch * (D + 1)), pci(batch * max_nnz, 0), coo_r, coo_c;
+  std::vector<float> pv(batch * max_nnz, 0.0f), dense(batch * D * D, 0.0f), coo_v;
+  int row_base = 0;
+  for (std::size_t k = 0; k < batch; ++k) {
+    const auto rp = hostA[k].row_ptr_vector(), ci = hostA[k].col_idx_vector();
+    const auto v = hostA[k].values_vector<float>();
+    for (std::size_t i = 0; i <= D; ++i) prp[k * (D + 1) + i] = int(rp[std::min<std::size_t>(i, hostA[k].nrows())]);
+    for (std::size_t e = 0; e < v.size(); ++e) pci[k * max_nnz + e] = int(ci[e]), pv[k * max_nnz + e] = v[e];
+    // Padding: explicit zeros at the last column of the last row, so that row_ptr[D] = nnz.
+    prp[k * (D + 1) + D] = max_nnz;
+    for (std::size_t e = v.size(); e < std::size_t(max_nnz); ++e) pci[k * max_nnz + e] = int(D) - 1;
+    for (Index i = 0; i < hostA[k].nrows(); ++i)
+      for (Index e = rp[i]; e < rp[i + 1]; ++e) {
+        dense[k * D * D + i * D + ci[e]] = v[e];
+        coo_r.push_back(row_base + int(i)), coo_c.push_back(row_base + int(ci[e])), coo_v.push_back(v[e]);
+      }
+    row_base += int(hostA[k].nrows());
+  }
+  int *d_rp, *d_ci, *d_cr, *d_cc;
+  float *d_v, *d_dense, *d_B, *d_C, *d_cv;
+  BENCH_CUDA(cudaMalloc(&d_rp, prp.size() * 4));
+  BENCH_CUDA(cudaMalloc(&d_ci, std::max<std::size_t>(pci.size(), 1) * 4));
+  BENCH_CUDA(cudaMalloc(&d_v, std::max<std::size_t>(pv.size(), 1) * 4));
+  BENCH_CUDA(cudaMalloc(&d_dense, dense.size() * 4));
+  BENCH_CUDA(cudaMalloc(&d_B, batch * D * n * 4));
+  BENCH_CUDA(cudaMalloc(&d_C, batch * D * n * 4));
+  BENCH_CUDA(cudaMemset(d_B, 0, batch * D * n * 4));
+  BENCH_CUDA(cudaMemcpy(d_rp, prp.data(), prp.size() * 4, cudaMemcpyHostToDevice));
+  BENCH_CUDA(cudaMemcpy(d_ci, pci.data(), pci.size() * 4, cudaMemcpyHostToDevice));
+  BENCH_CUDA(cudaMemcpy(d_v, pv.data(), pv.size() * 4, cudaMemcpyHostToDevice));
+  BENCH_CUDA(cudaMemcpy(d_dense, dense.data(), dense.size() * 4, cudaMemcpyHostToDevice));
+  const std::string pad = std::all_of(hostA.begin(), hostA.end(), [&](const Matrix& a) {
+                            return a.nrows() == max_dim && a.nnz() == max_nnz;
+                          }) ? "" : "_padded";
+  {
+    cusparseSpMatDescr_t a;
+    cusparseDnMatDescr_t b, c;
+    BENCH_CUSPARSE(cusparseCreateCsr(&a, D, D, max_nnz, d_rp, d_ci, d_v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    BENCH_CUSPARSE(cusparseCsrSetStridedBatch(a, int(batch), D + 1, max_nnz));
+    BENCH_CUSPARSE(cusparseCreateDnMat(&b, D, n, n, d_B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    BENCH_CUSPARSE(cusparseDnMatSetStridedBatch(b, int(batch), (long long)D * n));
+    BENCH_CUSPARSE(cusparseCreateDnMat(&c, D, n, n, d_C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    BENCH_CUSPARSE(cusparseDnMatSetStridedBatch(c, int(batch), (long long)D * n));
+    std::size_t bytes = 0;
+    BENCH_CUSPARSE(cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a,
+                                           b, &zero, c, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    void* sbuf;
+    BENCH_CUDA(cudaMalloc(&sbuf, std::max<std::size_t>(bytes, 1)));
+    record(group, config, "cusparse_strided" + pad, nnz, n, [&] {
+      BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, b, &zero,
+                                  c, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, sbuf));
+    });
+    cudaFree(sbuf);
+    cusparseDestroySpMat(a), cusparseDestroyDnMat(b), cusparseDestroyDnMat(c);
+  }
+  {
+    std::vector<const float*> pa(batch), pb(batch);
+    std::vector<float*> pc(batch);
+    for (std::size_t k = 0; k < batch; ++k) pa[k] = d_dense + k * D * D, pb[k] = d_B + k * D * n, pc[k] = d_C + k * D * n;
+    const float **dpa, **dpb;
+    float** dpc;
+    BENCH_CUDA(cudaMalloc(&dpa, batch * sizeof(void*)));
+    BENCH_CUDA(cudaMalloc(&dpb, batch * sizeof(void*)));
+    BENCH_CUDA(cudaMalloc(&dpc, batch * sizeof(void*)));
+    BENCH_CUDA(cudaMemcpy(dpa, pa.data(), batch * sizeof(void*), cudaMemcpyHostToDevice));
+    BENCH_CUDA(cudaMemcpy(dpb, pb.data(), batch * sizeof(void*), cudaMemcpyHostToDevice));
+    BENCH_CUDA(cudaMemcpy(dpc, pc.data(), batch * sizeof(void*), cudaMemcpyHostToDevice));
+    // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ.
+    record(group, config, "cublas_gemm_batched" + pad, nnz, n, [&] {
+      BENCH_CUBLAS(cublasSgemmBatched(bl, CUBLAS_OP_N, CUBLAS_OP_N, n, int(D), int(D), &one, dpb, n, dpa, int(D), &zero, dpc,
+                                      n, int(batch)));
+    });
+    cudaFree(dpa), cudaFree(dpb), cudaFree(dpc);
+  }
+  {
+    const long long cnnz = (long long)coo_v.size();
+    BENCH_CUDA(cudaMalloc(&d_cr, std::max<long long>(cnnz, 1) * 4));
+    BENCH_CUDA(cudaMalloc(&d_cc, std::max<long long>(cnnz, 1) * 4));
+    BENCH_CUDA(cudaMalloc(&d_cv, std::max<long long>(cnnz, 1) * 4));
+    BENCH_CUDA(cudaMemcpy(d_cr, coo_r.data(), cnnz * 4, cudaMemcpyHostToDevice));
+    BENCH_CUDA(cudaMemcpy(d_cc, coo_c.data(), cnnz * 4, cudaMemcpyHostToDevice));
+    BENCH_CUDA(cudaMemcpy(d_cv, coo_v.data(), cnnz * 4, cudaMemcpyHostToDevice));
+    record(group, config, "tf_coo_per_product", nnz, n, [&] {
+      BENCH_CUDA(cudaMemsetAsync(d_C, 0, (std::size_t)row_base * n * 4));
+      if (cnnz) tf_coo_kernel<<<unsigned((cnnz * n + 255) / 256), 256>>>(d_cr, d_cc, d_cv, cnnz, d_B, d_C, n);
+      BENCH_CUDA(cudaGetLastError());
+    });
+    cudaFree(d_cr), cudaFree(d_cc), cudaFree(d_cv);
+  }
+  cudaFree(d_rp), cudaFree(d_ci), cudaFree(d_v), cudaFree(d_dense), cudaFree(d_B), cudaFree(d_C), cudaFree(d_items), cudaFree(d_off);
+}
+
+std::vector<Matrix> tox21(const std::string& dir, std::size_t count) {
+  std::istringstream ind(io::read_file_text(dir + "tox21_graph_indicator.txt.gz"));
+  std::vector<long long> graph_of;
+  for (long long g; ind >> g;) graph_of.push_back(g - 1);
+  const long long ng = graph_of.empty() ? 0 : graph_of.back() + 1;
+  std::vector<long long> first(ng + 1, 0);
+  for (long long v = 0; v < (long long)graph_of.size(); ++v) first[graph_of[v] + 1] = v + 1;
+  std::vector<std::vector<Index>> r(ng), c(ng);
+  std::string text = io::read_file_text(dir + "tox21_A.txt.gz");
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream edges(text);
+  for (long long i, j; edges >> i >> j;) {
+    const long long g = graph_of[i - 1];
+    r[g].push_back(i - 1 - first[g]), c[g].push_back(j - 1 - first[g]);
+  }
+  std::vector<Matrix> out;
+  for (std::size_t k = 0; k < count && ng > 0; ++k) {
+    const long long g = (long long)(k % ng), nn = first[g + 1] - first[g];
+    out.push_back(Matrix::from_triplets(nn, nn, r[g], c[g], std::vector<float>(r[g].size(), 1.0f), Dup::first,
+                                        IndexType::i32));
+  }
+  return out;
+}
+
+void run_single(const std::string& name, const Matrix& host, int n, cusparseHandle_t sp) {
+  Context ctx(Backend::cuda);
+  const Matrix a = host.cast(Type::fp32).with_index_type(IndexType::i32).to(Location::device, ctx);
+  const DenseMatrix b = random_dense_f(a.ncols(), n).to(Location::device, ctx);
+  DenseMatrix c = DenseMatrix(a.nrows(), n, Type::fp32).to(Location::device, ctx);
+  const Semiring s = semiring("plus_times", Type::fp32);
+  const std::string cfg = name + " n_B=" + std::to_string(n);
+  g_bytes = 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
+  record("single", cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
+  Descriptor own;  // our kernel even where the automatic choice falls back to cuSPARSE
+  own.variant = Variant::spmm_subwarp;
+  record("single", cfg, "ringblas_subwarp_forced", a.nnz(), n, [&] { mxm(c, s, a, b, own, ctx); });
+  const float one = 1.0f, zero = 0.0f;
+  cusparseSpMatDescr_t ma;
+  cusparseDnMatDescr_t mb, mc;
+  BENCH_CUSPARSE(cusparseCreateCsr(&ma, a.nrows(), a.ncols(), a.nnz(), const_cast<void*>(a.row_ptr().data()),
+                                   const_cast<void*>(a.col_idx().data()), const_cast<void*>(a.values().data()),
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  BENCH_CUSPARSE(cusparseCreateDnMat(&mb, b.nrows(), n, n, const_cast<void*>(b.values().data()), CUDA_R_32F, CUSPARSE_ORDER_ROW));
+  BENCH_CUSPARSE(cusparseCreateDnMat(&mc, c.nrows(), n, n, c.values().data(), CUDA_R_32F, CUSPARSE_ORDER_ROW));
+  for (const auto& alg_label : {std::pair{CUSPARSE_SPMM_CSR_ALG2, "cusparse_alg2"}, std::pair{CUSPARSE_SPMM_ALG_DEFAULT, "cusparse_default"}}) {
+    const cusparseSpMMAlg_t alg = alg_label.first;
+    const std::string label = alg_label.second;
+    std::size_t bytes = 0;
+    void* buf = nullptr;
+    try {
+      BENCH_CUSPARSE(cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma,
+                                             mb, &zero, mc, CUDA_R_32F, alg, &bytes));
+      BENCH_CUDA(cudaMalloc(&buf, std::max<std::size_t>(bytes, 1)));
+      record("single", cfg, label, a.nnz(), n, [&] {
+        BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb,
+                                    &zero, mc, CUDA_R_32F, alg, buf));
+      });
+    } catch (const std::exception& e) {
+      g_records.push_back(Record{"single", cfg, label, a.nnz(), n, -1, e.what()});
+    }
+    cudaFree(buf);
+  }
+  cusparseDestroySpMat(ma), cusparseDestroyDnMat(mb), cusparseDestroyDnMat(mc);
+}
+
+std::string fmt(double x, int prec = 1) {
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.*f", prec, x);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json = "spmm.json", md = "spmm.md", data = RINGBLAS_DATA_DIR;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--md" && i + 1 < argc) md = argv[++i];
+    else if (a == "--data" && i + 1 < argc) data = argv[++i];
+    else if (a == "--reps" && i + 1 < argc) g_reps = std::stoi(argv[++i]);
+    else if (a == "--quick") quick = true;
+    else {
+      std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n";
+      return 2;
+    }
+  }
+  try {
+    cudaDeviceProp prop;
+    BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+    const double copy_bw = copy_bandwidth_gbs();
+    std::cerr << prop.name << ", device copy bandwidth " << copy_bw << " GB/s\n";
+    cusparseHandle_t sp;
+    cublasHandle_t bl;
+    BENCH_CUSPARSE(cusparseCreate(&sp));
+    BENCH_CUBLAS(cublasCreate(&bl));
+
+    struct Cfg { int batch, dim, per_row; };
+    std::vector<Cfg> table = {{50, 50, 2}, {100, 50, 3}, {100, 32, 3}, {100, 64, 3}, {100, 128, 3}, {100, 64, 1}, {100, 64, 5}};
+    const std::vector<int> widths = quick ? std::vector<int>{16, 64, 512} : std::vector<int>{16, 32, 64, 128, 256, 512};
+    for (const Cfg& c : table)
+      for (int n : widths) {
+        std::vector<Matrix> A;
+        for (int k = 0; k < c.batch; ++k) A.push_back(random_fixed_rows(c.dim, c.per_row));
+        run_batch("batched", "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) + " nnz/row=" +
+                                 std::to_string(c.per_row) + " n_B=" + std::to_string(n), A, n, sp, bl);
+      }
+    if (!quick)
+      for (int batch : {50, 100})
+        for (int dim : {32, 64, 128})
+          for (int per_row : {1, 3, 5}) {
+            std::vector<Matrix> A;
+            for (int k = 0; k < batch; ++k) A.push_back(random_fixed_rows(dim, per_row));
+            run_batch("grid", "batch=" + std::to_string(batch) + " dim=" + std::to_string(dim) + " nnz/row=" +
+                                  std::to_string(per_row) + " n_B=64", A, 64, sp, bl);
+          }
+    for (int n : {64, 256, 1024}) {
+      std::vector<Matrix> A;
+      for (int k = 0; k < 100; ++k) A.push_back(random_fixed_rows(32 + int(next_rand() % 225), 1 + int(next_rand() % 5)));
+      run_batch("mixed", "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n), A, n, sp, bl);
+    }
+    const std::string tox = data + "/molecules/tox21_graphs/";
+    if (std::filesystem::exists(tox + "tox21_A.txt.gz")) {
+      for (std::size_t count : {std::size_t(7831), std::size_t(10000)})
+        for (int n : {64, 128, 256}) run_batch("tox21", "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n), tox21(tox, count), n, sp, bl);
+    }
+    std::vector<std::pair<std::string, std::string>> singles = {
+        {"cora", data + "/gcn/planetoid/cora/cora_adj.mtx"},
+        {"pubmed", data + "/gcn/planetoid/pubmed/pubmed_adj.mtx.gz"},
+        {"wiki-Vote", data + "/snap/wiki-Vote.txt.gz"},
+        {"p2p-Gnutella31", data + "/snap/p2p-Gnutella31.txt.gz"},
+        {"soc-Epinions1", data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz"}};
+    for (auto& [name, path] : singles) {
+      std::string p = path;
+      if (!std::filesystem::exists(p) && p.size() > 3 && p.substr(p.size() - 3) == ".gz") p = p.substr(0, p.size() - 3);
+      if (!std::filesystem::exists(p)) continue;
+      const Matrix g = io::read_graph(p);
+      for (int n : {64, 128, 256, 512}) run_single(name, g, n, sp);
+    }
+
+    // ---- output --------------------------------------------------------------------------------
+    std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+    std::ofstream js(json);
+    js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"copy_bandwidth_gbs\": " << copy_bw
+       << ", \"results\": [\n";
+    for (std::size_t i = 0; i < g_records.size(); ++i) {
+      const auto& r = g_records[i];
+      js << "  {\"group\": \"" << r.group << "\", \"config\": \"" << r.config << "\", \"impl\": \"" << r.impl
+         << "\", \"nnz\": " << r.nnz << ", \"n_B\": " << r.n << ", \"time_us\": " << r.us << ", \"gflops\": "
+         << (r.us > 0 ? 2.0 * r.nnz * r.n / (r.us * 1e3) : 0) << ", \"note\": \"" << r.note << "\"}"
+         << (i + 1 < g_records.size() ? ",\n" : "\n");
+    }
+    js << "]}\n";
+    // Markdown: one row per configuration, one column per implementation (us, GFLOP/s).
+    std::vector<std::string> impls, configs;
+    for (const auto& r : g_records) {
+      if (std::find(impls.begin(), impls.end(), r.impl) == impls.end()) impls.push_back(r.impl);
+      if (std::find(configs.begin(), configs.end(), r.config) == configs.end()) configs.push_back(r.config);
+    }
+    std::ofstream out(md);
+    out << "# SpMM benchmark (f32, row-major): " << prop.name << ", " << date << "\n\n"
+        << "Time per whole call in us (GFLOP/s = 2 nnz(A) n_B / time). Device copy bandwidth "
+        << fmt(copy_bw, 0) << " GB/s. `_padded`: items padded to the largest dim/nnz (equal sizes needed).\n"
+        << "`best_peer` = fastest of cuSPARSE strided / loop / cuBLAS batched / TF COO; speedup = best_peer / ringblas_api.\n\n"
+        << "| config |";
+    for (const auto& i : impls) out << " " << i << " |";
+    out << " speedup vs best peer (api) | speedup (kernel) |\n|---|";
+    for (std::size_t i = 0; i < impls.size() + 2; ++i) out << "---|";
+    out << "\n";
+    for (const auto& c : configs) {
+      out << "| " << c << " |";
+      double api = -1, kern = -1, peer = -1;
+      for (const auto& i : impls) {
+        const Record* rec = nullptr;
+        for (const auto& r : g_records)
+          if (r.config == c && r.impl == i) rec = &r;
+        if (!rec || rec->us < 0) {
+          out << " n/a |";
+          continue;
+        }
+        out << " " << fmt(rec->us) << " (" << fmt(2.0 * rec->nnz * rec->n / (rec->us * 1e3)) << ") |";
+        if (i == "ringblas_api") api = rec->us;
+        else if (i == "ringblas_csr_kernel") kern = rec->us;
+        else if (i.rfind("ringblas", 0) != 0 && (peer < 0 || rec->us < peer)) peer = rec->us;
+      }
+      out << " " << (api > 0 && peer > 0 ? fmt(peer / api, 2) + "x" : "n/a") << " | "
+          << (kern > 0 && peer > 0 ? fmt(peer / kern, 2) + "x" : "n/a") << " |\n";
+    }
+    out << "\n## Achieved bandwidth (compulsory bytes: A's arrays + B + C once) vs device copy "
+        << fmt(copy_bw, 0) << " GB/s\n\n| config | impl | GB/s | % of copy |\n|---|---|---|---|\n";
+    for (const auto& r : g_records)
+      if ((r.group == "tox21" || r.group == "single") && r.us > 0 && r.bytes > 0) {
+        const double gbs = r.bytes / (r.us * 1e3);
+        out << "| " << r.config << " | " << r.impl << " | " << fmt(gbs, 0) << " | " << fmt(100.0 * gbs / copy_bw, 0) << "% |\n";
+      }
+    std::cerr << "wrote " << json << " and " << md << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench_spmm: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,435 @@
+// GPU tests of mxm on the spgemm_hash kernel family (Descriptor.variant = spgemm_hash): every
+// manifest semiring x type x mask mode x accumulate/replace against the naive oracle, the
+// degenerate catalog, rows in every bin and just over each bin boundary, global-memory rows,
+// power-law rows, transposes, mixed types, residency, and the shared .mtx / SNAP files squared
+// against the cpu backend (Backend::verify).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/op_cases.hpp"
+#include "support/oracle.hpp"
+#include "support/random_matrix.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
+#endif
+
+namespace ringblas::test {
+namespace {
+
+struct ManifestRow {
+  std::string name;
+  Type type;
+};
+
+/// The core rows of backend/cuda/manifest.def (every build compiles them).
+std::vector<ManifestRow> core_rows() {
+  std::vector<ManifestRow> rows;
+#define RINGBLAS_CUDA_ROW(NAME, ADD, MUL, T) rows.push_back({#NAME, type_of_v<T>});
+#include "backend/cuda/manifest.def"
+#undef RINGBLAS_CUDA_ROW
+  return rows;
+}
+
+Descriptor hash_desc(MaskMode m = MaskMode::none, bool replace = false, bool ta = false,
+                     bool tb = false) {
+  Descriptor d = make_desc(m, replace, ta, tb);
+  d.variant = Variant::spgemm_hash;
+  return d;
+}
+
+const Matrix* mask_for(MaskMode m, const Matrix& M) { return m == MaskMode::none ? nullptr : &M; }
+
+/// C after mxm on the GPU, copied back to the host.
+Matrix gpu_mxm(Matrix C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+               const Matrix& B, const Descriptor& d, Context& ctx) {
+  mxm(C, M, accum, s, A, B, d, ctx);
+  EXPECT_EQ(C.location(), Location::device);
+  Matrix h = C.to(Location::host, ctx);
+  h.check_invariants();
+  return h;
+}
+
+/// Runs mxm under Backend::verify (cpu and cuda, compared entry by entry).
+void verify_mxm(const std::string& what, const Matrix* M, Accum accum, const Semiring& s,
+                const Matrix& A, const Matrix& B, const Descriptor& d, Matrix C) {
+  Context ctx(Backend::verify);
+  try {
+    mxm(C, M, accum, s, A, B, d, ctx);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": " << e.what();
+  }
+}
+
+using SpgemmHash = GpuTest;
+
+TEST_F(SpgemmHash, ManifestSemiringsMasksAccumReplaceMatchOracle) {
+  Context ctx(Backend::cuda);
+  int failures = 0, cases = 0;
+  std::uint64_t seed = 100;
+  for (const ManifestRow& row : core_rows()) {
+    const Semiring s = semiring(row.name, row.type);
+    const Matrix A = random_matrix(23, 19, 0.25, row.type, ++seed);
+    const Matrix B = random_matrix(19, 17, 0.3, row.type, ++seed);
+    const Matrix C0 = random_matrix(23, 17, 0.2, row.type, ++seed);
+    const Matrix M = random_mask(23, 17, 0.4, row.type, ++seed);
+    for (MaskMode m : {MaskMode::none, MaskMode::value, MaskMode::structure,
+                       MaskMode::complement_value, MaskMode::complement_structure}) {
+      for (Accum accum : {Accum{}, Accum{BinaryOpCode::plus}, Accum{BinaryOpCode::min}}) {
+        for (bool replace : {false, true}) {
+          const Descriptor d = hash_desc(m, replace);
+          const std::string what = s.name() + " " + describe(m, accum, d);
+          RefMatrix ref = to_ref(C0);
+          oracle::mxm(ref, mask_for(m, M), accum, s, A, B, d);
+          Matrix got;
+          check_case(what, ref, got,
+                     [&] { got = gpu_mxm(C0, mask_for(m, M), accum, s, A, B, d, ctx); },
+                     failures);
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GT(cases, 500);
+}
+
+TEST_F(SpgemmHash, DegenerateCatalogMatchesOracle) {
+  Context ctx(Backend::cuda);
+  int failures = 0;
+  const std::pair<const char*, Type> rings[] = {
+      {"plus_times", Type::fp64}, {"min_plus", Type::int32}, {"lor_land", Type::boolean},
+      {"any_secondi", Type::int64}, {"plus_pair", Type::fp32}};
+  std::uint64_t seed = 900;
+  for (const ProductCase& pc : product_catalog()) {
+    for (auto [name, t] : rings) {
+      const Semiring s = semiring(name, t);
+      for (bool ta : {false, true}) {
+        const Matrix A = ta ? random_matrix(pc.k, pc.m, pc.density, t, ++seed, pc.a)
+                            : random_matrix(pc.m, pc.k, pc.density, t, ++seed, pc.a);
+        const Matrix B = random_matrix(pc.k, pc.n, pc.density, t, ++seed, pc.b);
+        const Matrix C0(pc.m, pc.n, t);
+        const Descriptor d = hash_desc(MaskMode::none, false, ta, false);
+        RefMatrix ref = to_ref(C0);
+        oracle::mxm(ref, nullptr, no_accum, s, A, B, d);
+        Matrix got;
+        check_case(pc.name + " " + s.name() + (ta ? " tA" : ""), ref, got,
+                   [&] { got = gpu_mxm(C0, nullptr, no_accum, s, A, B, d, ctx); }, failures);
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST_F(SpgemmHash, TransposesMixedTypesAndIndexWidthsMatchOracle) {
+  Context ctx(Backend::cuda);
+  int failures = 0;
+  std::uint64_t seed = 1700;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (IndexType it : {IndexType::i32, IndexType::i64}) {
+        const Matrix A = ta ? random_matrix(13, 21, 0.3, Type::fp32, ++seed, Pattern::random,
+                                            ValueKind::integral, it)
+                            : random_matrix(21, 13, 0.3, Type::fp32, ++seed, Pattern::random,
+                                            ValueKind::integral, it);
+        const Matrix B = tb ? random_matrix(11, 13, 0.3, Type::int32, ++seed)
+                            : random_matrix(13, 11, 0.3, Type::int32, ++seed);
+        const Matrix C0 = random_matrix(21, 11, 0.3, Type::int64, ++seed);
+        const Matrix M = random_mask(21, 11, 0.5, Type::fp64, ++seed);
+        for (const char* name : {"plus_times", "min_plus", "any_secondi", "max_times"}) {
+          const Semiring s = semiring(name, std::string(name) == "any_secondi" ? Type::int32
+                                                                                : Type::fp64);
+          const Descriptor d = hash_desc(MaskMode::value, false, ta, tb);
+          RefMatrix ref = to_ref(C0);
+          oracle::mxm(ref, &M, BinaryOpCode::plus, s, A, B, d);
+          Matrix got;
+          check_case(s.name() + describe(MaskMode::value, BinaryOpCode::plus, d), ref, got,
+                     [&] { got = gpu_mxm(C0, &M, BinaryOpCode::plus, s, A, B, d, ctx); },
+                     failures);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+/// A (m x K) whose row i has degrees[i] distinct entries, B (K x n) with `per_row` entries per
+/// row; with per_row = 1 every product lands in a different column, so products = nnz.
+void bin_matrices(const std::vector<Index>& degrees, Index per_row, Matrix& A, Matrix& B,
+                  std::uint64_t seed) {
+  const Index K = 50000, n = 50000;
+  Rng rng(seed);
+  std::vector<Index> ar, ac, br, bc;
+  std::vector<double> av, bv;
+  for (Index i = 0; i < Index(degrees.size()); ++i) {
+    const Index start = rng.between(0, K - 1);
+    for (Index e = 0; e < degrees[std::size_t(i)]; ++e) {
+      ar.push_back(i);
+      ac.push_back((start + e * 7) % K);
+      av.push_back(double(rng.between(1, 4)));
+    }
+  }
+  for (Index k = 0; k < K; ++k)
+    for (Index t = 0; t < per_row; ++t) {
+      br.push_back(k);
+      bc.push_back(per_row == 1 ? (k * 7) % n : (k + t) % n);
+      bv.push_back(double(rng.between(1, 4)));
+    }
+  A = Matrix::from_triplets(Index(degrees.size()), K, ar, ac, av);
+  B = Matrix::from_triplets(K, n, br, bc, bv);
+}
+
+const std::vector<Index>& boundary_degrees() {
+  static const std::vector<Index> d = {0,    1,    31,   32,    33,    511,   512,   513,
+                                       1023, 1024, 1025, 2047,  2048,  2049,  4095,  4096,
+                                       4097, 8191, 8192, 8193,  12288, 12289, 16384, 16385,
+                                       20000, 32768, 32769, 40000, 3,   0,     700};
+  return d;
+}
+
+TEST_F(SpgemmHash, RowsInEveryBinAndOverEachBoundaryMatchCpu) {
+  for (Index per_row : {Index(1), Index(3)}) {
+    Matrix A, B;
+    bin_matrices(boundary_degrees(), per_row, A, B, 77 + std::uint64_t(per_row));
+    const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+    const std::string tag = "per_row=" + std::to_string(per_row);
+    verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
+               hash_desc(), C0);
+    verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A,
+               B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::fp32));
+    verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64),
+               A, B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
+    verify_mxm(tag + " any_secondi", nullptr, no_accum, semiring("any_secondi", Type::int64), A,
+               B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
+    const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 5);
+    verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
+               hash_desc(MaskMode::structure), C0);
+    verify_mxm(tag + " complemented", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64),
+               A, B, hash_desc(MaskMode::complement_value, true), C0);
+  }
+}
+
+TEST_F(SpgemmHash, PoisonedPoolDoesNotLeakIntoTheResult) {
+  Context ctx(Backend::cuda);
+  Matrix A, B;
+  bin_matrices(boundary_degrees(), 3, A, B, 31);
+  Context cpu(Backend::cpu);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  Matrix want(A.nrows(), B.ncols(), Type::fp64);
+  mxm(want, nullptr, no_accum, s, A, B, {}, cpu);
+  poison_device_pool(std::size_t(256) << 20, ctx);
+  const Matrix got = gpu_mxm(Matrix(A.nrows(), B.ncols(), Type::fp64), nullptr, no_accum, s, A, B,
+                             hash_desc(), ctx);
+  EXPECT_EQ(got.row_ptr_vector(), want.row_ptr_vector());
+  EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
+  EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
+}
+
+/// R-MAT edges (a = 0.57, b = c = 0.19), duplicates combined: power-law rows.
+Matrix rmat(int scale, Index edges_per_vertex, std::uint64_t seed) {
+  const Index n = Index(1) << scale;
+  Rng rng(seed);
+  std::vector<Index> r, c;
+  std::vector<double> v;
+  for (Index e = 0; e < edges_per_vertex * n; ++e) {
+    Index i = 0, j = 0;
+    for (int bit = 0; bit < scale; ++bit) {
+      const double u = rng.uniform();
+      const int q = u < 0.57 ? 0 : u < 0.76 ? 1 : u < 0.95 ? 2 : 3;
+      i = 2 * i + (q >> 1);
+      j = 2 * j + (q & 1);
+    }
+    r.push_back(i);
+    c.push_back(j);
+    v.push_back(rng.uniform() + 0.001);
+  }
+  return Matrix::from_triplets(n, n, r, c, v, Dup::first, IndexType::i32);
+}
+
+TEST_F(SpgemmHash, PowerLawRowsMatchCpu) {
+  const Matrix A = rmat(13, 16, 4242);
+  const Matrix C0(A.nrows(), A.ncols(), Type::fp64);
+  verify_mxm("rmat13 plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, A,
+             hash_desc(), C0);
+  verify_mxm("rmat13 min_plus", nullptr, no_accum, semiring("min_plus", Type::fp64), A, A,
+             hash_desc(), C0);
+  verify_mxm("rmat13 plus_pair tB", nullptr, no_accum, semiring("plus_pair", Type::fp64), A, A,
+             hash_desc(MaskMode::none, false, false, true), C0);
+  verify_mxm("rmat13 masked accum", &A, BinaryOpCode::plus, semiring("plus_times", Type::fp64),
+             A, A, hash_desc(MaskMode::structure, true), A);
+}
+
+TEST_F(SpgemmHash, DeviceResidentInputsNeedNoCopies) {
+  Context ctx(Backend::cuda);
+  const Matrix A = random_matrix(300, 200, 0.05, Type::fp64, 3).to(Location::device, ctx);
+  const Matrix B = random_matrix(200, 250, 0.05, Type::fp64, 4).to(Location::device, ctx);
+  Matrix C = Matrix(300, 250, Type::fp64).to(Location::device, ctx);
+  ctx.transfers = {};
+  std::ostringstream trace;
+  ctx.trace = true;
+  ctx.trace_out = &trace;
+  mxm(C, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), ctx);
+  EXPECT_EQ(ctx.transfers.host_to_device, 0u);
+  EXPECT_EQ(ctx.transfers.device_to_host, 0u);
+  EXPECT_EQ(C.location(), Location::device);
+  EXPECT_NE(trace.str().find("mxm: spgemm_hash"), std::string::npos) << trace.str();
+  // Chained: C (300x250) feeds C·Bᵀ (300x200) without leaving the device.
+  Matrix D = Matrix(300, 200, Type::fp64).to(Location::device, ctx);
+  ctx.transfers = {};
+  mxm(D, nullptr, no_accum, semiring("plus_times", Type::fp64), C, B,
+      hash_desc(MaskMode::none, false, false, true), ctx);
+  EXPECT_EQ(ctx.transfers.host_to_device + ctx.transfers.device_to_host, 0u);
+  EXPECT_EQ(D.location(), Location::device);
+  EXPECT_GT(D.nnz(), 0);
+}
+
+TEST_F(SpgemmHash, UnsupportedCombinationsThrowBeforeTouchingC) {
+  Context ctx(Backend::cuda);
+  const Matrix A = random_matrix(6, 5, 0.5, Type::int32, 1);
+  const Matrix B = random_matrix(5, 4, 0.5, Type::int32, 2);
+  const Matrix C0 = random_matrix(6, 4, 0.5, Type::int32, 3);
+  Matrix C = C0;
+  const Semiring user = user_semiring<std::int32_t>(
+      "my_plus_times", [](std::int32_t x, std::int32_t y) { return x + y; },
+      [](std::int32_t x, std::int32_t y) { return x * y; }, 0);
+  EXPECT_THROW(mxm(C, nullptr, no_accum, user, A, B, hash_desc(), ctx), NotImplemented);
+  EXPECT_THROW(mxm(C, nullptr, BinaryOpCode::firsti, semiring("plus_times", Type::int32), A, B,
+                   hash_desc(), ctx),
+               NotImplemented);
+  EXPECT_EQ(C.location(), Location::host);
+  EXPECT_EQ(C.values_vector<std::int32_t>(), C0.values_vector<std::int32_t>());
+  // Every catalog semiring x type either matches the oracle or throws NotImplemented untouched.
+  int failures = 0;
+  for (const SemiringCase& sc : semiring_cases()) {
+    const Semiring s = semiring(sc.name, sc.type);
+    const Matrix a = random_matrix(9, 8, 0.4, sc.type, 11);
+    const Matrix b = random_matrix(8, 7, 0.4, sc.type, 12);
+    const Matrix c0 = random_matrix(9, 7, 0.3, sc.type, 13);
+    RefMatrix ref = to_ref(c0);
+    oracle::mxm(ref, nullptr, no_accum, s, a, b, hash_desc());
+    Matrix got = c0;
+    bool unsupported = false;
+    try {
+      mxm(got, nullptr, no_accum, s, a, b, hash_desc(), ctx);
+    } catch (const NotImplemented&) {
+      unsupported = true;
+      EXPECT_EQ(got.location(), Location::host) << s.name();
+      EXPECT_EQ(got.nnz(), c0.nnz()) << s.name();
+    }
+    if (!unsupported) {
+      const std::string msg = compare(ref, got.to(Location::host, ctx), s.name());
+      if (!msg.empty() && ++failures < 10) ADD_FAILURE() << msg;
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+#if defined(RINGBLAS_HAS_CUDA)
+TEST_F(SpgemmHash, GlobalRowsInChunksUnderASmallBudgetAndOutOfMemoryBeyond) {
+  Matrix A, B;
+  bin_matrices({40000, 20000, 33000, 5, 40000, 16385}, 1, A, B, 9);
+  Context ctx(Backend::cuda);
+  std::ostringstream trace;
+  ctx.trace = true;
+  ctx.trace_out = &trace;
+  // Room for two numeric global tables at a time: the five global rows go in chunks.
+  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(std::size_t(4) << 20);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  Context cpu(Backend::cpu);
+  Matrix want(A.nrows(), B.ncols(), Type::fp64);
+  mxm(want, nullptr, no_accum, s, A, B, {}, cpu);
+  Matrix got = gpu_mxm(Matrix(A.nrows(), B.ncols(), Type::fp64), nullptr, no_accum, s, A, B,
+                       hash_desc(), ctx);
+  EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
+  EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
+  EXPECT_NE(trace.str().find("chunks"), std::string::npos) << trace.str();
+  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(4096);
+  Matrix C(A.nrows(), B.ncols(), Type::fp64);
+  EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, B, hash_desc(), ctx), OutOfMemory);
+  EXPECT_EQ(C.location(), Location::host);
+  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(0);
+}
+#endif
+
+std::vector<std::string> data_files() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* sub : {"suitesparse", "snap"}) {
+    const fs::path dir = fs::path(RINGBLAS_DATA_DIR) / sub;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      const bool mtx = name.size() > 4 && (name.ends_with(".mtx") || name.ends_with(".mtx.gz"));
+      const bool snap = std::string(sub) == "snap" && name.ends_with(".txt.gz");
+      if (e.is_regular_file() && (mtx || snap)) out.push_back(e.path().string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A·op(A) on the GPU against the cpu backend: structure exact, each value within 1e-10 of
+/// (|A|·|op(A)|)(i, j), the scale of its terms (stiffness matrices cancel to results far below
+/// their terms, where a result-relative tolerance would only measure summation order).
+void expect_square_matches_cpu(const std::string& what, const Matrix& A, bool tb) {
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  Descriptor dc;
+  dc.transpose_b = tb;
+  const Descriptor dg = hash_desc(MaskMode::none, false, false, tb);
+  const Index n = tb ? A.nrows() : A.ncols();
+  std::vector<double> av = A.values_vector<double>();
+  for (double& x : av) x = std::fabs(x);
+  const Matrix absA = Matrix::from_csr(A.nrows(), A.ncols(), A.row_ptr_vector(), A.col_idx_vector(), av);
+  Matrix want(A.nrows(), n, Type::fp64), mag(A.nrows(), n, Type::fp64), got(A.nrows(), n, Type::fp64);
+  mxm(want, nullptr, no_accum, s, A, A, dc, cpu);
+  mxm(mag, nullptr, no_accum, s, absA, absA, dc, cpu);
+  try {
+    mxm(got, nullptr, no_accum, s, A, A, dg, gpu);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": " << e.what();
+    return;
+  }
+  got = got.to(Location::host, gpu);
+  ASSERT_EQ(got.row_ptr_vector(), want.row_ptr_vector()) << what;
+  ASSERT_EQ(got.col_idx_vector(), want.col_idx_vector()) << what;
+  const auto g = got.values_vector<double>(), w = want.values_vector<double>(),
+             m = mag.values_vector<double>();
+  for (std::size_t k = 0; k < g.size(); ++k)
+    if (!(std::fabs(g[k] - w[k]) <= 1e-10 * m[k])) {
+      ADD_FAILURE() << what << ": entry " << k << ": " << g[k] << " vs " << w[k]
+                    << " (terms of magnitude " << m[k] << ")";
+      return;
+    }
+}
+
+TEST_F(SpgemmHash, SharedMatricesSquaredMatchCpu) {
+  const std::vector<std::string> files = data_files();
+  if (files.empty()) GTEST_SKIP() << "no matrices under " << RINGBLAS_DATA_DIR;
+  int run = 0;
+  for (const std::string& path : files) {
+    Matrix A;
+    try {
+      A = io::read_graph(path).cast(Type::fp64);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << path << ": " << e.what();
+      continue;
+    }
+    if (A.nrows() == A.ncols()) expect_square_matches_cpu(path + " A*A", A, false);
+    expect_square_matches_cpu(path + " A*A'", A, true);
+    ++run;
+  }
+  EXPECT_GT(run, 0);
+}
+
+}  // namespace
+}  // namespace ringblas::test
