@@ -9,7 +9,6 @@
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched_run.hpp"
-#include "backend/cuda/spmm_subwarp/cusparse_fallback.hpp"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_coo_entry.hpp"
@@ -139,18 +138,6 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   if (coo) {
     rows = expand_rows(a, ctx);
     p.row_idx = rows.as<std::int32_t>();
-  }
-  // Automatic only: where bench_spmm measured cusparseSpMM ahead of the nnz-split kernel
-  // (plus_times on skewed graphs: Cora, soc-Epinions1, wiki-Vote at small n_B), use it.
-  if (v == Variant::automatic && split && ep.is_identity() && s.add == MonoidCode::plus &&
-      s.mul == BinaryOpCode::times && cusparse_spmm_supports(p, T)) {
-    if (ctx.trace)
-      ctx.trace_line(std::string(op) + ": spmm_subwarp -> cusparseSpMM fallback (plus_times, mean row " +
-                     std::to_string(mean_row) + " >= " + std::to_string(SpmmPolicy::split_mean_row) +
-                     ", " + std::to_string(p.m) + " rows, n_B " + std::to_string(p.n) + ")");
-    cusparse_spmm(p, T, ctx);
-    out.finish(ctx);
-    return;
   }
   if (ctx.trace)
     ctx.trace_line(std::string(op) + ": " + (coo ? "spmm_subwarp_coo" : "spmm_subwarp") +
