@@ -5,9 +5,9 @@ namespace ringblas::cuda::sparse_layer {
 
 struct Policy {
   /// Features per thread, kept in registers so each weight index/value is loaded once for all
-  /// of them (Hidayetoglu et al. use 12 on V100/A100; bench_spdnn 1024x120 keeps it on H100).
+  /// of them: Hidayetoglu et al.'s value (V100/A100), not re-tuned here (bench_spdnn would).
   static constexpr int minibatch = 12;
-  /// Output neurons per block (8 warps, one neuron per thread).
+  /// Output neurons per block (8 warps, one neuron per thread); the paper's value.
   static constexpr int block = 256;
   static constexpr int warps = block / 32;
   /// Input rows staged in shared memory per stage: minibatch x buffer x 4 B = 48 KB, which keeps

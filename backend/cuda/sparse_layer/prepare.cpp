@@ -53,6 +53,10 @@ PreparedLayer prepare_layer(const Matrix& a) {
   std::vector<float> value;
   std::vector<std::int32_t> slot(std::size_t(std::max(inputs, 1)), -1);  // input row -> buffer slot
   std::vector<std::int32_t> rows;
+  std::vector<Index> by_bank[32][32];  // per lane, per bank: the lane's entries in this stage
+  std::uint32_t bank_mask[32];
+  std::uint16_t row_index[32];
+  float row_value[32];
   for (std::int32_t b = 0; b < blocks; ++b) {
     const Index j0 = Index(b) * P::block, j1 = std::min<Index>(j0 + P::block, outputs);
     rows.clear();
@@ -82,13 +86,48 @@ PreparedLayer prepare_layer(const Matrix& a) {
           last[lane] = std::upper_bound(b0, b1, Index(hi)) - ci.data();
           width = std::max<std::int32_t>(width, std::int32_t(last[lane] - first[lane]));
         }
-        for (std::int32_t e = 0; e < width; ++e)
-          for (int lane = 0; lane < 32; ++lane) {
-            const Index p = first[lane] + e;
-            const bool real = p < last[lane];
-            index.push_back(real ? std::uint16_t(slot[std::size_t(ci[std::size_t(p)])]) : 0);
-            value.push_back(real ? v[std::size_t(p)] : 0.0f);
+        // Order each lane's entries so that an ELL row's 32 reads hit distinct shared-memory
+        // banks where possible (bank = slot mod 32): greedily, each lane takes an entry whose
+        // bank no earlier lane of the row took. Row lengths, and so the width, do not change.
+        int demand[32] = {};  // entries of the warp left per bank
+        for (int lane = 0; lane < 32; ++lane) {
+          bank_mask[lane] = 0;
+          for (int b = 0; b < 32; ++b) by_bank[lane][b].clear();
+          for (Index p = first[lane]; p < last[lane]; ++p) {
+            const int b = slot[std::size_t(ci[std::size_t(p)])] & 31;
+            by_bank[lane][b].push_back(p);
+            bank_mask[lane] |= 1u << b;
+            ++demand[b];
           }
+        }
+        for (std::int32_t e = 0; e < width; ++e) {
+          std::uint32_t used = 0;
+          for (int k = 0; k < 32; ++k) {
+            const int lane = (k + e) & 31;  // rotate who picks first
+            if (!bank_mask[lane]) {
+              row_index[lane] = 0;
+              row_value[lane] = 0.0f;
+              continue;
+            }
+            // Among the free banks, drain the one this warp still needs most.
+            std::uint32_t options = bank_mask[lane] & ~used;
+            if (!options) options = bank_mask[lane];
+            int b = __builtin_ctz(options);
+            for (std::uint32_t o = options & (options - 1); o; o &= o - 1) {
+              const int c = __builtin_ctz(o);
+              if (demand[c] > demand[b]) b = c;
+            }
+            --demand[b];
+            const Index p = by_bank[lane][b].back();
+            by_bank[lane][b].pop_back();
+            if (by_bank[lane][b].empty()) bank_mask[lane] &= ~(1u << b);
+            used |= 1u << b;
+            row_index[lane] = std::uint16_t(slot[std::size_t(ci[std::size_t(p)])]);
+            row_value[lane] = v[std::size_t(p)];
+          }
+          index.insert(index.end(), row_index, row_index + 32);
+          value.insert(value.end(), row_value, row_value + 32);
+        }
         warp_displ.push_back(warp_displ.back() + width);
       }
     }
