@@ -44,7 +44,8 @@ Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCall
 
 /// The fused chain: images x neurons sparse -> neurons x images dense (column-major, i.e. the
 /// images' rows laid out one after another), mxm_layers, and the survivors back to sparse rows.
-Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer) {
+Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer,
+                   InferStats* stats) {
   const Index images = y0.nrows(), n = net.neurons;
   DenseMatrix dense(n, images, Type::fp32, Layout::col_major);
   {
@@ -58,8 +59,10 @@ Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const Lay
   LayerChainOptions opt;
   opt.on_layer = on_layer;
   std::vector<Index> ids;
-  const DenseMatrix out = mxm_layers(net.weights, net.bias, net.ymax, dense, ids, opt, nullptr, ctx)
-                              .to(Location::host, ctx);
+  const DenseMatrix out =
+      mxm_layers(net.weights, net.bias, net.ymax, dense, ids, opt, stats ? &stats->chain : nullptr, ctx)
+          .to(Location::host, ctx);
+  if (stats) stats->fused = true;
   // Surviving images keep their nonzero activations; every other row is empty.
   std::vector<Index> row_ptr(std::size_t(images + 1), 0), cols;
   std::vector<float> vals;
@@ -138,8 +141,10 @@ Network graph_challenge_network(Index neurons, Index layers, const std::string& 
   return net;
 }
 
-Matrix infer(const Network& net, const Matrix& features, Context& ctx, const LayerCallback& on_layer) {
+Matrix infer(const Network& net, const Matrix& features, Context& ctx, const LayerCallback& on_layer,
+             InferStats* stats) {
   net.check();
+  if (stats) *stats = InferStats{};
   if (features.ncols() != net.neurons)
     throw DimensionMismatch("sparse_dnn::infer: features have " + std::to_string(features.ncols()) +
                             " columns but the network has " + std::to_string(net.neurons) + " neurons");
@@ -150,14 +155,14 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
     case Backend::cpu: return infer_generic(net, std::move(y), ctx, on_layer);
     case Backend::cuda:
       if (!fusable) throw NotImplemented("sparse_dnn::infer: the fused cuda layers need every bias <= 0");
-      return infer_fused(net, y, ctx, on_layer);
+      return infer_fused(net, y, ctx, on_layer, stats);
     case Backend::verify: {
       Context cpu_ctx = ctx, cuda_ctx = ctx;
       cpu_ctx.backend = Backend::cpu;
       cuda_ctx.backend = Backend::cuda;
       const Matrix want = infer_generic(net, y, cpu_ctx, {});
       if (!fusable) return want;
-      const Matrix got = infer_fused(net, y, cuda_ctx, on_layer);
+      const Matrix got = infer_fused(net, y, cuda_ctx, on_layer, stats);
       const std::string diff = first_difference(got, want);
       if (!diff.empty())
         throw VerificationFailed("sparse_dnn::infer: cuda and cpu differ at " + diff + " (cuda vs cpu)");
@@ -166,7 +171,7 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
     }
     case Backend::automatic:
     default:
-      if (fusable && cuda_available()) return infer_fused(net, y, ctx, on_layer);
+      if (fusable && cuda_available()) return infer_fused(net, y, ctx, on_layer, stats);
       return infer_generic(net, std::move(y), ctx, on_layer);
   }
 }

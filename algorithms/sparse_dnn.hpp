@@ -17,6 +17,7 @@
 #include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
 #include "ringblas/ops.hpp"
+#include "ringblas/sparse_layer.hpp"
 
 namespace ringblas::sparse_dnn {
 
@@ -41,13 +42,21 @@ Network graph_challenge_network(Index neurons, Index layers, const std::string& 
 /// Per-layer progress: called after layer k (1-based) with the number of images still active.
 using LayerCallback = std::function<void(Index layer, Index active_images)>;
 
+/// Where the layers ran; for the fused chain, its time split as measured by the backend (CUDA
+/// events in mxm_layers: the algorithm itself times nothing).
+struct InferStats {
+  bool fused = false;     ///< the layers ran as the fused sparse_layer chain on the GPU
+  LayerChainStats chain;  ///< when fused: preparation, layers, transfers (ms)
+};
+
 /// Y_L for Y_0 = features (images x neurons, any value type; fp32 result on the host). On the
 /// cuda backend (ctx.backend cuda, or automatic with a device) the layers run fused on the GPU
 /// when every bias is <= 0 (then adding the bias to every element equals adding it to stored
-/// entries only); Backend::verify runs both and compares the final activations.
+/// entries only); Backend::verify runs both and compares the final activations. `stats`, when
+/// given, is reset and then filled by the fused chain.
 /// Throws DimensionMismatch when features has the wrong number of columns.
 Matrix infer(const Network& net, const Matrix& features, Context& ctx = default_context(),
-             const LayerCallback& on_layer = {});
+             const LayerCallback& on_layer = {}, InferStats* stats = nullptr);
 
 /// The rows of `scores` that hold at least one entry, ascending (0-based image ids).
 std::vector<Index> categories(const Matrix& scores);

@@ -162,10 +162,12 @@ TEST_F(SpgemmHash, TransposesMixedTypesAndIndexWidthsMatchOracle) {
   EXPECT_EQ(failures, 0);
 }
 
-/// A (m x K) whose row i has degrees[i] distinct entries, B (K x n) with `per_row` entries per
-/// row; with per_row = 1 every product lands in a different column, so products = nnz.
+/// A (m x K) whose row i has degrees[i] distinct entries `stride` columns apart, B (K x n) with
+/// `per_row` entries per row; with per_row = 1 and stride 7 every product lands in a different
+/// column (products = nnz) spread over a wide span (hash tables); with stride 1 a row's columns
+/// span about its degree (direct tables) and per_row > 1 products collide.
 void bin_matrices(const std::vector<Index>& degrees, Index per_row, Matrix& A, Matrix& B,
-                  std::uint64_t seed) {
+                  std::uint64_t seed, Index stride = 7) {
   const Index K = 50000, n = 50000;
   Rng rng(seed);
   std::vector<Index> ar, ac, br, bc;
@@ -174,14 +176,14 @@ void bin_matrices(const std::vector<Index>& degrees, Index per_row, Matrix& A, M
     const Index start = rng.between(0, K - 1);
     for (Index e = 0; e < degrees[std::size_t(i)]; ++e) {
       ar.push_back(i);
-      ac.push_back((start + e * 7) % K);
+      ac.push_back((start + e * stride) % K);
       av.push_back(double(rng.between(1, 4)));
     }
   }
   for (Index k = 0; k < K; ++k)
     for (Index t = 0; t < per_row; ++t) {
       br.push_back(k);
-      bc.push_back(per_row == 1 ? (k * 7) % n : (k + t) % n);
+      bc.push_back(per_row == 1 && stride != 1 ? (k * 7) % n : (k + t) % n);
       bv.push_back(double(rng.between(1, 4)));
     }
   A = Matrix::from_triplets(Index(degrees.size()), K, ar, ac, av);
@@ -197,11 +199,12 @@ const std::vector<Index>& boundary_degrees() {
 }
 
 TEST_F(SpgemmHash, RowsInEveryBinAndOverEachBoundaryMatchCpu) {
-  for (Index per_row : {Index(1), Index(3)}) {
+  for (auto [per_row, stride] : {std::pair<Index, Index>{1, 7}, {3, 7}, {1, 1}, {5, 1}}) {
     Matrix A, B;
-    bin_matrices(boundary_degrees(), per_row, A, B, 77 + std::uint64_t(per_row));
+    bin_matrices(boundary_degrees(), per_row, A, B, 77 + std::uint64_t(per_row), stride);
     const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
-    const std::string tag = "per_row=" + std::to_string(per_row);
+    const std::string tag =
+        "per_row=" + std::to_string(per_row) + " stride=" + std::to_string(stride);
     verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
                hash_desc(), C0);
     verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A,
@@ -334,29 +337,129 @@ TEST_F(SpgemmHash, UnsupportedCombinationsThrowBeforeTouchingC) {
 }
 
 #if defined(RINGBLAS_HAS_CUDA)
+/// Sets the device budget of spgemm_hash for one scope (test-only knob).
+struct BudgetScope {
+  explicit BudgetScope(std::size_t bytes) {
+    cuda::spgemm_hash::detail::set_workspace_budget_for_testing(bytes);
+  }
+  ~BudgetScope() { cuda::spgemm_hash::detail::set_workspace_budget_for_testing(0); }
+};
+
+/// C = A·B on the cpu backend (fp64 plus_times).
+Matrix cpu_product(const Matrix& A, const Matrix& B) {
+  Context cpu(Backend::cpu);
+  Matrix want(A.nrows(), B.ncols(), Type::fp64);
+  mxm(want, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, {}, cpu);
+  return want;
+}
+
 TEST_F(SpgemmHash, GlobalRowsInChunksUnderASmallBudgetAndOutOfMemoryBeyond) {
+  // Products = nnz = 149,390 (C: 1,792,680 bytes); five rows over 16,384 entries spanning most of
+  // the 50,000 columns take the global path with direct tables of 50,000 x 12 bytes. A budget of
+  // 3.3 MB leaves room for two such tables next to C: the global rows go two at a time.
   Matrix A, B;
   bin_matrices({40000, 20000, 33000, 5, 40000, 16385}, 1, A, B, 9);
   Context ctx(Backend::cuda);
   std::ostringstream trace;
   ctx.trace = true;
   ctx.trace_out = &trace;
-  // Room for two numeric global tables at a time: the five global rows go in chunks.
-  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(std::size_t(4) << 20);
   const Semiring s = semiring("plus_times", Type::fp64);
-  Context cpu(Backend::cpu);
-  Matrix want(A.nrows(), B.ncols(), Type::fp64);
+  const Matrix want = cpu_product(A, B);
+  {
+    BudgetScope budget(3300000);
+    Matrix got = gpu_mxm(Matrix(A.nrows(), B.ncols(), Type::fp64), nullptr, no_accum, s, A, B,
+                         hash_desc(), ctx);
+    EXPECT_EQ(got.row_ptr_vector(), want.row_ptr_vector());
+    EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
+    EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
+    EXPECT_NE(trace.str().find("global rows in chunks of 2"), std::string::npos) << trace.str();
+    EXPECT_EQ(trace.str().find("row chunks"), std::string::npos) << trace.str();
+  }
+  {
+    // A single row's table (50,000 slots) can never fit 100 KB: OutOfMemory, C untouched.
+    BudgetScope budget(100000);
+    Matrix C(A.nrows(), B.ncols(), Type::fp64);
+    EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, B, hash_desc(), ctx), OutOfMemory);
+    EXPECT_EQ(C.location(), Location::host);
+    EXPECT_EQ(C.nnz(), 0);
+  }
+}
+
+TEST_F(SpgemmHash, RowChunksWhenCDoesNotFitTheBudget) {
+  Context ctx(Backend::cuda);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  {
+    // Consecutive columns times 8 entries per B row: products 116,040 (bound on C 1.39 MB) but
+    // nnz(C) about 14,500 (174 KB). A 1 MB budget splits the rows (each chunk's bound within
+    // half of it); the concatenated C fits and returns to the device.
+    Matrix A, B;
+    bin_matrices({4000, 3000, 2500, 5, 4000, 1000}, 8, A, B, 21, 1);
+    const Matrix want = cpu_product(A, B);
+    std::ostringstream trace;
+    ctx.trace = true;
+    ctx.trace_out = &trace;
+    BudgetScope budget(1000000);
+    Matrix C(A.nrows(), B.ncols(), Type::fp64);
+    mxm(C, nullptr, no_accum, s, A, B, hash_desc(), ctx);
+    EXPECT_EQ(C.location(), Location::device);
+    const Matrix got = C.to(Location::host, ctx);
+    EXPECT_EQ(got.row_ptr_vector(), want.row_ptr_vector());
+    EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
+    EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
+    EXPECT_NE(trace.str().find("row chunks, concatenated on the host"), std::string::npos)
+        << trace.str();
+    EXPECT_EQ(trace.str().find("left on the host"), std::string::npos) << trace.str();
+    // Masked and accumulated into a non-empty C through the chunked path.
+    const Matrix M = random_mask(A.nrows(), B.ncols(), 0.5, Type::boolean, 8);
+    verify_mxm("chunked masked accum", &M, BinaryOpCode::plus, s, A, B,
+               hash_desc(MaskMode::structure), want);
+    ctx.trace = false;
+  }
+  {
+    // No compression (C: 1.79 MB) under a 1.5 MB budget: chunks, and C stays on the host.
+    Matrix A, B;
+    bin_matrices({40000, 20000, 33000, 5, 40000, 16385}, 1, A, B, 9);
+    const Matrix want = cpu_product(A, B);
+    std::ostringstream trace;
+    ctx.trace = true;
+    ctx.trace_out = &trace;
+    BudgetScope budget(1500000);
+    Matrix C(A.nrows(), B.ncols(), Type::fp64);
+    mxm(C, nullptr, no_accum, s, A, B, hash_desc(), ctx);
+    EXPECT_EQ(C.location(), Location::host);
+    C.check_invariants();
+    EXPECT_EQ(C.row_ptr_vector(), want.row_ptr_vector());
+    EXPECT_EQ(C.col_idx_vector(), want.col_idx_vector());
+    EXPECT_EQ(C.values_vector<double>(), want.values_vector<double>());
+    EXPECT_NE(trace.str().find("left on the host"), std::string::npos) << trace.str();
+    // With a mask the write-back needs T on the device: OutOfMemory, C untouched.
+    const Matrix M = random_mask(A.nrows(), B.ncols(), 0.5, Type::boolean, 8);
+    Matrix C2(A.nrows(), B.ncols(), Type::fp64);
+    EXPECT_THROW(mxm(C2, &M, no_accum, s, A, B, hash_desc(MaskMode::structure), ctx),
+                 OutOfMemory);
+    EXPECT_EQ(C2.nnz(), 0);
+    ctx.trace = false;
+  }
+}
+
+TEST_F(SpgemmHash, RowChunksKeepPositionalRowIds) {
+  // any_firsti gives every entry of row i the value i: each chunk must see A's global row ids.
+  bool built = false;
+  for (const auto& e : cuda::spgemm_hash::manifest())
+    built = built || (e.name == "any_firsti" && e.type == Type::int64);
+  if (!built) GTEST_SKIP() << "any_firsti is not in the built manifest (RINGBLAS_ALL_SEMIRINGS)";
+  Matrix A, B;
+  bin_matrices({4000, 3000, 2500, 5, 4000, 1000}, 8, A, B, 23, 1);
+  const Semiring s = semiring("any_firsti", Type::int64);
+  Context ctx(Backend::cuda), cpu(Backend::cpu);
+  Matrix want(A.nrows(), B.ncols(), Type::int64);
   mxm(want, nullptr, no_accum, s, A, B, {}, cpu);
-  Matrix got = gpu_mxm(Matrix(A.nrows(), B.ncols(), Type::fp64), nullptr, no_accum, s, A, B,
-                       hash_desc(), ctx);
-  EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
-  EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
-  EXPECT_NE(trace.str().find("chunks"), std::string::npos) << trace.str();
-  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(4096);
-  Matrix C(A.nrows(), B.ncols(), Type::fp64);
-  EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, B, hash_desc(), ctx), OutOfMemory);
-  EXPECT_EQ(C.location(), Location::host);
-  cuda::spgemm_hash::detail::set_workspace_budget_for_testing(0);
+  BudgetScope budget(1000000);
+  Matrix got(A.nrows(), B.ncols(), Type::int64);
+  mxm(got, nullptr, no_accum, s, A, B, hash_desc(), ctx);
+  const Matrix h = got.to(Location::host, ctx);
+  EXPECT_EQ(h.col_idx_vector(), want.col_idx_vector());
+  EXPECT_EQ(h.values_vector<std::int64_t>(), want.values_vector<std::int64_t>());
 }
 #endif
 

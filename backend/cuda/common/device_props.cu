@@ -1,6 +1,8 @@
 // Device properties read once per device and cached; free-memory query for planners.
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include <array>
 #include <memory>
 #include <mutex>
@@ -37,6 +39,15 @@ const DeviceProps& device_props(int device) {
 std::size_t device_free_bytes() {
   std::size_t free_b = 0, total_b = 0;
   RINGBLAS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  // Blocks the stream-ordered pool keeps for reuse are free to us but not to cudaMemGetInfo.
+  int dev = 0;
+  cudaMemPool_t pool;
+  std::uint64_t reserved = 0, used = 0;
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess &&
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess &&
+      reserved > used)
+    free_b += std::size_t(reserved - used);
   return free_b;
 }
 

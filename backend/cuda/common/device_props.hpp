@@ -18,7 +18,8 @@ struct DeviceProps {
 /// Properties of `device`, queried on first use and cached (thread-safe).
 const DeviceProps& device_props(int device);
 
-/// Bytes of device memory currently free (cudaMemGetInfo), for planning chunked work.
+/// Bytes of device memory currently free (cudaMemGetInfo plus what the default pool holds
+/// unused), for planning chunked work.
 std::size_t device_free_bytes();
 
 }  // namespace ringblas::cuda

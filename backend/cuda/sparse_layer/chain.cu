@@ -85,6 +85,9 @@ DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<floa
                       const DenseMatrix& features, std::vector<Index>& ids,
                       const LayerChainOptions& opt, LayerChainStats* stats, Context& ctx) {
   using clock = std::chrono::steady_clock;
+  // ctx.device picks the GPU (one MPI rank per GPU sets it): every allocation and launch below
+  // goes to the current device.
+  RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   cudaStream_t s = stream_of(ctx);
   const int nl = int(weights.size());
   const int n = int(features.nrows());

@@ -44,36 +44,78 @@ __host__ __device__ inline std::int64_t next_pow2(std::int64_t x) {
   return p;
 }
 
-/// Symbolic bin of a row from its products and its bound on distinct columns.
-__host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t cap) {
+/// The smallest block bin at or after `b` whose table (`table(b)` slots) covers a row whose
+/// columns span `span` (so that it can use a direct table: no probing, no sort), if that costs at
+/// most policy::direct_promote times the slots of bin b; else -1.
+template <class Table>
+__host__ __device__ inline int direct_bin(int b, std::int64_t span, Table table) {
   using P = policy;
-  if (products == 0) return P::bin_empty;
-  if (products <= P::pwarp_table) return P::bin_pwarp;
-  for (int b = 0; b < P::num_block_bins - 1; ++b)
-    if (products <= P::max_products(b)) return P::bin_block0 + b;
-  if (cap <= P::symbolic_table(P::num_block_bins - 2)) return P::bin_block0 + P::num_block_bins - 2;
-  if (cap <= P::symbolic_table(P::num_block_bins - 1)) return P::bin_block0 + P::num_block_bins - 1;
-  return P::bin_global;
+  for (int d = b; d < P::num_block_bins; ++d) {
+    if (std::int64_t(table(d)) > std::int64_t(table(b)) * P::direct_promote) return -1;
+    if (span <= std::int64_t(table(d))) return d;
+  }
+  return -1;
 }
 
-/// Numeric bin of a row from its products and its exact output size.
-__host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t nnz) {
+/// Symbolic bin of a row from its products, its bound on distinct columns and the span of its
+/// possible columns (last - first + 1).
+__host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t cap,
+                                            std::int64_t span) {
   using P = policy;
+  auto table = [](int b) { return P::symbolic_table(b); };
+  if (products == 0) return P::bin_empty;
+  if (products <= P::pwarp_table) return P::bin_pwarp;
+  int b = P::num_block_bins;
+  for (int x = 0; x < P::num_block_bins - 1; ++x)
+    if (products <= P::max_products(x)) {
+      b = x;
+      break;
+    }
+  if (b == P::num_block_bins) {
+    if (cap <= P::symbolic_table(P::num_block_bins - 2)) b = P::num_block_bins - 2;
+    else if (cap <= P::symbolic_table(P::num_block_bins - 1)) b = P::num_block_bins - 1;
+  }
+  if (b == P::num_block_bins)
+    return span <= table(P::num_block_bins - 1) ? P::bin_block0 + P::num_block_bins - 1
+                                                 : P::bin_global;
+  const int d = direct_bin(b, span, table);
+  return P::bin_block0 + (d >= 0 ? d : b);
+}
+
+/// Numeric bin of a row from its products, its exact output size and the span of its columns.
+__host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t nnz,
+                                           std::int64_t span) {
+  using P = policy;
+  auto table = [](int b) { return P::numeric_table(b); };
   if (nnz == 0) return P::bin_empty;
   if (products <= P::pwarp_table) return P::bin_pwarp;
-  for (int b = 0; b < P::num_block_bins - 1; ++b)
-    if (products <= P::max_products(b)) return P::bin_block0 + b;
-  for (int b = P::num_block_bins - 2; b < P::num_block_bins; ++b)
-    if (double(nnz) <= P::numeric_fill * P::numeric_table(b)) return P::bin_block0 + b;
-  return P::bin_global;
+  int b = P::num_block_bins;
+  for (int x = 0; x < P::num_block_bins - 1; ++x)
+    if (products <= P::max_products(x)) {
+      b = x;
+      break;
+    }
+  if (b == P::num_block_bins)
+    for (int x = P::num_block_bins - 2; x < P::num_block_bins; ++x)
+      if (double(nnz) <= P::numeric_fill * P::numeric_table(x)) {
+        b = x;
+        break;
+      }
+  if (b == P::num_block_bins)
+    return span <= table(P::num_block_bins - 1) ? P::bin_block0 + P::num_block_bins - 1
+                                                 : P::bin_global;
+  const int d = direct_bin(b, span, table);
+  return P::bin_block0 + (d >= 0 ? d : b);
 }
 
 /// Inserts `key` into a power-of-two table (mask = size - 1); returns its slot and whether this
-/// call placed it. A `direct` table has a slot per column (slot = key: no probing, and the slots
-/// are already in column order). Only atomics touch the keys while threads insert concurrently.
+/// call placed it. A `direct` table has a slot per column from `base` on (slot = key - base: no
+/// probing, and the slots are already in column order). Only atomics touch the keys while
+/// threads insert concurrently.
 __device__ __forceinline__ unsigned table_insert(int* keys, unsigned mask, int key,
-                                                 bool& inserted, bool direct = false) {
-  unsigned h = direct ? unsigned(key) : (unsigned(key) * policy::hash_scale) & mask;
+                                                 bool& inserted, bool direct = false,
+                                                 int base = 0) {
+  unsigned h = direct ? unsigned(key - base) : (unsigned(key) * policy::hash_scale) & mask;
   while (true) {
     const int old = atomicCAS(&keys[h], empty_key, key);
     if (old == empty_key) {
@@ -172,6 +214,38 @@ template <class Monoid, class T> __device__ __forceinline__ void atomic_combine(
       else atomicMax(p, v);
     }
     return;
+  } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
+                       std::is_floating_point_v<T>) {
+    // Native integer atomics on the bits: non-negative floats order like their signed bits,
+    // negative ones in reverse of their unsigned bits. A non-negative v goes through a signed
+    // min/max, a negative one through an unsigned max/min; either way a stored value of the other
+    // sign compares correctly (negative bits are < 0 signed and > 0x7f.. unsigned). A NaN operand
+    // changes nothing (sr::min/max ignore NaN), so slots never hold NaN.
+    if (v != v) return;
+    {
+      const bool neg = signbit(v);
+      if constexpr (sizeof(T) == 4) {
+        const int bits = __float_as_int(v);
+        if (!neg) {
+          if (code == MonoidCode::min) atomicMin(reinterpret_cast<int*>(p), bits);
+          else atomicMax(reinterpret_cast<int*>(p), bits);
+        } else {
+          if (code == MonoidCode::min) atomicMax(reinterpret_cast<unsigned*>(p), unsigned(bits));
+          else atomicMin(reinterpret_cast<unsigned*>(p), unsigned(bits));
+        }
+      } else {
+        const long long bits = __double_as_longlong(v);
+        if (!neg) {
+          if (code == MonoidCode::min) atomicMin(reinterpret_cast<long long*>(p), bits);
+          else atomicMax(reinterpret_cast<long long*>(p), bits);
+        } else {
+          const auto u = static_cast<unsigned long long>(bits);
+          if (code == MonoidCode::min) atomicMax(reinterpret_cast<unsigned long long*>(p), u);
+          else atomicMin(reinterpret_cast<unsigned long long*>(p), u);
+        }
+      }
+      return;
+    }
   }
   // CAS loop: guess the identity first (right for a fresh slot), then retry with what was there.
   A assumed = A(Monoid::identity());

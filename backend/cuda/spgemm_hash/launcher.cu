@@ -101,8 +101,10 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
   };
   IndexType it = fits32(A) && fits32(B) && (!M || fits32(*M)) ? IndexType::i32 : IndexType::i64;
   const bool ra = reads_x(s.mul), rb = reads_y(s.mul);
+  // Everything the call holds on the device at once (workspace and C) stays within the budget;
+  // a tenth of the free memory is left for the write-back and the pool's rounding.
   std::size_t budget = budget_override.load();
-  if (budget == 0) budget = device_free_bytes() / 2;
+  if (budget == 0) budget = device_free_bytes() / 10 * 9;
   const Index m = desc.transpose_a ? A.ncols() : A.nrows();
   const Index n = desc.transpose_b ? B.nrows() : B.ncols();
 
@@ -136,6 +138,16 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
             (desc.mask_structure ? "structural" : "value") + " mask in-kernel";
   if (!info.note.empty()) line += ", " + info.note;
   ctx.trace_line(line);
+  if (T.location() == Location::host) {
+    // Row chunks left T on the host: it does not fit the device, so neither does a write-back.
+    if (needs_write_back(mask, accum))
+      throw OutOfMemory("mxm (spgemm_hash): T has " + std::to_string(T.nnz()) +
+                            " entries, more than the device budget of " + std::to_string(budget) +
+                            " bytes holds, and the mask or accumulator needs it on the device",
+                        std::size_t(T.nnz()) * (sizeof(std::int64_t) + 8));
+    C = T.type() == C.type() ? std::move(T) : T.cast(C.type());
+    return;
+  }
   if (needs_write_back(mask, accum))
     ctx.trace_line(std::string("mxm: write-back C<M") + (desc.replace ? ", replace" : "") +
                    "> = C" + (accum ? " " + std::string(binary_op_name(*accum)) : "") + " T");

@@ -6,7 +6,11 @@
 // bitonic sort in shared memory), k_numeric_global (persistent blocks with global-memory tables;
 // entries compacted unsorted, then cub::DeviceSegmentedSort and a copy into C). When a table has
 // a slot per column of C (direct addressing, spECK's dense accumulator) there is no probing and
-// the order-preserving compaction already yields a sorted row: no sort at all.
+// the order-preserving compaction already yields a sorted row: no sort at all. Block rows use a
+// direct table whenever their column span (first to last column their products can reach) fits
+// the table; numeric bins are promoted for that (policy::direct_promote).
+// When C's bound or the workspace exceeds the device budget, run_chunked splits A's rows into
+// chunks, each two-phase, concatenated on the host.
 // Output invariant: every row of C sorted by column with no duplicates, nnz exactly as counted.
 // Values are combined with S's add monoid through atomics (native where the type has one, CAS
 // otherwise; for `any` the thread that inserts a column stores its value and nobody else writes).
@@ -14,7 +18,10 @@
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
@@ -31,6 +38,8 @@ template <class S, class I> struct numeric_args {
   const I* c_rp;
   I* c_ci;
   T* c_v;
+  const int2* range;          ///< per row: first and last column it can reach
+  std::int64_t row_base = 0;  ///< A's first row in this chunk (positional multiplies see it)
 };
 
 /// The product A(row, k) ⊗ B(k, j), loading only the values the multiply reads.
@@ -41,17 +50,17 @@ __device__ __forceinline__ typename S::value_type product(const numeric_args<S, 
   T x{}, y{};
   if constexpr (S::reads_a) x = static_cast<const T*>(a.A.v)[p];
   if constexpr (S::reads_b) y = static_cast<const T*>(a.B.v)[q];
-  return S::mul(x, y, row, k, k, j);
+  return S::mul(x, y, row + a.row_base, k, k, j);
 }
 
 /// Adds value v at column j to the table.
 template <class S>
 __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_type>* vals,
                                            unsigned mask, int j, typename S::value_type v,
-                                           bool direct = false) {
+                                           bool direct = false, int base = 0) {
   using T = typename S::value_type;
   bool ins;
-  const unsigned slot = table_insert(keys, mask, j, ins, direct);
+  const unsigned slot = table_insert(keys, mask, j, ins, direct, base);
   if constexpr (S::is_any) {
     if (ins) vals[slot] = acc_t<T>(v);
   } else {
@@ -106,47 +115,54 @@ __global__ void __launch_bounds__(policy::pwarp_block)
   }
 }
 
-/// Moves the table's entries to its front in slot order (each thread holds its contiguous slots
-/// in registers; a block scan gives its output offset); returns their number. Slot order is
+/// Moves the table's entries to its front in slot order and returns their number. Rounds of
+/// 8 x blockDim slots: each thread holds its contiguous slots of the round in registers, a block
+/// scan gives its output offset (entries only move left, onto slots already read). Slot order is
 /// column order for a direct table.
 template <class A>
 __device__ __forceinline__ int compact_in_place(int* keys, A* vals, unsigned size, int* warp_sums) {
-  constexpr int max_per_thread = 16;
-  const unsigned per = (size + blockDim.x - 1) / blockDim.x;
-  int rk[max_per_thread];
-  A rv[max_per_thread];
-  int mine = 0;
+  constexpr unsigned max_per_thread = 8;
+  const unsigned round = max_per_thread * blockDim.x;
+  int done = 0;
+  for (unsigned start = 0; start < size; start += round) {
+    const unsigned len = size - start < round ? size - start : round;
+    const unsigned per = (len + blockDim.x - 1) / blockDim.x;
+    int rk[max_per_thread];
+    A rv[max_per_thread];
+    int mine = 0;
 #pragma unroll
-  for (int e = 0; e < max_per_thread; ++e) {
-    rk[e] = empty_key;
-    const unsigned s = threadIdx.x * per + unsigned(e);
-    if (unsigned(e) < per && s < size) {
-      rk[e] = keys[s];
-      rv[e] = vals[s];
-      mine += rk[e] != empty_key;
+    for (unsigned e = 0; e < max_per_thread; ++e) {
+      rk[e] = empty_key;
+      const unsigned s = threadIdx.x * per + e;
+      if (e < per && s < len) {
+        rk[e] = keys[start + s];
+        rv[e] = vals[start + s];
+        mine += rk[e] != empty_key;
+      }
     }
-  }
-  int total;
-  int o = block_exclusive_scan(mine, warp_sums, total);
+    int total;
+    int o = done + block_exclusive_scan(mine, warp_sums, total);
 #pragma unroll
-  for (int e = 0; e < max_per_thread; ++e) {
-    if (rk[e] != empty_key) {
-      keys[o] = rk[e];
-      vals[o] = rv[e];
-      ++o;
+    for (unsigned e = 0; e < max_per_thread; ++e) {
+      if (rk[e] != empty_key) {
+        keys[o] = rk[e];
+        vals[o] = rv[e];
+        ++o;
+      }
     }
+    done += total;
+    __syncthreads();
   }
-  __syncthreads();
-  return total;
+  return done;
 }
 
-/// One output row by the whole block with a shared-memory table of `size` slots (at most 16 per
-/// thread): hash (or direct) accumulation, compaction, bitonic sort unless direct, write-out.
+/// One output row by the whole block with a shared-memory table of `size` slots: hash (or direct) accumulation, compaction, bitonic sort unless direct, write-out.
 template <class S, class I>
 __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, std::int64_t row,
                                                    std::int64_t products, int* keys,
                                                    acc_t<typename S::value_type>* vals,
-                                                   unsigned size, bool direct, int* warp_sums) {
+                                                   unsigned size, bool direct, int base,
+                                                   int* warp_sums) {
   using T = typename S::value_type;
   using A = acc_t<T>;
   for (unsigned s = threadIdx.x; s < size; s += blockDim.x) {
@@ -156,7 +172,7 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
   __syncthreads();
   const int g = lanes_per_entry(products, std::int64_t(a.A.rp[row + 1] - a.A.rp[row]));
   for_each_product(a.A, a.B, a.M, row, threadIdx.x, blockDim.x, g, [&](I p, I k, I q, I j) {
-    accumulate<S>(keys, vals, size - 1, int(j), product(a, row, p, k, q, j), direct);
+    accumulate<S>(keys, vals, size - 1, int(j), product(a, row, p, k, q, j), direct, base);
   });
   __syncthreads();
   const int total = compact_in_place(keys, vals, size, warp_sums);
@@ -166,14 +182,17 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
     __syncthreads();
     block_bitonic_sort(keys, vals, n2);
   }
-  const I base = a.c_rp[row];
-  const I len = std::min<I>(I(total), a.c_rp[row + 1] - base);
+  const I out = a.c_rp[row];
+  const I len = std::min<I>(I(total), a.c_rp[row + 1] - out);
   for (I e = threadIdx.x; e < len; e += blockDim.x) {
-    a.c_ci[base + e] = I(keys[e]);
-    a.c_v[base + e] = T(vals[e]);
+    a.c_ci[out + e] = I(keys[e]);
+    a.c_v[out + e] = T(vals[e]);
   }
 }
 
+// Bins of 1024 threads need 64 registers or fewer: compact_in_place works in rounds of 8 slots
+// per thread for that reason (16 slots in registers took 70 with 8-byte values and failed with
+// cudaErrorLaunchOutOfResources on the H200).
 template <class S, class I>
 __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
                                 unsigned table_size) {
@@ -183,9 +202,12 @@ __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::
   A* vals = reinterpret_cast<A*>(smem);
   int* keys = reinterpret_cast<int*>(vals + table_size);
   const std::int64_t row = rows[blockIdx.x];
-  const bool direct = a.B.ncols <= std::int64_t(table_size);
-  numeric_row_shared(a, row, products[row], keys, vals,
-                     direct ? unsigned(a.B.ncols) : table_size, direct, warp_sums);
+  // Direct addressing when the table covers the row's column span (then only span slots are used).
+  const int2 rg = a.range[row];
+  const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
+  const bool direct = span <= std::int64_t(table_size);
+  numeric_row_shared(a, row, products[row], keys, vals, direct ? unsigned(span) : table_size,
+                     direct, rg.x, warp_sums);
 }
 
 /// Rows of the global bin: block b owns tables [b * max_slots, (b + 1) * max_slots). A direct
@@ -271,44 +293,82 @@ __global__ void k_scatter_global(numeric_args<S, I> a, const I* rows, const std:
   }
 }
 
-/// The pipeline: plan (analysis + symbolic), C allocated exactly, numeric phase per row group.
+/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), bin
+/// (1), rows grouped twice, C's row pointers, the segment bounds of global rows (16).
+template <class I> constexpr std::size_t pass_row_bytes() { return 33 + 3 * sizeof(I); }
+
+/// What one two-phase pass over some rows of A returns.
+struct pass_result {
+  bool need_wide = false;  ///< nnz overflows I: rerun with 64-bit indices
+  bool too_large = false;  ///< does not fit the budget: split these rows
+  Matrix T;                ///< on the device, index type I
+  std::vector<std::int64_t> row_bound;  ///< when too_large: min(products, ncols) per row (host)
+};
+
+/// One pass (plan = analysis + symbolic, C allocated exactly, numeric per row group) over the
+/// rows of a.A (a chunk of the caller's A when a.row_base > 0).
 template <class S, class I>
-Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
-                 std::size_t budget_bytes, const Context& ctx, run_info& info) {
+pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Context& ctx,
+                     run_info& info) {
   using P = policy;
   using T = typename S::value_type;
   using Acc = acc_t<T>;
   cudaStream_t s = stream_of(ctx);
-  numeric_args<S, I> a;
-  a.A = csr_ref<I>{A.nrows(), A.ncols(), A.row_ptr().as<I>(), A.col_idx().as<I>(),
-                   A.values().data()};
-  a.B = csr_ref<I>{B.nrows(), B.ncols(), B.row_ptr().as<I>(), B.col_idx().as<I>(),
-                   B.values().data()};
-  if (mask.present)
-    a.M = mask_ref<I>{mask.row_ptr.as<I>(), mask.col_idx.as<I>(), true, mask.complement};
-  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, ctx);
-  info.products = p.products;
+  const std::size_t entry_bytes = sizeof(I) + sizeof(T), row_bytes = pass_row_bytes<I>();
+  pass_result out;
+  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, ctx);
+  info.products += p.products;
+  auto split = [&] {
+    out.too_large = true;
+    std::vector<std::int64_t> prod = p.row_products.to_host(ctx);
+    for (auto& x : prod) x = std::min<std::int64_t>(x, a.B.ncols);
+    out.row_bound = std::move(prod);
+    return std::move(out);
+  };
+  if (p.too_large) return split();
   if (p.need_wide) {
-    info.need_wide = true;
-    return Matrix();
+    out.need_wide = true;
+    return out;
   }
-  info.nnz = p.nnz;
-  info.symbolic_groups = p.symbolic_groups;
-  info.numeric_groups = p.numeric_groups;
-  info.note = p.symbolic_note;
+  info.nnz += p.nnz;
+  info.symbolic_groups = std::max(info.symbolic_groups, p.symbolic_groups);
+  info.numeric_groups = std::max(info.numeric_groups, p.numeric_groups);
+  if (!p.symbolic_note.empty() && info.note.find(p.symbolic_note) == std::string::npos)
+    info.note += (info.note.empty() ? "" : "; ") + p.symbolic_note;
+  const bin_table& nb = p.numeric_bins;
+  const std::size_t slot_bytes = sizeof(Acc) + sizeof(int);
+  // Global rows: table size and whether the sort buffers fit next to C (else split the rows).
+  const std::int64_t mg = nb.count[P::bin_global];
+  std::int64_t max_slots = next_pow2(2 * p.global_max_nnz);
+  const bool direct = a.B.ncols <= std::max<std::int64_t>(max_slots, P::direct_global_slots);
+  if (direct) max_slots = a.B.ncols;
+  const std::size_t sort_bytes =
+      mg && !direct ? std::size_t(p.global_nnz) * 2 * slot_bytes : std::size_t(0);
+  const std::size_t committed =
+      std::size_t(p.nrows) * row_bytes + std::size_t(p.nnz) * entry_bytes + sort_bytes;
+  const std::size_t left = budget_bytes > committed ? budget_bytes - committed : 0;
+  const unsigned g = mg ? global_blocks(mg, max_slots, slot_bytes, left, ctx) : 0;
+  if (mg && g == 0) {
+    if (p.nrows > 1) return split();
+    throw OutOfMemory("spgemm_hash: row " + std::to_string(a.row_base) + " needs a numeric table of " +
+                          std::to_string(max_slots * slot_bytes) + " bytes next to its " +
+                          std::to_string(committed) + " bytes of output and workspace; the budget is " +
+                          std::to_string(budget_bytes) + " bytes",
+                      std::size_t(max_slots) * slot_bytes);
+  }
+  if (committed > budget_bytes && p.nrows > 1) return split();
   device_array<I> ci(std::size_t(p.nnz), ctx);
   device_array<T> vals(std::size_t(p.nnz), ctx);
   a.c_rp = p.row_ptr.data();
   a.c_ci = ci.data();
   a.c_v = vals.data();
-  const bin_table& nb = p.numeric_bins;
+  a.range = p.row_range.data();
   const I* rows = p.rows.data();
   if (auto m = nb.count[P::bin_pwarp]) {
     k_numeric_pwarp<S, I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, s>>>(
         a, rows + nb.offset[P::bin_pwarp], m);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", s, ctx.debug_sync);
   }
-  const std::size_t slot_bytes = sizeof(Acc) + sizeof(int);
   RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
       k_numeric_block<S, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
       int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes)));
@@ -321,22 +381,11 @@ Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
       RINGBLAS_CHECK_LAUNCH("k_numeric_block", s, ctx.debug_sync);
     }
   }
-  if (auto m = nb.count[P::bin_global]) {
-    std::int64_t max_slots = next_pow2(2 * p.global_max_nnz);
-    const bool direct =
-        B.ncols() <= std::max<std::int64_t>(max_slots, P::direct_global_slots);
-    if (direct) max_slots = B.ncols();
-    const unsigned g = global_blocks(m, max_slots, slot_bytes, budget_bytes, ctx);
-    if (g == 0)
-      throw OutOfMemory("spgemm_hash: a numeric hash table of " +
-                            std::to_string(max_slots * slot_bytes) +
-                            " bytes does not fit the workspace budget of " +
-                            std::to_string(budget_bytes) + " bytes",
-                        std::size_t(max_slots) * slot_bytes);
+  if (const std::int64_t m = mg) {
     if (g < m) {
-      if (!info.note.empty()) info.note += "; ";
-      info.note += "numeric: " + std::to_string(m) + " global rows in chunks of " +
-                   std::to_string(g);
+      const std::string note = "numeric: global rows in chunks of " + std::to_string(g);
+      if (info.note.find(note) == std::string::npos)
+        info.note += (info.note.empty() ? "" : "; ") + note;
     }
     const std::size_t total = direct ? 0 : std::size_t(p.global_nnz);
     device_array<int> tkeys(std::size_t(g) * std::size_t(max_slots), ctx);
@@ -366,8 +415,120 @@ Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
       RINGBLAS_CHECK_LAUNCH("k_scatter_global", s, ctx.debug_sync);
     }
   }
-  return Matrix::from_buffers(A.nrows(), B.ncols(), type_of_v<T>, index_type_of<I>::value, p.nnz,
-                              p.row_ptr.release(), ci.release(), vals.release());
+  out.T = Matrix::from_buffers(a.A.nrows, a.B.ncols, type_of_v<T>, index_type_of<I>::value, p.nnz,
+                               p.row_ptr.release(), ci.release(), vals.release());
+  return out;
+}
+
+/// Rows [r0, r1) of a as their own operand (row pointers offset, positional row ids kept).
+template <class S, class I>
+numeric_args<S, I> row_slice(const numeric_args<S, I>& a, std::int64_t r0, std::int64_t r1) {
+  numeric_args<S, I> c = a;
+  c.A.nrows = r1 - r0;
+  c.A.rp = a.A.rp + r0;
+  if (a.M.present) c.M.rp = a.M.rp + r0;
+  c.row_base = a.row_base + r0;
+  return c;
+}
+
+/// Chunked run when C or the workspace exceeds the budget: rows of A split greedily so that each
+/// chunk's bound on C (sum of min(products, ncols) x entry bytes) stays within half the budget,
+/// each chunk two-phase on the device and copied to the host (chunks that still do not fit are
+/// halved); the chunks are concatenated on the host and the result moved back to the device when
+/// it fits the budget, else left on the host.
+template <class S, class I>
+Matrix run_chunked(const numeric_args<S, I>& a, std::vector<std::int64_t> bound,
+                   std::size_t budget_bytes, const Context& ctx, run_info& info) {
+  using T = typename S::value_type;
+  const std::size_t entry_bytes = sizeof(I) + sizeof(T), row_bytes = pass_row_bytes<I>();
+  const std::int64_t n = a.A.nrows;
+  std::vector<std::pair<std::int64_t, std::int64_t>> todo;  // reverse order: back() is next
+  {
+    std::vector<std::pair<std::int64_t, std::int64_t>> chunks;
+    std::int64_t r0 = 0, used = 0;
+    for (std::int64_t r = 0; r < n; ++r) {
+      const std::int64_t cost =
+          bound[std::size_t(r)] * std::int64_t(entry_bytes) + std::int64_t(row_bytes);
+      if (r > r0 && used + cost > std::int64_t(budget_bytes / 2)) {
+        chunks.push_back({r0, r});
+        r0 = r;
+        used = 0;
+      }
+      used += cost;
+    }
+    if (n > 0) chunks.push_back({r0, n});
+    todo.assign(chunks.rbegin(), chunks.rend());
+  }
+  std::vector<std::pair<std::int64_t, Matrix>> parts;  // (first row, chunk on the host)
+  std::int64_t nnz = 0;
+  info.products = 0;
+  info.nnz = 0;
+  while (!todo.empty()) {
+    const auto [r0, r1] = todo.back();
+    todo.pop_back();
+    pass_result part = run_pass<S, I>(row_slice(a, r0, r1), budget_bytes, ctx, info);
+    if (part.need_wide) {
+      info.need_wide = true;
+      return Matrix();
+    }
+    if (part.too_large) {  // r1 - r0 > 1 here: a single row never asks to be split
+      const std::int64_t mid = r0 + (r1 - r0) / 2;
+      todo.push_back({mid, r1});
+      todo.push_back({r0, mid});
+      continue;
+    }
+    nnz += part.T.nnz();
+    if (sizeof(I) == 4 && nnz >= (std::int64_t(1) << 31) - 1) {
+      info.need_wide = true;
+      return Matrix();
+    }
+    parts.push_back({r0, part.T.to(Location::host, ctx)});
+  }
+  // Concatenate: chunks come in row order; row pointers shift by the entries before them.
+  Buffer rp(std::size_t(n + 1) * sizeof(I), Location::host), ci(std::size_t(nnz) * sizeof(I), Location::host),
+      vals(std::size_t(nnz) * sizeof(T), Location::host);
+  I* orp = rp.as<I>();
+  orp[0] = I(0);
+  std::int64_t at = 0;
+  for (const auto& [r0, h] : parts) {
+    const I* hrp = h.row_ptr().template as<I>();
+    for (std::int64_t r = 1; r <= h.nrows(); ++r) orp[r0 + r] = I(at + hrp[r]);
+    if (h.nnz()) {
+      std::memcpy(ci.as<I>() + at, h.col_idx().data(), std::size_t(h.nnz()) * sizeof(I));
+      std::memcpy(vals.as<T>() + at, h.values().data(), std::size_t(h.nnz()) * sizeof(T));
+    }
+    at += h.nnz();
+  }
+  const std::int64_t done_chunks = std::int64_t(parts.size());
+  Matrix t = Matrix::from_buffers(n, a.B.ncols, type_of_v<T>, index_type_of<I>::value, nnz,
+                                  std::move(rp), std::move(ci), std::move(vals));
+  const std::size_t bytes = std::size_t(nnz) * entry_bytes + std::size_t(n + 1) * sizeof(I);
+  info.note += std::string(info.note.empty() ? "" : "; ") + "C's bound exceeds the budget of " +
+               std::to_string(budget_bytes) + " bytes: " + std::to_string(done_chunks) +
+               " row chunks, concatenated on the host";
+  if (bytes <= budget_bytes) return t.to(Location::device, ctx);
+  info.note += ", C (" + std::to_string(bytes) + " bytes) left on the host";
+  return t;
+}
+
+/// The pipeline for T = A ⊕.⊗ B: one pass over all rows, or row chunks when it does not fit.
+template <class S, class I>
+Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
+                 std::size_t budget_bytes, const Context& ctx, run_info& info) {
+  numeric_args<S, I> a;
+  a.A = csr_ref<I>{A.nrows(), A.ncols(), A.row_ptr().as<I>(), A.col_idx().as<I>(),
+                   A.values().data()};
+  a.B = csr_ref<I>{B.nrows(), B.ncols(), B.row_ptr().as<I>(), B.col_idx().as<I>(),
+                   B.values().data()};
+  if (mask.present)
+    a.M = mask_ref<I>{mask.row_ptr.as<I>(), mask.col_idx.as<I>(), true, mask.complement};
+  pass_result whole = run_pass<S, I>(a, budget_bytes, ctx, info);
+  if (whole.need_wide) {
+    info.need_wide = true;
+    return Matrix();
+  }
+  if (!whole.too_large) return std::move(whole.T);
+  return run_chunked<S, I>(a, std::move(whole.row_bound), budget_bytes, ctx, info);
 }
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -20,16 +20,20 @@ struct bin_table {
 struct counters {
   unsigned long long bin_count[policy::num_bins];
   unsigned long long total_products;
+  unsigned long long total_cap;   ///< sum over rows of min(products, ncols): bounds nnz(C)
+  unsigned long long overflow;    ///< numeric: nnz(C) does not fit the index type
   unsigned long long max_global;  ///< largest bound among rows of the global bin
   unsigned long long global_nnz;  ///< numeric: output entries in rows of the global bin
   unsigned long long nnz;         ///< numeric: nnz(C)
 };
 
 template <class I> struct plan {
-  bool need_wide = false;  ///< products overflow 32-bit indices: rerun with 64-bit ones
+  bool need_wide = false;  ///< nnz(C) overflows 32-bit indices: rerun with 64-bit ones
+  bool too_large = false;  ///< C's bound exceeds the budget: rerun on chunks of rows
   std::int64_t nrows = 0, ncols = 0;
-  std::int64_t products = 0, nnz = 0;
+  std::int64_t products = 0, products_cap = 0, nnz = 0;
   device_array<std::int64_t> row_products;  ///< per row of A
+  device_array<int2> row_range;             ///< per row: first and last column it can reach
   device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
   device_array<I> rows;                     ///< row ids grouped by numeric bin
   bin_table numeric_bins;
@@ -39,10 +43,14 @@ template <class I> struct plan {
 };
 
 /// Runs the analysis and the symbolic phase for C = A B under mask M (all on the device, index
-/// type I). `budget_bytes` bounds the global-memory hash tables of the symbolic phase.
+/// type I). `budget_bytes` bounds what the call holds on the device: when the bound on C
+/// (sum of min(products, ncols) x `entry_bytes`) plus `row_bytes` per row exceeds it, only the
+/// analysis runs and the plan says too_large; otherwise it also bounds the global-memory hash
+/// tables of the symbolic phase.
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
-                  std::size_t budget_bytes, const Context& ctx);
+                  std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
+                  const Context& ctx);
 
 /// Number of persistent blocks for rows of the global bin: bounded by the SMs and by the bytes
 /// their tables take (`slot_bytes` per slot, `max_slots` per block). 0 when not even one fits.

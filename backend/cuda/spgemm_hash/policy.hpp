@@ -30,6 +30,10 @@ struct policy {
     return b < num_block_bins - 1 ? 512 << b : 32768;
   }
   RINGBLAS_HD static constexpr int numeric_table(int b) { return 512 << b; }
+  /// A row whose columns span a range that a larger block bin's table covers moves there to use a
+  /// direct table (slot = column - first column: no probing, no sort; spECK's dense
+  /// accumulator), when that table has at most this many times the slots of its own bin.
+  static constexpr int direct_promote = 4;
   /// Numeric rows with more products than the first five bins take go by output size: at most
   /// this fraction of the table filled (linear probing stays short).
   static constexpr double numeric_fill = 0.75;

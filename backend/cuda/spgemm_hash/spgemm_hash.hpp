@@ -20,9 +20,12 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
 std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc);
 
 /// C<M> = C accum (A ⊕.⊗ B) on the device (A, B transposed first per desc). Inputs on the host
-/// are copied (counted in ctx.transfers); C ends on the device. Throws NotImplemented (before C is
-/// touched) for combinations can_implement rejects, OutOfMemory with the sizes when a row's hash
-/// table cannot fit.
+/// are copied (counted in ctx.transfers); C ends on the device. When C or the workspace exceeds
+/// the device budget (9/10 of the free memory) the rows of A go in chunks, each two-phase,
+/// concatenated on the host; C then returns to the device if it fits, else stays on the host
+/// (only without mask or accumulator). Throws NotImplemented (before C is touched) for
+/// combinations can_implement rejects, OutOfMemory with the sizes when a single row's table
+/// cannot fit or a host-sized T needs a write-back.
 void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
          const Matrix& B, const Descriptor& desc, Context& ctx);
 
@@ -34,8 +37,8 @@ struct manifest_entry {
 std::vector<manifest_entry> manifest();
 
 namespace detail {
-/// Caps the workspace budget (bytes; 0 restores the default of half the free device memory),
-/// so that tests reach the chunked global-table path on small inputs.
+/// Caps the device budget of a call (bytes; 0 restores the default of 9/10 of the free device
+/// memory), so that tests reach the row-chunked and chunked global-table paths on small inputs.
 void set_workspace_budget_for_testing(std::size_t bytes);
 }  // namespace detail
 

@@ -21,29 +21,41 @@ using P = policy;
 constexpr int analyze_block = 256;
 
 template <class I>
-__global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, std::uint8_t* bins,
-                          counters* cnt) {
+__global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, int2* range,
+                          std::uint8_t* bins, counters* cnt) {
   __shared__ unsigned hist[P::num_bins];
-  __shared__ unsigned long long block_products, block_max;
+  __shared__ unsigned long long block_products, block_cap, block_max;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
-  if (threadIdx.x == 0) block_products = block_max = 0;
+  if (threadIdx.x == 0) block_products = block_cap = block_max = 0;
   __syncthreads();
   const std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x & 31;
   if (row < A.nrows) {
     std::int64_t s = 0;
+    int lo = INT_MAX, hi = -1;  // first and last column the row's products can reach
     for (I p = A.rp[row] + lane; p < A.rp[row + 1]; p += 32) {
       const I k = A.ci[p];
-      s += std::int64_t(B.rp[k + 1] - B.rp[k]);
+      const I b0 = B.rp[k], b1 = B.rp[k + 1];
+      s += std::int64_t(b1 - b0);
+      if (b1 > b0) {
+        lo = min(lo, int(B.ci[b0]));
+        hi = max(hi, int(B.ci[b1 - 1]));
+      }
     }
-    for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+    for (int d = 16; d > 0; d >>= 1) {
+      s += __shfl_xor_sync(0xffffffffu, s, d);
+      lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, d));
+      hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, d));
+    }
     if (lane == 0) {
       const std::int64_t cap = s < B.ncols ? s : B.ncols;
-      const int b = symbolic_bin(s, cap);
+      const int b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1);
       products[row] = s;
+      range[row] = make_int2(lo, hi);
       bins[row] = std::uint8_t(b);
       atomicAdd(&hist[b], 1u);
       atomicAdd(&block_products, (unsigned long long)s);
+      atomicAdd(&block_cap, (unsigned long long)cap);
       if (b == P::bin_global) atomicMax(&block_max, (unsigned long long)cap);
     }
   }
@@ -52,13 +64,15 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, st
     if (hist[t]) atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
   if (threadIdx.x == 0) {
     atomicAdd(&cnt->total_products, block_products);
+    atomicAdd(&cnt->total_cap, block_cap);
     atomicMax(&cnt->max_global, block_max);
   }
 }
 
 template <class I>
-__global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products, const I* rp,
-                                   std::uint8_t* bins, counters* cnt) {
+__global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
+                                   const int2* range, const I* rp, std::uint8_t* bins,
+                                   counters* cnt) {
   __shared__ unsigned hist[P::num_bins];
   __shared__ unsigned long long block_max, block_global;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
@@ -66,8 +80,11 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
   __syncthreads();
   const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (row < nrows) {
-    const std::int64_t nnz = std::int64_t(rp[row + 1] - rp[row]);
-    const int b = numeric_bin(products[row], nnz);
+    const std::int64_t nnz = std::int64_t(rp[row + 1]) - std::int64_t(rp[row]);
+    // Each row adds less than 2^31, so a sum past I's range shows as a decreasing pointer.
+    if (nnz < 0) cnt->overflow = 1;
+    const int2 rg = range[row];
+    const int b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1);
     bins[row] = std::uint8_t(b);
     atomicAdd(&hist[b], 1u);
     if (b == P::bin_global) {
@@ -139,7 +156,7 @@ template <class I>
 __device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<I>& B,
                                              const mask_ref<I>& M, std::int64_t row,
                                              std::int64_t products, int* keys, unsigned size,
-                                             bool direct, int* cnt, I* row_nnz) {
+                                             bool direct, int base, int* cnt, I* row_nnz) {
   for (unsigned s = threadIdx.x; s < size; s += blockDim.x) keys[s] = empty_key;
   if (threadIdx.x == 0) *cnt = 0;
   __syncthreads();
@@ -147,7 +164,7 @@ __device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<
   int local = 0;
   for_each_product(A, B, M, row, threadIdx.x, blockDim.x, g, [&](I, I, I, I j) {
     bool ins;
-    table_insert(keys, size - 1, int(j), ins, direct);
+    table_insert(keys, size - 1, int(j), ins, direct, base);
     local += ins;
   });
   local = __reduce_add_sync(0xffffffffu, local);
@@ -159,14 +176,17 @@ __device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<
 
 template <class I>
 __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
-                                 const std::int64_t* products, unsigned table_size, I* row_nnz) {
+                                 const std::int64_t* products, const int2* range,
+                                 unsigned table_size, I* row_nnz) {
   extern __shared__ int smem_keys[];
   __shared__ int cnt;
   const std::int64_t row = rows[blockIdx.x];
-  // Direct addressing when the table covers every column (then only ncols slots are used).
-  const bool direct = B.ncols <= std::int64_t(table_size);
-  const unsigned size = direct ? unsigned(B.ncols) : table_size;
-  symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, &cnt, row_nnz);
+  // Direct addressing when the table covers the row's column span (then only span slots are used).
+  const int2 rg = range[row];
+  const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
+  const bool direct = span <= std::int64_t(table_size);
+  const unsigned size = direct ? unsigned(span) : table_size;
+  symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, rg.x, &cnt, row_nnz);
 }
 
 template <class I>
@@ -181,7 +201,7 @@ __global__ void k_symbolic_global(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, con
     const bool direct = B.ncols <= max_slots;
     const std::int64_t size =
         direct ? B.ncols : std::min<std::int64_t>(next_pow2(2 * cap), max_slots);
-    symbolic_row(A, B, M, row, products[row], keys, unsigned(size), direct, &cnt, row_nnz);
+    symbolic_row(A, B, M, row, products[row], keys, unsigned(size), direct, 0, &cnt, row_nnz);
   }
 }
 
@@ -231,7 +251,8 @@ void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bi
 
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
-                  std::size_t budget_bytes, const Context& ctx) {
+                  std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
+                  const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   plan<I> p;
   const std::int64_t n = A.nrows;
@@ -240,16 +261,20 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   device_array<counters> cnt(1, ctx);
   cnt.fill_zero(ctx);
   p.row_products = device_array<std::int64_t>(std::size_t(n), ctx);
+  p.row_range = device_array<int2>(std::size_t(n), ctx);
   device_array<std::uint8_t> bins(std::size_t(n), ctx);
   if (n > 0) {
     k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products.data(), bins.data(), cnt.data());
+        A, B, p.row_products.data(), p.row_range.data(), bins.data(), cnt.data());
     RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
   }
   counters c = read_counters(cnt, ctx);
   p.products = std::int64_t(c.total_products);
-  if (sizeof(I) == 4 && p.products >= (std::int64_t(1) << 31) - 1) {
-    p.need_wide = true;
+  p.products_cap = std::int64_t(c.total_cap);
+  if (p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes) >
+          std::int64_t(budget_bytes) &&
+      n > 1) {
+    p.too_large = true;  // the caller splits the rows into chunks
     return p;
   }
   const bin_table sb = make_bins(c);
@@ -274,7 +299,8 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     if (auto m = sb.count[bin]) {
       const unsigned table = unsigned(P::symbolic_table(b));
       k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), s>>>(
-          A, B, M, sr + sb.offset[bin], p.row_products.data(), table, row_nnz);
+          A, B, M, sr + sb.offset[bin], p.row_products.data(), p.row_range.data(), table,
+          row_nnz);
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", s, ctx.debug_sync);
     }
   }
@@ -283,7 +309,13 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     // the largest row needs, or small anyway (at most policy::direct_global_slots).
     std::int64_t max_slots = next_pow2(2 * std::int64_t(c.max_global));
     if (B.ncols <= std::max<std::int64_t>(max_slots, P::direct_global_slots)) max_slots = B.ncols;
-    const unsigned g = global_blocks(m, max_slots, sizeof(int), budget_bytes, ctx);
+    const std::size_t committed = std::size_t(n) * row_bytes;
+    const unsigned g = global_blocks(
+        m, max_slots, sizeof(int), budget_bytes > committed ? budget_bytes - committed : 0, ctx);
+    if (g == 0 && n > 1) {
+      p.too_large = true;  // fewer rows at a time leave room for the table
+      return p;
+    }
     if (g == 0)
       throw OutOfMemory("spgemm_hash: a symbolic hash table of " +
                             std::to_string(max_slots * sizeof(int)) +
@@ -309,10 +341,14 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   cnt.fill_zero(ctx);
   if (n > 0) {
     k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-        n, p.row_products.data(), p.row_ptr.data(), bins.data(), cnt.data());
+        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), bins.data(), cnt.data());
     RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
   }
   c = read_counters(cnt, ctx);
+  if (c.overflow) {
+    p.need_wide = true;  // nnz(C) needs 64-bit row pointers: the caller reruns with them
+    return p;
+  }
   p.nnz = std::int64_t(c.nnz);
   p.numeric_bins = make_bins(c);
   p.numeric_groups = nonempty_groups(p.numeric_bins);
@@ -324,8 +360,10 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
 }
 
 template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
-                                      const mask_ref<std::int32_t>&, std::size_t, const Context&);
+                                      const mask_ref<std::int32_t>&, std::size_t, std::size_t,
+                                      std::size_t, const Context&);
 template plan<std::int64_t> make_plan(const csr_ref<std::int64_t>&, const csr_ref<std::int64_t>&,
-                                      const mask_ref<std::int64_t>&, std::size_t, const Context&);
+                                      const mask_ref<std::int64_t>&, std::size_t, std::size_t,
+                                      std::size_t, const Context&);
 
 }  // namespace ringblas::cuda::spgemm_hash

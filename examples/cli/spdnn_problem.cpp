@@ -1,0 +1,61 @@
+// `ringblas spdnn`: loading the Graph Challenge problem and checking categories against the truth.
+#include "spdnn_problem.hpp"
+
+#include <cstdio>
+
+#include "algorithms/graph_challenge_io.hpp"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cli {
+
+SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt) {
+  namespace gc = graph_challenge;
+  SpdnnProblem p;
+  // Images: the network's own, else the 1024-pixel ones upsampled.
+  p.images_path = gc::find_images(opt.dir, opt.neurons);
+  if (!p.images_path.empty()) {
+    p.images = gc::read_images(p.images_path, opt.neurons);
+  } else {
+    p.images_path = gc::find_images(opt.dir, 1024);
+    if (p.images_path.empty())
+      throw IoError("spdnn: no sparse-images-{" + std::to_string(opt.neurons) + ",1024} file in " +
+                    opt.dir);
+    while (1024 * p.upsample * p.upsample < opt.neurons) ++p.upsample;
+    p.images = gc::upsample_images(gc::read_images(p.images_path, 1024), p.upsample);
+  }
+  p.file_images = p.images.nrows();
+  p.count = opt.images.value_or(p.file_images);
+  if (p.count != p.file_images) p.images = gc::take_rows(p.images, p.count);
+  p.net = sparse_dnn::graph_challenge_network(opt.neurons, opt.layers, opt.dir);
+  p.progress = opt.progress.value_or(opt.layers >= 100 ? opt.layers / 10 : 0);
+  return p;
+}
+
+void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra) {
+  std::printf(
+      "spdnn: %lld neurons x %lld layers, %lld images (%s%s), %lld edges per image, backend %s%s\n",
+      (long long)opt.neurons, (long long)opt.layers, (long long)p.count, p.images_path.c_str(),
+      p.upsample > 1 ? ", upsampled" : "", (long long)p.net.edges(), backend_name(opt.backend),
+      extra.c_str());
+  std::fflush(stdout);
+}
+
+int check_spdnn_truth(const SpdnnOptions& opt, const SpdnnProblem& p,
+                      const std::vector<Index>& got) {
+  namespace gc = graph_challenge;
+  std::printf("categories: %zu of %lld images\n", got.size(), (long long)p.count);
+  const std::string truth_path = gc::find_categories(opt.dir, opt.neurons, opt.layers);
+  if (truth_path.empty() || p.upsample > 1) {
+    std::printf("truth: none for this network (%s)\n",
+                p.upsample > 1 ? "inputs upsampled" : "no neuron{N}-l{L}-categories.tsv");
+    return 0;
+  }
+  std::vector<Index> truth;
+  for (Index c : gc::read_categories(truth_path))
+    if (c < p.file_images) truth.push_back(c);
+  const bool pass = gc::replicate_categories(truth, p.file_images, p.count) == got;
+  std::printf("%s (against %s)\n", pass ? "PASS" : "FAIL", truth_path.c_str());
+  return pass ? 0 : 1;
+}
+
+}  // namespace ringblas::cli
