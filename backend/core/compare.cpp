@@ -10,11 +10,26 @@
 namespace ringblas::detail {
 namespace {
 
-bool close(double a, double b, const Tolerance& t) {
+bool close(double a, double b, const Tolerance& t, double scale = 0.0) {
   if (t.values_any) return true;
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
   if (a == b) return true;
-  return std::fabs(a - b) <= t.rel * std::max(std::fabs(a), std::fabs(b)) + t.abs;
+  return std::fabs(a - b) <=
+         t.rel * std::max(std::fabs(a), std::fabs(b)) + t.abs + t.scale_rel * scale;
+}
+
+/// S(i, j) of a sparse scale matrix (binary search in row i), 0 where it has no entry.
+double scale_at(const Matrix* s, Index i, Index j) {
+  if (!s) return 0.0;
+  Index lo = index_at(s->row_ptr(), s->index_type(), i);
+  Index hi = index_at(s->row_ptr(), s->index_type(), i + 1);
+  while (lo < hi) {
+    Index mid = (lo + hi) / 2, c = index_at(s->col_idx(), s->index_type(), mid);
+    if (c == j) return std::fabs(value_at<double>(s->values(), s->type(), mid));
+    if (c < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0.0;
 }
 
 std::string show(double v) {
@@ -25,14 +40,15 @@ std::string show(double v) {
 }
 
 std::optional<std::string> compare_entry(const std::string& where, const Buffer& av, Type at, Index ka,
-                                         const Buffer& bv, Type bt, Index kb, const Tolerance& t) {
+                                         const Buffer& bv, Type bt, Index kb, const Tolerance& t,
+                                         double scale = 0.0) {
   if (at == Type::int64 && bt == Type::int64 && !t.values_any) {
     auto x = av.as<std::int64_t>()[ka], y = bv.as<std::int64_t>()[kb];
     if (x != y) return where + ": " + std::to_string(x) + " vs " + std::to_string(y);
     return std::nullopt;
   }
   double x = value_at<double>(av, at, ka), y = value_at<double>(bv, bt, kb);
-  if (!close(x, y, t)) return where + ": " + show(x) + " vs " + show(y);
+  if (!close(x, y, t, scale)) return where + ": " + show(x) + " vs " + show(y);
   return std::nullopt;
 }
 
@@ -60,7 +76,9 @@ std::optional<std::string> compare(const Matrix& a, const Matrix& b, const Toler
       Index jb = kb < eb ? index_at(b.col_idx(), b.index_type(), kb) : b.ncols();
       std::string where = "(" + std::to_string(i) + "," + std::to_string(std::min(ja, jb)) + ")";
       if (ja != jb) return where + ": present only in the " + (ja < jb ? "first" : "second");
-      if (auto d = compare_entry(where, a.values(), a.type(), ka, b.values(), b.type(), kb, tol)) return d;
+      if (auto d = compare_entry(where, a.values(), a.type(), ka, b.values(), b.type(), kb, tol,
+                                 scale_at(tol.scale, i, ja)))
+        return d;
       ++ka, ++kb;
     }
   }
@@ -91,7 +109,8 @@ std::optional<std::string> compare(const DenseMatrix& a, const DenseMatrix& b, c
   for (Index i = 0; i < a.nrows(); ++i)
     for (Index j = 0; j < a.ncols(); ++j) {
       double x = a.at<double>(i, j), y = b.at<double>(i, j);
-      if (!close(x, y, tol))
+      double scale = tol.dense_scale ? std::fabs(tol.dense_scale->at<double>(i, j)) : 0.0;
+      if (!close(x, y, tol, scale))
         return "(" + std::to_string(i) + "," + std::to_string(j) + "): " + show(x) + " vs " + show(y);
     }
   return std::nullopt;

@@ -12,6 +12,11 @@ struct Tolerance {
   double rel = 0.0;       ///< |a-b| <= rel * max(|a|, |b|) + abs passes (floats only)
   double abs = 0.0;
   bool values_any = false;  ///< any-monoid results: only the structure must agree
+  /// Sums that cancel: also pass when |a-b| <= scale_rel * S(i,j), S = Σ|products| of the entry
+  /// (a host matrix or dense matrix with the result's shape; absent entries count as 0).
+  const Matrix* scale = nullptr;
+  const DenseMatrix* dense_scale = nullptr;
+  double scale_rel = 0.0;
   /// Exact for integers and bool; for floats, loose enough for a different summation order of
   /// `terms` products (1e-12 per term in fp64, 1e-5 per term in fp32, at least 64 terms' worth).
   static Tolerance for_type(Type t, double terms = 64);

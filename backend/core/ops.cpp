@@ -1,6 +1,8 @@
 // Public operations: validate dimensions and indices, then hand over to the executor chosen by
 // backend/core/dispatch.hpp (cpu executor on host copies of the inputs, or the cuda executor).
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
 #include "backend/core/dense_batch.hpp"
@@ -51,6 +53,50 @@ Tolerance tol_for(Type t, MonoidCode add, Index terms) {
 }
 Tolerance exact(Type t) { return Tolerance::for_type(t); }
 
+/// The multiply that, applied to |x| and |y|, bounds |mul(x, y)|; nullopt where none does.
+std::optional<BinaryOpCode> abs_bound_op(BinaryOpCode m) {
+  switch (m) {
+    case BinaryOpCode::times:
+    case BinaryOpCode::first:
+    case BinaryOpCode::second:
+    case BinaryOpCode::pair: return m;
+    case BinaryOpCode::plus:
+    case BinaryOpCode::minus: return BinaryOpCode::plus;
+    case BinaryOpCode::min:
+    case BinaryOpCode::max: return BinaryOpCode::max;
+    default: return std::nullopt;
+  }
+}
+
+/// Verify compares float sums computed in different orders; where they cancel, the difference
+/// is bounded by n·eps·Σ|products| (n = inner dimension), not by the result. This says whether
+/// that bound applies and with which relative factor.
+std::optional<double> cancellation_bound(const Context& ctx, Type out, const Semiring& s,
+                                         Index inner) {
+  if (ctx.backend != Backend::verify || s.is_user() || s.add != MonoidCode::plus ||
+      !abs_bound_op(s.mul) || !(is_float(out) || is_float(s.type)))
+    return std::nullopt;
+  const double eps = (out == Type::fp32 || s.type == Type::fp32) ? 1.2e-7 : 2.3e-16;
+  return 2.0 * double(std::max<Index>(inner, 1)) * eps;
+}
+
+/// |X| on the host at fp64.
+Matrix abs_values(const Matrix& x, const Context& ctx) {
+  Matrix h = (x.location() == Location::host ? x : x.to(Location::host, ctx)).cast(Type::fp64);
+  double* v = h.values().as<double>();
+  for (Index k = 0; k < h.nnz(); ++k) v[k] = std::fabs(v[k]);
+  return h;
+}
+DenseMatrix abs_values(const DenseMatrix& x, const Context& ctx) {
+  DenseMatrix h = x.location() == Location::host ? x : x.to(Location::host, ctx);
+  std::vector<double> v(static_cast<std::size_t>(h.nrows() * h.ncols()));
+  for (Index i = 0; i < h.nrows(); ++i)
+    for (Index j = 0; j < h.ncols(); ++j)
+      v[std::size_t(h.layout() == Layout::row_major ? i * h.ncols() + j : j * h.nrows() + i)] =
+          std::fabs(h.at<double>(i, j));
+  return DenseMatrix::from_values(h.nrows(), h.ncols(), v, h.layout());
+}
+
 }  // namespace
 
 void mxm(Matrix& C, const Matrix* M, Accum acc, const Semiring& s, const Matrix& A,
@@ -60,14 +106,25 @@ void mxm(Matrix& C, const Matrix* M, Accum acc, const Semiring& s, const Matrix&
   require(dims(C) == Dims{a.rows, b.cols}, "mxm",
           "C is " + str(dims(C)) + " but A*B is " + str({a.rows, b.cols}));
   check_mask("mxm", M, dims(C));
+  Tolerance tol = tol_for(C.type(), s.add, a.cols);
+  std::optional<Matrix> scale;
+  if (auto rel = cancellation_bound(ctx, C.type(), s, a.cols)) {
+    scale.emplace(a.rows, b.cols, Type::fp64);
+    Descriptor sd;
+    sd.transpose_a = d.transpose_a;
+    sd.transpose_b = d.transpose_b;
+    cpu::mxm(*scale, nullptr, no_accum, Semiring(MonoidCode::plus, *abs_bound_op(s.mul), Type::fp64),
+             abs_values(A, ctx), abs_values(B, ctx), sd, ctx);
+    tol.scale = &*scale;
+    tol.scale_rel = *rel;
+  }
   detail::execute<Matrix>(
       "mxm", ctx, d, C,
       [&](Matrix& c, Context& x) {
         HostInputs h(x);
         cpu::mxm(c, h(M), acc, s, h(A), h(B), d, x);
       },
-      [&](Matrix& c, Context& x) { cuda::mxm(c, M, acc, s, A, B, d, x); },
-      tol_for(C.type(), s.add, a.cols));
+      [&](Matrix& c, Context& x) { cuda::mxm(c, M, acc, s, A, B, d, x); }, tol);
 }
 
 void mxv(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Matrix& A, const Vector& u,
@@ -111,14 +168,25 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& 
           "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, b.cols}));
   if (d.replace || d.mask_complement || d.mask_structure)
     throw NotImplemented("mxm (dense): a dense output takes no mask, so replace and mask flags do not apply");
+  Tolerance tol = tol_for(C.type(), s.add, a.cols);
+  std::optional<DenseMatrix> scale;
+  if (auto rel = cancellation_bound(ctx, C.type(), s, a.cols)) {
+    scale.emplace(a.rows, b.cols, Type::fp64);
+    Descriptor sd;
+    sd.transpose_a = d.transpose_a;
+    sd.transpose_b = d.transpose_b;
+    cpu::mxm(*scale, Semiring(MonoidCode::plus, *abs_bound_op(s.mul), Type::fp64),
+             abs_values(A, ctx), abs_values(B, ctx), sd, ctx);
+    tol.dense_scale = &*scale;
+    tol.scale_rel = *rel;
+  }
   detail::execute<DenseMatrix>(
       "mxm (dense)", ctx, d, C,
       [&](DenseMatrix& c, Context& x) {
         HostInputs h(x);
         cpu::mxm(c, s, h(A), h(B), d, x);
       },
-      [&](DenseMatrix& c, Context& x) { cuda::mxm(c, s, A, B, d, x); },
-      tol_for(C.type(), s.add, a.cols));
+      [&](DenseMatrix& c, Context& x) { cuda::mxm(c, s, A, B, d, x); }, tol);
 }
 
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
