@@ -2,8 +2,10 @@
 // exist, else cpu, traced) or verify (both, compared entry by entry).
 #pragma once
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backend/core/compare.hpp"
 #include "ringblas/context.hpp"
@@ -18,14 +20,12 @@ class HostInputs {
   explicit HostInputs(const Context& ctx) : ctx_(ctx) {}
   template <class T> const T& operator()(const T& x) {
     if (x.location() == Location::host) return x;
-    return *static_cast<const T*>(keep(new Holder<T>(x.to(Location::host, ctx_))));
+    auto held = std::make_unique<Holder<T>>(x.to(Location::host, ctx_));
+    const T& ref = held->value;
+    held_.push_back(std::move(held));
+    return ref;
   }
   template <class T> const T* operator()(const T* x) { return x ? &(*this)(*x) : nullptr; }
-  ~HostInputs() {
-    for (auto* h : held_) delete h;
-  }
-  HostInputs(const HostInputs&) = delete;
-  HostInputs& operator=(const HostInputs&) = delete;
 
  private:
   struct Base {
@@ -35,12 +35,8 @@ class HostInputs {
     explicit Holder(T v) : value(std::move(v)) {}
     T value;
   };
-  template <class T> const void* keep(Holder<T>* h) {
-    held_.push_back(h);
-    return &h->value;
-  }
   const Context& ctx_;
-  std::vector<Base*> held_;
+  std::vector<std::unique_ptr<Base>> held_;
 };
 
 bool is_cuda_variant(Variant v);
