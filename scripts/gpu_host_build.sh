@@ -2,17 +2,20 @@
 # On an offline GPU host: unpacks .deps/*.deb into a private prefix, configures and builds
 # ringblas, runs the tests (ctest -L gpu, then -L cpu), and with --sanitize runs the gpu test
 # binary under compute-sanitizer memcheck and racecheck. Logs go to $OUT (or ./gpu-logs).
-# Usage: scripts/gpu_host_build.sh [--sanitize] [--bench] [--no-cpu-tests] [--gtest-filter F]
+# Usage: scripts/gpu_host_build.sh [--sanitize] [--bench] [--no-cpu-tests] [--build-only]
+#        [--target T] [--gtest-filter F]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-logs}
 mkdir -p "$out"
-sanitize=0 bench=0 cpu_tests=1 filter='*'
+sanitize=0 bench=0 cpu_tests=1 build_only=0 target='' filter='*'
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) sanitize=1 ;;
     --bench) bench=1 ;;
     --no-cpu-tests) cpu_tests=0 ;;
+    --build-only) build_only=1 ;;
+    --target) target=$2; shift ;;
     --gtest-filter) filter=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -36,8 +39,9 @@ build=$root/build-gpu
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAPHBLAS_ROOT="$GRAPHBLAS_ROOT" \
   -DZLIB_ROOT="$prefix/usr" -DRINGBLAS_DATA_DIR="$data" -DRINGBLAS_BUILD_BENCH=$([ $bench = 1 ] && echo ON || echo OFF) \
   >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-( time cmake --build "$build" -j "$(nproc)" ) >"$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
+( time cmake --build "$build" -j "$(nproc)" ${target:+--target $target} ) >"$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
 tail -3 "$out/build.log"
+[ $build_only = 1 ] && exit 0
 rc=0
 (cd "$build" && ctest -L gpu --output-on-failure -j 1 >"$out/ctest_gpu.log" 2>&1) || rc=1
 tail -5 "$out/ctest_gpu.log"

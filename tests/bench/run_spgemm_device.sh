@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
-# One GPU-machine call for spgemm_hash: build (scripts/gpu_host_build.sh, which also runs
-# ctest -L gpu), the SpgemmHash tests alone, compute-sanitizer memcheck and racecheck on a subset
-# (bin boundaries, global rows, row chunks, degenerate shapes), bench_spgemm, and per-kernel times
-# (ncu) of one call on three matrices. At most 8 files land in $OUT.
+# One GPU-machine call for spgemm_hash, ordered so the numbers that matter come first within one
+# 600 s device call: build (scripts/gpu_host_build.sh --build-only), the SpgemmHash tests,
+# bench_spgemm, the CLI in cuda and verify mode on real files, the other gpu tests, then
+# compute-sanitizer memcheck/racecheck on a subset and (SPGEMM_NCU=1) per-kernel times from ncu.
+# At most 8 files land in $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$root/gpu-logs}
 tmp=/tmp/spgemm-run
 mkdir -p "$out" "$tmp"
 cd "$root"
-OUT=$tmp bash scripts/gpu_host_build.sh --no-cpu-tests --bench >"$tmp/host.log" 2>&1
-{ cat "$tmp/gpu.txt"; tail -3 "$tmp/build.log"; grep -E "error" -A3 "$tmp/build.log" | head -40
-  grep -E "tests passed|Failed|\*\*\*" "$tmp/ctest_gpu.log"; } >"$out/summary.log" 2>&1
-cp "$tmp/ctest_gpu.log" "$out/ctest_gpu.log" 2>/dev/null
+t0=$SECONDS
+stamp() { echo "[$((SECONDS - t0)) s] $*" >>"$out/summary.log"; }
+OUT=$tmp bash scripts/gpu_host_build.sh --build-only --bench >"$tmp/host.log" 2>&1
+{ cat "$tmp/gpu.txt"; tail -3 "$tmp/build.log"; grep -E "error" -A3 "$tmp/build.log" | head -40; } >>"$out/summary.log" 2>&1
+stamp built
 export LD_LIBRARY_PATH=/tmp/ringblas-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 bin=build-gpu/tests/ringblas_gpu_tests
 [ -x "$bin" ] || { echo "no test binary"; cat "$tmp/host.log"; exit 1; }
 $bin --gtest_filter='SpgemmHash*' >"$out/spgemm_tests.log" 2>&1
-echo "SpgemmHash: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/spgemm_tests.log" | tr '\n' ' ')" | tee -a "$out/summary.log"
+stamp "SpgemmHash: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/spgemm_tests.log" | tr '\n' ' ')"
+bench=build-gpu/tests/bench/bench_spgemm
+timeout "${SPGEMM_BENCH_S:-240}" $bench --json "$out/spgemm.json" --md "$out/spgemm.md" --reps 10 2>"$tmp/bench.err"
+stamp "bench rc=$? $(tail -3 "$tmp/bench.err" | tr '\n' ' ')"
+cli=build-gpu/ringblas
+data=.data/suitesparse
+[ -d "$data" ] || data=../shared/data/suitesparse
+for args in "mxm $data/bcsstk16.mtx.gz $data/bcsstk16.mtx.gz --backend verify" \
+            "mxm $data/bcsstk16.mtx.gz $data/bcsstk16.mtx.gz --backend verify --type fp32" \
+            "mxm $data/cage8.mtx.gz $data/cage8.mtx.gz --semiring min_plus --backend cuda" \
+            "spmm $data/bcsstk16.mtx.gz --cols 64 --backend verify"; do
+  timeout 60 $cli $args >"$tmp/cli.log" 2>&1
+  stamp "cli rc=$? ringblas $args: $(tail -2 "$tmp/cli.log" | tr '\n' ' ' | cut -c1-300)"
+done
+$bin --gtest_filter='-SpgemmHash*' >"$tmp/other.log" 2>&1
+stamp "other gpu tests: $(grep -E '^\[  (PASSED|FAILED)  \]|^\[  FAILED  \] [A-Z]' "$tmp/other.log" | tr '\n' ' ')"
+grep -E "FAILED|Failure" -A5 "$tmp/other.log" | head -40 >>"$out/spgemm_tests.log"
 run_san() {  # tool, seconds, filter
   timeout "$2" compute-sanitizer --tool "$1" --error-exitcode 7 "$bin" --gtest_filter="$3" \
     >"$tmp/san.log" 2>&1
@@ -25,18 +43,17 @@ run_san() {  # tool, seconds, filter
   { echo "== $1 rc=$rc filter=$3"; grep -E "^\[  (PASSED|FAILED)|ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Hazard" "$tmp/san.log" | head -30; } >>"$out/sanitize.log"
 }
 small='SpgemmHash.Degenerate*:SpgemmHash.GlobalRows*:SpgemmHash.RowChunks*:SpgemmHash.ManifestSemirings*'
-run_san memcheck 150 "$small:SpgemmHash.RowsInEveryBin*"
-run_san racecheck 90 "$small"
-run_san racecheck 120 'SpgemmHash.RowsInEveryBin*'
+run_san memcheck "${SPGEMM_SAN_S:-120}" "$small:SpgemmHash.RowsInEveryBin*"
+run_san racecheck "${SPGEMM_SAN_S:-120}" "$small"
 cat "$out/sanitize.log" >>"$out/summary.log"
-bench=build-gpu/tests/bench/bench_spgemm
-timeout 300 $bench --json "$out/spgemm.json" --md "$out/spgemm.md" --reps 10 2>"$out/bench.err"
-echo "bench rc=$?" >>"$out/summary.log"
-for m in rajat01 soc-Epinions er200k; do
-  echo "== $m" >>"$out/ncu.log"
-  timeout 60 ncu --metrics gpu__time_duration.sum --launch-count 22 --csv --print-units base \
-    $bench --only $m --reps 10 --json $tmp/n.json --md $tmp/n.md 2>/dev/null |
-    grep -E '^"[0-9]' | awk -F'","' '{print substr($5, 1, 70) "," $9 "," $NF}' | sed 's/"//g' >>"$out/ncu.log"
-done
+stamp sanitized
+if [ "${SPGEMM_NCU:-0}" = 1 ]; then
+  for m in rajat01 soc-Epinions er200k; do
+    echo "== $m" >>"$out/ncu.log"
+    timeout 60 ncu --metrics gpu__time_duration.sum --launch-count 22 --csv --print-units base \
+      $bench --only $m --reps 10 --json $tmp/n.json --md $tmp/n.md 2>/dev/null |
+      grep -E '^"[0-9]' | awk -F'","' '{print substr($5, 1, 70) "," $9 "," $NF}' | sed 's/"//g' >>"$out/ncu.log"
+  done
+fi
 cat "$out/summary.log"
 tail -40 "$out/spgemm.md"

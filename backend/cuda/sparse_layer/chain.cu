@@ -99,14 +99,17 @@ DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<floa
 
   // --- weights: prepare on the host, then resident or streamed ---
   const auto t0 = clock::now();
-  std::vector<PreparedLayer> prepared(static_cast<std::size_t>(nl));
+  std::vector<Matrix> on_host;  // copies only of device-resident weights
+  bool all_host = true;
+  for (const Matrix& w : weights) all_host = all_host && w.location() == Location::host;
+  if (!all_host)
+    for (const Matrix& w : weights)
+      on_host.push_back(w.location() == Location::host ? w : w.to(Location::host, ctx));
+  const std::vector<PreparedLayer> prepared = prepare_layers(all_host ? weights : on_host);
   std::size_t total_words = 0, max_words = 0;
-  for (int k = 0; k < nl; ++k) {
-    const Matrix& w = weights[std::size_t(k)];
-    const Matrix wh = w.location() == Location::host ? w : w.to(Location::host, ctx);
-    prepared[std::size_t(k)] = prepare_layer(transpose_host(wh));
-    total_words += prepared[std::size_t(k)].blob.size();
-    max_words = std::max(max_words, prepared[std::size_t(k)].blob.size());
+  for (const PreparedLayer& l : prepared) {
+    total_words += l.blob.size();
+    max_words = std::max(max_words, l.blob.size());
   }
   st.weight_bytes = total_words * 4;
   const bool streamed = opt.force_out_of_core ||

@@ -2,8 +2,12 @@
 #include "backend/cuda/sparse_layer/prepare.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "ringblas/error.hpp"
@@ -164,6 +168,32 @@ PreparedLayer prepare_layer(const Matrix& a) {
   put(L.warp_displ, warp_displ.data(), warp_displ.size() * 4);
   put(L.index, index.data(), index.size() * 2);
   put(L.value, value.data(), value.size() * 4);
+  return out;
+}
+
+std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, unsigned threads) {
+  std::vector<PreparedLayer> out(weights.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<std::size_t>(threads, weights.size()));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < weights.size();) {
+      try {
+        out[k] = prepare_layer(transpose_host(weights[k]));
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = weights.size();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   return out;
 }
 

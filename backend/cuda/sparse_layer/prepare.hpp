@@ -34,6 +34,11 @@ struct PreparedLayer {
 /// product computed is out(j, f) = ⊕_i A(j, i) ⊗ in(i, f).
 PreparedLayer prepare_layer(const Matrix& a);
 
+/// prepare_layer(transpose_host(w)) of every host matrix in `weights`, the layers spread over the
+/// host's cores (they are independent; one thread per layer at a time, `threads` 0 = all cores).
+/// An exception in any layer is rethrown here, after every thread has stopped.
+std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, unsigned threads = 0);
+
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);
 
