@@ -2,7 +2,7 @@
 # One GPU-machine call for spgemm_hash, ordered so the numbers that matter come first within one
 # 600 s device call: build (scripts/gpu_host_build.sh --build-only), the SpgemmHash tests,
 # bench_spgemm, the CLI in cuda and verify mode on real files, the other gpu tests, then
-# compute-sanitizer memcheck/racecheck on a subset and (SPGEMM_NCU=1) per-kernel times from ncu.
+# compute-sanitizer memcheck/racecheck on a subset and (SPGEMM_PROFILE) ncu profiles.
 # At most 8 files land in $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,13 +47,10 @@ run_san memcheck "${SPGEMM_SAN_S:-120}" "$small:SpgemmHash.RowsInEveryBin*"
 run_san racecheck "${SPGEMM_SAN_S:-120}" "$small"
 cat "$out/sanitize.log" >>"$out/summary.log"
 stamp sanitized
-if [ "${SPGEMM_NCU:-0}" = 1 ]; then
-  for m in rajat01 soc-Epinions er200k; do
-    echo "== $m" >>"$out/ncu.log"
-    timeout 60 ncu --metrics gpu__time_duration.sum --launch-count 22 --csv --print-units base \
-      $bench --only $m --reps 10 --json $tmp/n.json --md $tmp/n.md 2>/dev/null |
-      grep -E '^"[0-9]' | awk -F'","' '{print substr($5, 1, 70) "," $9 "," $NF}' | sed 's/"//g' >>"$out/ncu.log"
-  done
+# SPGEMM_PROFILE="STALL_MATRIX MATRIX..." adds tests/bench/profile_spgemm.sh (ncu) on them.
+if [ -n "${SPGEMM_PROFILE:-}" ]; then
+  OUT=$out timeout 200 bash tests/bench/profile_spgemm.sh $SPGEMM_PROFILE >/dev/null 2>&1
+  stamp profiled
 fi
 cat "$out/summary.log"
 tail -40 "$out/spgemm.md"

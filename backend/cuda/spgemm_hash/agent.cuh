@@ -313,20 +313,22 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
   }
 }
 
-/// Bitonic sort of n2 (a power of two) keys with their values in shared memory, by the whole
-/// block.
+/// Bitonic sort of n2 (a power of two) keys in shared memory by the whole block, with their
+/// values when `vals` is not null. Each compare-exchange pair (i, i | j) with bit j of i clear is
+/// one work item, so every thread has work in every phase.
 template <class A>
 __device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
+  const int pairs = n2 >> 1;
   for (int k = 2; k <= n2; k <<= 1) {
     for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = threadIdx.x; i < n2; i += blockDim.x) {
-        const int ixj = i ^ j;
-        if (ixj > i) {
-          const bool up = (i & k) == 0;
-          const int ki = keys[i], kj = keys[ixj];
-          if ((ki > kj) == up) {
-            keys[i] = kj;
-            keys[ixj] = ki;
+      for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+        const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
+        const int ixj = i | j;
+        const int ki = keys[i], kj = keys[ixj];
+        if ((ki > kj) == ((i & k) == 0)) {
+          keys[i] = kj;
+          keys[ixj] = ki;
+          if (vals) {
             const A t = vals[i];
             vals[i] = vals[ixj];
             vals[ixj] = t;
@@ -336,6 +338,56 @@ __device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
       __syncthreads();
     }
   }
+}
+
+/// Moves a table's entries to its front in slot order and returns their number. With shift < 0
+/// keys and values move; with shift >= 0 only keys move, packed as ((key - base) << shift) | slot
+/// (the caller checks that this fits 31 bits), and values stay in their slots: a later sort then
+/// moves 4 bytes per entry instead of 12. Rounds of `per` x blockDim slots: warp w reads `per`
+/// coalesced runs of 32 slots, ballots give each entry's place among its warp's, a block scan
+/// the warp's offset. Entries only move left, onto slots the round has already read.
+template <int per, class A>
+__device__ __forceinline__ int compact_table(int* keys, A* vals, unsigned size, int* warp_sums,
+                                             int shift = -1, int base = 0) {
+  const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+  const unsigned round = per * blockDim.x;
+  const bool pack = shift >= 0;
+  int done = 0;
+  for (unsigned start = 0; start < size; start += round) {
+    const unsigned first = start + wid * (per * 32);
+    int rk[per];
+    A rv[per];
+    unsigned ballot[per];
+    int count = 0;
+#pragma unroll
+    for (int e = 0; e < per; ++e) {
+      const unsigned s = first + unsigned(e) * 32 + lane;
+      int key = s < size ? keys[s] : empty_key;
+      if (key != empty_key) {
+        if (pack) key = int((unsigned(key - base) << shift) | s);
+        else rv[e] = vals[s];
+      }
+      rk[e] = key;
+      ballot[e] = __ballot_sync(0xffffffffu, key != empty_key);
+      count += __popc(ballot[e]);
+    }
+    int total;
+    const int prefix = block_exclusive_scan(lane == 0 ? count : 0, warp_sums, total);
+    int o = done + __shfl_sync(0xffffffffu, prefix, 0);
+    const unsigned below = (1u << lane) - 1;
+#pragma unroll
+    for (int e = 0; e < per; ++e) {
+      if (rk[e] != empty_key) {
+        const int at = o + __popc(ballot[e] & below);
+        keys[at] = rk[e];
+        if (!pack) vals[at] = rv[e];
+      }
+      o += __popc(ballot[e]);
+    }
+    done += total;
+    __syncthreads();
+  }
+  return done;
 }
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -2,8 +2,9 @@
 // semiring S and index type I; included only by the instantiation units (inst/*.cu).
 // Kernels: k_numeric_pwarp (4 threads per row, 32-slot key+value tables, 64 rows per block,
 // <= 24 KiB shared; rows ranked by counting smaller keys), k_numeric_block (one block per row,
-// 512..16384 slots of key+value, <= 192 KiB shared; entries compacted by a block scan, then a
-// bitonic sort in shared memory), k_numeric_global (persistent blocks with global-memory tables;
+// 512..16384 slots of key+value, <= 192 KiB shared; entries compacted by warp ballots and a block
+// scan, then a bitonic sort in shared memory of the keys packed with their slot, values read from
+// their slots at write-out), k_numeric_global (persistent blocks with global-memory tables;
 // entries compacted unsorted, then cub::DeviceSegmentedSort and a copy into C). When a table has
 // a slot per column of C (direct addressing, spECK's dense accumulator) there is no probing and
 // the order-preserving compaction already yields a sorted row: no sort at all. Block rows use a
@@ -115,54 +116,16 @@ __global__ void __launch_bounds__(policy::pwarp_block)
   }
 }
 
-/// Moves the table's entries to its front in slot order and returns their number. Rounds of
-/// 8 x blockDim slots: each thread holds its contiguous slots of the round in registers, a block
-/// scan gives its output offset (entries only move left, onto slots already read). Slot order is
-/// column order for a direct table.
-template <class A>
-__device__ __forceinline__ int compact_in_place(int* keys, A* vals, unsigned size, int* warp_sums) {
-  constexpr unsigned max_per_thread = 8;
-  const unsigned round = max_per_thread * blockDim.x;
-  int done = 0;
-  for (unsigned start = 0; start < size; start += round) {
-    const unsigned len = size - start < round ? size - start : round;
-    const unsigned per = (len + blockDim.x - 1) / blockDim.x;
-    int rk[max_per_thread];
-    A rv[max_per_thread];
-    int mine = 0;
-#pragma unroll
-    for (unsigned e = 0; e < max_per_thread; ++e) {
-      rk[e] = empty_key;
-      const unsigned s = threadIdx.x * per + e;
-      if (e < per && s < len) {
-        rk[e] = keys[start + s];
-        rv[e] = vals[start + s];
-        mine += rk[e] != empty_key;
-      }
-    }
-    int total;
-    int o = done + block_exclusive_scan(mine, warp_sums, total);
-#pragma unroll
-    for (unsigned e = 0; e < max_per_thread; ++e) {
-      if (rk[e] != empty_key) {
-        keys[o] = rk[e];
-        vals[o] = rv[e];
-        ++o;
-      }
-    }
-    done += total;
-    __syncthreads();
-  }
-  return done;
-}
-
-/// One output row by the whole block with a shared-memory table of `size` slots: hash (or direct) accumulation, compaction, bitonic sort unless direct, write-out.
+/// One output row by the whole block with a shared-memory table of `size` slots: hash (or
+/// direct) accumulation, compaction, a bitonic sort unless direct, write-out. A hash table's
+/// keys are sorted packed with their slot ((column - first) << log2(size) | slot) when that fits
+/// 31 bits, the values read from their slots at write-out; else keys and values are sorted.
 template <class S, class I>
 __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, std::int64_t row,
                                                    std::int64_t products, int* keys,
                                                    acc_t<typename S::value_type>* vals,
                                                    unsigned size, bool direct, int base,
-                                                   int* warp_sums) {
+                                                   std::int64_t span, int* warp_sums) {
   using T = typename S::value_type;
   using A = acc_t<T>;
   for (unsigned s = threadIdx.x; s < size; s += blockDim.x) {
@@ -175,24 +138,35 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
     accumulate<S>(keys, vals, size - 1, int(j), product(a, row, p, k, q, j), direct, base);
   });
   __syncthreads();
-  const int total = compact_in_place(keys, vals, size, warp_sums);
+  const I out = a.c_rp[row];
+  const I room = a.c_rp[row + 1] - out;
+  const int shift = __ffs(int(size)) - 1;  // size is a power of two unless direct
+  const int span_bits = span > 1 ? 64 - __clzll((unsigned long long)(span - 1)) : 0;
+  const bool packed = !direct && span_bits + shift <= 31;
+  const int total = packed ? compact_table<4>(keys, vals, size, warp_sums, shift, base)
+                           : compact_table<4>(keys, vals, size, warp_sums);
   if (!direct) {
     const int n2 = int(next_pow2(total));
     for (int s = total + threadIdx.x; s < n2; s += blockDim.x) keys[s] = INT_MAX;
     __syncthreads();
-    block_bitonic_sort(keys, vals, n2);
+    block_bitonic_sort(keys, packed ? static_cast<A*>(nullptr) : vals, n2);
   }
-  const I out = a.c_rp[row];
-  const I len = std::min<I>(I(total), a.c_rp[row + 1] - out);
+  const I len = std::min<I>(I(total), room);
   for (I e = threadIdx.x; e < len; e += blockDim.x) {
-    a.c_ci[out + e] = I(keys[e]);
-    a.c_v[out + e] = T(vals[e]);
+    const int k = keys[e];
+    if (packed) {
+      a.c_ci[out + e] = I((k >> shift) + base);
+      a.c_v[out + e] = T(vals[k & int(size - 1)]);
+    } else {
+      a.c_ci[out + e] = I(k);
+      a.c_v[out + e] = T(vals[e]);
+    }
   }
 }
 
-// Bins of 1024 threads need 64 registers or fewer: compact_in_place works in rounds of 8 slots
-// per thread for that reason (16 slots in registers took 70 with 8-byte values and failed with
-// cudaErrorLaunchOutOfResources on the H200).
+// Bins of 1024 threads need 64 registers or fewer: compaction keeps 4 (keys and values) or 8
+// (packed keys) slots per thread in registers for that reason (16 slots of keys and 8-byte values
+// took 70 registers and failed with cudaErrorLaunchOutOfResources on the H200).
 template <class S, class I>
 __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
                                 unsigned table_size) {
@@ -207,7 +181,7 @@ __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::
   const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
   const bool direct = span <= std::int64_t(table_size);
   numeric_row_shared(a, row, products[row], keys, vals, direct ? unsigned(span) : table_size,
-                     direct, rg.x, warp_sums);
+                     direct, rg.x, span, warp_sums);
 }
 
 /// Rows of the global bin: block b owns tables [b * max_slots, (b + 1) * max_slots). A direct
