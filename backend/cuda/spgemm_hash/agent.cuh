@@ -313,9 +313,9 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
   }
 }
 
-/// Bitonic sort of n2 (a power of two) keys in shared memory by the whole block, with their
-/// values when `vals` is not null. Each compare-exchange pair (i, i | j) with bit j of i clear is
-/// one work item, so every thread has work in every phase.
+/// Bitonic sort of n2 (a power of two) keys with their values in shared memory by the whole
+/// block. Each compare-exchange pair (i, i | j) with bit j of i clear is one work item, so every
+/// thread has work in every phase.
 template <class A>
 __device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
   const int pairs = n2 >> 1;
@@ -328,15 +328,55 @@ __device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
         if ((ki > kj) == ((i & k) == 0)) {
           keys[i] = kj;
           keys[ixj] = ki;
-          if (vals) {
-            const A t = vals[i];
-            vals[i] = vals[ixj];
-            vals[ixj] = t;
-          }
+          const A t = vals[i];
+          vals[i] = vals[ixj];
+          vals[ixj] = t;
         }
       }
       __syncthreads();
     }
+  }
+}
+
+/// One bitonic compare-exchange step between lanes (partner lane ^ j) for key index i in stage k.
+__device__ __forceinline__ int bitonic_lane_step(int v, int i, int j, int k) {
+  const int other = __shfl_xor_sync(0xffffffffu, v, j);
+  const bool keep_min = ((i & j) == 0) == ((i & k) == 0);
+  return keep_min ? min(v, other) : max(v, other);
+}
+
+/// Bitonic sort of n keys (a power of two, n >= 32) in shared memory by the whole block, keys
+/// only. Steps whose partners lie within an aligned run of 32 keys (j < 32) run in registers
+/// with warp shuffles, one load and store per run and stage; only steps with j >= 32 go through
+/// shared memory with a barrier. That cuts shared-memory traffic and barriers by about 3x against
+/// block_bitonic_sort.
+__device__ __forceinline__ void block_bitonic_sort_keys(int* keys, int n) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int pairs = n >> 1;
+  for (int k = 2; k <= n; k <<= 1) {
+    for (int j = k >> 1; j >= 32; j >>= 1) {
+      for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+        const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
+        const int ixj = i | j;
+        const int ki = keys[i], kj = keys[ixj];
+        if ((ki > kj) == ((i & k) == 0)) {
+          keys[i] = kj;
+          keys[ixj] = ki;
+        }
+      }
+      __syncthreads();
+    }
+    // The steps j = min(k/2, 16) .. 1 of stage k (for k < 32: stages k..32 at once).
+    const int k_last = k < 32 ? 32 : k;
+    for (int g = warp; g < (n >> 5); g += warps) {
+      const int i = (g << 5) | lane;
+      int v = keys[i];
+      for (int kk = k; kk <= k_last; kk <<= 1)
+        for (int j = min(kk >> 1, 16); j > 0; j >>= 1) v = bitonic_lane_step(v, i, j, kk);
+      keys[i] = v;
+    }
+    __syncthreads();
+    if (k < 32) k = 32;  // stages 2..32 are done
   }
 }
 

@@ -145,11 +145,12 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
   const bool packed = !direct && span_bits + shift <= 31;
   const int total = packed ? compact_table<4>(keys, vals, size, warp_sums, shift, base)
                            : compact_table<4>(keys, vals, size, warp_sums);
-  if (!direct) {
-    const int n2 = int(next_pow2(total));
+  if (!direct) {  // hash tables have >= 512 slots, so padding to 32 keys stays inside
+    const int n2 = packed ? max(32, int(next_pow2(total))) : int(next_pow2(total));
     for (int s = total + threadIdx.x; s < n2; s += blockDim.x) keys[s] = INT_MAX;
     __syncthreads();
-    block_bitonic_sort(keys, packed ? static_cast<A*>(nullptr) : vals, n2);
+    if (packed) block_bitonic_sort_keys(keys, n2);
+    else block_bitonic_sort(keys, vals, n2);
   }
   const I len = std::min<I>(I(total), room);
   for (I e = threadIdx.x; e < len; e += blockDim.x) {
