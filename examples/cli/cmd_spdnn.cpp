@@ -84,6 +84,11 @@ int run_single(const SpdnnOptions& opt) {
   const double layers_ms = stats.fused ? stats.chain.inference_ms : seconds * 1e3;
   std::printf("layers: %.3f ms, %.3f TeraEdges/s (%s)\n", layers_ms, edges / layers_ms / 1e9,
               stats.fused ? "fused GPU chain, CUDA events, weights prepared before" : "wall clock");
+  if (stats.fused)
+    std::printf("time split: weight preparation %.1f ms, feature transfers %.1f ms, layers %.1f ms, "
+                "rest (conversions) %.1f ms\n",
+                stats.chain.prepare_ms, stats.chain.transfer_ms, layers_ms,
+                seconds * 1e3 - stats.chain.prepare_ms - stats.chain.transfer_ms - layers_ms);
   return check_spdnn_truth(opt, p, sparse_dnn::categories(y));
 }
 }  // namespace
