@@ -313,29 +313,34 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
   }
 }
 
-/// Bitonic sort of n2 (a power of two) keys with their values in shared memory by the whole
-/// block. Each compare-exchange pair (i, i | j) with bit j of i clear is one work item, so every
-/// thread has work in every phase.
+/// One shared-memory step (j, k) of a bitonic sort of n keys (and their values unless `vals` is
+/// null), then a barrier. Each compare-exchange pair (i, i | j) with bit j of i clear is one
+/// work item, so every thread has work.
 template <class A>
-__device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
-  const int pairs = n2 >> 1;
-  for (int k = 2; k <= n2; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
-        const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
-        const int ixj = i | j;
-        const int ki = keys[i], kj = keys[ixj];
-        if ((ki > kj) == ((i & k) == 0)) {
-          keys[i] = kj;
-          keys[ixj] = ki;
-          const A t = vals[i];
-          vals[i] = vals[ixj];
-          vals[ixj] = t;
-        }
+__device__ __forceinline__ void bitonic_shared_step(int* keys, A* vals, int n, int j, int k) {
+  for (int p = threadIdx.x; p < (n >> 1); p += blockDim.x) {
+    const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
+    const int ixj = i | j;
+    const int ki = keys[i], kj = keys[ixj];
+    if ((ki > kj) == ((i & k) == 0)) {
+      keys[i] = kj;
+      keys[ixj] = ki;
+      if (vals) {
+        const A t = vals[i];
+        vals[i] = vals[ixj];
+        vals[ixj] = t;
       }
-      __syncthreads();
     }
   }
+  __syncthreads();
+}
+
+/// Bitonic sort of n2 (a power of two) keys with their values in shared memory by the whole
+/// block.
+template <class A>
+__device__ __forceinline__ void block_bitonic_sort(int* keys, A* vals, int n2) {
+  for (int k = 2; k <= n2; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) bitonic_shared_step(keys, vals, n2, j, k);
 }
 
 /// One bitonic compare-exchange step between lanes (partner lane ^ j) for key index i in stage k.
@@ -352,20 +357,9 @@ __device__ __forceinline__ int bitonic_lane_step(int v, int i, int j, int k) {
 /// block_bitonic_sort.
 __device__ __forceinline__ void block_bitonic_sort_keys(int* keys, int n) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  const int pairs = n >> 1;
   for (int k = 2; k <= n; k <<= 1) {
-    for (int j = k >> 1; j >= 32; j >>= 1) {
-      for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
-        const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
-        const int ixj = i | j;
-        const int ki = keys[i], kj = keys[ixj];
-        if ((ki > kj) == ((i & k) == 0)) {
-          keys[i] = kj;
-          keys[ixj] = ki;
-        }
-      }
-      __syncthreads();
-    }
+    for (int j = k >> 1; j >= 32; j >>= 1)
+      bitonic_shared_step(keys, static_cast<int*>(nullptr), n, j, k);
     // The steps j = min(k/2, 16) .. 1 of stage k (for k < 32: stages k..32 at once).
     const int k_last = k < 32 ? 32 : k;
     for (int g = warp; g < (n >> 5); g += warps) {
