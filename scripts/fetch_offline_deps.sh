@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Downloads, on a machine with package access, the Debian packages an offline GPU host needs to
-# build ringblas (SuiteSparse:GraphBLAS and zlib headers) into .deps/ (git-ignored), and copies
+# build ringblas (SuiteSparse:GraphBLAS and zlib headers) and compare with mcl into .deps/ (git-ignored), and copies
 # the shared test data into .data/ so both can travel with the checkout.
 # Usage: scripts/fetch_offline_deps.sh [--no-data]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$root/.deps"
 cd "$root/.deps"
-if ! ls libgraphblas7_*.deb >/dev/null 2>&1; then
+if ! ls libgraphblas7_*.deb mcl_*.deb >/dev/null 2>&1; then
   apt-get update -qq
-  apt-get download libgraphblas7 libgraphblas-dev zlib1g-dev libgomp1
+  # mcl and libtingea0: van Dongen's Markov clustering, the peer of `ringblas mcl`.
+  apt-get download libgraphblas7 libgraphblas-dev zlib1g-dev libgomp1 mcl libtingea0
 fi
 ls -1 "$root/.deps"
 if [ "${1:-}" != "--no-data" ] && [ -d "$root/../shared/data" ]; then
