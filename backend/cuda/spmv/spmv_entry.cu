@@ -12,7 +12,7 @@
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
 #include "backend/cuda/spmv/spmv_problem.hpp"
-#include "backend/cuda/spmv/spmv_vectors.hpp"
+#include "backend/cuda/common/vector_plumbing.hpp"
 
 namespace ringblas::cuda {
 namespace detail {

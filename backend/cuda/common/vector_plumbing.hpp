@@ -1,4 +1,5 @@
-// Sparse-vector plumbing of mxv / vxm on the device: u scattered to dense form or narrowed to a
+// Sparse-vector plumbing shared by every cuda operation on vectors (mxv, vxm, element-wise, apply,
+// reduce): u scattered to dense form or narrowed to a
 // 32-bit index list, the mask as a dense admit flag per position, and the write-back
 // w<m, replace> = w accum t with compaction back to a sparse vector (CUB DeviceSelect).
 #pragma once

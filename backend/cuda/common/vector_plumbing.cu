@@ -6,7 +6,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
-#include "backend/cuda/spmv/spmv_vectors.hpp"
+#include "backend/cuda/common/vector_plumbing.hpp"
 #include "semirings/arith.hpp"
 
 namespace ringblas::cuda::detail {
@@ -125,7 +125,7 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
 Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const unsigned char* t_present,
                   const unsigned char* admit, Accum accum, bool replace, Context& ctx) {
   if (accum && is_positional(*accum))
-    throw NotImplemented("mxv/vxm (cuda): positional accumulator " + std::string(binary_op_name(*accum)));
+    throw NotImplemented("cuda vector write-back: positional accumulator " + std::string(binary_op_name(*accum)));
   const Index n = w_old.size();
   const Type tw = w_old.type();
   const std::size_t tsz = type_size(tw);
