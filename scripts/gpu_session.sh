@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One GPU-machine call for a whole round of work: build (scripts/gpu_host_build.sh --build-only
+# --bench), every gpu test, compute-sanitizer memcheck and racecheck on chosen subsets, then the
+# benchmark commands given. Ordered so that the results that matter most come first; each step
+# has its own time limit so that one slow step cannot eat the call. Logs land in $OUT (8 files
+# at most come back from the device tool: summary.log, gpu_tests.log, sanitize.log, plus what
+# the benchmark commands write there).
+# Usage: GS_TESTS='*' GS_MEMCHECK='Suite.*' GS_RACECHECK='Suite.*' \
+#        GS_BENCH='build-gpu/tests/bench/bench_x --md $OUT/x.md' bash scripts/gpu_session.sh
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-logs}
+tmp=/tmp/gpu-session
+mkdir -p "$out" "$tmp"
+cd "$root"
+t0=$SECONDS
+stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a "$out/summary.log"; }
+
+OUT=$tmp bash scripts/gpu_host_build.sh --build-only --bench >"$tmp/host.log" 2>&1
+build_rc=$?
+{ cat "$tmp/gpu.txt"; tail -3 "$tmp/build.log"; } >>"$out/summary.log" 2>&1
+if [ $build_rc != 0 ]; then
+  grep -E "error|Error" -A3 "$tmp/build.log" "$tmp/host.log" | head -80 | tee -a "$out/summary.log"
+  exit 1
+fi
+stamp "built"
+export LD_LIBRARY_PATH=/tmp/ringblas-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+bin=build-gpu/tests/ringblas_gpu_tests
+
+timeout "${GS_TESTS_S:-300}" $bin --gtest_filter="${GS_TESTS:-*}" >"$out/gpu_tests.log" 2>&1
+stamp "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu_tests.log" | tr '\n' ' ')"
+grep -E '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log" | head -40 >>"$out/summary.log"
+
+run_san() {  # tool, seconds, filter
+  [ -n "$3" ] || return 0
+  timeout "$2" compute-sanitizer --tool "$1" --error-exitcode 7 "$bin" --gtest_filter="$3" \
+    >"$tmp/san_$1.log" 2>&1
+  local rc=$?
+  { echo "== compute-sanitizer --tool $1 (rc=$rc) $bin --gtest_filter='$3'";
+    grep -E "^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Hazard" "$tmp/san_$1.log" | head -40; } >>"$out/sanitize.log"
+  stamp "compute-sanitizer $1 rc=$rc"
+}
+run_san memcheck "${GS_SAN_S:-200}" "${GS_MEMCHECK:-}"
+run_san racecheck "${GS_SAN_S:-200}" "${GS_RACECHECK:-}"
+
+if [ -n "${GS_BENCH:-}" ]; then
+  timeout "${GS_BENCH_S:-400}" bash -c "$GS_BENCH" >"$tmp/bench.log" 2>&1
+  stamp "benchmarks rc=$?"
+  tail -60 "$tmp/bench.log" >>"$out/summary.log"
+fi
+cat "$out/sanitize.log" 2>/dev/null
+stamp done
