@@ -1,0 +1,361 @@
+// Benchmark (a program, not a test) of the graph algorithms of algorithms/ on the GPU and on the
+// cpu executor (SuiteSparse:GraphBLAS, all cores) in the same run: BFS, SSSP, PageRank, triangle
+// counting, connected components, k-core and betweenness on soc-Epinions1 (shared SNAP copy) and
+// R-MAT graphs of scale 20 and 22, edge factor 16 (tests/support/rmat.hpp).
+// - GPU: the graph moved to the device once, Backend::automatic (cuda kernels; an operation
+//   without one falls back to the cpu and is listed in the "fallbacks" column), CUDA events
+//   around each whole algorithm call, warm-up then the median of the repeats.
+// - cpu: Backend::cpu on the host graph, steady_clock, warm-up then the median.
+// - GTEPS for BFS and SSSP as Graph500 counts them: the input edges (undirected, each once)
+//   within the source's component, over the time. The other algorithms report nnz(A) / time.
+// - The GPU result is checked against the cpu one ("agree" column).
+// Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--quick]
+//                         [--scales 20,22] [--bc-sources K]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(RINGBLAS_HAS_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+#include "algorithms/betweenness.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/connected_components.hpp"
+#include "algorithms/kcore.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/sssp.hpp"
+#include "algorithms/triangle_count.hpp"
+#include "ringblas/ringblas.hpp"
+#include "tests/support/rmat.hpp"
+
+namespace {
+
+using namespace ringblas;
+
+int g_reps = 5;
+
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Median milliseconds of f() on the cpu clock, after one warm-up call.
+double time_cpu_ms(const std::function<void()>& f, int reps) {
+  f();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a)
+                    .count());
+  }
+  return median(t);
+}
+
+#if defined(RINGBLAS_HAS_CUDA)
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+/// Median milliseconds of f() between two CUDA events, after one warm-up call.
+double time_gpu_ms(const std::function<void()>& f, int reps) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  f();
+  check(cudaDeviceSynchronize(), "warm-up");
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(a), "cudaEventRecord");
+    f();
+    check(cudaEventRecord(b), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return median(t);
+}
+std::string gpu_name() {
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return "none";
+  return p.name;
+}
+#else
+double time_gpu_ms(const std::function<void()>&, int) { return NAN; }
+std::string gpu_name() { return "none (built without CUDA)"; }
+#endif
+
+struct Graph {
+  std::string name;
+  Matrix host;
+  std::vector<Index> degree;
+};
+
+struct Row {
+  std::string graph, algorithm, agree, fallbacks, note;
+  double gpu_ms = NAN, cpu_ms = NAN, rate = NAN;  // rate: GTEPS (bfs, sssp) or Gedges/s
+  bool teps = false;
+};
+
+std::vector<Index> degrees(const Matrix& a) {
+  const std::vector<Index> rp = a.row_ptr_vector();
+  std::vector<Index> d(static_cast<std::size_t>(a.nrows()));
+  for (Index i = 0; i < a.nrows(); ++i) d[i] = rp[i + 1] - rp[i];
+  return d;
+}
+
+template <class T> std::vector<T> dense(const Vector& v, T missing, Context& ctx) {
+  const Vector h = v.location() == Location::host ? v : v.to(Location::host, ctx);
+  std::vector<T> out(static_cast<std::size_t>(h.size()), missing);
+  const auto idx = h.indices_vector();
+  const auto val = h.template values_vector<T>();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = val[k];
+  return out;
+}
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isinf(a[i]) && std::isinf(b[i])) continue;
+    m = std::max(m, std::fabs(a[i] - b[i]) / (1 + std::fabs(b[i])));
+  }
+  return m;
+}
+
+/// Graph500's traversed edges: the input edges (each undirected edge once, self-loops none)
+/// touching the reached vertices.
+double traversed_edges(const Graph& g, const std::vector<double>& reached_marker) {
+  double sum = 0;
+  for (std::size_t v = 0; v < reached_marker.size(); ++v)
+    if (!std::isinf(reached_marker[v])) sum += double(g.degree[v]);
+  return sum / 2;
+}
+
+void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& rows) {
+  Context cpu(Backend::cpu);
+  Context gpu(Backend::automatic);
+  std::ostringstream trace;
+  gpu.trace = true;
+  gpu.trace_out = &trace;
+  const Matrix dev = have_gpu ? g.host.to(Location::device, gpu) : Matrix();
+  // The source: the highest-degree vertex (deterministic, in the giant component).
+  const Index source =
+      Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
+  const double nnz = double(g.host.nnz());
+
+  auto bench = [&](const std::string& algo, const std::function<void(Context&, const Matrix&)>& f,
+                   const std::function<std::string()>& agree) {
+    Row r;
+    r.graph = g.name;
+    r.algorithm = algo;
+    std::cerr << g.name << " " << algo << "...\n";
+    r.cpu_ms = time_cpu_ms([&] { f(cpu, g.host); }, std::max(1, g_reps / 2));
+    if (have_gpu) {
+      trace.str("");
+      r.gpu_ms = time_gpu_ms([&] { f(gpu, dev); }, g_reps);
+      std::string fb;
+      std::istringstream lines(trace.str());
+      for (std::string line; std::getline(lines, line);)
+        if (line.find("falling back") != std::string::npos) {
+          const std::string op = line.substr(0, line.find(':'));
+          if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
+        }
+      r.fallbacks = fb.empty() ? "none" : fb;
+      r.agree = agree();
+    }
+    rows.push_back(r);
+    return &rows.back();
+  };
+
+  algorithms::BfsOptions bopt;
+  bopt.symmetric = true;
+  Row* r = bench("bfs", [&](Context& c, const Matrix& a) { algorithms::bfs(a, source, bopt, c); },
+                 [&] {
+                   return dense<Index>(algorithms::bfs(dev, source, bopt, gpu).level, -1, gpu) ==
+                                  dense<Index>(algorithms::bfs(g.host, source, bopt, cpu).level, -1, cpu)
+                              ? "yes" : "NO";
+                 });
+  {
+    const auto lv = dense<double>(
+        [&] {
+          Vector l = algorithms::bfs(g.host, source, bopt, cpu).level;
+          return l.cast(Type::fp64);
+        }(),
+        INFINITY, cpu);
+    const double edges = traversed_edges(g, lv);
+    r->teps = true;
+    r->rate = edges / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
+  }
+  r = bench("sssp",
+            [&](Context& c, const Matrix& a) { algorithms::sssp_bellman_ford(a, source, c); },
+            [&] {
+              const double d = max_rel_diff(
+                  dense<double>(algorithms::sssp_bellman_ford(dev, source, gpu).distance, INFINITY, gpu),
+                  dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu));
+              return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+            });
+  {
+    const auto d = dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance,
+                                 INFINITY, cpu);
+    r->teps = true;
+    r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
+  }
+  algorithms::PageRankOptions popt;
+  popt.tol = 1e-10;
+  r = bench("pagerank", [&](Context& c, const Matrix& a) { algorithms::pagerank(a, popt, c); },
+            [&] {
+              const double d =
+                  max_rel_diff(dense<double>(algorithms::pagerank(dev, popt, gpu).rank, 0, gpu),
+                               dense<double>(algorithms::pagerank(g.host, popt, cpu).rank, 0, cpu));
+              return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+            });
+  r->note = std::to_string(algorithms::pagerank(g.host, popt, cpu).iterations) + " iterations";
+  r = bench("tc", [&](Context& c, const Matrix& a) { algorithms::triangle_count(a, {}, c); },
+            [&] {
+              return algorithms::triangle_count(dev, {}, gpu) ==
+                             algorithms::triangle_count(g.host, {}, cpu)
+                         ? "yes" : "NO";
+            });
+  r->note = std::to_string(algorithms::triangle_count(g.host, {}, cpu)) + " triangles";
+  r = bench("cc", [&](Context& c, const Matrix& a) { algorithms::connected_components(a, c); },
+            [&] {
+              return dense<Index>(algorithms::connected_components(dev, gpu).label, -1, gpu) ==
+                             dense<Index>(algorithms::connected_components(g.host, cpu).label, -1, cpu)
+                         ? "yes" : "NO";
+            });
+  r = bench("kcore", [&](Context& c, const Matrix& a) { algorithms::core_numbers(a, c); },
+            [&] {
+              return dense<Index>(algorithms::core_numbers(dev, gpu), -1, gpu) ==
+                             dense<Index>(algorithms::core_numbers(g.host, cpu), -1, cpu)
+                         ? "yes" : "NO";
+            });
+  std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
+  std::iota(sources.begin(), sources.end(), Index{0});
+  r = bench("bc", [&](Context& c, const Matrix& a) { algorithms::betweenness(a, sources, 64, c); },
+            [&] {
+              const double d = max_rel_diff(
+                  dense<double>(algorithms::betweenness(dev, sources, 64, gpu), 0, gpu),
+                  dense<double>(algorithms::betweenness(g.host, sources, 64, cpu), 0, cpu));
+              return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+            });
+  r->note = std::to_string(sources.size()) + " sources";
+  for (Row& x : rows)
+    if (x.graph == g.name && !x.teps) x.rate = nnz / (have_gpu ? x.gpu_ms : x.cpu_ms) / 1e6;
+}
+
+std::string fmt(double v, int digits = 3) {
+  if (std::isnan(v)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.*f", digits, v);
+  return b;
+}
+/// Four significant digits (rates span 1e-4 .. 1e2).
+std::string sig(double v) {
+  if (std::isnan(v)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.4g", v);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path, md_path, data = RINGBLAS_DATA_DIR;
+  std::vector<int> scales = {20, 22};
+  bool quick = false;
+  int bc_sources = 64;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--json") json_path = next();
+    else if (a == "--md") md_path = next();
+    else if (a == "--data") data = next();
+    else if (a == "--reps") g_reps = std::stoi(next());
+    else if (a == "--bc-sources") bc_sources = std::stoi(next());
+    else if (a == "--quick") quick = true;
+    else if (a == "--scales") {
+      scales.clear();
+      std::stringstream ss(next());
+      for (std::string s; std::getline(ss, s, ',');) scales.push_back(std::stoi(s));
+    } else {
+      std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
+                   " [--quick] [--scales 20,22] [--bc-sources K]\n";
+      return 2;
+    }
+  }
+  if (json_path.empty() || md_path.empty()) {
+    std::cerr << "bench_algorithms: --json and --md are required\n";
+    return 2;
+  }
+  if (quick) {
+    g_reps = 2;
+    scales = {16};
+    bc_sources = 16;
+  }
+  const bool have_gpu = cuda_available();
+  const std::string gpu = have_gpu ? gpu_name() : "none";
+  std::vector<Graph> graphs;
+  const std::string epinions = data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz";
+  if (std::filesystem::exists(epinions)) {
+    Matrix a = io::read_graph(epinions).cast(Type::fp64);
+    graphs.push_back({"soc-Epinions1", a, degrees(a)});
+  } else {
+    std::cerr << "bench_algorithms: " << epinions << " absent, skipped\n";
+  }
+  for (int s : scales) {
+    std::cerr << "generating R-MAT scale " << s << "...\n";
+    Matrix a = test::rmat(s).adjacency;
+    graphs.push_back({"rmat" + std::to_string(s), a, degrees(a)});
+  }
+  std::vector<Row> rows;
+  for (const Graph& g : graphs) run_graph(g, have_gpu, bc_sources, rows);
+
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+  std::ofstream md(md_path);
+  md << "# Graph algorithms: GPU vs cpu executor (" << gpu << ", " << date << ")\n\n"
+     << "Median of " << g_reps << " GPU runs (CUDA events, after warm-up) and " << std::max(1, g_reps / 2)
+     << " cpu runs (SuiteSparse:GraphBLAS, all cores). BFS/SSSP rate: Graph500 GTEPS (input edges "
+        "in the source's component / time); others: nnz(A) / time in G/s. 'fallbacks': operations "
+        "that ran on the cpu inside the GPU run.\n\n"
+     << "| graph | n | nnz | algorithm | GPU ms | cpu ms | speed-up | rate | agree | fallbacks | note |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::ofstream js(json_path);
+  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    const Graph& g = *std::find_if(graphs.begin(), graphs.end(),
+                                   [&](const Graph& x) { return x.name == r.graph; });
+    md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | " << r.algorithm
+       << " | " << fmt(r.gpu_ms) << " | " << fmt(r.cpu_ms) << " | " << fmt(r.cpu_ms / r.gpu_ms, 1)
+       << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | " << (r.agree.empty() ? "-" : r.agree)
+       << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks) << " | " << r.note << " |\n";
+    js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows() << ", \"nnz\": "
+       << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm << "\", \"gpu_ms\": "
+       << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4)) << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4)
+       << ", \"rate\": " << sig(r.rate) << ", \"rate_unit\": \""
+       << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
+       << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note << "\"}"
+       << (k + 1 < rows.size() ? "," : "") << "\n";
+  }
+  js << "  ]\n}\n";
+  std::cout << "wrote " << md_path << " and " << json_path << '\n';
+  return 0;
+}
