@@ -1,5 +1,5 @@
-// Single-source shortest paths over min_plus: frontier Bellman-Ford, which also finds negative
-// cycles.
+// Single-source shortest paths over min_plus: frontier Bellman-Ford (any weights; finds negative
+// cycles) and delta-stepping (non-negative weights).
 //
 // Method (LAGraph LAGr_SingleSourceShortestPath's relaxation in min.+; Bellman 1958, Ford 1956,
 // with the frontier restricted to the vertices whose distance improved, as in LAGraph's
@@ -11,7 +11,17 @@
 //     d = min(d, t)
 //     stop when f is empty
 //   a frontier still non-empty after n rounds means a negative cycle reachable from s.
-// Edge weights are A's values (fp64); the host reads f's entry count only.
+// Delta-stepping (Meyer & Sanders, J. Algorithms 2003; LAGraph LAGr_SingleSourceShortestPath):
+//   AL = select(A <= Δ) (light edges),  AH = select(A > Δ) (heavy edges),  d = e_s,  S = ∅
+//   repeat:
+//     r = d⟨¬S⟩;  stop when r is empty;  i = ⌊min(r) / Δ⌋         (bucket i: [iΔ, (i+1)Δ))
+//     f = B = select(r < (i+1)Δ)
+//     while f has entries:                                           (light phase)
+//       t = f min.+ AL;  improved = as above;  d = min(d, t)
+//       f = select(improved < (i+1)Δ);  B = B ∪ f
+//     d = min(d, (d .* B) min.+ AH);  S = S ∪ B                      (heavy edges, once)
+// Edge weights are A's values (fp64); the host reads entry counts and, for delta-stepping, one
+// minimum per bucket.
 #pragma once
 #include "ringblas/ringblas.hpp"
 
@@ -27,5 +37,12 @@ struct SsspResult {
 /// negative cycle is reachable from it, DimensionMismatch unless A is square, InvalidIndex for a
 /// source outside 0..n-1.
 SsspResult sssp_bellman_ford(const Matrix& A, Index source, Context& ctx = default_context());
+
+/// The same distances by delta-stepping with bucket width `delta` (> 0; 0 picks
+/// max(A) / max(1, nnz(A) / n), Meyer and Sanders' Θ(1/degree) for weights up to max(A)).
+/// Throws InvalidValue when A has a negative weight (use sssp_bellman_ford) or delta < 0, and
+/// as sssp_bellman_ford otherwise. `rounds` counts light-phase relaxations.
+SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta = 0,
+                               Context& ctx = default_context());
 
 }  // namespace ringblas::algorithms

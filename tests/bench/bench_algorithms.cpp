@@ -1,6 +1,7 @@
 // Benchmark (a program, not a test) of the graph algorithms of algorithms/ on the GPU and on the
 // cpu executor (SuiteSparse:GraphBLAS, all cores) in the same run: BFS, SSSP, PageRank, triangle
-// counting, connected components, k-core and betweenness on soc-Epinions1 (shared SNAP copy) and
+// counting, connected components, k-core and betweenness (SSSP both by Bellman-Ford and by
+// delta-stepping) on soc-Epinions1 (shared SNAP copy) and
 // R-MAT graphs of scale 20 and 22, edge factor 16 (tests/support/rmat.hpp).
 // - GPU: the graph moved to the device once, Backend::automatic (cuda kernels; an operation
 //   without one falls back to the cpu and is listed in the "fallbacks" column), CUDA events
@@ -199,11 +200,25 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& 
     r->teps = true;
     r->rate = edges / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
   }
-  r = bench("sssp",
+  r = bench("sssp_bf",
             [&](Context& c, const Matrix& a) { algorithms::sssp_bellman_ford(a, source, c); },
             [&] {
               const double d = max_rel_diff(
                   dense<double>(algorithms::sssp_bellman_ford(dev, source, gpu).distance, INFINITY, gpu),
+                  dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu));
+              return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+            });
+  {
+    const auto d = dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance,
+                                 INFINITY, cpu);
+    r->teps = true;
+    r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
+  }
+  r = bench("sssp_delta",
+            [&](Context& c, const Matrix& a) { algorithms::sssp_delta_stepping(a, source, 0, c); },
+            [&] {
+              const double d = max_rel_diff(
+                  dense<double>(algorithms::sssp_delta_stepping(dev, source, 0, gpu).distance, INFINITY, gpu),
                   dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu));
               return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
             });

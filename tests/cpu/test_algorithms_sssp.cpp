@@ -1,7 +1,8 @@
-// SSSP (algorithms/sssp, min.+ Bellman-Ford) against Dijkstra (non-negative weights) and a
-// plain Bellman-Ford over the edge list (negative weights and cycles).
+// SSSP (algorithms/sssp: min.+ Bellman-Ford and delta-stepping) against Dijkstra (non-negative
+// weights) and a plain Bellman-Ford over the edge list (negative weights and cycles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -48,10 +49,8 @@ std::optional<std::vector<double>> bellman_ford(const test::Adjacency& adj, Inde
   return std::nullopt;
 }
 
-void expect_distances(const Matrix& A, Index s, const std::vector<double>& want) {
-  Context ctx(Backend::cpu);
-  const std::vector<double> got =
-      test::dense_of<double>(algorithms::sssp_bellman_ford(A, s, ctx).distance, kInf, ctx);
+void expect_same(const Vector& distance, const std::vector<double>& want, Context& ctx) {
+  const std::vector<double> got = test::dense_of<double>(distance, kInf, ctx);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t v = 0; v < got.size(); ++v) {
     if (std::isinf(want[v])) EXPECT_TRUE(std::isinf(got[v])) << "vertex " << v;
@@ -59,8 +58,27 @@ void expect_distances(const Matrix& A, Index s, const std::vector<double>& want)
   }
 }
 
+/// Bellman-Ford, and delta-stepping (default and a few fixed bucket widths) where no weight is
+/// negative.
+void expect_distances(const Matrix& A, Index s, const std::vector<double>& want) {
+  Context ctx(Backend::cpu);
+  {
+    SCOPED_TRACE("bellman-ford");
+    expect_same(algorithms::sssp_bellman_ford(A, s, ctx).distance, want, ctx);
+  }
+  const std::vector<double> w = A.cast(Type::fp64).values_vector<double>();
+  if (std::any_of(w.begin(), w.end(), [](double x) { return x < 0; })) return;
+  for (double delta : {0.0, 0.3, 1.0, 5.0, 1e9}) {
+    SCOPED_TRACE("delta-stepping, delta " + std::to_string(delta));
+    expect_same(algorithms::sssp_delta_stepping(A, s, delta, ctx).distance, want, ctx);
+  }
+}
+
 TEST(AlgorithmsSssp, TinyCases) {
   expect_distances(test::graph_of(1, {}, false), 0, {0});
+  // Zero weights and a zero-weight cycle.
+  expect_distances(test::graph_of(4, {{0, 1, 0}, {1, 2, 0}, {2, 1, 0}, {2, 3, 2}}, false), 0,
+                   {0, 0, 0, 2});
   const Matrix A = test::graph_of(6, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 1}, {3, 3, 5},
                                       {4, 5, 1}}, false);
   expect_distances(A, 0, {0, 3, 1, 4, kInf, kInf});
@@ -86,6 +104,9 @@ TEST(AlgorithmsSssp, NegativeCycleIsAnError) {
                InvalidValue);
   expect_distances(test::graph_of(3, {{1, 2, -3}, {2, 1, 1}}, false), 0, {0, kInf, kInf});
   EXPECT_THROW(algorithms::sssp_bellman_ford(A, 4, ctx), InvalidIndex);
+  EXPECT_THROW(algorithms::sssp_delta_stepping(A, 0, 0, ctx), InvalidValue);  // negative weight
+  EXPECT_THROW(algorithms::sssp_delta_stepping(test::graph_of(2, {{0, 1}}, false), 0, -1, ctx),
+               InvalidValue);
 }
 
 TEST(AlgorithmsSssp, SharedGraphs) {

@@ -107,8 +107,11 @@ TEST_P(AlgorithmsGpu, ConnectedComponents) {
 
 TEST_P(AlgorithmsGpu, Sssp) {
   for_each_graph([&](const Matrix& h, const Matrix& d) {
-    expect_near(on_host<double>(algorithms::sssp_bellman_ford(d, 0, gpu).distance, -1, gpu),
-                on_host<double>(algorithms::sssp_bellman_ford(h, 0, cpu).distance, -1, cpu), 0);
+    const auto want = on_host<double>(algorithms::sssp_bellman_ford(h, 0, cpu).distance, -1, cpu);
+    expect_near(on_host<double>(algorithms::sssp_bellman_ford(d, 0, gpu).distance, -1, gpu), want,
+                0);
+    expect_near(on_host<double>(algorithms::sssp_delta_stepping(d, 0, 0.5, gpu).distance, -1, gpu),
+                want, 0);
   });
 }
 
