@@ -22,9 +22,9 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
   const Location where = location_of(A);
   std::vector<Index> rows(sources.size());
   for (Index r = 0; r < b; ++r) rows[r] = r;
-  Matrix P = placed(Matrix::from_triplets<double>(b, n, rows, sources,
-                                                  std::vector<double>(sources.size(), 1.0)),
-                    where, ctx);
+  Matrix P = placed(
+      Matrix::from_triplets<double>(b, n, rows, sources, std::vector<double>(sources.size(), 1.0)),
+      where, ctx);
   const Semiring plus_first = semiring("plus_first", Type::fp64);
   const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
   Matrix F(b, n, Type::fp64);
@@ -59,8 +59,7 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
 
 }  // namespace
 
-Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index batch,
-                   Context& ctx) {
+Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index batch, Context& ctx) {
   const Index n = A.nrows();
   if (A.ncols() != n)
     throw DimensionMismatch("betweenness: A must be square, it is " + std::to_string(n) + " x " +

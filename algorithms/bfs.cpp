@@ -19,8 +19,8 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
                        std::to_string(n - 1));
   const Location where = location_of(A);
   const Type ftype = opt.parents ? Type::int64 : Type::boolean;
-  const Semiring step = opt.parents ? semiring("any_secondi", Type::int64)
-                                    : semiring("any_pair", Type::boolean);
+  const Semiring step =
+      opt.parents ? semiring("any_secondi", Type::int64) : semiring("any_pair", Type::boolean);
 
   BfsResult r;
   auto single = [&](Type t, const Scalar& v) {
@@ -42,8 +42,10 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
   for (Index k = 1; q.nnz() > 0; ++k) {
     const Index nq = q.nnz();
     if (opt.direction_optimizing) {
-      if (!pull && double(nq) > double(n - visited) / opt.alpha) pull = true;
-      else if (pull && double(nq) < double(n) / opt.beta) pull = false;
+      if (!pull && double(nq) > double(n - visited) / opt.alpha)
+        pull = true;
+      else if (pull && double(nq) < double(n) / opt.beta)
+        pull = false;
     }
     Vector next(n, ftype);
     if (pull) {

@@ -30,8 +30,8 @@ struct BfsOptions {
 };
 
 struct BfsResult {
-  Vector level;                 ///< int64; reached vertices only, source at 0
-  std::optional<Vector> parent; ///< int64 0-based parent ids; parent(source) = source
+  Vector level;                  ///< int64; reached vertices only, source at 0
+  std::optional<Vector> parent;  ///< int64 0-based parent ids; parent(source) = source
   int push_steps = 0, pull_steps = 0;
 };
 

@@ -11,8 +11,8 @@ namespace ringblas::algorithms {
 ComponentsResult connected_components(const Matrix& A, Context& ctx) {
   const Index n = A.nrows();
   if (A.ncols() != n)
-    throw DimensionMismatch("connected_components: A must be square, it is " +
-                            std::to_string(n) + " x " + std::to_string(A.ncols()));
+    throw DimensionMismatch("connected_components: A must be square, it is " + std::to_string(n) +
+                            " x " + std::to_string(A.ncols()));
   const Location where = location_of(A);
   const FunctionMatrix functions(n, where, ctx);
   const Semiring min_second = semiring("min_second", Type::int64);

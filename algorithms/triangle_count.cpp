@@ -46,8 +46,8 @@ Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
 std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context& ctx) {
   const Index n = A.nrows();
   if (A.ncols() != n)
-    throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) +
-                            " x " + std::to_string(A.ncols()));
+    throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
+                            std::to_string(A.ncols()));
   Matrix S(n, n, Type::boolean);
   select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
   if (opt.presort) S = by_decreasing_degree(S, ctx);

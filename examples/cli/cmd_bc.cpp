@@ -30,8 +30,8 @@ int cmd_bc(Args& args) {
   const auto batch_text = args.option("--batch");
   const std::string path = args.positionals(1, 1)[0];
   const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx);
-  const Index k = sources_text ? parse_vertex(args, *sources_text, a.nrows() + 1, "--sources")
-                               : a.nrows();
+  const Index k =
+      sources_text ? parse_vertex(args, *sources_text, a.nrows() + 1, "--sources") : a.nrows();
   const Index batch = batch_text ? parse_vertex(args, *batch_text, Index{1} << 40, "--batch") : 64;
   if (batch < 1) args.usage_error("--batch must be at least 1");
   std::vector<Index> sources(static_cast<std::size_t>(k));

@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "algorithms/pagerank.hpp"
-#include "ringblas/error.hpp"
 #include "graph_command.hpp"
+#include "ringblas/error.hpp"
 
 namespace ringblas::cli {
 

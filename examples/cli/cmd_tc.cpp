@@ -25,10 +25,14 @@ int cmd_tc(Args& args) {
   GraphOptions g = graph_options(args);
   algorithms::TriangleOptions opt;
   const std::string method = args.option("--method").value_or("sandia_ll");
-  if (method == "sandia_ll") opt.method = algorithms::TriangleMethod::sandia_ll;
-  else if (method == "sandia_lut") opt.method = algorithms::TriangleMethod::sandia_lut;
-  else if (method == "cohen") opt.method = algorithms::TriangleMethod::cohen;
-  else args.usage_error("unknown --method '" + method + "' (sandia_ll, sandia_lut, cohen)");
+  if (method == "sandia_ll")
+    opt.method = algorithms::TriangleMethod::sandia_ll;
+  else if (method == "sandia_lut")
+    opt.method = algorithms::TriangleMethod::sandia_lut;
+  else if (method == "cohen")
+    opt.method = algorithms::TriangleMethod::cohen;
+  else
+    args.usage_error("unknown --method '" + method + "' (sandia_ll, sandia_lut, cohen)");
   opt.presort = !args.flag("--no-presort");
   const std::string path = args.positionals(1, 1)[0];
   if (g.output) args.usage_error("tc prints one number; -o is not taken");

@@ -61,8 +61,8 @@ void write_vertex_vector(const std::string& path, const Vector& v, Context& ctx)
   const std::vector<Index> cols(rows.size(), 0);
   visit_type(h.type(), [&](auto t) {
     using T = decltype(t);
-    io::write_matrix_market(path, Matrix::from_triplets<T>(h.size(), 1, rows, cols,
-                                                           h.template values_vector<T>()));
+    io::write_matrix_market(
+        path, Matrix::from_triplets<T>(h.size(), 1, rows, cols, h.template values_vector<T>()));
   });
 }
 

@@ -58,8 +58,8 @@ double time_cpu_ms(const std::function<void()>& f, int reps) {
   for (int r = 0; r < reps; ++r) {
     const auto a = std::chrono::steady_clock::now();
     f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a)
-                    .count());
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
   }
   return median(t);
 }
@@ -118,7 +118,8 @@ std::vector<Index> degrees(const Matrix& a) {
   return d;
 }
 
-template <class T> std::vector<T> dense(const Vector& v, T missing, Context& ctx) {
+template <class T>
+std::vector<T> dense(const Vector& v, T missing, Context& ctx) {
   const Vector h = v.location() == Location::host ? v : v.to(Location::host, ctx);
   std::vector<T> out(static_cast<std::size_t>(h.size()), missing);
   const auto idx = h.indices_vector();
@@ -153,8 +154,7 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& 
   gpu.trace_out = &trace;
   const Matrix dev = have_gpu ? g.host.to(Location::device, gpu) : Matrix();
   // The source: the highest-degree vertex (deterministic, in the giant component).
-  const Index source =
-      Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
+  const Index source = Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
   const double nnz = double(g.host.nnz());
 
   auto bench = [&](const std::string& algo, const std::function<void(Context&, const Matrix&)>& f,
@@ -183,12 +183,14 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& 
 
   algorithms::BfsOptions bopt;
   bopt.symmetric = true;
-  Row* r = bench("bfs", [&](Context& c, const Matrix& a) { algorithms::bfs(a, source, bopt, c); },
-                 [&] {
-                   return dense<Index>(algorithms::bfs(dev, source, bopt, gpu).level, -1, gpu) ==
-                                  dense<Index>(algorithms::bfs(g.host, source, bopt, cpu).level, -1, cpu)
-                              ? "yes" : "NO";
-                 });
+  Row* r = bench(
+      "bfs", [&](Context& c, const Matrix& a) { algorithms::bfs(a, source, bopt, c); },
+      [&] {
+        return dense<Index>(algorithms::bfs(dev, source, bopt, gpu).level, -1, gpu) ==
+                       dense<Index>(algorithms::bfs(g.host, source, bopt, cpu).level, -1, cpu)
+                   ? "yes"
+                   : "NO";
+      });
   {
     const auto lv = dense<double>(
         [&] {
@@ -200,72 +202,84 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& 
     r->teps = true;
     r->rate = edges / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
   }
-  r = bench("sssp_bf",
-            [&](Context& c, const Matrix& a) { algorithms::sssp_bellman_ford(a, source, c); },
-            [&] {
-              const double d = max_rel_diff(
-                  dense<double>(algorithms::sssp_bellman_ford(dev, source, gpu).distance, INFINITY, gpu),
-                  dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu));
-              return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-            });
+  r = bench(
+      "sssp_bf", [&](Context& c, const Matrix& a) { algorithms::sssp_bellman_ford(a, source, c); },
+      [&] {
+        const double d = max_rel_diff(
+            dense<double>(algorithms::sssp_bellman_ford(dev, source, gpu).distance, INFINITY, gpu),
+            dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY,
+                          cpu));
+        return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+      });
   {
-    const auto d = dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance,
-                                 INFINITY, cpu);
+    const auto d =
+        dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu);
     r->teps = true;
     r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
   }
-  r = bench("sssp_delta",
-            [&](Context& c, const Matrix& a) { algorithms::sssp_delta_stepping(a, source, 0, c); },
-            [&] {
-              const double d = max_rel_diff(
-                  dense<double>(algorithms::sssp_delta_stepping(dev, source, 0, gpu).distance, INFINITY, gpu),
-                  dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu));
-              return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-            });
+  r = bench(
+      "sssp_delta",
+      [&](Context& c, const Matrix& a) { algorithms::sssp_delta_stepping(a, source, 0, c); },
+      [&] {
+        const double d = max_rel_diff(
+            dense<double>(algorithms::sssp_delta_stepping(dev, source, 0, gpu).distance, INFINITY,
+                          gpu),
+            dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY,
+                          cpu));
+        return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+      });
   {
-    const auto d = dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance,
-                                 INFINITY, cpu);
+    const auto d =
+        dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu);
     r->teps = true;
     r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
   }
   algorithms::PageRankOptions popt;
   popt.tol = 1e-10;
-  r = bench("pagerank", [&](Context& c, const Matrix& a) { algorithms::pagerank(a, popt, c); },
-            [&] {
-              const double d =
-                  max_rel_diff(dense<double>(algorithms::pagerank(dev, popt, gpu).rank, 0, gpu),
-                               dense<double>(algorithms::pagerank(g.host, popt, cpu).rank, 0, cpu));
-              return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-            });
+  r = bench(
+      "pagerank", [&](Context& c, const Matrix& a) { algorithms::pagerank(a, popt, c); },
+      [&] {
+        const double d =
+            max_rel_diff(dense<double>(algorithms::pagerank(dev, popt, gpu).rank, 0, gpu),
+                         dense<double>(algorithms::pagerank(g.host, popt, cpu).rank, 0, cpu));
+        return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+      });
   r->note = std::to_string(algorithms::pagerank(g.host, popt, cpu).iterations) + " iterations";
-  r = bench("tc", [&](Context& c, const Matrix& a) { algorithms::triangle_count(a, {}, c); },
-            [&] {
-              return algorithms::triangle_count(dev, {}, gpu) ==
-                             algorithms::triangle_count(g.host, {}, cpu)
-                         ? "yes" : "NO";
-            });
+  r = bench(
+      "tc", [&](Context& c, const Matrix& a) { algorithms::triangle_count(a, {}, c); },
+      [&] {
+        return algorithms::triangle_count(dev, {}, gpu) ==
+                       algorithms::triangle_count(g.host, {}, cpu)
+                   ? "yes"
+                   : "NO";
+      });
   r->note = std::to_string(algorithms::triangle_count(g.host, {}, cpu)) + " triangles";
-  r = bench("cc", [&](Context& c, const Matrix& a) { algorithms::connected_components(a, c); },
-            [&] {
-              return dense<Index>(algorithms::connected_components(dev, gpu).label, -1, gpu) ==
-                             dense<Index>(algorithms::connected_components(g.host, cpu).label, -1, cpu)
-                         ? "yes" : "NO";
-            });
-  r = bench("kcore", [&](Context& c, const Matrix& a) { algorithms::core_numbers(a, c); },
-            [&] {
-              return dense<Index>(algorithms::core_numbers(dev, gpu), -1, gpu) ==
-                             dense<Index>(algorithms::core_numbers(g.host, cpu), -1, cpu)
-                         ? "yes" : "NO";
-            });
+  r = bench(
+      "cc", [&](Context& c, const Matrix& a) { algorithms::connected_components(a, c); },
+      [&] {
+        return dense<Index>(algorithms::connected_components(dev, gpu).label, -1, gpu) ==
+                       dense<Index>(algorithms::connected_components(g.host, cpu).label, -1, cpu)
+                   ? "yes"
+                   : "NO";
+      });
+  r = bench(
+      "kcore", [&](Context& c, const Matrix& a) { algorithms::core_numbers(a, c); },
+      [&] {
+        return dense<Index>(algorithms::core_numbers(dev, gpu), -1, gpu) ==
+                       dense<Index>(algorithms::core_numbers(g.host, cpu), -1, cpu)
+                   ? "yes"
+                   : "NO";
+      });
   std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
   std::iota(sources.begin(), sources.end(), Index{0});
-  r = bench("bc", [&](Context& c, const Matrix& a) { algorithms::betweenness(a, sources, 64, c); },
-            [&] {
-              const double d = max_rel_diff(
-                  dense<double>(algorithms::betweenness(dev, sources, 64, gpu), 0, gpu),
-                  dense<double>(algorithms::betweenness(g.host, sources, 64, cpu), 0, cpu));
-              return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-            });
+  r = bench(
+      "bc", [&](Context& c, const Matrix& a) { algorithms::betweenness(a, sources, 64, c); },
+      [&] {
+        const double d =
+            max_rel_diff(dense<double>(algorithms::betweenness(dev, sources, 64, gpu), 0, gpu),
+                         dense<double>(algorithms::betweenness(g.host, sources, 64, cpu), 0, cpu));
+        return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+      });
   r->note = std::to_string(sources.size()) + " sources";
   for (Row& x : rows)
     if (x.graph == g.name && !x.teps) x.rate = nnz / (have_gpu ? x.gpu_ms : x.cpu_ms) / 1e6;
@@ -298,12 +312,18 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--json") json_path = next();
-    else if (a == "--md") md_path = next();
-    else if (a == "--data") data = next();
-    else if (a == "--reps") g_reps = std::stoi(next());
-    else if (a == "--bc-sources") bc_sources = std::stoi(next());
-    else if (a == "--quick") quick = true;
+    if (a == "--json")
+      json_path = next();
+    else if (a == "--md")
+      md_path = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--reps")
+      g_reps = std::stoi(next());
+    else if (a == "--bc-sources")
+      bc_sources = std::stoi(next());
+    else if (a == "--quick")
+      quick = true;
     else if (a == "--scales") {
       scales.clear();
       std::stringstream ss(next());
@@ -346,11 +366,13 @@ int main(int argc, char** argv) {
   std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
   std::ofstream md(md_path);
   md << "# Graph algorithms: GPU vs cpu executor (" << gpu << ", " << date << ")\n\n"
-     << "Median of " << g_reps << " GPU runs (CUDA events, after warm-up) and " << std::max(1, g_reps / 2)
+     << "Median of " << g_reps << " GPU runs (CUDA events, after warm-up) and "
+     << std::max(1, g_reps / 2)
      << " cpu runs (SuiteSparse:GraphBLAS, all cores). BFS/SSSP rate: Graph500 GTEPS (input edges "
         "in the source's component / time); others: nnz(A) / time in G/s. 'fallbacks': operations "
         "that ran on the cpu inside the GPU run.\n\n"
-     << "| graph | n | nnz | algorithm | GPU ms | cpu ms | speed-up | rate | agree | fallbacks | note |\n"
+     << "| graph | n | nnz | algorithm | GPU ms | cpu ms | speed-up | rate | agree | fallbacks | "
+        "note |\n"
      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::ofstream js(json_path);
   js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";
@@ -358,15 +380,16 @@ int main(int argc, char** argv) {
     const Row& r = rows[k];
     const Graph& g = *std::find_if(graphs.begin(), graphs.end(),
                                    [&](const Graph& x) { return x.name == r.graph; });
-    md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | " << r.algorithm
-       << " | " << fmt(r.gpu_ms) << " | " << fmt(r.cpu_ms) << " | " << fmt(r.cpu_ms / r.gpu_ms, 1)
-       << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | " << (r.agree.empty() ? "-" : r.agree)
-       << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks) << " | " << r.note << " |\n";
-    js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows() << ", \"nnz\": "
-       << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm << "\", \"gpu_ms\": "
-       << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4)) << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4)
-       << ", \"rate\": " << sig(r.rate) << ", \"rate_unit\": \""
-       << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
+    md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | "
+       << r.algorithm << " | " << fmt(r.gpu_ms) << " | " << fmt(r.cpu_ms) << " | "
+       << fmt(r.cpu_ms / r.gpu_ms, 1) << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | "
+       << (r.agree.empty() ? "-" : r.agree) << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks)
+       << " | " << r.note << " |\n";
+    js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows()
+       << ", \"nnz\": " << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm
+       << "\", \"gpu_ms\": " << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4))
+       << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4) << ", \"rate\": " << sig(r.rate)
+       << ", \"rate_unit\": \"" << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
        << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note << "\"}"
        << (k + 1 < rows.size() ? "," : "") << "\n";
   }

@@ -72,8 +72,8 @@ TEST(AlgorithmsBetweenness, TinyCases) {
   check_bc(Matrix(1, 1), {0}, 4);
   // Two paths between 0 and 3 (through 1 and 2), a self-loop, a directed tail and an isolated
   // vertex 6.
-  const Matrix A = test::graph_of(7, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 3}, {3, 4}, {4, 5}},
-                                  false);
+  const Matrix A =
+      test::graph_of(7, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 3}, {3, 4}, {4, 5}}, false);
   check_bc(A, first(7), 3);  // batches of 3, 3 and 1
   check_bc(A, {3, 0}, 64);
   Context ctx(Backend::cpu);
@@ -82,8 +82,8 @@ TEST(AlgorithmsBetweenness, TinyCases) {
 }
 
 TEST(AlgorithmsBetweenness, SharedGraphs) {
-  for (const std::string& file : {"suitesparse/karate.mtx", "suitesparse/jazz.mtx",
-                                  "suitesparse/dwt_1005.mtx"}) {
+  for (const std::string& file :
+       {"suitesparse/karate.mtx", "suitesparse/jazz.mtx", "suitesparse/dwt_1005.mtx"}) {
     if (!test::data_present(file)) GTEST_SKIP() << "test data absent: " << file;
     SCOPED_TRACE(file);
     const Matrix A = test::load_shared_graph(file);

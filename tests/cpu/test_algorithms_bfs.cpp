@@ -64,9 +64,7 @@ void check_bfs(const Matrix& A, Index s, bool direction_optimizing) {
   EXPECT_FALSE(l.parent.has_value());
 }
 
-TEST(AlgorithmsBfs, SingleVertex) {
-  check_bfs(test::graph_of(1, {}, false), 0, true);
-}
+TEST(AlgorithmsBfs, SingleVertex) { check_bfs(test::graph_of(1, {}, false), 0, true); }
 
 TEST(AlgorithmsBfs, SelfLoopsAndIsolatedSource) {
   const Matrix A = test::graph_of(4, {{0, 0}, {1, 2}, {2, 2}, {2, 3}}, true);

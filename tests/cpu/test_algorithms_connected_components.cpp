@@ -41,8 +41,8 @@ TEST(AlgorithmsConnectedComponents, TinyCases) {
   check_components(Matrix(5, 5));  // no edges: every vertex alone
   check_components(test::graph_of(8, {{0, 0}, {7, 1}, {1, 6}, {2, 3}, {5, 5}, {4, 3}}, true));
   // A path numbered against its order, which takes several hooking rounds.
-  check_components(test::graph_of(9, {{8, 3}, {3, 7}, {7, 1}, {1, 6}, {6, 0}, {2, 5}, {5, 4}},
-                                  true));
+  check_components(
+      test::graph_of(9, {{8, 3}, {3, 7}, {7, 1}, {1, 6}, {6, 0}, {2, 5}, {5, 4}}, true));
 }
 
 TEST(AlgorithmsConnectedComponents, SharedGraphs) {

@@ -48,8 +48,8 @@ TEST(AlgorithmsKCore, TinyCases) {
   check_cores(Matrix(1, 1));
   check_cores(Matrix(4, 4));
   // K4 (core 3) with a self-loop, a pendant path (core 1) and an isolated vertex (core 0).
-  check_cores(test::graph_of(8, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {2, 2}, {3, 4},
-                                 {4, 5}, {6, 6}}, true));
+  check_cores(test::graph_of(
+      8, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {2, 2}, {3, 4}, {4, 5}, {6, 6}}, true));
 }
 
 TEST(AlgorithmsKCore, SharedGraphs) {

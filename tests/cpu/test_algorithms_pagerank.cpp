@@ -88,7 +88,8 @@ TEST(AlgorithmsPageRank, SharedGraphs) {
     SCOPED_TRACE(file);
     check_pagerank(test::load_shared_graph(file));
   }
-  check_pagerank(io::read_matrix_market(test::data_path("suitesparse/cage8.mtx.gz")).cast(Type::fp64));
+  check_pagerank(
+      io::read_matrix_market(test::data_path("suitesparse/cage8.mtx.gz")).cast(Type::fp64));
 }
 
 }  // namespace

@@ -53,8 +53,10 @@ void expect_same(const Vector& distance, const std::vector<double>& want, Contex
   const std::vector<double> got = test::dense_of<double>(distance, kInf, ctx);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t v = 0; v < got.size(); ++v) {
-    if (std::isinf(want[v])) EXPECT_TRUE(std::isinf(got[v])) << "vertex " << v;
-    else EXPECT_NEAR(got[v], want[v], 1e-9 * (1 + std::fabs(want[v]))) << "vertex " << v;
+    if (std::isinf(want[v]))
+      EXPECT_TRUE(std::isinf(got[v])) << "vertex " << v;
+    else
+      EXPECT_NEAR(got[v], want[v], 1e-9 * (1 + std::fabs(want[v]))) << "vertex " << v;
   }
 }
 
@@ -79,15 +81,24 @@ TEST(AlgorithmsSssp, TinyCases) {
   // Zero weights and a zero-weight cycle.
   expect_distances(test::graph_of(4, {{0, 1, 0}, {1, 2, 0}, {2, 1, 0}, {2, 3, 2}}, false), 0,
                    {0, 0, 0, 2});
-  const Matrix A = test::graph_of(6, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 1}, {3, 3, 5},
-                                      {4, 5, 1}}, false);
+  const Matrix A =
+      test::graph_of(6, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 1}, {3, 3, 5}, {4, 5, 1}}, false);
   expect_distances(A, 0, {0, 3, 1, 4, kInf, kInf});
   expect_distances(A, 3, {kInf, kInf, kInf, 0, kInf, kInf});  // only a self-loop leaves 3
 }
 
 TEST(AlgorithmsSssp, NegativeWeightsWithoutCycle) {
-  const Matrix A = test::graph_of(5, {{0, 1, 6}, {0, 2, 7}, {1, 2, 8}, {1, 3, 5}, {1, 4, -4},
-                                      {2, 3, -3}, {2, 4, 9}, {3, 1, -2}, {4, 0, 2}, {4, 3, 7}},
+  const Matrix A = test::graph_of(5,
+                                  {{0, 1, 6},
+                                   {0, 2, 7},
+                                   {1, 2, 8},
+                                   {1, 3, 5},
+                                   {1, 4, -4},
+                                   {2, 3, -3},
+                                   {2, 4, 9},
+                                   {3, 1, -2},
+                                   {4, 0, 2},
+                                   {4, 3, 7}},
                                   false);
   const auto want = bellman_ford(test::adjacency_of(A), 0);
   ASSERT_TRUE(want);

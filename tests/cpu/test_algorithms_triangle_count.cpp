@@ -28,8 +28,8 @@ std::int64_t node_iterator(const test::Adjacency& adj) {
 
 void check_all_methods(const Matrix& A, std::int64_t expected) {
   Context ctx(Backend::cpu);
-  for (TriangleMethod m : {TriangleMethod::sandia_ll, TriangleMethod::sandia_lut,
-                           TriangleMethod::cohen})
+  for (TriangleMethod m :
+       {TriangleMethod::sandia_ll, TriangleMethod::sandia_lut, TriangleMethod::cohen})
     for (bool presort : {false, true}) {
       algorithms::TriangleOptions opt;
       opt.method = m;
@@ -43,8 +43,10 @@ TEST(AlgorithmsTriangleCount, TinyCases) {
   check_all_methods(Matrix(0, 0), 0);
   check_all_methods(Matrix(1, 1), 0);
   // One triangle with self-loops on two corners, plus a separate square (no triangle).
-  check_all_methods(test::graph_of(7, {{0, 0}, {0, 1}, {1, 2}, {2, 0}, {2, 2}, {3, 4}, {4, 5},
-                                       {5, 6}, {6, 3}}, true), 1);
+  check_all_methods(
+      test::graph_of(7, {{0, 0}, {0, 1}, {1, 2}, {2, 0}, {2, 2}, {3, 4}, {4, 5}, {5, 6}, {6, 3}},
+                     true),
+      1);
   // K4 has 4 triangles.
   check_all_methods(test::graph_of(4, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}, true), 4);
 }

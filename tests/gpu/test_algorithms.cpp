@@ -22,8 +22,7 @@ namespace ringblas::test {
 namespace {
 
 const std::vector<std::string> kGraphs = {"suitesparse/karate.mtx", "suitesparse/Erdos971.mtx",
-                                          "snap/facebook_combined.txt.gz",
-                                          "snap/CA-HepTh.txt.gz",
+                                          "snap/facebook_combined.txt.gz", "snap/CA-HepTh.txt.gz",
                                           "snap/soc-Epinions1_lwcc_undirected.txt.gz"};
 
 class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backend> {
@@ -32,7 +31,8 @@ class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backe
   Context gpu{GetParam()};
 
   /// Runs `body(file, A_host, A_device)` for every shared graph present.
-  template <class F> void for_each_graph(F&& body) {
+  template <class F>
+  void for_each_graph(F&& body) {
     for (const std::string& file : kGraphs) {
       if (!data_present(file)) continue;
       SCOPED_TRACE(file);
@@ -41,7 +41,8 @@ class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backe
       body(host, host.to(Location::device, gpu));
     }
   }
-  template <class T> std::vector<T> on_host(const Vector& v, T missing, Context& ctx) {
+  template <class T>
+  std::vector<T> on_host(const Vector& v, T missing, Context& ctx) {
     return dense_of<T>(v, missing, ctx);
   }
   void expect_near(const std::vector<double>& got, const std::vector<double>& want, double rel) {

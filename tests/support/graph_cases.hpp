@@ -52,9 +52,7 @@ inline Adjacency adjacency_of(const Matrix& a) {
 inline std::string data_path(const std::string& rel) {
   return std::string(RINGBLAS_DATA_DIR) + "/" + rel;
 }
-inline bool data_present(const std::string& rel) {
-  return std::filesystem::exists(data_path(rel));
-}
+inline bool data_present(const std::string& rel) { return std::filesystem::exists(data_path(rel)); }
 
 /// A shared graph file (Matrix Market or SNAP, see io::read_graph) as fp64, undirected ones
 /// expanded to both triangles.
@@ -76,7 +74,7 @@ std::vector<T> dense_of(const Vector& v, T missing, Context& ctx) {
 /// The graphs every algorithm test runs on: name and path under RINGBLAS_DATA_DIR.
 inline const std::vector<std::string>& shared_graph_files() {
   static const std::vector<std::string> files = {
-      "suitesparse/karate.mtx", "suitesparse/jazz.mtx", "suitesparse/Erdos971.mtx",
+      "suitesparse/karate.mtx",   "suitesparse/jazz.mtx",          "suitesparse/Erdos971.mtx",
       "suitesparse/dwt_1005.mtx", "snap/facebook_combined.txt.gz", "snap/CA-HepTh.txt.gz"};
   return files;
 }

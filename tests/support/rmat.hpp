@@ -15,8 +15,8 @@
 namespace ringblas::test {
 
 struct RmatGraph {
-  Matrix adjacency;           ///< n x n fp64, symmetric, no self-loops
-  std::int64_t input_edges;   ///< edges generated (Graph500's M = edge_factor * n)
+  Matrix adjacency;          ///< n x n fp64, symmetric, no self-loops
+  std::int64_t input_edges;  ///< edges generated (Graph500's M = edge_factor * n)
 };
 
 inline RmatGraph rmat(int scale, int edge_factor = 16, std::uint64_t seed = 20261123) {
@@ -38,8 +38,10 @@ inline RmatGraph rmat(int scale, int edge_factor = 16, std::uint64_t seed = 2026
     for (int bit = scale - 1; bit >= 0; --bit) {
       const double r = u(rng);
       if (r < a) continue;
-      if (r < a + b) j |= Index{1} << bit;
-      else if (r < a + b + c) i |= Index{1} << bit;
+      if (r < a + b)
+        j |= Index{1} << bit;
+      else if (r < a + b + c)
+        i |= Index{1} << bit;
       else {
         i |= Index{1} << bit;
         j |= Index{1} << bit;
