@@ -11,7 +11,8 @@
 //   within the source's component, over the time. The other algorithms report nnz(A) / time.
 // - The GPU result is checked against the cpu one ("agree" column).
 // Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--quick]
-//                         [--scales 20,22] [--bc-sources K]
+//                         [--scales 20,22] [--bc-sources K] [--algorithms bfs,sssp_bf,
+//                         sssp_delta,pagerank,tc,cc,kcore,bc] [--graphs soc-Epinions1,rmat20,...]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -146,27 +147,90 @@ double traversed_edges(const Graph& g, const std::vector<double>& reached_marker
   return sum / 2;
 }
 
-void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& rows) {
+/// One algorithm: runs it on `ctx` and returns its result vector (left where it was computed;
+/// triangle counting returns its count as a one-entry vector).
+using Algorithm = std::function<Vector(Context&, const Matrix&)>;
+
+struct Spec {
+  std::string name;
+  Algorithm run;
+  double tol;  ///< largest relative difference accepted between the GPU and cpu results
+};
+
+bool selected(const std::vector<std::string>& list, const std::string& name) {
+  return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+}
+
+void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<std::string>& only,
+               std::vector<Row>& rows) {
   Context cpu(Backend::cpu);
   Context gpu(Backend::automatic);
   std::ostringstream trace;
-  gpu.trace = true;
   gpu.trace_out = &trace;
   const Matrix dev = have_gpu ? g.host.to(Location::device, gpu) : Matrix();
   // The source: the highest-degree vertex (deterministic, in the giant component).
   const Index source = Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
-  const double nnz = double(g.host.nnz());
-
-  auto bench = [&](const std::string& algo, const std::function<void(Context&, const Matrix&)>& f,
-                   const std::function<std::string()>& agree) {
+  algorithms::BfsOptions bopt;
+  bopt.symmetric = true;
+  algorithms::PageRankOptions popt;
+  popt.tol = 1e-10;
+  std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
+  std::iota(sources.begin(), sources.end(), Index{0});
+  const std::vector<Spec> specs = {
+      {"bfs",
+       [&](Context& c, const Matrix& a) { return algorithms::bfs(a, source, bopt, c).level; }, 0},
+      {"sssp_bf",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_bellman_ford(a, source, c).distance;
+       },
+       1e-12},
+      {"sssp_delta",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_delta_stepping(a, source, 0, c).distance;
+       },
+       1e-12},
+      {"pagerank",
+       [&](Context& c, const Matrix& a) { return algorithms::pagerank(a, popt, c).rank; }, 1e-9},
+      {"tc",
+       [&](Context& c, const Matrix& a) {
+         return Vector::dense<std::int64_t>({algorithms::triangle_count(a, {}, c)});
+       },
+       0},
+      {"cc",
+       [&](Context& c, const Matrix& a) { return algorithms::connected_components(a, c).label; },
+       0},
+      {"kcore", [&](Context& c, const Matrix& a) { return algorithms::core_numbers(a, c); }, 0},
+      {"bc",
+       [&](Context& c, const Matrix& a) { return algorithms::betweenness(a, sources, 64, c); },
+       1e-9},
+  };
+  for (const Spec& spec : specs) {
+    if (!selected(only, spec.name)) continue;
     Row r;
     r.graph = g.name;
-    r.algorithm = algo;
-    std::cerr << g.name << " " << algo << "...\n";
-    r.cpu_ms = time_cpu_ms([&] { f(cpu, g.host); }, std::max(1, g_reps / 2));
+    r.algorithm = spec.name;
+    std::cerr << g.name << " " << spec.name << "...\n";
+    Vector cpu_result;
+    r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, std::max(1, g_reps / 2));
+    const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
+    if (spec.name == "bfs" || spec.name.rfind("sssp", 0) == 0) {
+      r.teps = true;
+      r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
+    } else {
+      r.rate = double(g.host.nnz());
+    }
+    if (spec.name == "pagerank")
+      r.note = std::to_string(algorithms::pagerank(g.host, popt, cpu).iterations) + " iterations";
+    if (spec.name == "tc") r.note = std::to_string(std::int64_t(want[0])) + " triangles";
+    if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
     if (have_gpu) {
+      Vector gpu_result;
+      r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
+      // One more run with the trace on, to list the operations that fell back to the cpu.
       trace.str("");
-      r.gpu_ms = time_gpu_ms([&] { f(gpu, dev); }, g_reps);
+      gpu.trace = true;
+      spec.run(gpu, dev);
+      gpu.trace = false;
       std::string fb;
       std::istringstream lines(trace.str());
       for (std::string line; std::getline(lines, line);)
@@ -175,114 +239,14 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, std::vector<Row>& 
           if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
         }
       r.fallbacks = fb.empty() ? "none" : fb;
-      r.agree = agree();
+      const Vector h =
+          gpu_result.location() == Location::host ? gpu_result : gpu_result.to(Location::host, gpu);
+      const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
+      r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
     }
+    r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
     rows.push_back(r);
-    return &rows.back();
-  };
-
-  algorithms::BfsOptions bopt;
-  bopt.symmetric = true;
-  Row* r = bench(
-      "bfs", [&](Context& c, const Matrix& a) { algorithms::bfs(a, source, bopt, c); },
-      [&] {
-        return dense<Index>(algorithms::bfs(dev, source, bopt, gpu).level, -1, gpu) ==
-                       dense<Index>(algorithms::bfs(g.host, source, bopt, cpu).level, -1, cpu)
-                   ? "yes"
-                   : "NO";
-      });
-  {
-    const auto lv = dense<double>(
-        [&] {
-          Vector l = algorithms::bfs(g.host, source, bopt, cpu).level;
-          return l.cast(Type::fp64);
-        }(),
-        INFINITY, cpu);
-    const double edges = traversed_edges(g, lv);
-    r->teps = true;
-    r->rate = edges / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
   }
-  r = bench(
-      "sssp_bf", [&](Context& c, const Matrix& a) { algorithms::sssp_bellman_ford(a, source, c); },
-      [&] {
-        const double d = max_rel_diff(
-            dense<double>(algorithms::sssp_bellman_ford(dev, source, gpu).distance, INFINITY, gpu),
-            dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY,
-                          cpu));
-        return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-      });
-  {
-    const auto d =
-        dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu);
-    r->teps = true;
-    r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
-  }
-  r = bench(
-      "sssp_delta",
-      [&](Context& c, const Matrix& a) { algorithms::sssp_delta_stepping(a, source, 0, c); },
-      [&] {
-        const double d = max_rel_diff(
-            dense<double>(algorithms::sssp_delta_stepping(dev, source, 0, gpu).distance, INFINITY,
-                          gpu),
-            dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY,
-                          cpu));
-        return d < 1e-12 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-      });
-  {
-    const auto d =
-        dense<double>(algorithms::sssp_bellman_ford(g.host, source, cpu).distance, INFINITY, cpu);
-    r->teps = true;
-    r->rate = traversed_edges(g, d) / (have_gpu ? r->gpu_ms : r->cpu_ms) / 1e6;
-  }
-  algorithms::PageRankOptions popt;
-  popt.tol = 1e-10;
-  r = bench(
-      "pagerank", [&](Context& c, const Matrix& a) { algorithms::pagerank(a, popt, c); },
-      [&] {
-        const double d =
-            max_rel_diff(dense<double>(algorithms::pagerank(dev, popt, gpu).rank, 0, gpu),
-                         dense<double>(algorithms::pagerank(g.host, popt, cpu).rank, 0, cpu));
-        return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-      });
-  r->note = std::to_string(algorithms::pagerank(g.host, popt, cpu).iterations) + " iterations";
-  r = bench(
-      "tc", [&](Context& c, const Matrix& a) { algorithms::triangle_count(a, {}, c); },
-      [&] {
-        return algorithms::triangle_count(dev, {}, gpu) ==
-                       algorithms::triangle_count(g.host, {}, cpu)
-                   ? "yes"
-                   : "NO";
-      });
-  r->note = std::to_string(algorithms::triangle_count(g.host, {}, cpu)) + " triangles";
-  r = bench(
-      "cc", [&](Context& c, const Matrix& a) { algorithms::connected_components(a, c); },
-      [&] {
-        return dense<Index>(algorithms::connected_components(dev, gpu).label, -1, gpu) ==
-                       dense<Index>(algorithms::connected_components(g.host, cpu).label, -1, cpu)
-                   ? "yes"
-                   : "NO";
-      });
-  r = bench(
-      "kcore", [&](Context& c, const Matrix& a) { algorithms::core_numbers(a, c); },
-      [&] {
-        return dense<Index>(algorithms::core_numbers(dev, gpu), -1, gpu) ==
-                       dense<Index>(algorithms::core_numbers(g.host, cpu), -1, cpu)
-                   ? "yes"
-                   : "NO";
-      });
-  std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
-  std::iota(sources.begin(), sources.end(), Index{0});
-  r = bench(
-      "bc", [&](Context& c, const Matrix& a) { algorithms::betweenness(a, sources, 64, c); },
-      [&] {
-        const double d =
-            max_rel_diff(dense<double>(algorithms::betweenness(dev, sources, 64, gpu), 0, gpu),
-                         dense<double>(algorithms::betweenness(g.host, sources, 64, cpu), 0, cpu));
-        return d < 1e-9 ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-      });
-  r->note = std::to_string(sources.size()) + " sources";
-  for (Row& x : rows)
-    if (x.graph == g.name && !x.teps) x.rate = nnz / (have_gpu ? x.gpu_ms : x.cpu_ms) / 1e6;
 }
 
 std::string fmt(double v, int digits = 3) {
@@ -306,6 +270,7 @@ int main(int argc, char** argv) {
   std::vector<int> scales = {20, 22};
   bool quick = false;
   int bc_sources = 64;
+  std::vector<std::string> only, graphs_only;  // --algorithms, --graphs filters
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -324,13 +289,18 @@ int main(int argc, char** argv) {
       bc_sources = std::stoi(next());
     else if (a == "--quick")
       quick = true;
-    else if (a == "--scales") {
+    else if (a == "--algorithms" || a == "--graphs") {
+      std::stringstream ss(next());
+      for (std::string x; std::getline(ss, x, ',');)
+        (a == "--graphs" ? graphs_only : only).push_back(x);
+    } else if (a == "--scales") {
       scales.clear();
       std::stringstream ss(next());
       for (std::string s; std::getline(ss, s, ',');) scales.push_back(std::stoi(s));
     } else {
       std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
-                   " [--quick] [--scales 20,22] [--bc-sources K]\n";
+                   " [--quick] [--scales 20,22] [--bc-sources K] [--algorithms bfs,tc,...]"
+                   " [--graphs soc-Epinions1,rmat22]\n";
       return 2;
     }
   }
@@ -347,19 +317,21 @@ int main(int argc, char** argv) {
   const std::string gpu = have_gpu ? gpu_name() : "none";
   std::vector<Graph> graphs;
   const std::string epinions = data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz";
-  if (std::filesystem::exists(epinions)) {
+  if (!selected(graphs_only, "soc-Epinions1")) {
+  } else if (std::filesystem::exists(epinions)) {
     Matrix a = io::read_graph(epinions).cast(Type::fp64);
     graphs.push_back({"soc-Epinions1", a, degrees(a)});
   } else {
     std::cerr << "bench_algorithms: " << epinions << " absent, skipped\n";
   }
   for (int s : scales) {
+    if (!selected(graphs_only, "rmat" + std::to_string(s))) continue;
     std::cerr << "generating R-MAT scale " << s << "...\n";
     Matrix a = test::rmat(s).adjacency;
     graphs.push_back({"rmat" + std::to_string(s), a, degrees(a)});
   }
   std::vector<Row> rows;
-  for (const Graph& g : graphs) run_graph(g, have_gpu, bc_sources, rows);
+  for (const Graph& g : graphs) run_graph(g, have_gpu, bc_sources, only, rows);
 
   std::time_t now = std::time(nullptr);
   char date[32];
