@@ -11,8 +11,8 @@
 namespace ringblas::algorithms {
 namespace {
 
-/// P S Pᵀ with P(k, perm(k)) = 1 and perm sorting the vertices by decreasing degree (ties by
-/// id). The degrees are read back once to sort them on the host.
+/// S(perm, perm) = P S Pᵀ with perm sorting the vertices by decreasing degree (ties by id). The
+/// degrees are read back once to sort them on the host.
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const Index n = S.nrows();
   Vector deg(n, Type::int64);
@@ -24,21 +24,14 @@ Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const std::vector<Index> idx = host_deg.indices_vector();
   const std::vector<Index> val = host_deg.values_vector<Index>();
   for (std::size_t k = 0; k < idx.size(); ++k) d[static_cast<std::size_t>(idx[k])] = val[k];
-  std::vector<Index> perm(static_cast<std::size_t>(n));
-  std::iota(perm.begin(), perm.end(), Index{0});
-  std::stable_sort(perm.begin(), perm.end(), [&](Index a, Index b) { return d[a] > d[b]; });
-  std::vector<Index> rows(perm.size());
-  std::iota(rows.begin(), rows.end(), Index{0});
-  Matrix P = Matrix::from_triplets<bool>(n, n, rows, perm, std::vector<bool>(perm.size(), true));
-  if (S.location() != Location::host) P = P.to(S.location(), ctx);
-  const Semiring any_second = semiring("any_second", Type::boolean);
-  Matrix PS(n, n, Type::boolean), PSPt(n, n, Type::boolean);
-  mxm(PS, nullptr, no_accum, any_second, P, S, {}, ctx);
-  Descriptor t;
-  t.transpose_b = true;
-  const Semiring any_first = semiring("any_first", Type::boolean);
-  mxm(PSPt, nullptr, no_accum, any_first, PS, P, t, ctx);
-  return PSPt;
+  Indices perm;
+  perm.list.resize(static_cast<std::size_t>(n));
+  std::iota(perm.list.begin(), perm.list.end(), Index{0});
+  std::stable_sort(perm.list.begin(), perm.list.end(),
+                   [&](Index a, Index b) { return d[a] > d[b]; });
+  Matrix permuted(n, n, S.type());
+  extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
+  return permuted;
 }
 
 }  // namespace
