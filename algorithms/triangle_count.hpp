@@ -3,10 +3,9 @@
 // Method (LAGraph LAGr_TriangleCount; Wolf, Deveci, Berry, Hammond, Rajamanickam, "Fast linear
 // algebra-based triangle counting with KokkosKernels", HPEC 2017 (Sandia); Azad, Buluç,
 // Gilbert, "Parallel triangle counting and enumeration using matrix algebra", IPDPSW 2015
-// (Cohen's L·U)): with S = offdiag(A) (self-loops dropped), optionally P S Pᵀ with P sorting
-// the vertices by decreasing degree (hubs first, so their rows of L are short; as the extract
-// S(perm, perm)),
-// L = tril(S, -1), U = triu(S, 1):
+// (Cohen's L·U)): with S = offdiag(A) (self-loops dropped), optionally relabelled as
+// S(perm, perm) = P S Pᵀ (extract) with perm sorting the vertices by decreasing degree (hubs
+// first, so that their rows of L are short), L = tril(S, -1), U = triu(S, 1):
 //   sandia_ll:   C⟨L⟩ = L +.pair L          ntri = Σ C   (saxpy; k < j < i)
 //   sandia_lut:  C⟨L⟩ = L +.pair Uᵀ         ntri = Σ C   (dot products; LAGraph SandiaDot)
 //   cohen:       C⟨S⟩ = L +.pair U          ntri = Σ C / 2
