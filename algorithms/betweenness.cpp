@@ -52,7 +52,7 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, delta, WP, {}, ctx);
     delta = std::move(sum);
   }
-  Vector total(n, Type::fp64);
+  Vector total = new_vector(n, Type::fp64, where, ctx);
   reduce(total, nullptr, no_accum, MonoidCode::plus, delta, ReduceDim::cols, {}, ctx);
   return total;
 }
@@ -77,7 +77,7 @@ Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index bat
     const std::size_t last = std::min(sources.size(), first + std::size_t(batch));
     const std::vector<Index> part(sources.begin() + std::ptrdiff_t(first),
                                   sources.begin() + std::ptrdiff_t(last));
-    Vector sum(n, Type::fp64);
+    Vector sum = new_vector(n, Type::fp64, where, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, centrality,
               batch_dependencies(A, AT, part, ctx), {}, ctx);
     centrality = std::move(sum);

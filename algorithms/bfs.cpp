@@ -47,7 +47,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
       else if (pull && double(nq) < double(n) / opt.beta)
         pull = false;
     }
-    Vector next(n, ftype);
+    Vector next = new_vector(n, ftype, where, ctx);
     if (pull) {
       if (!at) {
         own_transpose.emplace(n, n, A.type());
@@ -65,7 +65,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
     visited += q.nnz();
     assign_scalar(r.level, q, k, ctx);
     if (opt.parents) {
-      Vector p(n, Type::int64);
+      Vector p = new_vector(n, Type::int64, where, ctx);
       ewise_add(p, nullptr, no_accum, BinaryOpCode::second, *r.parent, q, {}, ctx);
       r.parent = std::move(p);
     }

@@ -29,7 +29,9 @@ ComponentsResult connected_components(const Matrix& A, Context& ctx) {
     const Matrix F = functions.of(f);
     mxv(f, nullptr, BinaryOpCode::min, min_second, F, mngp, transposed, ctx);
     ewise_add(f, nullptr, BinaryOpCode::min, BinaryOpCode::min, mngp, gp, {}, ctx);
-    Vector next(n, Type::int64), diff(n, Type::int64), absdiff(n, Type::int64);
+    Vector next = new_vector(n, Type::int64, where, ctx);
+    Vector diff = new_vector(n, Type::int64, where, ctx);
+    Vector absdiff = new_vector(n, Type::int64, where, ctx);
     mxv(next, nullptr, no_accum, min_second, functions.of(f), f, {}, ctx);
     ewise_add(diff, nullptr, no_accum, BinaryOpCode::minus, next, gp, {}, ctx);
     apply(absdiff, nullptr, no_accum, UnaryOpCode::abs, diff, {}, ctx);

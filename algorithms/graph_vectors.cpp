@@ -36,6 +36,16 @@ Vector vector_of_row(const Matrix& row) {
   return Vector::from_buffers(row.ncols(), row.type(), row.nnz(), row.col_idx(), row.values());
 }
 
+Vector new_vector(Index n, Type type, Location where, Context& ctx) {
+  Vector v(n, type);
+  return where == Location::host ? v : v.to(where, ctx);
+}
+
+Matrix new_row(Index n, Type type, Location where, Context& ctx) {
+  Matrix m(1, n, type);
+  return where == Location::host ? m : m.to(where, ctx);
+}
+
 Vector constant_vector(Index n, const Scalar& value, Location where, Context& ctx) {
   return visit_type(value.type(), [&](auto t) {
     using T = decltype(t);
@@ -53,23 +63,23 @@ Vector index_vector(Index n, Location where, Context& ctx) {
 }
 
 Vector apply_bound(BinaryOpCode op, const Vector& u, const Scalar& s, Context& ctx) {
-  Matrix out(1, u.size(), u.type());
+  Matrix out = new_row(u.size(), u.type(), u.location(), ctx);
   apply(out, nullptr, no_accum, op, BindSide::second, s, row_view(u, ctx), {}, ctx);
   return vector_of_row(out);
 }
 
 Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Context& ctx) {
-  Matrix out(1, u.size(), u.type());
+  Matrix out = new_row(u.size(), u.type(), u.location(), ctx);
   select(out, nullptr, no_accum, op, thunk, row_view(u, ctx), {}, ctx);
   return vector_of_row(out);
 }
 
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
-  Matrix valued(1, mask.size(), w.type());
+  Matrix valued = new_row(mask.size(), w.type(), mask.location(), ctx);
   apply(valued, nullptr, no_accum, BinaryOpCode::second, BindSide::second, value,
         row_view(mask, ctx), {}, ctx);
   // The two operands' entries are the same positions or disjoint; `second` keeps the new value.
-  Vector out(w.size(), w.type());
+  Vector out = new_vector(w.size(), w.type(), w.location(), ctx);
   ewise_add(out, nullptr, no_accum, BinaryOpCode::second, w, vector_of_row(valued), {}, ctx);
   w = std::move(out);
 }

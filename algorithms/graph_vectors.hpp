@@ -17,6 +17,11 @@ Matrix row_view(const Vector& v, Context& ctx);
 /// `row` has more than one row, InvalidValue when its indices are not 64-bit.
 Vector vector_of_row(const Matrix& row);
 
+/// An empty vector / 1 x n matrix at `where`: outputs are made where the operands live, since
+/// an executor keeps an output at the location it had.
+Vector new_vector(Index n, Type type, Location where, Context& ctx);
+Matrix new_row(Index n, Type type, Location where, Context& ctx);
+
 /// Every position of a vector of size n holding `value` (its type), at `where`.
 Vector constant_vector(Index n, const Scalar& value, Location where, Context& ctx);
 /// v(i) = i for i in 0..n-1 (int64), at `where`.

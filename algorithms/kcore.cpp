@@ -19,14 +19,13 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
   select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   const Vector zeros = constant_vector(n, Index{0}, where, ctx);
-  Vector deg(n, Type::int64);
+  Vector deg = new_vector(n, Type::int64, where, ctx);
   mxv(deg, nullptr, no_accum, plus_pair, S, zeros, {}, ctx);
-  Vector all(n, Type::int64);
+  Vector all = new_vector(n, Type::int64, where, ctx);
   ewise_add(all, nullptr, no_accum, BinaryOpCode::plus, deg, zeros, {}, ctx);
   deg = std::move(all);
 
-  Vector core(n, Type::int64);
-  if (where != Location::host) core = core.to(where, ctx);
+  Vector core = new_vector(n, Type::int64, where, ctx);
   Index k = 0;
   while (deg.nnz() > 0) {
     k = std::max(k, reduce(MonoidCode::min, deg, ctx).as<Index>());
@@ -34,7 +33,9 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
       const Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
       if (q.nnz() == 0) break;
       assign_scalar(core, q, k, ctx);
-      Vector kept(n, Type::int64), lost(n, Type::int64), left(n, Type::int64);
+      Vector kept = new_vector(n, Type::int64, where, ctx);
+      Vector lost = new_vector(n, Type::int64, where, ctx);
+      Vector left = new_vector(n, Type::int64, where, ctx);
       apply(kept, &q, no_accum, UnaryOpCode::identity, deg, structural(true, true), ctx);
       vxm(lost, &kept, no_accum, plus_pair, q, S, structural(), ctx);
       ewise_add(left, nullptr, no_accum, BinaryOpCode::minus, kept, lost, {}, ctx);

@@ -26,27 +26,31 @@ PageRankResult pagerank(const Matrix& A, const PageRankOptions& opt, Context& ct
   }
 
   // d = out-weights; w = α ./ d on non-dangling vertices; dangling = 1 where d is absent.
-  Vector d(n, Type::fp64);
+  Vector d = new_vector(n, Type::fp64, where, ctx);
   reduce(d, nullptr, no_accum, MonoidCode::plus, A, ReduceDim::rows, {}, ctx);
   d = select_vector(SelectOpCode::value_ne, d, 0.0, ctx);  // zero out-weight is dangling too
-  Vector inv(n, Type::fp64);
+  Vector inv = new_vector(n, Type::fp64, where, ctx);
   apply(inv, nullptr, no_accum, UnaryOpCode::minv, d, {}, ctx);
   const Vector w = apply_bound(BinaryOpCode::times, inv, alpha, ctx);
   const Vector ones = constant_vector(n, 1.0, where, ctx);
-  Vector dangling(n, Type::fp64);
+  Vector dangling = new_vector(n, Type::fp64, where, ctx);
   apply(dangling, &d, no_accum, UnaryOpCode::identity, ones, structural(/*complement=*/true), ctx);
 
   const Semiring plus_times = semiring("plus_times", Type::fp64);
   Vector& x = r.rank;
   while (r.iterations < opt.max_iterations) {
     ++r.iterations;
-    Vector xw(n, Type::fp64), y(n, Type::fp64), xd(n, Type::fp64);
+    Vector xw = new_vector(n, Type::fp64, where, ctx);
+    Vector y = new_vector(n, Type::fp64, where, ctx);
+    Vector xd = new_vector(n, Type::fp64, where, ctx);
     ewise_mult(xw, nullptr, no_accum, BinaryOpCode::times, x, w, {}, ctx);
     vxm(y, nullptr, no_accum, plus_times, xw, A, {}, ctx);
     ewise_mult(xd, nullptr, no_accum, BinaryOpCode::times, x, dangling, {}, ctx);
     const double dangling_sum = reduce(MonoidCode::plus, xd, ctx).as<double>();
     const double c = (alpha * dangling_sum + 1.0 - alpha) / double(n);
-    Vector next(n, Type::fp64), diff(n, Type::fp64), absdiff(n, Type::fp64);
+    Vector next = new_vector(n, Type::fp64, where, ctx);
+    Vector diff = new_vector(n, Type::fp64, where, ctx);
+    Vector absdiff = new_vector(n, Type::fp64, where, ctx);
     ewise_add(next, nullptr, no_accum, BinaryOpCode::plus, y,
               apply_bound(BinaryOpCode::times, ones, c, ctx), {}, ctx);
     ewise_add(diff, nullptr, no_accum, BinaryOpCode::minus, next, x, {}, ctx);

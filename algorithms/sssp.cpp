@@ -30,7 +30,10 @@ Vector source_vector(const Matrix& A, Index source, Context& ctx) {
 /// Returns the improved entries of t (absent from d before, or strictly shorter).
 Vector relax(Vector& d, const Vector& f, const Matrix& M, Context& ctx) {
   const Index n = d.size();
-  Vector t(n, Type::fp64), gap(n, Type::fp64), improved(n, Type::fp64), shorter(n, Type::fp64);
+  Vector t = new_vector(n, Type::fp64, d.location(), ctx);
+  Vector gap = new_vector(n, Type::fp64, d.location(), ctx);
+  Vector improved = new_vector(n, Type::fp64, d.location(), ctx);
+  Vector shorter = new_vector(n, Type::fp64, d.location(), ctx);
   vxm(t, nullptr, no_accum, semiring("min_plus", Type::fp64), f, M, {}, ctx);
   ewise_mult(gap, nullptr, no_accum, BinaryOpCode::minus, t, d, {}, ctx);
   const Vector less = select_vector(SelectOpCode::value_lt, gap, 0.0, ctx);
@@ -62,6 +65,7 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
   check_problem(A, source);
   if (!(delta >= 0)) throw InvalidValue("sssp: delta must be >= 0");
   const Index n = A.nrows();
+  const Location where = location_of(A);
   if (A.nnz() > 0 && reduce(MonoidCode::min, A, ctx).as<double>() < 0)
     throw InvalidValue("sssp: delta-stepping needs non-negative weights (use Bellman-Ford)");
   if (delta == 0) {
@@ -75,10 +79,9 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
   SsspResult r;
   Vector& d = r.distance;
   d = source_vector(A, source, ctx);
-  Vector settled(n, Type::fp64);
-  if (location_of(A) != Location::host) settled = settled.to(location_of(A), ctx);
+  Vector settled = new_vector(n, Type::fp64, where, ctx);
   for (;;) {
-    Vector rest(n, Type::fp64);
+    Vector rest = new_vector(n, Type::fp64, where, ctx);
     apply(rest, &settled, no_accum, UnaryOpCode::identity, d, structural(/*complement=*/true), ctx);
     if (rest.nnz() == 0) break;
     const double bucket = std::floor(reduce(MonoidCode::min, rest, ctx).as<double>() / delta);
@@ -88,11 +91,12 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
     while (f.nnz() > 0) {
       ++r.rounds;
       f = select_vector(SelectOpCode::value_lt, relax(d, f, light, ctx), end, ctx);
-      Vector grown(n, Type::fp64);
+      Vector grown = new_vector(n, Type::fp64, where, ctx);
       ewise_add(grown, nullptr, no_accum, BinaryOpCode::second, B, f, {}, ctx);
       B = std::move(grown);
     }
-    Vector final_b(n, Type::fp64), all(n, Type::fp64);
+    Vector final_b = new_vector(n, Type::fp64, where, ctx);
+    Vector all = new_vector(n, Type::fp64, where, ctx);
     ewise_mult(final_b, nullptr, no_accum, BinaryOpCode::first, d, B, {}, ctx);
     relax(d, final_b, heavy, ctx);
     ewise_add(all, nullptr, no_accum, BinaryOpCode::first, settled, B, {}, ctx);

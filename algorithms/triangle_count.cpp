@@ -15,7 +15,7 @@ namespace {
 /// degrees are read back once to sort them on the host.
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const Index n = S.nrows();
-  Vector deg(n, Type::int64);
+  Vector deg = new_vector(n, Type::int64, S.location(), ctx);
   Matrix ones(n, n, Type::int64);
   apply(ones, nullptr, no_accum, UnaryOpCode::one, S, {}, ctx);
   reduce(deg, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
