@@ -43,6 +43,9 @@ class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backe
   }
   template <class T>
   std::vector<T> on_host(const Vector& v, T missing, Context& ctx) {
+    // A strict cuda run must have left its result on the device.
+    if (&ctx == &gpu && GetParam() == Backend::cuda)
+      EXPECT_EQ(v.location(), Location::device) << "the result left the device";
     return dense_of<T>(v, missing, ctx);
   }
   void expect_near(const std::vector<double>& got, const std::vector<double>& want, double rel) {
