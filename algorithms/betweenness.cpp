@@ -27,11 +27,12 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
       where, ctx);
   const Semiring plus_first = semiring("plus_first", Type::fp64);
   const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
-  Matrix F(b, n, Type::fp64);
+  Matrix F = new_matrix(b, n, Type::fp64, where, ctx);
   mxm(F, &P, no_accum, plus_first, P, A, unvisited, ctx);
   std::vector<Matrix> S;
   while (F.nnz() > 0) {
-    Matrix sum(b, n, Type::fp64), next(b, n, Type::fp64);
+    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix next = new_matrix(b, n, Type::fp64, where, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, P, F, {}, ctx);
     P = std::move(sum);
     mxm(next, &P, no_accum, plus_first, F, A, unvisited, ctx);
@@ -39,14 +40,18 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
     F = std::move(next);
   }
   // δ (b x n) holds the dependencies found so far; LAGraph's dense B is 1 + δ.
-  Matrix delta = placed(Matrix(b, n, Type::fp64), where, ctx);
+  Matrix delta = new_matrix(b, n, Type::fp64, where, ctx);
   const Descriptor on_level = structural(/*complement=*/false, /*replace=*/true);
   for (Index i = Index(S.size()) - 1; i >= 1; --i) {
-    Matrix inv(b, n, Type::fp64), ratio(b, n, Type::fp64), W(b, n, Type::fp64);
+    Matrix inv = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix ratio = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix W = new_matrix(b, n, Type::fp64, where, ctx);
     apply(inv, &S[i], no_accum, UnaryOpCode::minv, P, on_level, ctx);
     ewise_mult(ratio, &S[i], no_accum, BinaryOpCode::div, delta, P, on_level, ctx);
     ewise_add(W, nullptr, no_accum, BinaryOpCode::plus, inv, ratio, {}, ctx);
-    Matrix Wp(b, n, Type::fp64), WP(b, n, Type::fp64), sum(b, n, Type::fp64);
+    Matrix Wp = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix WP = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
     mxm(Wp, &S[i - 1], no_accum, plus_first, W, AT, on_level, ctx);
     ewise_mult(WP, nullptr, no_accum, BinaryOpCode::times, Wp, P, {}, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, delta, WP, {}, ctx);
@@ -70,7 +75,7 @@ Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index bat
       throw InvalidIndex("betweenness: source " + std::to_string(s) + " out of range 0.." +
                          std::to_string(n - 1));
   const Location where = location_of(A);
-  Matrix AT(n, n, A.type());
+  Matrix AT = new_matrix(n, n, A.type(), where, ctx);
   transpose(AT, nullptr, no_accum, A, {}, ctx);
   Vector centrality = constant_vector(n, 0.0, where, ctx);
   for (std::size_t first = 0; first < sources.size(); first += std::size_t(batch)) {

@@ -50,7 +50,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
     Vector next = new_vector(n, ftype, where, ctx);
     if (pull) {
       if (!at) {
-        own_transpose.emplace(n, n, A.type());
+        own_transpose = new_matrix(n, n, A.type(), where, ctx);
         transpose(*own_transpose, nullptr, no_accum, A, {}, ctx);
         at = &*own_transpose;
       }

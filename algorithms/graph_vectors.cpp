@@ -41,8 +41,8 @@ Vector new_vector(Index n, Type type, Location where, Context& ctx) {
   return where == Location::host ? v : v.to(where, ctx);
 }
 
-Matrix new_row(Index n, Type type, Location where, Context& ctx) {
-  Matrix m(1, n, type);
+Matrix new_matrix(Index nrows, Index ncols, Type type, Location where, Context& ctx) {
+  Matrix m(nrows, ncols, type);
   return where == Location::host ? m : m.to(where, ctx);
 }
 
@@ -63,19 +63,19 @@ Vector index_vector(Index n, Location where, Context& ctx) {
 }
 
 Vector apply_bound(BinaryOpCode op, const Vector& u, const Scalar& s, Context& ctx) {
-  Matrix out = new_row(u.size(), u.type(), u.location(), ctx);
+  Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
   apply(out, nullptr, no_accum, op, BindSide::second, s, row_view(u, ctx), {}, ctx);
   return vector_of_row(out);
 }
 
 Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Context& ctx) {
-  Matrix out = new_row(u.size(), u.type(), u.location(), ctx);
+  Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
   select(out, nullptr, no_accum, op, thunk, row_view(u, ctx), {}, ctx);
   return vector_of_row(out);
 }
 
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
-  Matrix valued = new_row(mask.size(), w.type(), mask.location(), ctx);
+  Matrix valued = new_matrix(1, mask.size(), w.type(), mask.location(), ctx);
   apply(valued, nullptr, no_accum, BinaryOpCode::second, BindSide::second, value,
         row_view(mask, ctx), {}, ctx);
   // The two operands' entries are the same positions or disjoint; `second` keeps the new value.

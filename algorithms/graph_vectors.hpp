@@ -17,10 +17,10 @@ Matrix row_view(const Vector& v, Context& ctx);
 /// `row` has more than one row, InvalidValue when its indices are not 64-bit.
 Vector vector_of_row(const Matrix& row);
 
-/// An empty vector / 1 x n matrix at `where`: outputs are made where the operands live, since
-/// an executor keeps an output at the location it had.
+/// An empty vector / matrix at `where`: outputs are made where the operands live, since an
+/// executor may keep an output at the location it had.
 Vector new_vector(Index n, Type type, Location where, Context& ctx);
-Matrix new_row(Index n, Type type, Location where, Context& ctx);
+Matrix new_matrix(Index nrows, Index ncols, Type type, Location where, Context& ctx);
 
 /// Every position of a vector of size n holding `value` (its type), at `where`.
 Vector constant_vector(Index n, const Scalar& value, Location where, Context& ctx);

@@ -15,7 +15,7 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
     throw DimensionMismatch("core_numbers: A must be square, it is " + std::to_string(n) + " x " +
                             std::to_string(A.ncols()));
   const Location where = location_of(A);
-  Matrix S(n, n, Type::boolean);
+  Matrix S = new_matrix(n, n, Type::boolean, where, ctx);
   select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   const Vector zeros = constant_vector(n, Index{0}, where, ctx);

@@ -72,7 +72,8 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
     const double wmax = A.nnz() > 0 ? reduce(MonoidCode::max, A, ctx).as<double>() : 1.0;
     delta = std::max(wmax, 1e-300) / std::max(1.0, double(A.nnz()) / double(n));
   }
-  Matrix light(n, n, Type::fp64), heavy(n, n, Type::fp64);
+  Matrix light = new_matrix(n, n, Type::fp64, where, ctx);
+  Matrix heavy = new_matrix(n, n, Type::fp64, where, ctx);
   select(light, nullptr, no_accum, SelectOpCode::value_le, delta, A, {}, ctx);
   select(heavy, nullptr, no_accum, SelectOpCode::value_gt, delta, A, {}, ctx);
 

@@ -16,7 +16,7 @@ namespace {
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const Index n = S.nrows();
   Vector deg = new_vector(n, Type::int64, S.location(), ctx);
-  Matrix ones(n, n, Type::int64);
+  Matrix ones = new_matrix(n, n, Type::int64, S.location(), ctx);
   apply(ones, nullptr, no_accum, UnaryOpCode::one, S, {}, ctx);
   reduce(deg, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
   const Vector host_deg = deg.location() == Location::host ? deg : deg.to(Location::host, ctx);
@@ -29,7 +29,7 @@ Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   std::iota(perm.list.begin(), perm.list.end(), Index{0});
   std::stable_sort(perm.list.begin(), perm.list.end(),
                    [&](Index a, Index b) { return d[a] > d[b]; });
-  Matrix permuted(n, n, S.type());
+  Matrix permuted = new_matrix(n, n, S.type(), S.location(), ctx);
   extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
   return permuted;
 }
@@ -41,10 +41,12 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
   if (A.ncols() != n)
     throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
                             std::to_string(A.ncols()));
-  Matrix S(n, n, Type::boolean);
+  Matrix S = new_matrix(n, n, Type::boolean, A.location(), ctx);
   select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
   if (opt.presort) S = by_decreasing_degree(S, ctx);
-  Matrix L(n, n, Type::boolean), U(n, n, Type::boolean), C(n, n, Type::int64);
+  Matrix L = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  Matrix C = new_matrix(n, n, Type::int64, S.location(), ctx);
   select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, ctx);
   select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
