@@ -25,17 +25,19 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
   Matrix P = placed(
       Matrix::from_triplets<double>(b, n, rows, sources, std::vector<double>(sources.size(), 1.0)),
       where, ctx);
-  const Semiring plus_first = semiring("plus_first", Type::fp64);
+  // A and Aᵀ hold ones, so +.× is LAGraph's +.first (path counts flow, edge values ignored) on
+  // a semiring every executor builds by default.
+  const Semiring plus_times = semiring("plus_times", Type::fp64);
   const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
   Matrix F = new_matrix(b, n, Type::fp64, where, ctx);
-  mxm(F, &P, no_accum, plus_first, P, A, unvisited, ctx);
+  mxm(F, &P, no_accum, plus_times, P, A, unvisited, ctx);
   std::vector<Matrix> S;
   while (F.nnz() > 0) {
     Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
     Matrix next = new_matrix(b, n, Type::fp64, where, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, P, F, {}, ctx);
     P = std::move(sum);
-    mxm(next, &P, no_accum, plus_first, F, A, unvisited, ctx);
+    mxm(next, &P, no_accum, plus_times, F, A, unvisited, ctx);
     S.push_back(std::move(F));
     F = std::move(next);
   }
@@ -52,7 +54,7 @@ Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<I
     Matrix Wp = new_matrix(b, n, Type::fp64, where, ctx);
     Matrix WP = new_matrix(b, n, Type::fp64, where, ctx);
     Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
-    mxm(Wp, &S[i - 1], no_accum, plus_first, W, AT, on_level, ctx);
+    mxm(Wp, &S[i - 1], no_accum, plus_times, W, AT, on_level, ctx);
     ewise_mult(WP, nullptr, no_accum, BinaryOpCode::times, Wp, P, {}, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, delta, WP, {}, ctx);
     delta = std::move(sum);
@@ -75,8 +77,10 @@ Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index bat
       throw InvalidIndex("betweenness: source " + std::to_string(s) + " out of range 0.." +
                          std::to_string(n - 1));
   const Location where = location_of(A);
-  Matrix AT = new_matrix(n, n, A.type(), where, ctx);
-  transpose(AT, nullptr, no_accum, A, {}, ctx);
+  Matrix ones = new_matrix(n, n, Type::fp64, where, ctx);
+  apply(ones, nullptr, no_accum, UnaryOpCode::one, A, {}, ctx);
+  Matrix AT = new_matrix(n, n, Type::fp64, where, ctx);
+  transpose(AT, nullptr, no_accum, ones, {}, ctx);
   Vector centrality = constant_vector(n, 0.0, where, ctx);
   for (std::size_t first = 0; first < sources.size(); first += std::size_t(batch)) {
     const std::size_t last = std::min(sources.size(), first + std::size_t(batch));
@@ -84,7 +88,7 @@ Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index bat
                                   sources.begin() + std::ptrdiff_t(last));
     Vector sum = new_vector(n, Type::fp64, where, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, centrality,
-              batch_dependencies(A, AT, part, ctx), {}, ctx);
+              batch_dependencies(ones, AT, part, ctx), {}, ctx);
     centrality = std::move(sum);
   }
   return centrality;

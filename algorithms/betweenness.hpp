@@ -11,10 +11,11 @@
 //     W⟨S_{i-1}, struct, replace⟩ = W +.first Aᵀ
 //     δ += W .* P
 //   centrality(v) = Σ_r δ(r, v)
-// LAGraph keeps B = 1 + δ as a dense b x n matrix; δ stays sparse here, so that a batch on a
-// large graph needs no dense b x n storage.
 // which is Σ_s δ_s(v), the directed-graph sum over the batch's sources of the dependencies (for
 // an undirected graph and every vertex as a source, twice networkx's unnormalised value).
+// LAGraph keeps B = 1 + δ as a dense b x n matrix; δ stays sparse here, so that a batch on a
+// large graph needs no dense b x n storage. +.first is computed as +.× on A's pattern of ones
+// (the same products, on a semiring in the GPU's default kernel set).
 #pragma once
 #include <vector>
 
