@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The graph commands of the ringblas CLI (bfs, sssp, pagerank, tc, cc, kcore, bc) against
-networkx/scipy on karate and the SNAP facebook_combined graph (and jazz's weights for sssp).
+networkx/scipy on karate and the SNAP facebook_combined graph, jazz's weights for sssp, and the
+directed, weighted cage8 (bfs, sssp, pagerank and bc on a DiGraph; tc, cc and kcore on its
+symmetrisation).
 
 usage: algorithms_networkx.py RINGBLAS_CLI DATA_DIR
 Exit 0 when every comparison agrees, 1 on a difference, 77 (reported SKIPPED by ctest) when
@@ -51,12 +53,28 @@ def check(name, got, want, tol=0.0):
         print(f"ok  {name} ({len(want)} vertices)")
 
 
+def check_count(name, got, want):
+    if got != want:
+        failures.append(f"{name}: {got} vs networkx {want}")
+    else:
+        print(f"ok  {name} ({got})")
+
+
 def load_mtx(path, weighted=False):
     m = scipy.io.mmread(path).tocoo()
     g = nx.Graph()
     g.add_nodes_from(range(m.shape[0]))
     for i, j, w in zip(m.row, m.col, m.data):
         g.add_edge(int(i), int(j), weight=float(w) if weighted else 1.0)
+    return g
+
+
+def load_directed_mtx(path):
+    m = scipy.io.mmread(path).tocoo()
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m.shape[0]))
+    for i, j, w in zip(m.row, m.col, m.data):
+        g.add_edge(int(i), int(j), weight=float(w))
     return g
 
 
@@ -80,12 +98,7 @@ def compare(name, path, g, bc_sources):
           nx.single_source_dijkstra_path_length(g, 0), 1e-12)
     check(f"{name} pagerank", vertex_values("pagerank", path, "--tol", "1e-12"),
           nx.pagerank(g, alpha=0.85, tol=1e-12, max_iter=1000), 1e-8)
-    tc = int(run("tc", path).split()[1])
-    want_tc = sum(nx.triangles(g).values()) // 3
-    if tc != want_tc:
-        failures.append(f"{name} tc: {tc} vs networkx {want_tc}")
-    else:
-        print(f"ok  {name} tc ({tc} triangles)")
+    check_count(f"{name} tc", int(run("tc", path).split()[1]), sum(nx.triangles(g).values()) // 3)
     labels = {}
     for comp in nx.connected_components(g):
         low = min(comp)
@@ -105,7 +118,8 @@ def compare(name, path, g, bc_sources):
 karate = os.path.join(DATA, "suitesparse", "karate.mtx")
 facebook = os.path.join(DATA, "snap", "facebook_combined.txt.gz")
 jazz = os.path.join(DATA, "suitesparse", "jazz.mtx")
-for p in (karate, facebook, jazz):
+cage8 = os.path.join(DATA, "suitesparse", "cage8.mtx.gz")
+for p in (karate, facebook, jazz, cage8):
     if not os.path.exists(p):
         print(f"SKIP: test data absent: {p}")
         sys.exit(77)
@@ -116,6 +130,25 @@ jazz_want = nx.single_source_dijkstra_path_length(load_mtx(jazz, weighted=True),
 for method in ("delta-stepping", "bellman-ford"):
     check(f"jazz weighted sssp {method}",
           vertex_values("sssp", jazz, "--source", "3", "--method", method), jazz_want, 1e-12)
+
+# Directed and weighted: cage8 (positive weights, a self-loop on every vertex).
+dg = load_directed_mtx(cage8)
+check("cage8 bfs (directed)", vertex_values("bfs", cage8, "--source", "5"),
+      {v: float(d) for v, d in nx.single_source_shortest_path_length(dg, 5).items()})
+check("cage8 sssp (directed, weighted)", vertex_values("sssp", cage8, "--source", "5"),
+      nx.single_source_dijkstra_path_length(dg, 5), 1e-12)
+check("cage8 pagerank (directed, weighted)", vertex_values("pagerank", cage8, "--tol", "1e-12"),
+      nx.pagerank(dg, alpha=0.85, tol=1e-12, max_iter=1000), 1e-8)
+unweighted = nx.DiGraph(dg.edges())
+check("cage8 bc (directed)", vertex_values("bc", cage8, "--sources", "30"),
+      nx.betweenness_centrality_subset(unweighted, list(range(30)), list(dg.nodes),
+                                       normalized=False), 1e-9)
+ug = dg.to_undirected()
+ug.remove_edges_from(nx.selfloop_edges(ug))
+check_count("cage8 tc (symmetrised)", int(run("tc", cage8).split()[1]),
+            sum(nx.triangles(ug).values()) // 3)
+check("cage8 kcore (symmetrised)", vertex_values("kcore", cage8),
+      {v: float(c) for v, c in nx.core_number(ug).items()})
 
 for f in failures:
     print("FAIL", f)
