@@ -31,7 +31,7 @@ int cmd_bfs(Args& args) {
   opt.direction_optimizing = !args.flag("--push-only");
   const std::string path = args.positionals(1, 1)[0];
   if (!source_text) args.usage_error("--source V is required");
-  const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx);
+  const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx, &opt.symmetric);
   const Index source = parse_vertex(args, *source_text, a.nrows(), "--source");
   const algorithms::BfsResult r = algorithms::bfs(a, source, opt, g.ctx);
   const Vector levels = r.level.to(Location::host, g.ctx);

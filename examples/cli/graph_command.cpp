@@ -23,8 +23,10 @@ GraphOptions graph_options(Args& args) {
   return g;
 }
 
-Matrix load_graph(const std::string& path, bool symmetrize, Context& ctx) {
-  Matrix a = load_matrix(path, nullptr).cast(Type::fp64);
+Matrix load_graph(const std::string& path, bool symmetrize, Context& ctx, bool* symmetric) {
+  io::MatrixInfo info;
+  Matrix a = load_matrix(path, &info).cast(Type::fp64);
+  if (symmetric) *symmetric = symmetrize || info.symmetry == io::Symmetry::symmetric;
   if (a.nrows() != a.ncols())
     throw DimensionMismatch(path + ": a graph needs a square matrix, this one is " +
                             std::to_string(a.nrows()) + " x " + std::to_string(a.ncols()));

@@ -29,7 +29,10 @@ inline constexpr const char* kGraphOptionsHelp =
 
 /// The graph in FILE as fp64 (pattern -> 1.0), symmetrised as A ∪ Aᵀ when `symmetrize`
 /// (entries of A win where both exist), then moved to the GPU when the context runs there.
-Matrix load_graph(const std::string& path, bool symmetrize, Context& ctx);
+/// `symmetric` (optional) tells whether the result is known to equal its transpose (symmetric
+/// storage, a SNAP list, or symmetrised here).
+Matrix load_graph(const std::string& path, bool symmetrize, Context& ctx,
+                  bool* symmetric = nullptr);
 
 /// A vertex id from an option value, checked against 0..n-1 (usage error otherwise).
 Index parse_vertex(Args& args, const std::string& text, Index n, const char* what);
