@@ -27,12 +27,17 @@ Matrix row_view(const Vector& v, Context& ctx) {
                               v.indices(), v.values());
 }
 
-Vector vector_of_row(const Matrix& row) {
+Vector vector_of_row(const Matrix& row, Context& ctx) {
   if (row.nrows() != 1)
     throw DimensionMismatch("vector_of_row: expected a 1 x n matrix, got " +
                             std::to_string(row.nrows()) + " rows");
-  if (row.index_type() != IndexType::i64)
-    throw InvalidValue("vector_of_row: the row's column indices must be 64-bit");
+  if (row.index_type() != IndexType::i64) {
+    const Location where = row.location();
+    Matrix wide = (where == Location::host ? row : row.to(Location::host, ctx))
+                      .with_index_type(IndexType::i64);
+    if (where != Location::host) wide = wide.to(where, ctx);
+    return vector_of_row(wide, ctx);
+  }
   return Vector::from_buffers(row.ncols(), row.type(), row.nnz(), row.col_idx(), row.values());
 }
 
@@ -65,13 +70,13 @@ Vector index_vector(Index n, Location where, Context& ctx) {
 Vector apply_bound(BinaryOpCode op, const Vector& u, const Scalar& s, Context& ctx) {
   Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
   apply(out, nullptr, no_accum, op, BindSide::second, s, row_view(u, ctx), {}, ctx);
-  return vector_of_row(out);
+  return vector_of_row(out, ctx);
 }
 
 Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Context& ctx) {
   Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
   select(out, nullptr, no_accum, op, thunk, row_view(u, ctx), {}, ctx);
-  return vector_of_row(out);
+  return vector_of_row(out, ctx);
 }
 
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
@@ -80,7 +85,7 @@ void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& 
         row_view(mask, ctx), {}, ctx);
   // The two operands' entries are the same positions or disjoint; `second` keeps the new value.
   Vector out = new_vector(w.size(), w.type(), w.location(), ctx);
-  ewise_add(out, nullptr, no_accum, BinaryOpCode::second, w, vector_of_row(valued), {}, ctx);
+  ewise_add(out, nullptr, no_accum, BinaryOpCode::second, w, vector_of_row(valued, ctx), {}, ctx);
   w = std::move(out);
 }
 

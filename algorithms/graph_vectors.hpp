@@ -13,9 +13,10 @@ namespace ringblas::algorithms {
 
 /// The 1 x size matrix holding v's entries (v(i) -> (0, i)), at v's location.
 Matrix row_view(const Vector& v, Context& ctx);
-/// The vector of a 1 x n matrix's entries (inverse of row_view). Throws DimensionMismatch when
-/// `row` has more than one row, InvalidValue when its indices are not 64-bit.
-Vector vector_of_row(const Matrix& row);
+/// The vector of a 1 x n matrix's entries (inverse of row_view), at the row's location. Throws
+/// DimensionMismatch when `row` has more than one row. A row with 32-bit indices (an executor
+/// may choose them) is widened on the host and moved back: correct, but a round trip.
+Vector vector_of_row(const Matrix& row, Context& ctx);
 
 /// An empty vector / matrix at `where`: outputs are made where the operands live, since an
 /// executor may keep an output at the location it had.
