@@ -115,6 +115,9 @@ TEST(AlgorithmsSssp, NegativeCycleIsAnError) {
                InvalidValue);
   expect_distances(test::graph_of(3, {{1, 2, -3}, {2, 1, 1}}, false), 0, {0, kInf, kInf});
   EXPECT_THROW(algorithms::sssp_bellman_ford(A, 4, ctx), InvalidIndex);
+  EXPECT_THROW(algorithms::sssp_bellman_ford(Matrix(0, 0), 0, ctx), InvalidIndex);  // empty graph
+  EXPECT_THROW(algorithms::sssp_delta_stepping(Matrix(0, 0), 0, 0, ctx), InvalidIndex);
+  EXPECT_THROW(algorithms::sssp_bellman_ford(Matrix(2, 3), 0, ctx), DimensionMismatch);
   EXPECT_THROW(algorithms::sssp_delta_stepping(A, 0, 0, ctx), InvalidValue);  // negative weight
   EXPECT_THROW(algorithms::sssp_delta_stepping(test::graph_of(2, {{0, 1}}, false), 0, -1, ctx),
                InvalidValue);
