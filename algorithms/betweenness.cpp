@@ -1,0 +1,97 @@
+// Batched Brandes betweenness centrality on the public API (see betweenness.hpp).
+#include "algorithms/betweenness.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "algorithms/graph_vectors.hpp"
+
+namespace ringblas::algorithms {
+namespace {
+
+/// Host-built matrix moved to `where` once.
+Matrix placed(Matrix m, Location where, Context& ctx) {
+  return where == Location::host ? m : m.to(where, ctx);
+}
+
+/// Σ_r δ_{s_r}(v) over one batch of sources (a vertex with no dependency may be absent).
+Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<Index>& sources,
+                          Context& ctx) {
+  const Index n = A.nrows(), b = Index(sources.size());
+  const Location where = location_of(A);
+  std::vector<Index> rows(sources.size());
+  for (Index r = 0; r < b; ++r) rows[r] = r;
+  Matrix P = placed(
+      Matrix::from_triplets<double>(b, n, rows, sources, std::vector<double>(sources.size(), 1.0)),
+      where, ctx);
+  // A and Aᵀ hold ones, so +.× is LAGraph's +.first (path counts flow, edge values ignored) on
+  // a semiring every executor builds by default.
+  const Semiring plus_times = semiring("plus_times", Type::fp64);
+  const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
+  Matrix F = new_matrix(b, n, Type::fp64, where, ctx);
+  mxm(F, &P, no_accum, plus_times, P, A, unvisited, ctx);
+  std::vector<Matrix> S;
+  while (F.nnz() > 0) {
+    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix next = new_matrix(b, n, Type::fp64, where, ctx);
+    ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, P, F, {}, ctx);
+    P = std::move(sum);
+    mxm(next, &P, no_accum, plus_times, F, A, unvisited, ctx);
+    S.push_back(std::move(F));
+    F = std::move(next);
+  }
+  // δ (b x n) holds the dependencies found so far; LAGraph's dense B is 1 + δ.
+  Matrix delta = new_matrix(b, n, Type::fp64, where, ctx);
+  const Descriptor on_level = structural(/*complement=*/false, /*replace=*/true);
+  for (Index i = Index(S.size()) - 1; i >= 1; --i) {
+    Matrix inv = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix ratio = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix W = new_matrix(b, n, Type::fp64, where, ctx);
+    apply(inv, &S[i], no_accum, UnaryOpCode::minv, P, on_level, ctx);
+    ewise_mult(ratio, &S[i], no_accum, BinaryOpCode::div, delta, P, on_level, ctx);
+    ewise_add(W, nullptr, no_accum, BinaryOpCode::plus, inv, ratio, {}, ctx);
+    Matrix Wp = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix WP = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
+    mxm(Wp, &S[i - 1], no_accum, plus_times, W, AT, on_level, ctx);
+    ewise_mult(WP, nullptr, no_accum, BinaryOpCode::times, Wp, P, {}, ctx);
+    ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, delta, WP, {}, ctx);
+    delta = std::move(sum);
+  }
+  Vector total = new_vector(n, Type::fp64, where, ctx);
+  reduce(total, nullptr, no_accum, MonoidCode::plus, delta, ReduceDim::cols, {}, ctx);
+  return total;
+}
+
+}  // namespace
+
+Vector betweenness(const Matrix& A, const std::vector<Index>& sources, Index batch, Context& ctx) {
+  const Index n = A.nrows();
+  if (A.ncols() != n)
+    throw DimensionMismatch("betweenness: A must be square, it is " + std::to_string(n) + " x " +
+                            std::to_string(A.ncols()));
+  if (batch < 1) throw InvalidValue("betweenness: batch must be at least 1");
+  for (Index s : sources)
+    if (s < 0 || s >= n)
+      throw InvalidIndex("betweenness: source " + std::to_string(s) + " out of range 0.." +
+                         std::to_string(n - 1));
+  const Location where = location_of(A);
+  Matrix ones = new_matrix(n, n, Type::fp64, where, ctx);
+  apply(ones, nullptr, no_accum, UnaryOpCode::one, A, {}, ctx);
+  Matrix AT = new_matrix(n, n, Type::fp64, where, ctx);
+  transpose(AT, nullptr, no_accum, ones, {}, ctx);
+  Vector centrality = constant_vector(n, 0.0, where, ctx);
+  for (std::size_t first = 0; first < sources.size(); first += std::size_t(batch)) {
+    const std::size_t last = std::min(sources.size(), first + std::size_t(batch));
+    const std::vector<Index> part(sources.begin() + std::ptrdiff_t(first),
+                                  sources.begin() + std::ptrdiff_t(last));
+    Vector sum = new_vector(n, Type::fp64, where, ctx);
+    ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, centrality,
+              batch_dependencies(ones, AT, part, ctx), {}, ctx);
+    centrality = std::move(sum);
+  }
+  return centrality;
+}
+
+}  // namespace ringblas::algorithms

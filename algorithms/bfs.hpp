@@ -1,0 +1,44 @@
+// Breadth-first search: levels and (optionally) parents from one source, direction-optimising.
+//
+// Method (LAGraph LAGr_BreadthFirstSearch; Beamer, Asanović, Patterson, "Direction-Optimizing
+// Breadth-First Search", SC 2012):
+//   q = e_s,  level(s) = 0,  parent(s) = s
+//   for k = 1, 2, ... while q has entries:
+//     push:  q⟨¬level, struct, replace⟩ = q ⊕.⊗ A        (vxm)
+//     pull:  q⟨¬level, struct, replace⟩ = Aᵀ ⊕.⊗ q       (mxv on Aᵀ)
+//     level⟨q, struct⟩ = k;  parent⟨q, struct⟩ = q
+// with ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
+// 0-based vertex id). Push runs while the frontier is small; it switches to pull when
+// |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the
+// frontier's vertex count standing in for its edge count; alpha = 14, beta = 24).
+// The only host reads per level are q's entry count, which the vector carries.
+#pragma once
+#include <optional>
+
+#include "ringblas/ringblas.hpp"
+
+namespace ringblas::algorithms {
+
+struct BfsOptions {
+  bool parents = false;              ///< also compute the BFS tree's parents
+  bool direction_optimizing = true;  ///< false: push only
+  /// Aᵀ for the pull steps (nullptr: computed once when first needed, or A itself when
+  /// `symmetric`).
+  const Matrix* transposed = nullptr;
+  bool symmetric = false;  ///< A equals Aᵀ (undirected graph): pull uses A
+  double alpha = 14.0, beta = 24.0;
+};
+
+struct BfsResult {
+  Vector level;                  ///< int64; reached vertices only, source at 0
+  std::optional<Vector> parent;  ///< int64 0-based parent ids; parent(source) = source
+  int push_steps = 0, pull_steps = 0;
+};
+
+/// BFS of the directed graph A (A(i, j) present: edge i -> j; values ignored) from `source`.
+/// Results stay at A's location. Throws DimensionMismatch unless A is square, InvalidIndex for
+/// a source outside 0..n-1.
+BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt = {},
+              Context& ctx = default_context());
+
+}  // namespace ringblas::algorithms

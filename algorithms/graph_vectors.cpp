@@ -1,0 +1,107 @@
+// Row views, constant and index vectors, bound apply / select / scalar assign on vectors, and
+// function matrices (see graph_vectors.hpp).
+#include "algorithms/graph_vectors.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ringblas/error.hpp"
+
+namespace ringblas::algorithms {
+namespace {
+
+/// A buffer holding `values` at `where` (one host-to-device copy when where is the device).
+template <class T>
+Buffer buffer_of(const std::vector<T>& values, Location where, Context& ctx) {
+  Buffer host(values.size() * sizeof(T), Location::host);
+  if (!values.empty()) std::memcpy(host.data(), values.data(), values.size() * sizeof(T));
+  return where == Location::host ? host : host.to(where, ctx);
+}
+
+}  // namespace
+
+Matrix row_view(const Vector& v, Context& ctx) {
+  Buffer row_ptr = buffer_of(std::vector<Index>{0, v.nnz()}, v.location(), ctx);
+  return Matrix::from_buffers(1, v.size(), v.type(), IndexType::i64, v.nnz(), std::move(row_ptr),
+                              v.indices(), v.values());
+}
+
+Vector vector_of_row(const Matrix& row, Context& ctx) {
+  if (row.nrows() != 1)
+    throw DimensionMismatch("vector_of_row: expected a 1 x n matrix, got " +
+                            std::to_string(row.nrows()) + " rows");
+  if (row.index_type() != IndexType::i64) {
+    const Location where = row.location();
+    Matrix wide = (where == Location::host ? row : row.to(Location::host, ctx))
+                      .with_index_type(IndexType::i64);
+    if (where != Location::host) wide = wide.to(where, ctx);
+    return vector_of_row(wide, ctx);
+  }
+  return Vector::from_buffers(row.ncols(), row.type(), row.nnz(), row.col_idx(), row.values());
+}
+
+Vector new_vector(Index n, Type type, Location where, Context& ctx) {
+  Vector v(n, type);
+  return where == Location::host ? v : v.to(where, ctx);
+}
+
+Matrix new_matrix(Index nrows, Index ncols, Type type, Location where, Context& ctx) {
+  Matrix m(nrows, ncols, type);
+  return where == Location::host ? m : m.to(where, ctx);
+}
+
+Vector constant_vector(Index n, const Scalar& value, Location where, Context& ctx) {
+  return visit_type(value.type(), [&](auto t) {
+    using T = decltype(t);
+    std::vector<T> values(static_cast<std::size_t>(n), value.as<T>());
+    Vector v = Vector::dense(values);
+    return where == Location::host ? v : v.to(where, ctx);
+  });
+}
+
+Vector index_vector(Index n, Location where, Context& ctx) {
+  std::vector<Index> values(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = i;
+  Vector v = Vector::dense(values);
+  return where == Location::host ? v : v.to(where, ctx);
+}
+
+Vector apply_bound(BinaryOpCode op, const Vector& u, const Scalar& s, Context& ctx) {
+  Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
+  apply(out, nullptr, no_accum, op, BindSide::second, s, row_view(u, ctx), {}, ctx);
+  return vector_of_row(out, ctx);
+}
+
+Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Context& ctx) {
+  Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
+  select(out, nullptr, no_accum, op, thunk, row_view(u, ctx), {}, ctx);
+  return vector_of_row(out, ctx);
+}
+
+void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
+  Matrix valued = new_matrix(1, mask.size(), w.type(), mask.location(), ctx);
+  apply(valued, nullptr, no_accum, BinaryOpCode::second, BindSide::second, value,
+        row_view(mask, ctx), {}, ctx);
+  // The two operands' entries are the same positions or disjoint; `second` keeps the new value.
+  Vector out = new_vector(w.size(), w.type(), w.location(), ctx);
+  ewise_add(out, nullptr, no_accum, BinaryOpCode::second, w, vector_of_row(valued, ctx), {}, ctx);
+  w = std::move(out);
+}
+
+FunctionMatrix::FunctionMatrix(Index n, Location where, Context& ctx) : n_(n) {
+  std::vector<Index> row_ptr(static_cast<std::size_t>(n + 1));
+  for (Index i = 0; i <= n; ++i) row_ptr[static_cast<std::size_t>(i)] = i;
+  row_ptr_ = buffer_of(row_ptr, where, ctx);
+  ones_ = buffer_of(std::vector<unsigned char>(static_cast<std::size_t>(n), 1), where, ctx);
+}
+
+Matrix FunctionMatrix::of(const Vector& f) const {
+  if (f.size() != n_ || f.nnz() != n_ || f.type() != Type::int64)
+    throw InvalidValue("FunctionMatrix: f must be a dense int64 vector of size " +
+                       std::to_string(n_));
+  return Matrix::from_buffers(n_, n_, Type::boolean, IndexType::i64, n_, row_ptr_, f.values(),
+                              ones_);
+}
+
+}  // namespace ringblas::algorithms

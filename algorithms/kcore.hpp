@@ -1,0 +1,25 @@
+// Core number of every vertex of an undirected graph (k-core decomposition) by peeling.
+//
+// Method (LAGraph LAGraph_KCore_All / LAGr_KCoreDecompose; Matula and Beck's peeling,
+// bulk-synchronous as in Mattson et al., "An Introduction to the k-core in GraphBLAS"):
+//   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0
+//   while deg has entries:
+//     k = max(k, min(deg))
+//     repeat:
+//       q = select(deg <= k)              vertices peeled at level k
+//       if q is empty: break
+//       core⟨q, struct⟩ = k
+//       deg⟨¬q, struct, replace⟩ = deg     remove them
+//       deg = deg - (q +.pair S)⟨deg⟩      their neighbours lose one degree per peeled edge
+// Host reads: min(deg) once per level, the entry counts of q.
+#pragma once
+#include "ringblas/ringblas.hpp"
+
+namespace ringblas::algorithms {
+
+/// Core number (int64) of every vertex of the undirected graph A (symmetric; self-loops and
+/// values ignored, as networkx.core_number requires none). Results at A's location. Throws
+/// DimensionMismatch unless A is square.
+Vector core_numbers(const Matrix& A, Context& ctx = default_context());
+
+}  // namespace ringblas::algorithms

@@ -1,0 +1,69 @@
+// Triangle counting by masked plus_pair products (see triangle_count.hpp for the method).
+#include "algorithms/triangle_count.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "algorithms/graph_vectors.hpp"
+
+namespace ringblas::algorithms {
+namespace {
+
+/// S(perm, perm) = P S Pᵀ with perm sorting the vertices by decreasing degree (ties by id). The
+/// degrees are read back once to sort them on the host.
+Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
+  const Index n = S.nrows();
+  Vector deg = new_vector(n, Type::int64, S.location(), ctx);
+  Matrix ones = new_matrix(n, n, Type::int64, S.location(), ctx);
+  apply(ones, nullptr, no_accum, UnaryOpCode::one, S, {}, ctx);
+  reduce(deg, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
+  const Vector host_deg = deg.location() == Location::host ? deg : deg.to(Location::host, ctx);
+  std::vector<Index> d(static_cast<std::size_t>(n), 0);
+  const std::vector<Index> idx = host_deg.indices_vector();
+  const std::vector<Index> val = host_deg.values_vector<Index>();
+  for (std::size_t k = 0; k < idx.size(); ++k) d[static_cast<std::size_t>(idx[k])] = val[k];
+  Indices perm;
+  perm.list.resize(static_cast<std::size_t>(n));
+  std::iota(perm.list.begin(), perm.list.end(), Index{0});
+  std::stable_sort(perm.list.begin(), perm.list.end(),
+                   [&](Index a, Index b) { return d[a] > d[b]; });
+  Matrix permuted = new_matrix(n, n, S.type(), S.location(), ctx);
+  extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
+  return permuted;
+}
+
+}  // namespace
+
+std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context& ctx) {
+  const Index n = A.nrows();
+  if (A.ncols() != n)
+    throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
+                            std::to_string(A.ncols()));
+  Matrix S = new_matrix(n, n, Type::boolean, A.location(), ctx);
+  select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
+  if (opt.presort) S = by_decreasing_degree(S, ctx);
+  Matrix L = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  Matrix C = new_matrix(n, n, Type::int64, S.location(), ctx);
+  select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, ctx);
+  select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
+  const Semiring plus_pair = semiring("plus_pair", Type::int64);
+  Descriptor d = structural();
+  switch (opt.method) {
+    case TriangleMethod::sandia_ll:
+      mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
+      return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
+    case TriangleMethod::sandia_lut:
+      d.transpose_b = true;
+      mxm(C, &L, no_accum, plus_pair, L, U, d, ctx);
+      return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
+    case TriangleMethod::cohen:
+      mxm(C, &S, no_accum, plus_pair, L, U, d, ctx);
+      return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>() / 2;
+  }
+  throw InvalidValue("triangle_count: unknown method");
+}
+
+}  // namespace ringblas::algorithms

@@ -1,0 +1,382 @@
+// Benchmark (a program, not a test) of the graph algorithms of algorithms/ on the GPU and on the
+// cpu executor (SuiteSparse:GraphBLAS, all cores) in the same run: BFS, SSSP, PageRank, triangle
+// counting, connected components, k-core and betweenness (SSSP both by Bellman-Ford and by
+// delta-stepping) on the shared SNAP graphs (soc-Epinions1 first) and
+// R-MAT graphs of scale 20 and 22, edge factor 16 (tests/support/rmat.hpp).
+// - GPU: the graph moved to the device once, Backend::automatic (cuda kernels; an operation
+//   without one falls back to the cpu and is listed in the "fallbacks" column), CUDA events
+//   around each whole algorithm call, warm-up then the median of the repeats.
+// - cpu: Backend::cpu on the host graph, steady_clock, warm-up then the median.
+// - GTEPS for BFS and SSSP as Graph500 counts them: the input edges (undirected, each once)
+//   within the source's component, over the time. The other algorithms report nnz(A) / time.
+// - The GPU result is checked against the cpu one ("agree" column).
+// Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--quick]
+//                         [--scales 20,22] [--bc-sources K] [--algorithms bfs,sssp_bf,
+//                         sssp_delta,pagerank,tc,cc,kcore,bc] [--graphs soc-Epinions1,rmat20,...]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(RINGBLAS_HAS_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+#include "algorithms/betweenness.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/connected_components.hpp"
+#include "algorithms/kcore.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/sssp.hpp"
+#include "algorithms/triangle_count.hpp"
+#include "ringblas/ringblas.hpp"
+#include "tests/support/rmat.hpp"
+
+namespace {
+
+using namespace ringblas;
+
+int g_reps = 5;
+
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Median milliseconds of f() on the cpu clock, after one warm-up call.
+double time_cpu_ms(const std::function<void()>& f, int reps) {
+  f();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+  }
+  return median(t);
+}
+
+#if defined(RINGBLAS_HAS_CUDA)
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+/// Median milliseconds of f() between two CUDA events, after one warm-up call.
+double time_gpu_ms(const std::function<void()>& f, int reps) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  f();
+  check(cudaDeviceSynchronize(), "warm-up");
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(a), "cudaEventRecord");
+    f();
+    check(cudaEventRecord(b), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return median(t);
+}
+std::string gpu_name() {
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return "none";
+  return p.name;
+}
+#else
+double time_gpu_ms(const std::function<void()>&, int) { return NAN; }
+std::string gpu_name() { return "none (built without CUDA)"; }
+#endif
+
+struct Graph {
+  std::string name;
+  Matrix host;
+  std::vector<Index> degree;
+};
+
+struct Row {
+  std::string graph, algorithm, agree, fallbacks, note;
+  double gpu_ms = NAN, cpu_ms = NAN, rate = NAN;  // rate: GTEPS (bfs, sssp) or Gedges/s
+  bool teps = false;
+};
+
+std::vector<Index> degrees(const Matrix& a) {
+  const std::vector<Index> rp = a.row_ptr_vector();
+  std::vector<Index> d(static_cast<std::size_t>(a.nrows()));
+  for (Index i = 0; i < a.nrows(); ++i) d[i] = rp[i + 1] - rp[i];
+  return d;
+}
+
+template <class T>
+std::vector<T> dense(const Vector& v, T missing, Context& ctx) {
+  const Vector h = v.location() == Location::host ? v : v.to(Location::host, ctx);
+  std::vector<T> out(static_cast<std::size_t>(h.size()), missing);
+  const auto idx = h.indices_vector();
+  const auto val = h.template values_vector<T>();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = val[k];
+  return out;
+}
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isinf(a[i]) && std::isinf(b[i])) continue;
+    m = std::max(m, std::fabs(a[i] - b[i]) / (1 + std::fabs(b[i])));
+  }
+  return m;
+}
+
+/// Graph500's traversed edges: the input edges (each undirected edge once, self-loops none)
+/// touching the reached vertices.
+double traversed_edges(const Graph& g, const std::vector<double>& reached_marker) {
+  double sum = 0;
+  for (std::size_t v = 0; v < reached_marker.size(); ++v)
+    if (!std::isinf(reached_marker[v])) sum += double(g.degree[v]);
+  return sum / 2;
+}
+
+/// One algorithm: runs it on `ctx` and returns its result vector (left where it was computed;
+/// triangle counting returns its count as a one-entry vector).
+using Algorithm = std::function<Vector(Context&, const Matrix&)>;
+
+struct Spec {
+  std::string name;
+  Algorithm run;
+  double tol;  ///< largest relative difference accepted between the GPU and cpu results
+};
+
+bool selected(const std::vector<std::string>& list, const std::string& name) {
+  return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+}
+
+void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<std::string>& only,
+               std::vector<Row>& rows) {
+  Context cpu(Backend::cpu);
+  Context gpu(Backend::automatic);
+  std::ostringstream trace;
+  gpu.trace_out = &trace;
+  const Matrix dev = have_gpu ? g.host.to(Location::device, gpu) : Matrix();
+  // The source: the highest-degree vertex (deterministic, in the giant component).
+  const Index source = Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
+  algorithms::BfsOptions bopt;
+  bopt.symmetric = true;
+  algorithms::PageRankOptions popt;
+  popt.tol = 1e-10;
+  std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
+  std::iota(sources.begin(), sources.end(), Index{0});
+  const std::vector<Spec> specs = {
+      {"bfs",
+       [&](Context& c, const Matrix& a) { return algorithms::bfs(a, source, bopt, c).level; }, 0},
+      {"sssp_bf",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_bellman_ford(a, source, c).distance;
+       },
+       1e-12},
+      {"sssp_delta",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_delta_stepping(a, source, 0, c).distance;
+       },
+       1e-12},
+      {"pagerank",
+       [&](Context& c, const Matrix& a) { return algorithms::pagerank(a, popt, c).rank; }, 1e-9},
+      {"tc",
+       [&](Context& c, const Matrix& a) {
+         return Vector::dense<std::int64_t>({algorithms::triangle_count(a, {}, c)});
+       },
+       0},
+      {"cc",
+       [&](Context& c, const Matrix& a) { return algorithms::connected_components(a, c).label; },
+       0},
+      {"kcore", [&](Context& c, const Matrix& a) { return algorithms::core_numbers(a, c); }, 0},
+      {"bc",
+       [&](Context& c, const Matrix& a) { return algorithms::betweenness(a, sources, 64, c); },
+       1e-9},
+  };
+  for (const Spec& spec : specs) {
+    if (!selected(only, spec.name)) continue;
+    Row r;
+    r.graph = g.name;
+    r.algorithm = spec.name;
+    std::cerr << g.name << " " << spec.name << "...\n";
+    Vector cpu_result;
+    r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, std::max(1, g_reps / 2));
+    const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
+    if (spec.name == "bfs" || spec.name.rfind("sssp", 0) == 0) {
+      r.teps = true;
+      r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
+    } else {
+      r.rate = double(g.host.nnz());
+    }
+    if (spec.name == "pagerank")
+      r.note = std::to_string(algorithms::pagerank(g.host, popt, cpu).iterations) + " iterations";
+    if (spec.name == "tc") r.note = std::to_string(std::int64_t(want[0])) + " triangles";
+    if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
+    if (have_gpu) {
+      Vector gpu_result;
+      r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
+      // One more run with the trace on, to list the operations that fell back to the cpu.
+      trace.str("");
+      gpu.trace = true;
+      spec.run(gpu, dev);
+      gpu.trace = false;
+      std::string fb;
+      std::istringstream lines(trace.str());
+      for (std::string line; std::getline(lines, line);)
+        if (line.find("falling back") != std::string::npos) {
+          const std::string op = line.substr(0, line.find(':'));
+          if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
+        }
+      r.fallbacks = fb.empty() ? "none" : fb;
+      const Vector h =
+          gpu_result.location() == Location::host ? gpu_result : gpu_result.to(Location::host, gpu);
+      const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
+      r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+    }
+    r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
+    rows.push_back(r);
+  }
+}
+
+std::string fmt(double v, int digits = 3) {
+  if (std::isnan(v)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.*f", digits, v);
+  return b;
+}
+/// Four significant digits (rates span 1e-4 .. 1e2).
+std::string sig(double v) {
+  if (std::isnan(v)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.4g", v);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path, md_path, data = RINGBLAS_DATA_DIR;
+  std::vector<int> scales = {20, 22};
+  bool quick = false;
+  int bc_sources = 64;
+  std::vector<std::string> only, graphs_only;  // --algorithms, --graphs filters
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--json")
+      json_path = next();
+    else if (a == "--md")
+      md_path = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--reps")
+      g_reps = std::stoi(next());
+    else if (a == "--bc-sources")
+      bc_sources = std::stoi(next());
+    else if (a == "--quick")
+      quick = true;
+    else if (a == "--algorithms" || a == "--graphs") {
+      std::stringstream ss(next());
+      for (std::string x; std::getline(ss, x, ',');)
+        (a == "--graphs" ? graphs_only : only).push_back(x);
+    } else if (a == "--scales") {
+      scales.clear();
+      std::stringstream ss(next());
+      for (std::string s; std::getline(ss, s, ',');) scales.push_back(std::stoi(s));
+    } else {
+      std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
+                   " [--quick] [--scales 20,22] [--bc-sources K] [--algorithms bfs,tc,...]"
+                   " [--graphs soc-Epinions1,rmat22]\n";
+      return 2;
+    }
+  }
+  if (json_path.empty() || md_path.empty()) {
+    std::cerr << "bench_algorithms: --json and --md are required\n";
+    return 2;
+  }
+  if (quick) {
+    g_reps = 2;
+    scales = {16};
+    bc_sources = 16;
+  }
+  const bool have_gpu = cuda_available();
+  const std::string gpu = have_gpu ? gpu_name() : "none";
+  std::vector<Graph> graphs;
+  // The shared SNAP graphs (read as the CLI reads them: symmetrised, ids compacted); --quick
+  // keeps soc-Epinions1 only.
+  const std::vector<std::pair<std::string, std::string>> snap = {
+      {"soc-Epinions1", "soc-Epinions1_lwcc_undirected.txt.gz"},
+      {"p2p-Gnutella31", "p2p-Gnutella31.txt.gz"},
+      {"wiki-Vote", "wiki-Vote.txt.gz"},
+      {"CA-HepTh", "CA-HepTh.txt.gz"},
+      {"facebook_combined", "facebook_combined.txt.gz"}};
+  for (const auto& [name, file] : snap) {
+    if (!selected(graphs_only, name) || (quick && name != "soc-Epinions1")) continue;
+    const std::string path = data + "/snap/" + file;
+    if (!std::filesystem::exists(path)) {
+      std::cerr << "bench_algorithms: " << path << " absent, skipped\n";
+      continue;
+    }
+    Matrix a = io::read_graph(path).cast(Type::fp64);
+    graphs.push_back({name, a, degrees(a)});
+  }
+  for (int s : scales) {
+    if (!selected(graphs_only, "rmat" + std::to_string(s))) continue;
+    std::cerr << "generating R-MAT scale " << s << "...\n";
+    Matrix a = test::rmat(s).adjacency;
+    graphs.push_back({"rmat" + std::to_string(s), a, degrees(a)});
+  }
+  std::vector<Row> rows;
+  for (const Graph& g : graphs) run_graph(g, have_gpu, bc_sources, only, rows);
+
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+  std::ofstream md(md_path);
+  md << "# Graph algorithms: GPU vs cpu executor (" << gpu << ", " << date << ")\n\n"
+     << "Median of " << g_reps << " GPU runs (CUDA events, after warm-up) and "
+     << std::max(1, g_reps / 2)
+     << " cpu runs (SuiteSparse:GraphBLAS, all cores). BFS/SSSP rate: Graph500 GTEPS (input edges "
+        "in the source's component / time); others: nnz(A) / time in G/s. 'fallbacks': operations "
+        "that ran on the cpu inside the GPU run. BFS and SSSP start at the highest-degree vertex "
+        "(one root, not Graph500's 64).\n\n"
+     << "| graph | n | nnz | algorithm | GPU ms | cpu ms | speed-up | rate | agree | fallbacks | "
+        "note |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::ofstream js(json_path);
+  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    const Graph& g = *std::find_if(graphs.begin(), graphs.end(),
+                                   [&](const Graph& x) { return x.name == r.graph; });
+    md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | "
+       << r.algorithm << " | " << fmt(r.gpu_ms) << " | " << fmt(r.cpu_ms) << " | "
+       << fmt(r.cpu_ms / r.gpu_ms, 1) << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | "
+       << (r.agree.empty() ? "-" : r.agree) << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks)
+       << " | " << r.note << " |\n";
+    js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows()
+       << ", \"nnz\": " << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm
+       << "\", \"gpu_ms\": " << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4))
+       << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4) << ", \"rate\": " << sig(r.rate)
+       << ", \"rate_unit\": \"" << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
+       << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note << "\"}"
+       << (k + 1 < rows.size() ? "," : "") << "\n";
+  }
+  js << "  ]\n}\n";
+  std::cout << "wrote " << md_path << " and " << json_path << '\n';
+  return 0;
+}

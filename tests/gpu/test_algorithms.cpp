@@ -1,0 +1,145 @@
+// The graph algorithms (algorithms/) on the GPU against the same algorithm on the cpu backend,
+// on the shared graphs: Backend::cuda (every operation on a cuda kernel, operands on the device
+// throughout; NotImplemented names an operation still missing there) and Backend::automatic
+// with the graph on the device (cuda where a kernel exists, else the cpu fallback).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "algorithms/betweenness.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/connected_components.hpp"
+#include "algorithms/kcore.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/sssp.hpp"
+#include "algorithms/triangle_count.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/graph_cases.hpp"
+
+namespace ringblas::test {
+namespace {
+
+const std::vector<std::string> kGraphs = {"suitesparse/karate.mtx", "suitesparse/Erdos971.mtx",
+                                          "snap/facebook_combined.txt.gz", "snap/CA-HepTh.txt.gz",
+                                          "snap/soc-Epinions1_lwcc_undirected.txt.gz"};
+
+class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backend> {
+ protected:
+  Context cpu{Backend::cpu};
+  Context gpu{GetParam()};
+
+  /// Runs `body(file, A_host, A_device)` for every shared graph present.
+  template <class F>
+  void for_each_graph(F&& body) {
+    for (const std::string& file : kGraphs) {
+      if (!data_present(file)) continue;
+      SCOPED_TRACE(file);
+      const Matrix host = load_shared_graph(file);
+      poison_device_pool(std::size_t(host.nnz()) * 16 + 4096, gpu);
+      body(host, host.to(Location::device, gpu));
+    }
+  }
+  template <class T>
+  std::vector<T> on_host(const Vector& v, T missing, Context& ctx) {
+    // A strict cuda run must have left its result on the device.
+    if (&ctx == &gpu && GetParam() == Backend::cuda)
+      EXPECT_EQ(v.location(), Location::device) << "the result left the device";
+    return dense_of<T>(v, missing, ctx);
+  }
+  void expect_near(const std::vector<double>& got, const std::vector<double>& want, double rel) {
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_NEAR(got[i], want[i], rel * (1 + std::fabs(want[i]))) << "vertex " << i;
+  }
+};
+
+TEST_P(AlgorithmsGpu, Bfs) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    algorithms::BfsOptions opt;
+    opt.parents = true;
+    opt.symmetric = true;
+    const auto want = algorithms::bfs(h, 1, opt, cpu);
+    const auto got = algorithms::bfs(d, 1, opt, gpu);
+    const auto level = on_host<Index>(got.level, -1, gpu);
+    EXPECT_EQ(level, on_host<Index>(want.level, -1, cpu));
+    // Parents may differ (any_secondi): each must sit one level up, joined by an edge.
+    const auto parent = on_host<Index>(*got.parent, -1, gpu);
+    const Adjacency adj = adjacency_of(h);
+    for (Index v = 0; v < adj.n(); ++v) {
+      if (level[v] <= 0) continue;
+      const Index p = parent[v];
+      ASSERT_GE(p, 0) << "vertex " << v;
+      ASSERT_EQ(level[p], level[v] - 1) << "vertex " << v;
+      bool edge = false;
+      for (auto [w, x] : adj.out[p]) edge |= w == v;
+      ASSERT_TRUE(edge) << "vertex " << v << " parent " << p;
+    }
+  });
+}
+
+TEST_P(AlgorithmsGpu, PageRank) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    algorithms::PageRankOptions opt;
+    opt.tol = 1e-12;
+    const auto want = algorithms::pagerank(h, opt, cpu);
+    const auto got = algorithms::pagerank(d, opt, gpu);
+    EXPECT_TRUE(got.converged);
+    expect_near(on_host<double>(got.rank, -1, gpu), on_host<double>(want.rank, -1, cpu), 1e-9);
+  });
+}
+
+TEST_P(AlgorithmsGpu, TriangleCount) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    for (auto m : {algorithms::TriangleMethod::sandia_ll, algorithms::TriangleMethod::sandia_lut,
+                   algorithms::TriangleMethod::cohen}) {
+      algorithms::TriangleOptions opt;
+      opt.method = m;
+      EXPECT_EQ(algorithms::triangle_count(d, opt, gpu), algorithms::triangle_count(h, opt, cpu))
+          << "method " << int(m);
+    }
+  });
+}
+
+TEST_P(AlgorithmsGpu, ConnectedComponents) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    EXPECT_EQ(on_host<Index>(algorithms::connected_components(d, gpu).label, -1, gpu),
+              on_host<Index>(algorithms::connected_components(h, cpu).label, -1, cpu));
+  });
+}
+
+TEST_P(AlgorithmsGpu, Sssp) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    const auto want = on_host<double>(algorithms::sssp_bellman_ford(h, 0, cpu).distance, -1, cpu);
+    expect_near(on_host<double>(algorithms::sssp_bellman_ford(d, 0, gpu).distance, -1, gpu), want,
+                0);
+    expect_near(on_host<double>(algorithms::sssp_delta_stepping(d, 0, 0.5, gpu).distance, -1, gpu),
+                want, 0);
+  });
+}
+
+TEST_P(AlgorithmsGpu, KCore) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    EXPECT_EQ(on_host<Index>(algorithms::core_numbers(d, gpu), -1, gpu),
+              on_host<Index>(algorithms::core_numbers(h, cpu), -1, cpu));
+  });
+}
+
+TEST_P(AlgorithmsGpu, Betweenness) {
+  for_each_graph([&](const Matrix& h, const Matrix& d) {
+    std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(h.nrows(), 48)));
+    std::iota(sources.begin(), sources.end(), Index{0});
+    expect_near(on_host<double>(algorithms::betweenness(d, sources, 16, gpu), -1, gpu),
+                on_host<double>(algorithms::betweenness(h, sources, 16, cpu), -1, cpu), 1e-9);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, AlgorithmsGpu,
+                         ::testing::Values(Backend::cuda, Backend::automatic),
+                         [](const auto& info) {
+                           return std::string(info.param == Backend::cuda ? "Cuda" : "Auto");
+                         });
+
+}  // namespace
+}  // namespace ringblas::test
