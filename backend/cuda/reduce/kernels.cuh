@@ -1,0 +1,41 @@
+// Thin kernels of the reduce family. Thread mapping: one thread per output position
+// (identity fill, row presence) or per A entry in a grid-stride loop (column atomics); no shared
+// memory. Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums come in an
+// unspecified order and `any` keeps one of the offered values.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "backend/cuda/common/monoid_atomics.cuh"
+#include "ringblas/types.hpp"
+
+namespace ringblas::cuda::reduction {
+
+template <class T> __global__ void k_fill(Index n, T value, T* out) {
+  const Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+}
+
+/// present[r] = row r of rp is non-empty; rp64[r] = rp[r] widened (n + 1 entries).
+template <class I>
+__global__ void k_row_presence(Index n, const I* rp, unsigned char* present, std::int64_t* rp64) {
+  const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r > n) return;
+  rp64[r] = std::int64_t(rp[r]);
+  if (r < n) present[r] = rp[r + 1] > rp[r] ? 1 : 0;
+}
+
+/// t[ci[p]] = t[ci[p]] ⊕ v[p] for every entry p, and present[ci[p]] = 1.
+template <class Monoid, class T, class I>
+__global__ void k_cols_atomic(std::int64_t nnz, const I* ci, const T* v, T* t,
+                              unsigned char* present) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
+    const I j = ci[p];
+    detail::atomic_combine<Monoid>(&t[j], v[p]);
+    present[j] = 1;
+  }
+}
+
+}  // namespace ringblas::cuda::reduction
