@@ -247,6 +247,43 @@ TEST_F(ReduceIndexOps, AssignWithRepeatedIndicesIsNotImplementedOnCuda) {
   EXPECT_THROW(assign(C, nullptr, no_accum, A, I, J, {}, ctx), NotImplemented);
 }
 
+/// A small run of every operation on the catalog shapes with masks, accumulator and replace:
+/// the subset to run under compute-sanitizer (memcheck, racecheck) in seconds.
+TEST_F(ReduceIndexOps, SanitizerSubset) {
+  int seed = 2100;
+  for (const MatrixCase& c : matrix_catalog()) {
+    ++seed;
+    const Matrix A = random_matrix(c.m, c.n, c.density, Type::fp32, seed, c.p, ValueKind::integral);
+    const Vector vmask = random_vector_mask(c.m, 0.5, Type::int32, seed);
+    const Matrix tmask = random_mask(c.n, c.m, 0.5, Type::boolean, seed);
+    const Matrix amask = random_mask(c.m, c.n, 0.5, Type::boolean, seed);
+    Indices I, J;
+    for (Index i = c.m - 1; i >= 0; i -= 2) I.list.push_back(i);
+    for (Index j = 0; j < c.n; ++j) J.list.push_back((j * 5) % std::max<Index>(c.n, 1));
+    Context ctx(Backend::verify);
+    const Descriptor d = make_desc(MaskMode::complement_structure, true, false, false);
+    try {
+      Vector w = random_vector(c.m, 0.5, Type::fp64, seed, ValueKind::integral);
+      reduce(w, &vmask, BinaryOpCode::plus, MonoidCode::max, A, ReduceDim::rows, d, ctx);
+      Vector wc = random_vector(c.n, 0.5, Type::int32, seed, ValueKind::integral);
+      reduce(wc, nullptr, BinaryOpCode::plus, MonoidCode::times, A, ReduceDim::cols, {}, ctx);
+      reduce(MonoidCode::min, A, ctx);
+      Matrix T = random_matrix(c.n, c.m, 0.3, Type::fp64, seed + 1, Pattern::random, ValueKind::integral);
+      transpose(T, &tmask, BinaryOpCode::minus, A, d, ctx);
+      Matrix E = random_matrix(I.count(c.m), J.count(c.n), 0.3, Type::int64, seed + 2, Pattern::random, ValueKind::integral);
+      extract(E, nullptr, BinaryOpCode::max, A, I, J, {}, ctx);
+      Matrix Z = random_matrix(c.m, c.n, 0.3, Type::fp64, seed + 3, Pattern::random, ValueKind::integral);
+      Indices Ia, Ja;
+      for (Index i = 0; i < c.m; i += 2) Ia.list.push_back(i);
+      for (Index j = c.n - 1; j >= 0; j -= 3) Ja.list.push_back(j);
+      const Matrix B = random_matrix(Ia.count(c.m), Ja.count(c.n), 0.5, Type::fp32, seed + 4, Pattern::random, ValueKind::integral);
+      assign(Z, &amask, BinaryOpCode::plus, B, Ia, Ja, make_desc(MaskMode::value, true, false, false), ctx);
+    } catch (const Error& e) {
+      ADD_FAILURE() << what(c.name, e);
+    }
+  }
+}
+
 std::vector<std::string> real_matrices() {
   namespace fs = std::filesystem;
   std::vector<std::string> out;

@@ -29,7 +29,9 @@ std::int64_t scan_counts(device_array<std::int64_t>& rp, Index n, Context& ctx) 
   device_array<unsigned char> tmp(bytes, ctx);
   RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, rp.data(), rp.data(),
                                                   std::size_t(n) + 1, s));
-  const std::int64_t total = rp.to_host(ctx, std::size_t(n) + 1).back();
+  std::int64_t total = 0;
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&total, rp.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   ctx.transfers.device_to_host += 1;
   ctx.transfers.bytes_device_to_host += sizeof(std::int64_t);
   return total;

@@ -35,9 +35,12 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   const std::size_t n1 = std::size_t(n > 0 ? n : 1);
   Buffer t(n1 * type_size(wt), Location::device, &ctx), present(n1, Location::device, &ctx);
   const auto method = reduction::column_method::atomic;
-  ctx.trace_line(std::string("reduce: cuda ") +
-                 (by_rows ? "rows (cub segmented reduce)" : "columns (monoid atomics)") + ", " +
-                 std::to_string(a.nnz()) + " entries, " + std::string(monoid_name(monoid)) + " " +
+  const bool short_rows = double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
+  const char* how = !by_rows     ? "columns (monoid atomics)"
+                    : short_rows ? "rows (sub-warp per row)"
+                                 : "rows (cub segmented reduce)";
+  ctx.trace_line(std::string("reduce: cuda ") + how + ", " + std::to_string(a.nnz()) +
+                 " entries, " + std::string(monoid_name(monoid)) + " " +
                  std::string(type_name(wt)));
   if (by_rows) reduction::rows(a, monoid, t.data(), present.as<unsigned char>(), ctx);
   else reduction::cols(a, monoid, t.data(), present.as<unsigned char>(), method, ctx);

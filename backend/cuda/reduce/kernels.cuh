@@ -1,9 +1,13 @@
 // Thin kernels of the reduce family. Thread mapping: one thread per output position
-// (identity fill, row presence) or per A entry in a grid-stride loop (column atomics); no shared
-// memory. Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums come in an
+// (identity fill, row presence), a sub-warp of policy::row_subwarp lanes per row for short rows
+// (each lane folds a strided part of the row, then cub::WarpReduce; CUB's temporary storage for
+// the sub-warp reduction is the only shared memory), or one thread per A entry in a grid-stride
+// loop (column atomics). Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums come in an
 // unspecified order and `any` keeps one of the offered values.
 #pragma once
 #include <cuda_runtime.h>
+
+#include <cub/warp/warp_reduce.cuh>
 
 #include <cstdint>
 
@@ -24,6 +28,25 @@ __global__ void k_row_presence(Index n, const I* rp, unsigned char* present, std
   if (r > n) return;
   rp64[r] = std::int64_t(rp[r]);
   if (r < n) present[r] = rp[r + 1] > rp[r] ? 1 : 0;
+}
+
+/// out[r] = ⊕ of row r (identity when empty), present[r] = row r non-empty; W lanes per row.
+template <class Monoid, class T, class I, int W, int Block>
+__global__ void __launch_bounds__(Block)
+    k_rows_subwarp(Index n, const I* rp, const T* v, T* out, unsigned char* present) {
+  using warp_reduce = cub::WarpReduce<T, W>;
+  __shared__ typename warp_reduce::TempStorage tmp[Block / W];
+  const int group = threadIdx.x / W, lane = threadIdx.x % W;
+  const Index r = (Index(blockIdx.x) * Block + threadIdx.x) / W;
+  if (r >= n) return;  // whole sub-warps leave together
+  const I b = rp[r], e = rp[r + 1];
+  T x = Monoid::identity();
+  for (I p = b + lane; p < e; p += W) x = Monoid{}(x, v[p]);
+  x = warp_reduce(tmp[group]).Reduce(x, Monoid{});
+  if (lane == 0) {
+    out[r] = x;
+    present[r] = e > b ? 1 : 0;
+  }
 }
 
 /// t[ci[p]] = t[ci[p]] ⊕ v[p] for every entry p, and present[ci[p]] = 1.

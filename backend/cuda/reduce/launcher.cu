@@ -8,12 +8,20 @@
 #include "backend/cuda/reduce/kernels.cuh"
 #include "backend/cuda/reduce/reduction.hpp"
 #include "backend/cuda/reduce/typed.hpp"
+#include "semirings/visit.hpp"
 
 namespace ringblas::cuda::reduction {
 
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx) {
   const Index n = A.nrows();
   cudaStream_t s = stream_of(ctx);
+  if (n == 0 || double(A.nnz()) <= policy::long_row * double(n)) {
+    visit_type(A.type(), [&](auto z) {
+      using T = decltype(z);
+      typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
+    });
+    return;
+  }
   // CUB takes one offset type; 64-bit offsets serve both index widths (n + 1 values, cheap).
   device_array<std::int64_t> rp64(std::size_t(n) + 1, ctx);
   visit_index_type(A.index_type(), [&](auto i) {
@@ -46,9 +54,12 @@ void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
 Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& ctx) {
   return visit_type(type, [&](auto z) {
     using T = decltype(z);
+    if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
     typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
-    const T r = out.to_host(ctx, 1)[0];
+    T r{};
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&r, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream_of(ctx)));
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
     ctx.transfers.device_to_host += 1;
     ctx.transfers.bytes_device_to_host += sizeof(T);
     return Scalar(r);

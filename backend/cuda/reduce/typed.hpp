@@ -12,6 +12,9 @@ template <class T> struct typed {
   /// out[r] = ⊕ vals[rp64[r] .. rp64[r+1]) for r < n (CUB DeviceSegmentedReduce).
   static void rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* vals, T* out,
                    Context& ctx);
+  /// out[r] = ⊕ of row r of A (sub-warp kernel for short rows), present[r] = row non-empty.
+  static void rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                         Context& ctx);
   /// out[j] = ⊕ of the entries of column j of A (monoid atomics); present[j] = column non-empty.
   /// `out` and `present` must be initialised to the identity and 0.
   static void cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char* present,

@@ -30,6 +30,26 @@ void typed<T>::rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* va
 }
 
 template <class T>
+void typed<T>::rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                          Context& ctx) {
+  const Index n = A.nrows();
+  if (n == 0) return;
+  cudaStream_t s = stream_of(ctx);
+  using P = policy;
+  constexpr int W = P::row_subwarp, B = P::block;
+  const unsigned grid = grid_for(std::size_t(n) * W, B);
+  sr::visit_monoid<T>(m, [&](auto mo) {
+    using M = decltype(mo);
+    visit_index_type(A.index_type(), [&](auto i) {
+      using I = decltype(i);
+      k_rows_subwarp<M, T, I, W, B><<<grid, B, 0, s>>>(n, A.row_ptr().as<I>(), A.values().as<T>(),
+                                                       out, present);
+    });
+  });
+  RINGBLAS_CHECK_LAUNCH("k_rows_subwarp", s, ctx.debug_sync);
+}
+
+template <class T>
 void typed<T>::cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
                            Context& ctx) {
   const std::int64_t nnz = A.nnz();

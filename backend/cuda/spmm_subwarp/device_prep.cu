@@ -1,4 +1,4 @@
-// Device-side preparation of SpMM / SpMV operands: index narrowing, typecasts, transposes (shared cuda::transpose).
+// Device-side preparation of SpMM / SpMV operands: index narrowing, typecasts, cuda::transpose.
 #include <limits>
 #include <string>
 
