@@ -6,6 +6,7 @@
 // output shows up.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -100,6 +101,45 @@ TEST_F(ReduceIndexOps, ReduceToScalarEveryMonoidType) {
           ADD_FAILURE() << what(c.name, e) << " " << monoid_name(mo) << " " << type_name(t);
         }
       }
+}
+
+/// verify accepts any value for the any monoid, so this checks on its own that each result is
+/// one of the entries reduced (short rows, long rows for CUB's path, columns, scalars).
+TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
+  Context ctx(Backend::cuda);
+  for (Index ncols : {Index(9), Index(700)}) {
+    const Index nrows = 23;
+    std::vector<Index> ri, ci;
+    std::vector<double> v;
+    for (Index i = 0; i < nrows; ++i)
+      for (Index j = 0; j < ncols; ++j)
+        if ((i * 7 + j * 3) % 4 != 0 && i != 5) {
+          ri.push_back(i);
+          ci.push_back(j);
+          v.push_back(double(1 + i * 10000 + j));  // value names its position
+        }
+    const Matrix A = Matrix::from_triplets(nrows, ncols, ri, ci, v);
+    for (ReduceDim dim : {ReduceDim::rows, ReduceDim::cols}) {
+      const Index n = dim == ReduceDim::rows ? nrows : ncols;
+      Vector w(n, Type::fp64);
+      reduce(w, nullptr, no_accum, MonoidCode::any, A, dim, {}, ctx);
+      const Vector h = w.to(Location::host, ctx);
+      std::vector<int> seen(std::size_t(n), 0);
+      for (std::size_t k = 0; k < ri.size(); ++k) seen[std::size_t(dim == ReduceDim::rows ? ri[k] : ci[k])] = 1;
+      Index expected = 0;
+      for (int x : seen) expected += x;
+      ASSERT_EQ(h.nnz(), expected) << "ncols " << ncols;
+      for (Index k = 0; k < h.nnz(); ++k) {
+        const Index pos = h.indices().as<Index>()[k];
+        const double x = h.values().as<double>()[k];
+        const Index i = Index(x - 1) / 10000, j = Index(x - 1) % 10000;
+        EXPECT_EQ(dim == ReduceDim::rows ? i : j, pos) << "ncols " << ncols << ": any gave " << x;
+        EXPECT_NE((i * 7 + j * 3) % 4, 0) << "not an entry: " << x;
+      }
+    }
+    const double x = reduce(MonoidCode::any, A, ctx).as<double>();
+    EXPECT_TRUE(std::find(v.begin(), v.end(), x) != v.end()) << "scalar any gave " << x;
+  }
 }
 
 TEST_F(ReduceIndexOps, ReduceAllMaskedOutAndComplementedNullMask) {

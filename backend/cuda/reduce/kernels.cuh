@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "backend/cuda/common/monoid_atomics.cuh"
+#include "ringblas/codes.hpp"
 #include "ringblas/types.hpp"
 
 namespace ringblas::cuda::reduction {
@@ -40,6 +41,14 @@ __global__ void __launch_bounds__(Block)
   const Index r = (Index(blockIdx.x) * Block + threadIdx.x) / W;
   if (r >= n) return;  // whole sub-warps leave together
   const I b = rp[r], e = rp[r + 1];
+  if constexpr (Monoid::code == MonoidCode::any) {
+    // any keeps the first value (a fold from the identity would keep the identity).
+    if (lane == 0) {
+      out[r] = e > b ? v[b] : Monoid::identity();
+      present[r] = e > b ? 1 : 0;
+    }
+    return;
+  }
   T x = Monoid::identity();
   for (I p = b + lane; p < e; p += W) x = Monoid{}(x, v[p]);
   x = warp_reduce(tmp[group]).Reduce(x, Monoid{});

@@ -15,7 +15,8 @@ namespace ringblas::cuda::reduction {
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx) {
   const Index n = A.nrows();
   cudaStream_t s = stream_of(ctx);
-  if (n == 0 || double(A.nnz()) <= policy::long_row * double(n)) {
+  // CUB folds from the initial value, which `any` would keep: any always takes the row kernel.
+  if (n == 0 || monoid == MonoidCode::any || double(A.nnz()) <= policy::long_row * double(n)) {
     visit_type(A.type(), [&](auto z) {
       using T = decltype(z);
       typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
@@ -56,9 +57,14 @@ Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& c
     using T = decltype(z);
     if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
-    typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
+    // any: the first value (a fold from the identity would keep the identity).
+    const T* from = static_cast<const T*>(values);
+    if (monoid != MonoidCode::any) {
+      typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
+      from = out.data();
+    }
     T r{};
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&r, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream_of(ctx)));
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&r, from, sizeof(T), cudaMemcpyDeviceToHost, stream_of(ctx)));
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
     ctx.transfers.device_to_host += 1;
     ctx.transfers.bytes_device_to_host += sizeof(T);
