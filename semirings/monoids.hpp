@@ -32,8 +32,11 @@ RINGBLAS_MONOID(max_monoid, max, lowest<T>(), true, highest<T>(), true, AtomicKi
 RINGBLAS_MONOID(lor_monoid, lor, T(0), true, T(1), true, AtomicKind::lor, lor(x, y))
 RINGBLAS_MONOID(land_monoid, land, T(1), true, T(0), true, AtomicKind::land, land(x, y))
 RINGBLAS_MONOID(lxor_monoid, lxor, T(0), false, T(0), false, AtomicKind::lxor, lxor(x, y))
-// any: any entry may be the result (GraphBLAS GxB_ANY); ringblas keeps the first one it sees, and
-// kernels stop a reduction at its first value (code == MonoidCode::any) instead of a terminal.
+// any: any entry may be the result (GraphBLAS GxB_ANY). One rule everywhere: a sequential fold
+// keeps the first value it sees (any(x, y) = x, and kernels stop a reduction at its first value
+// instead of a terminal); concurrent device updates of one slot store with an atomic exchange, so
+// the last writer wins (backend/cuda/common/monoid_atomics.cuh). Either way the result is one of
+// the values offered, never the identity unless nothing was offered; tests accept any of them.
 RINGBLAS_MONOID(any_monoid, any, T(0), false, T(0), true, AtomicKind::any, x)
 #undef RINGBLAS_MONOID
 

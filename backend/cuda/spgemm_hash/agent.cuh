@@ -1,5 +1,5 @@
 // Device building blocks of spgemm_hash: CSR/mask views, bin classification, the hash table ref
-// (shared or global memory, linear probing, atomicCAS insert), monoid atomics, block scan and the
+// (shared or global memory, linear probing, atomicCAS insert), block scan and the
 // product enumeration used by every kernel. No warp-synchronous assumptions: threads meet only
 // at __syncthreads/__syncwarp and communicate through atomics.
 #pragma once
@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spgemm_hash/policy.hpp"
 #include "semirings/semiring.hpp"
 
@@ -33,10 +34,9 @@ template <class I> struct mask_ref {
   bool complement = false;
 };
 
-/// Value storage in tables: bool is held as int so that atomicOr/And/Xor apply.
-template <class T> struct acc_of { using type = T; };
-template <> struct acc_of<bool> { using type = int; };
-template <class T> using acc_t = typename acc_of<T>::type;
+// Value storage in tables (bool held as int) and the monoid atomics: backend/cuda/common.
+using detail::acc_t;
+using detail::atomic_combine;
 
 __host__ __device__ inline std::int64_t next_pow2(std::int64_t x) {
   std::int64_t p = 1;
@@ -143,119 +143,6 @@ __device__ __forceinline__ bool mask_admits(const mask_ref<I>& m, std::int64_t r
     else hi = mid;
   }
   return m.complement;
-}
-
-template <class A> __device__ __forceinline__ A cas_bits(A* p, A compare, A val) {
-  if constexpr (sizeof(A) == 4) {
-    unsigned c, v;
-    memcpy(&c, &compare, 4);
-    memcpy(&v, &val, 4);
-    const unsigned r = atomicCAS(reinterpret_cast<unsigned*>(p), c, v);
-    A out;
-    memcpy(&out, &r, 4);
-    return out;
-  } else {
-    unsigned long long c, v;
-    memcpy(&c, &compare, 8);
-    memcpy(&v, &val, 8);
-    const unsigned long long r = atomicCAS(reinterpret_cast<unsigned long long*>(p), c, v);
-    A out;
-    memcpy(&out, &r, 8);
-    return out;
-  }
-}
-
-template <class A> __device__ __forceinline__ bool same_bits(A x, A y) {
-  if constexpr (sizeof(A) == 4) {
-    unsigned a, b;
-    memcpy(&a, &x, 4);
-    memcpy(&b, &y, 4);
-    return a == b;
-  } else {
-    unsigned long long a, b;
-    memcpy(&a, &x, 8);
-    memcpy(&b, &y, 8);
-    return a == b;
-  }
-}
-
-/// *p = monoid(*p, v) atomically: native atomics where the type has them, a CAS loop otherwise.
-/// Not for the any monoid (its first writer stores the value).
-template <class Monoid, class T> __device__ __forceinline__ void atomic_combine(acc_t<T>* p, T v) {
-  using A = acc_t<T>;
-  constexpr MonoidCode code = Monoid::code;
-  if constexpr (std::is_same_v<T, bool>) {
-    if constexpr (code == MonoidCode::plus || code == MonoidCode::lor || code == MonoidCode::max) {
-      if (v) atomicOr(p, 1);
-      return;
-    } else if constexpr (code == MonoidCode::times || code == MonoidCode::land ||
-                         code == MonoidCode::min) {
-      if (!v) atomicAnd(p, 0);
-      return;
-    } else if constexpr (code == MonoidCode::lxor) {
-      if (v) atomicXor(p, 1);
-      return;
-    }
-  } else if constexpr (code == MonoidCode::plus) {
-    if constexpr (std::is_same_v<T, std::int64_t>) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
-      return;
-    } else if constexpr (std::is_same_v<T, std::int32_t> || std::is_floating_point_v<T>) {
-      atomicAdd(p, v);
-      return;
-    }
-  } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
-                       std::is_integral_v<T>) {
-    if constexpr (std::is_same_v<T, std::int64_t>) {
-      if constexpr (code == MonoidCode::min) atomicMin(reinterpret_cast<long long*>(p), (long long)v);
-      else atomicMax(reinterpret_cast<long long*>(p), (long long)v);
-    } else {
-      if constexpr (code == MonoidCode::min) atomicMin(p, v);
-      else atomicMax(p, v);
-    }
-    return;
-  } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
-                       std::is_floating_point_v<T>) {
-    // Native integer atomics on the bits: non-negative floats order like their signed bits,
-    // negative ones in reverse of their unsigned bits. A non-negative v goes through a signed
-    // min/max, a negative one through an unsigned max/min; either way a stored value of the other
-    // sign compares correctly (negative bits are < 0 signed and > 0x7f.. unsigned). A NaN operand
-    // changes nothing (sr::min/max ignore NaN), so slots never hold NaN.
-    if (v != v) return;
-    {
-      const bool neg = signbit(v);
-      if constexpr (sizeof(T) == 4) {
-        const int bits = __float_as_int(v);
-        if (!neg) {
-          if (code == MonoidCode::min) atomicMin(reinterpret_cast<int*>(p), bits);
-          else atomicMax(reinterpret_cast<int*>(p), bits);
-        } else {
-          if (code == MonoidCode::min) atomicMax(reinterpret_cast<unsigned*>(p), unsigned(bits));
-          else atomicMin(reinterpret_cast<unsigned*>(p), unsigned(bits));
-        }
-      } else {
-        const long long bits = __double_as_longlong(v);
-        if (!neg) {
-          if (code == MonoidCode::min) atomicMin(reinterpret_cast<long long*>(p), bits);
-          else atomicMax(reinterpret_cast<long long*>(p), bits);
-        } else {
-          const auto u = static_cast<unsigned long long>(bits);
-          if (code == MonoidCode::min) atomicMax(reinterpret_cast<unsigned long long*>(p), u);
-          else atomicMin(reinterpret_cast<unsigned long long*>(p), u);
-        }
-      }
-      return;
-    }
-  }
-  // CAS loop: guess the identity first (right for a fresh slot), then retry with what was there.
-  A assumed = A(Monoid::identity());
-  while (true) {
-    const A next = A(Monoid{}(T(assumed), v));
-    if (same_bits(next, assumed)) return;
-    const A old = cas_bits(p, assumed, next);
-    if (same_bits(old, assumed)) return;
-    assumed = old;
-  }
 }
 
 /// Exclusive scan of one int per thread over a block of any multiple-of-32 size; `warp_sums`

@@ -13,8 +13,8 @@
 // When C's bound or the workspace exceeds the device budget, run_chunked splits A's rows into
 // chunks, each two-phase, concatenated on the host.
 // Output invariant: every row of C sorted by column with no duplicates, nnz exactly as counted.
-// Values are combined with S's add monoid through atomics (native where the type has one, CAS
-// otherwise; for `any` the thread that inserts a column stores its value and nobody else writes).
+// Values are combined with S's add monoid through backend/cuda/common/monoid_atomics.cuh (native
+// where the type has one, CAS otherwise; `any`: atomic exchange, the last writer wins).
 #pragma once
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -62,11 +62,7 @@ __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_ty
   using T = typename S::value_type;
   bool ins;
   const unsigned slot = table_insert(keys, mask, j, ins, direct, base);
-  if constexpr (S::is_any) {
-    if (ins) vals[slot] = acc_t<T>(v);
-  } else {
-    atomic_combine<typename S::add_monoid, T>(&vals[slot], v);
-  }
+  atomic_combine<typename S::add_monoid, T>(&vals[slot], v);
 }
 
 template <class S, class I>

@@ -13,7 +13,7 @@
 // Follows Nagasaka et al., CCGrid 2019.
 #pragma once
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
 
 namespace ringblas::cuda::detail {
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
     for (int j = lane; j < nc; j += sw) {
       T bv{};
       if constexpr (S::reads_b) bv = b[k * it.b_rs + (c0 + j) * it.b_cs];
-      atomic_combine<S>(tile + row * nc + j, S::mul(a, bv, row, k, k, c0 + j));
+      atomic_combine<typename S::add_monoid>(tile + row * nc + j, S::mul(a, bv, row, k, k, c0 + j));
     }
   }
   __syncthreads();

@@ -1,10 +1,9 @@
-// Device-side preparation of SpMM / SpMV operands: index narrowing, typecasts, CSR transpose.
-#include <cub/device/device_radix_sort.cuh>
-
+// Device-side preparation of SpMM / SpMV operands: index narrowing, typecasts, cuda::transpose.
 #include <limits>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "semirings/cast.hpp"
 
@@ -32,33 +31,6 @@ __global__ void expand_rows_kernel(std::int32_t* rows, const std::int32_t* row_p
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
   for (int p = row_ptr[i]; p < row_ptr[i + 1]; ++p) rows[p] = i;
-}
-
-// Row pointers of the transpose from column indices sorted ascending: rp[c] = first position
-// whose column is >= c.
-__global__ void sorted_to_row_ptr(std::int32_t* rp, const std::int32_t* keys, int nnz, int n) {
-  int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p > nnz) return;
-  int lo = p == 0 ? 0 : keys[p - 1] + 1;
-  int hi = p == nnz ? n : keys[p];
-  for (int c = lo; c <= hi; ++c) rp[c] = p;
-}
-
-__global__ void gather_kernel(std::int32_t* out_cols, const std::int32_t* rows,
-                              const std::int32_t* perm, int nnz) {
-  int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < nnz) out_cols[p] = rows[perm[p]];
-}
-
-template <class T>
-__global__ void gather_values(T* out, const T* in, const std::int32_t* perm, int nnz) {
-  int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < nnz) out[p] = in[perm[p]];
-}
-
-__global__ void iota_kernel(std::int32_t* v, int n) {
-  int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < n) v[p] = p;
 }
 
 void require_fits(Index nrows, Index ncols, Index nnz, const char* op) {
@@ -92,6 +64,23 @@ void cast_into(void* dst, Type to, const void* src, Type from, std::size_t n, Co
 DevCsr device_csr(const Matrix& A, Type type, bool need_values, bool transpose, const char* op,
                   Context& ctx) {
   require_fits(A.nrows(), A.ncols(), A.nnz(), op);
+  if (transpose) {
+    // Aᵀ through the one shared transpose (backend/cuda/common/device_matrix.hpp), kept alive
+    // by the DevCsr.
+    Matrix hold;
+    prepare_operand(A, true, IndexType::i32, need_values ? std::optional<Type>(type) : std::nullopt,
+                    hold, ctx);
+    DevCsr d;
+    d.nrows = hold.nrows();
+    d.ncols = hold.ncols();
+    d.nnz = hold.nnz();
+    d.type = type;
+    d.device_copy = std::move(hold);
+    d.row_ptr = d.device_copy->row_ptr().as<std::int32_t>();
+    d.col_idx = d.device_copy->col_idx().as<std::int32_t>();
+    if (need_values && d.nnz) d.values = d.device_copy->values().data();
+    return d;
+  }
   DevCsr d;
   d.nrows = A.nrows();
   d.ncols = A.ncols();
@@ -131,8 +120,7 @@ DevCsr device_csr(const Matrix& A, Type type, bool need_values, bool transpose, 
       d.owned.push_back(std::move(v));
     }
   }
-  if (!transpose) return d;
-  return transpose_csr(d, ctx);
+  return d;
 }
 
 Buffer expand_rows(const DevCsr& a, Context& ctx) {
@@ -143,59 +131,6 @@ Buffer expand_rows(const DevCsr& a, Context& ctx) {
     RINGBLAS_CHECK_LAUNCH("expand_rows_kernel", stream_of(ctx), ctx.debug_sync);
   }
   return rows;
-}
-
-DevCsr transpose_csr(const DevCsr& a, Context& ctx) {
-  cudaStream_t s = stream_of(ctx);
-  const int nnz = static_cast<int>(a.nnz), n = static_cast<int>(a.ncols);
-  DevCsr t;
-  t.nrows = a.ncols;
-  t.ncols = a.nrows;
-  t.nnz = a.nnz;
-  t.type = a.type;
-  Buffer rp(static_cast<std::size_t>(n + 1) * 4, Location::device, &ctx);
-  Buffer cols(std::max(nnz, 1) * std::size_t(4), Location::device, &ctx);
-  if (nnz == 0) {
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(rp.data(), 0, rp.size(), s));
-  } else {
-    Buffer rows = expand_rows(a, ctx);
-    Buffer keys_out(nnz * std::size_t(4), Location::device, &ctx);
-    Buffer perm_in(nnz * std::size_t(4), Location::device, &ctx), perm_out(nnz * std::size_t(4), Location::device, &ctx);
-    iota_kernel<<<blocks_for(nnz), kThreads, 0, s>>>(perm_in.as<std::int32_t>(), nnz);
-    RINGBLAS_CHECK_LAUNCH("iota_kernel", s, ctx.debug_sync);
-    int bits = 1;
-    while (bits < 31 && (1ll << bits) < n) ++bits;
-    std::size_t temp_bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, a.col_idx, keys_out.as<std::int32_t>(),
-                                                      perm_in.as<std::int32_t>(), perm_out.as<std::int32_t>(),
-                                                      nnz, 0, bits, s));
-    Buffer temp(std::max<std::size_t>(temp_bytes, 1), Location::device, &ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, a.col_idx, keys_out.as<std::int32_t>(),
-                                                      perm_in.as<std::int32_t>(), perm_out.as<std::int32_t>(),
-                                                      nnz, 0, bits, s));
-    sorted_to_row_ptr<<<blocks_for(nnz + 1), kThreads, 0, s>>>(rp.as<std::int32_t>(), keys_out.as<std::int32_t>(), nnz, n);
-    RINGBLAS_CHECK_LAUNCH("sorted_to_row_ptr", s, ctx.debug_sync);
-    gather_kernel<<<blocks_for(nnz), kThreads, 0, s>>>(cols.as<std::int32_t>(), rows.as<std::int32_t>(),
-                                                       perm_out.as<std::int32_t>(), nnz);
-    RINGBLAS_CHECK_LAUNCH("gather_kernel", s, ctx.debug_sync);
-    if (a.values) {
-      Buffer vals(nnz * type_size(a.type), Location::device, &ctx);
-      visit_type(a.type, [&](auto z) {
-        using T = decltype(z);
-        gather_values<T><<<blocks_for(nnz), kThreads, 0, s>>>(vals.as<T>(), static_cast<const T*>(a.values),
-                                                              perm_out.as<std::int32_t>(), nnz);
-        RINGBLAS_CHECK_LAUNCH("gather_values", s, ctx.debug_sync);
-      });
-      t.values = vals.data();
-      t.owned.push_back(std::move(vals));
-    }
-    // The temporaries are freed stream-ordered (device_free), after the kernels above.
-  }
-  t.row_ptr = rp.as<std::int32_t>();
-  t.col_idx = cols.as<std::int32_t>();
-  t.owned.push_back(std::move(rp));
-  t.owned.push_back(std::move(cols));
-  return t;
 }
 
 DevDense device_dense(const DenseMatrix& B, Type type, Context& ctx) {

@@ -1,6 +1,6 @@
 // Device-side preparation shared by the SpMM, batched SpMM and SpMV entry points: inputs moved to
 // the device (copies counted in ctx), CSR with 32-bit indices, values cast to the semiring's type,
-// CSR transpose (CUB radix sort), dense operands with their strides. Plain C++ interface.
+// transposes through cuda::transpose, dense operands with their strides. Plain C++ interface.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -24,12 +24,10 @@ struct DevCsr {
   std::optional<Matrix> device_copy;
 };
 
-/// A (or Aᵀ when `transpose`) on the device as DevCsr. Throws NotImplemented when its dimensions
+/// A (or Aᵀ when `transpose`, by the shared cuda::transpose) on the device as DevCsr. Throws NotImplemented when its dimensions
 /// or nnz do not fit 32-bit indices (the kernels' index width).
 DevCsr device_csr(const Matrix& A, Type type, bool need_values, bool transpose, const char* op,
                   Context& ctx);
-/// The transpose of a device CSR matrix (stable: rows stay sorted within each column).
-DevCsr transpose_csr(const DevCsr& a, Context& ctx);
 /// Row index of every entry (COO rows) of a device CSR matrix.
 Buffer expand_rows(const DevCsr& a, Context& ctx);
 

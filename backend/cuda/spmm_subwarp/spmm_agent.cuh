@@ -9,7 +9,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
 #include "semirings/semiring.hpp"
 
@@ -80,7 +80,7 @@ template <class S, int V> struct RowAgent {
                                                const DenseView<T>& d, const Epi<T>& ep) {
     if (!whole) {
 #pragma unroll
-      for (int v = 0; v < V; ++v) atomic_combine<S>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
+      for (int v = 0; v < V; ++v) atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
       return;
     }
     if constexpr (V == 1) {

@@ -12,7 +12,7 @@
 // n_B up to 32; bit operations for the lane and row).
 #pragma once
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
 
 namespace ringblas::cuda::detail {
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   T a{}, b{};
   if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[e];
   if constexpr (S::reads_b) b = d.b[k * d.b_rs + col * d.b_cs];
-  atomic_combine<S>(d.c + row * d.c_rs + col * d.c_cs, S::mul(a, b, row, k, k, col));
+  atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + col * d.c_cs, S::mul(a, b, row, k, k, col));
 }
 
 // nnz-split mapping of spmm_subwarp for skewed row lengths (power-law graphs): sub-warp g owns

@@ -10,7 +10,7 @@
 // Output: dense t_values / t_present over n_out; t_values is meaningful where t_present is set.
 #pragma once
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/spmm_subwarp/monoid_atomic.cuh"
+#include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spmv/spmv_problem.hpp"
 #include "semirings/semiring.hpp"
 
@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(256) spmv_push_kernel(SpmvProblem p, int log_s
     if (p.allowed && !p.allowed[r]) continue;
     T a{};
     if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
-    atomic_combine<S>(tv + r, spmv_product<S>(p.a_first, a, u, r, k));
+    atomic_combine<typename S::add_monoid>(tv + r, spmv_product<S>(p.a_first, a, u, r, k));
     p.t_present[r] = 1;  // every writer stores the same value
   }
 }

@@ -1,0 +1,70 @@
+// cuda executor entry points of reduce: w<m, replace> = w accum (⊕ over rows or columns of A),
+// and ⊕ of a matrix or vector to a scalar. The monoid runs in w's type (A's values cast first,
+// as the cpu executor does); results stay on the device, the write-back reads one size.
+#include <string>
+
+#include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/vector_plumbing.hpp"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/reduce/reduction.hpp"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda {
+namespace {
+
+void require_automatic(const Descriptor& d, const char* op) {
+  if (d.variant != Variant::automatic)
+    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(d.variant)) +
+                         " does not compute reductions (the reduce family has no named variants)");
+}
+
+}  // namespace
+
+void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const Matrix& A,
+            ReduceDim dim, const Descriptor& desc, Context& ctx) {
+  require_automatic(desc, "cuda reduce");
+  if (accum && is_positional(*accum))
+    throw NotImplemented("cuda reduce: positional accumulator " +
+                         std::string(binary_op_name(*accum)));
+  // Rows of Aᵀ are the columns of A.
+  const bool by_rows = (dim == ReduceDim::rows) != desc.transpose_a;
+  const Type wt = w.type();
+  Matrix hold;
+  const Matrix& a = prepare_operand(A, false, A.index_type(), wt, hold, ctx);
+  const Index n = by_rows ? a.nrows() : a.ncols();
+  const std::size_t n1 = std::size_t(n > 0 ? n : 1);
+  Buffer t(n1 * type_size(wt), Location::device, &ctx), present(n1, Location::device, &ctx);
+  const auto method = reduction::column_method::atomic;
+  const bool short_rows = monoid == MonoidCode::any ||
+                          double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
+  const char* how = !by_rows     ? "columns (monoid atomics)"
+                    : short_rows ? "rows (sub-warp per row)"
+                                 : "rows (cub segmented reduce)";
+  ctx.trace_line(std::string("reduce: cuda ") + how + ", " + std::to_string(a.nnz()) +
+                 " entries, " + std::string(monoid_name(monoid)) + " " +
+                 std::string(type_name(wt)));
+  if (by_rows) reduction::rows(a, monoid, t.data(), present.as<unsigned char>(), ctx);
+  else reduction::cols(a, monoid, t.data(), present.as<unsigned char>(), method, ctx);
+  Buffer admit = detail::mask_admit(mask, n, desc.mask_structure, desc.mask_complement, ctx);
+  w = detail::write_back(w, t.data(), wt, present.as<unsigned char>(),
+                         admit.size() ? admit.as<unsigned char>() : nullptr, accum, desc.replace,
+                         ctx);
+}
+
+Scalar reduce(MonoidCode monoid, const Matrix& A, Context& ctx) {
+  Matrix hold;
+  const Matrix& a = prepare_operand(A, false, A.index_type(), std::nullopt, hold, ctx);
+  ctx.trace_line("reduce: cuda scalar (cub device reduce), " + std::to_string(a.nnz()) +
+                 " entries, " + std::string(monoid_name(monoid)) + "; one value to the host");
+  return reduction::all(monoid, a.type(), a.values().data(), a.nnz(), ctx);
+}
+
+Scalar reduce(MonoidCode monoid, const Vector& u, Context& ctx) {
+  Vector hold;
+  const Vector& d = u.location() == Location::device ? u : (hold = u.to(Location::device, ctx));
+  ctx.trace_line("reduce: cuda scalar (cub device reduce), " + std::to_string(d.nnz()) +
+                 " entries, " + std::string(monoid_name(monoid)) + "; one value to the host");
+  return reduction::all(monoid, d.type(), d.values().data(), d.nnz(), ctx);
+}
+
+}  // namespace ringblas::cuda

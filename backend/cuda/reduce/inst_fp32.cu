@@ -1,0 +1,4 @@
+// Instantiates the reduce family for float (every monoid).
+#include "backend/cuda/reduce/typed_impl.cuh"
+
+template struct ringblas::cuda::reduction::typed<float>;

@@ -1,0 +1,75 @@
+// Launchers of the reduce family: row presence and widened offsets, the per-type reductions,
+// columns by monoid atomics or through the shared transpose.
+#include <cstdint>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/reduce/kernels.cuh"
+#include "backend/cuda/reduce/reduction.hpp"
+#include "backend/cuda/reduce/typed.hpp"
+#include "semirings/visit.hpp"
+
+namespace ringblas::cuda::reduction {
+
+void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx) {
+  const Index n = A.nrows();
+  cudaStream_t s = stream_of(ctx);
+  // CUB folds from the initial value, which `any` would keep: any always takes the row kernel.
+  if (n == 0 || monoid == MonoidCode::any || double(A.nnz()) <= policy::long_row * double(n)) {
+    visit_type(A.type(), [&](auto z) {
+      using T = decltype(z);
+      typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
+    });
+    return;
+  }
+  // CUB takes one offset type; 64-bit offsets serve both index widths (n + 1 values, cheap).
+  device_array<std::int64_t> rp64(std::size_t(n) + 1, ctx);
+  visit_index_type(A.index_type(), [&](auto i) {
+    using I = decltype(i);
+    k_row_presence<I><<<grid_for(std::size_t(n) + 1, policy::block), policy::block, 0, s>>>(
+        n, A.row_ptr().as<I>(), present, rp64.data());
+  });
+  RINGBLAS_CHECK_LAUNCH("k_row_presence", s, ctx.debug_sync);
+  visit_type(A.type(), [&](auto z) {
+    using T = decltype(z);
+    typed<T>::rows(monoid, rp64.data(), n, A.values().as<T>(), static_cast<T*>(t), ctx);
+  });
+}
+
+void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
+          column_method method, Context& ctx) {
+  if (method == column_method::transpose) {
+    rows(transpose(A, ctx), monoid, t, present, ctx);
+    return;
+  }
+  const Index n = A.ncols();
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(present, 0, std::size_t(n), stream_of(ctx)));
+  visit_type(A.type(), [&](auto z) {
+    using T = decltype(z);
+    typed<T>::fill_identity(monoid, n, static_cast<T*>(t), ctx);
+    typed<T>::cols_atomic(monoid, A, static_cast<T*>(t), present, ctx);
+  });
+}
+
+Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& ctx) {
+  return visit_type(type, [&](auto z) {
+    using T = decltype(z);
+    if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
+    device_array<T> out(1, ctx);
+    // any: the first value (a fold from the identity would keep the identity).
+    const T* from = static_cast<const T*>(values);
+    if (monoid != MonoidCode::any) {
+      typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
+      from = out.data();
+    }
+    T r{};
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&r, from, sizeof(T), cudaMemcpyDeviceToHost, stream_of(ctx)));
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
+    ctx.transfers.device_to_host += 1;
+    ctx.transfers.bytes_device_to_host += sizeof(T);
+    return Scalar(r);
+  });
+}
+
+}  // namespace ringblas::cuda::reduction

@@ -1,0 +1,21 @@
+// Tuning constants of the reduce family (bench: tests/bench/bench_reduce_transpose.cu).
+#pragma once
+
+namespace ringblas::cuda::reduction {
+
+struct policy {
+  /// Threads per block of the element-wise kernels (identity fill, presence, column atomics).
+  static constexpr int block = 256;
+  /// Entries each thread of the column-atomic kernel visits (grid-stride loop).
+  static constexpr int items_per_thread = 4;
+  /// Lanes per row in the short-row kernel (rows averaging at most long_row entries); longer
+  /// rows go to CUB's DeviceSegmentedReduce (a block per row).
+  static constexpr int row_subwarp = 8;
+  static constexpr double long_row = 64.0;
+};
+
+/// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over A),
+/// or the shared cuda::transpose followed by the row reduction (a radix sort first).
+enum class column_method { atomic, transpose };
+
+}  // namespace ringblas::cuda::reduction

@@ -1,0 +1,36 @@
+// Per-value-type entry points of the reduce family, each instantiated once per type in
+// inst_<type>.cu (the monoid is resolved from its runtime code inside, sr::visit_monoid).
+#pragma once
+#include <cstdint>
+
+#include "ringblas/context.hpp"
+#include "ringblas/matrix.hpp"
+
+namespace ringblas::cuda::reduction {
+
+template <class T> struct typed {
+  /// out[r] = ⊕ vals[rp64[r] .. rp64[r+1]) for r < n (CUB DeviceSegmentedReduce).
+  static void rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* vals, T* out,
+                   Context& ctx);
+  /// out[r] = ⊕ of row r of A (sub-warp kernel for short rows), present[r] = row non-empty.
+  static void rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                         Context& ctx);
+  /// out[j] = ⊕ of the entries of column j of A (monoid atomics); present[j] = column non-empty.
+  /// `out` and `present` must be initialised to the identity and 0.
+  static void cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                          Context& ctx);
+  /// *out = ⊕ vals[0 .. n) on the device (CUB DeviceReduce).
+  static void all(MonoidCode m, const T* vals, Index n, T* out, Context& ctx);
+  /// out[0 .. n) = the monoid's identity.
+  static void fill_identity(MonoidCode m, Index n, T* out, Context& ctx);
+};
+
+#define RINGBLAS_REDUCE_EXTERN(T) extern template struct typed<T>;
+RINGBLAS_REDUCE_EXTERN(bool)
+RINGBLAS_REDUCE_EXTERN(std::int32_t)
+RINGBLAS_REDUCE_EXTERN(std::int64_t)
+RINGBLAS_REDUCE_EXTERN(float)
+RINGBLAS_REDUCE_EXTERN(double)
+#undef RINGBLAS_REDUCE_EXTERN
+
+}  // namespace ringblas::cuda::reduction

@@ -1,0 +1,266 @@
+// Benchmark (a program, not a test): reduce to a vector by rows and by columns, reduce to a
+// scalar, and transpose, on generated matrices of 10M-100M entries (uniform rows of 16 and of 512
+// entries, and power-law columns that make hot columns for the column atomics), fp64 values,
+// 32-bit indices. For each:
+// the kernel-level path (backend/cuda/reduce launchers, cuda::transpose) and the public API on
+// device-resident operands (write-back and its size read included), CUDA events, median of the
+// repetitions after warm-up (the inputs are larger than L2, so no flush); achieved GB/s of the
+// minimum traffic (bytes read + written once) against the device-to-device copy bandwidth
+// measured in the same run; the cpu executor (SuiteSparse:GraphBLAS, all cores, conversion to
+// GrB objects included as the executor does it) in the same run. Columns are reduced both by
+// monoid atomics (the default) and through the shared transpose, to say which wins.
+// Usage: bench_reduce_transpose --json out.json --md out.md [--reps N] [--cpu-reps N]
+//        [--sizes 10,50,100] (millions of entries)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/reduce/reduction.hpp"
+#include "ringblas/ringblas.hpp"
+
+namespace {
+
+using namespace ringblas;
+
+#define BENCH_CUDA(call)                                                                   \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess)                                                                 \
+      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));        \
+  } while (0)
+
+struct Options {
+  std::string json = "reduce_transpose.json", md = "reduce_transpose.md";
+  int reps = 10, cpu_reps = 3;
+  std::vector<double> sizes_m = {10, 50, 100};
+};
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+double unit(std::uint64_t& s) { return double(splitmix(s) >> 11) * 0x1.0p-53; }
+
+/// n x n, `deg` entries per row on average. uniform: one column in each of deg equal strides
+/// (sorted, distinct). powerlaw: columns n·u³ (hot low columns), rows of 1..2·deg entries.
+Matrix generate(std::int64_t nnz_target, int deg, bool powerlaw, std::uint64_t seed) {
+  const std::int64_t n = nnz_target / deg;
+  std::vector<std::int32_t> rp(std::size_t(n) + 1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<double> v;
+  ci.reserve(std::size_t(nnz_target) * 11 / 10);
+  v.reserve(ci.capacity());
+  std::uint64_t s = seed;
+  std::vector<std::int32_t> row;
+  for (std::int64_t r = 0; r < n; ++r) {
+    row.clear();
+    if (!powerlaw) {
+      const double stride = double(n) / deg;
+      for (int k = 0; k < deg; ++k)
+        row.push_back(std::int32_t(std::min<double>(double(n - 1), (k + unit(s)) * stride)));
+    } else {
+      const int len = 1 + int(unit(s) * (2 * deg - 1));
+      for (int k = 0; k < len; ++k) {
+        const double u = unit(s);
+        row.push_back(std::int32_t(std::min<double>(double(n - 1), double(n) * u * u * u)));
+      }
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    for (std::int32_t c : row) {
+      ci.push_back(c);
+      v.push_back(double(splitmix(s) % 1000) / 7.0);
+    }
+    rp[std::size_t(r) + 1] = std::int32_t(ci.size());
+  }
+  Buffer brp(rp.size() * 4, Location::host), bci(ci.size() * 4, Location::host),
+      bv(v.size() * 8, Location::host);
+  std::copy(rp.begin(), rp.end(), brp.as<std::int32_t>());
+  std::copy(ci.begin(), ci.end(), bci.as<std::int32_t>());
+  std::copy(v.begin(), v.end(), bv.as<double>());
+  return Matrix::from_buffers(n, n, Type::fp64, IndexType::i32, Index(ci.size()), std::move(brp),
+                              std::move(bci), std::move(bv));
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x.empty() ? 0.0 : x[x.size() / 2];
+}
+
+/// Median milliseconds of fn() over reps runs after two warm-ups, by CUDA events.
+double gpu_ms(const std::function<void()>& fn, int reps) {
+  cudaEvent_t a, b;
+  BENCH_CUDA(cudaEventCreate(&a));
+  BENCH_CUDA(cudaEventCreate(&b));
+  fn();
+  fn();
+  std::vector<double> t;
+  for (int k = 0; k < reps; ++k) {
+    BENCH_CUDA(cudaEventRecord(a));
+    fn();
+    BENCH_CUDA(cudaEventRecord(b));
+    BENCH_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  BENCH_CUDA(cudaEventDestroy(a));
+  BENCH_CUDA(cudaEventDestroy(b));
+  return median(t);
+}
+
+/// Median wall milliseconds of fn() over reps runs after one warm-up.
+double cpu_ms(const std::function<void()>& fn, int reps) {
+  fn();
+  std::vector<double> t;
+  for (int k = 0; k < reps; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median(t);
+}
+
+/// Device-to-device copy bandwidth (bytes read + written per second) of a 2 GiB copy.
+double copy_gbs(int reps) {
+  const std::size_t bytes = std::size_t(1) << 31;
+  void *x = nullptr, *y = nullptr;
+  BENCH_CUDA(cudaMalloc(&x, bytes));
+  BENCH_CUDA(cudaMalloc(&y, bytes));
+  BENCH_CUDA(cudaMemset(x, 1, bytes));
+  const double ms = gpu_ms([&] { BENCH_CUDA(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, reps);
+  BENCH_CUDA(cudaFree(x));
+  BENCH_CUDA(cudaFree(y));
+  return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
+}
+
+struct Row {
+  std::string matrix, op, path;
+  Index nnz = 0;
+  double bytes = 0, gpu_ms = 0, gbs = 0, frac_copy = 0, cpu_ms = 0, speedup = 0;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--json") o.json = v;
+    else if (k == "--md") o.md = v;
+    else if (k == "--reps") o.reps = std::stoi(v);
+    else if (k == "--cpu-reps") o.cpu_reps = std::stoi(v);
+    else if (k == "--sizes") {
+      o.sizes_m.clear();
+      std::stringstream ss(v);
+      for (std::string t; std::getline(ss, t, ',');) o.sizes_m.push_back(std::stod(t));
+    } else throw std::runtime_error("unknown option " + k);
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  cudaDeviceProp prop{};
+  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+  const double copy = copy_gbs(o.reps);
+  std::cerr << prop.name << ": device-to-device copy " << copy << " GB/s, "
+            << std::thread::hardware_concurrency() << " host threads\n";
+  Context gpu(Backend::cuda), cpu(Backend::cpu);
+  std::vector<Row> rows;
+  for (double size_m : o.sizes_m)
+    for (int kind = 0; kind < 3; ++kind) {
+      // uniform and power-law rows of 16 entries on average (the sub-warp row kernel), and
+      // uniform rows of 512 (CUB's segmented reduce).
+      const bool powerlaw = kind == 1;
+      const int deg = kind == 2 ? 512 : 16;
+      const std::int64_t target = std::int64_t(size_m * 1e6);
+      const Matrix H = generate(target, deg, powerlaw, 42 + std::uint64_t(size_m) + kind);
+      const Matrix D = H.to(Location::device, gpu);
+      const std::string name = std::string(powerlaw ? "powerlaw" : deg > 16 ? "longrows" : "uniform") + "_" +
+                               std::to_string(H.nrows()) + "x" + std::to_string(H.ncols());
+      const double n = double(H.nrows()), nnz = double(H.nnz());
+      std::cerr << name << ": " << H.nnz() << " entries\n";
+      Buffer t(std::size_t(H.nrows()) * 8, Location::device, &gpu);
+      Buffer present(std::size_t(H.nrows()), Location::device, &gpu);
+      auto add = [&](const std::string& op, const std::string& path, double bytes, double g,
+                     double c) {
+        Row r{name, op, path, H.nnz(), bytes, g, bytes / (g * 1e-3) / 1e9, 0, c, c > 0 ? c / g : 0};
+        r.frac_copy = r.gbs / copy;
+        rows.push_back(r);
+        std::cerr << "  " << op << " [" << path << "] " << g << " ms, " << r.gbs << " GB/s ("
+                  << 100 * r.frac_copy << "% of copy)" << (c > 0 ? ", cpu " + std::to_string(c) + " ms" : "")
+                  << "\n";
+      };
+      // Minimum traffic: rows read row pointers and values, write t and the presence flags;
+      // columns read column indices and values; scalar reads values; transpose reads and
+      // writes the whole CSR.
+      const double b_rows = (n + 1) * 4 + nnz * 8 + n * 9, b_cols = nnz * 12 + n * 9,
+                   b_all = nnz * 8, b_tr = 2 * ((n + 1) * 4 + nnz * 12);
+      Vector wh(H.nrows(), Type::fp64);
+      Vector wd = wh.to(Location::device, gpu);
+      const double c_rows = cpu_ms([&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::rows, {}, cpu); }, o.cpu_reps);
+      const double c_cols = cpu_ms([&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::cols, {}, cpu); }, o.cpu_reps);
+      const double c_all = cpu_ms([&] { (void)reduce(MonoidCode::plus, H, cpu); }, o.cpu_reps);
+      Matrix Ch(H.ncols(), H.nrows(), Type::fp64);
+      const double c_tr = cpu_ms([&] { transpose(Ch, nullptr, no_accum, H, {}, cpu); }, o.cpu_reps);
+      using cuda::reduction::column_method;
+      add("reduce rows plus", "kernel", b_rows, gpu_ms([&] { cuda::reduction::rows(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), gpu); }, o.reps), c_rows);
+      add("reduce rows plus", "api", b_rows, gpu_ms([&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::rows, {}, gpu); }, o.reps), c_rows);
+      add("reduce rows max", "kernel", b_rows, gpu_ms([&] { cuda::reduction::rows(D, MonoidCode::max, t.data(), present.as<unsigned char>(), gpu); }, o.reps), 0);
+      add("reduce cols plus", "kernel atomic", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), column_method::atomic, gpu); }, o.reps), c_cols);
+      add("reduce cols plus", "kernel transpose", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), column_method::transpose, gpu); }, o.reps), c_cols);
+      add("reduce cols plus", "api", b_cols, gpu_ms([&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::cols, {}, gpu); }, o.reps), c_cols);
+      add("reduce cols max", "kernel atomic", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::max, t.data(), present.as<unsigned char>(), column_method::atomic, gpu); }, o.reps), 0);
+      add("reduce scalar plus", "api", b_all, gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps), c_all);
+      add("transpose", "kernel", b_tr, gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps), c_tr);
+      Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
+      add("transpose", "api", b_tr, gpu_ms([&] { transpose(Cd, nullptr, no_accum, D, {}, gpu); }, o.reps), c_tr);
+    }
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  std::ofstream md(o.md), js(o.json);
+  md << "# reduce and transpose on " << prop.name << " (" << date << ")\n\n"
+     << "Device-to-device copy bandwidth: " << copy << " GB/s (read + write). GB/s below count the "
+     << "minimum traffic (bytes read + written once). cpu: SuiteSparse:GraphBLAS through the cpu "
+     << "executor, " << std::thread::hardware_concurrency() << " host threads. GPU: median of "
+     << o.reps << " after warm-up; cpu: median of " << o.cpu_reps << ".\n\n"
+     << "| matrix | nnz | operation | path | GPU ms | GB/s | % of copy | cpu ms | speed-up |\n"
+     << "|---|---|---|---|---|---|---|---|---|\n";
+  js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"copy_gbs\": "
+     << copy << ",\n  \"host_threads\": " << std::thread::hardware_concurrency() << ",\n  \"rows\": [\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    char line[512];
+    std::snprintf(line, sizeof line, "| %s | %lld | %s | %s | %.3f | %.0f | %.0f%% | %s | %s |\n",
+                  r.matrix.c_str(), (long long)r.nnz, r.op.c_str(), r.path.c_str(), r.gpu_ms, r.gbs,
+                  100 * r.frac_copy, r.cpu_ms > 0 ? std::to_string(r.cpu_ms).c_str() : "-",
+                  r.cpu_ms > 0 ? (std::to_string(int(r.speedup)) + "x").c_str() : "-");
+    md << line;
+    js << "    {\"matrix\": \"" << r.matrix << "\", \"nnz\": " << r.nnz << ", \"op\": \"" << r.op
+       << "\", \"path\": \"" << r.path << "\", \"bytes\": " << r.bytes << ", \"gpu_ms\": " << r.gpu_ms
+       << ", \"gbs\": " << r.gbs << ", \"fraction_of_copy\": " << r.frac_copy
+       << ", \"cpu_ms\": " << r.cpu_ms << ", \"speedup\": " << r.speedup << "}"
+       << (k + 1 < rows.size() ? ",\n" : "\n");
+  }
+  js << "  ]\n}\n";
+  std::cerr << "wrote " << o.md << " and " << o.json << "\n";
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "bench_reduce_transpose: " << e.what() << "\n";
+  return 1;
+}

@@ -1,0 +1,402 @@
+// GPU tests of reduce (to a vector by rows and columns, to a scalar), transpose, extract and
+// assign on the cuda executor, each checked against the cpu executor (Backend::verify): every
+// monoid x value type, mask modes x accumulator x replace x transpose_a, typecasting, the shared
+// matrix catalog (0x0, m x 0, nnz 0, 1x1, empty rows, one dense row), larger random shapes and
+// real matrices from ../shared/data. The device pool is poisoned first so that an unwritten
+// output shows up.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/op_cases.hpp"
+#include "support/random_matrix.hpp"
+
+namespace ringblas::test {
+namespace {
+
+constexpr MonoidCode all_monoids[] = {MonoidCode::plus, MonoidCode::times, MonoidCode::min,
+                                      MonoidCode::max,  MonoidCode::lor,   MonoidCode::land,
+                                      MonoidCode::lxor, MonoidCode::any};
+
+/// The catalog plus a few larger shapes (several blocks, power-law-free but uneven rows).
+std::vector<MatrixCase> shapes() {
+  std::vector<MatrixCase> out = matrix_catalog();
+  out.push_back({"rand_300x200", 300, 200, Pattern::random, 0.05});
+  out.push_back({"dense_row_500x400", 500, 400, Pattern::dense_row, 0.01});
+  out.push_back({"empty_rows_257x1030", 257, 1030, Pattern::empty_rows, 0.02});
+  return out;
+}
+
+/// The accumulator used for the k-th combination: none, the monoid's own op, or min.
+Accum accum_for(int k, MonoidCode m) {
+  switch (k % 3) {
+    case 0: return no_accum;
+    case 1: return monoid_op(m);
+    default: return BinaryOpCode::min;
+  }
+}
+
+std::string what(const std::string& name, const Error& e) { return name + ": " + e.what(); }
+
+class ReduceIndexOps : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    Context ctx(Backend::cuda);
+    poison_device_pool(std::size_t(64) << 20, ctx);
+  }
+};
+
+TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) {
+  int seed = 100;
+  for (const MatrixCase& c : shapes())
+    for (MonoidCode mo : all_monoids)
+      for (Type t : all_types) {
+        ++seed;
+        const Type at = all_types[seed % 5];  // A's type differs from w's: typecasting
+        const Matrix A = random_matrix(c.m, c.n, c.density, at, seed, c.p, ValueKind::integral);
+        for (ReduceDim dim : {ReduceDim::rows, ReduceDim::cols})
+          for (bool ta : {false, true}) {
+            const Index n = (dim == ReduceDim::rows) != ta ? c.m : c.n;
+            const Vector mask = random_vector_mask(n, 0.5, Type::int32, seed + 1);
+            const Vector w0 = random_vector(n, 0.4, t, seed + 2, ValueKind::integral);
+            for (MaskMode mm : all_mask_modes) {
+              const int k = seed + int(mm) + int(dim) + (ta ? 1 : 0);
+              const Accum acc = accum_for(k, mo);
+              const Descriptor d = make_desc(mm, k % 2 == 0, ta, false);
+              Vector w = w0;
+              Context ctx(Backend::verify);
+              try {
+                reduce(w, mm == MaskMode::none ? nullptr : &mask, acc, mo, A, dim, d, ctx);
+              } catch (const Error& e) {
+                ADD_FAILURE() << what(c.name, e) << " " << monoid_name(mo) << " w:"
+                              << type_name(t) << " A:" << type_name(at)
+                              << (dim == ReduceDim::rows ? " rows " : " cols ")
+                              << describe(mm, acc, d);
+              }
+            }
+          }
+      }
+}
+
+TEST_F(ReduceIndexOps, ReduceToScalarEveryMonoidType) {
+  int seed = 500;
+  for (const MatrixCase& c : shapes())
+    for (MonoidCode mo : all_monoids)
+      for (Type t : all_types) {
+        ++seed;
+        const Matrix A = random_matrix(c.m, c.n, c.density, t, seed, c.p, ValueKind::integral);
+        const Vector u = random_vector(c.m * 3 + c.n, c.density, t, seed, ValueKind::integral);
+        Context ctx(Backend::verify);
+        try {
+          reduce(mo, A, ctx);
+          reduce(mo, u, ctx);
+        } catch (const Error& e) {
+          ADD_FAILURE() << what(c.name, e) << " " << monoid_name(mo) << " " << type_name(t);
+        }
+      }
+}
+
+/// verify accepts any value for the any monoid, so this checks on its own that each result is
+/// one of the entries reduced (short rows, long rows for CUB's path, columns, scalars).
+TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
+  Context ctx(Backend::cuda);
+  for (Index ncols : {Index(9), Index(700)}) {
+    const Index nrows = 23;
+    std::vector<Index> ri, ci;
+    std::vector<double> v;
+    for (Index i = 0; i < nrows; ++i)
+      for (Index j = 0; j < ncols; ++j)
+        if ((i * 7 + j * 3) % 4 != 0 && i != 5) {
+          ri.push_back(i);
+          ci.push_back(j);
+          v.push_back(double(1 + i * 10000 + j));  // value names its position
+        }
+    const Matrix A = Matrix::from_triplets(nrows, ncols, ri, ci, v);
+    for (ReduceDim dim : {ReduceDim::rows, ReduceDim::cols}) {
+      const Index n = dim == ReduceDim::rows ? nrows : ncols;
+      Vector w(n, Type::fp64);
+      reduce(w, nullptr, no_accum, MonoidCode::any, A, dim, {}, ctx);
+      const Vector h = w.to(Location::host, ctx);
+      std::vector<int> seen(std::size_t(n), 0);
+      for (std::size_t k = 0; k < ri.size(); ++k) seen[std::size_t(dim == ReduceDim::rows ? ri[k] : ci[k])] = 1;
+      Index expected = 0;
+      for (int x : seen) expected += x;
+      ASSERT_EQ(h.nnz(), expected) << "ncols " << ncols;
+      for (Index k = 0; k < h.nnz(); ++k) {
+        const Index pos = h.indices().as<Index>()[k];
+        const double x = h.values().as<double>()[k];
+        const Index i = Index(x - 1) / 10000, j = Index(x - 1) % 10000;
+        EXPECT_EQ(dim == ReduceDim::rows ? i : j, pos) << "ncols " << ncols << ": any gave " << x;
+        EXPECT_NE((i * 7 + j * 3) % 4, 0) << "not an entry: " << x;
+      }
+    }
+    const double x = reduce(MonoidCode::any, A, ctx).as<double>();
+    EXPECT_TRUE(std::find(v.begin(), v.end(), x) != v.end()) << "scalar any gave " << x;
+  }
+}
+
+TEST_F(ReduceIndexOps, ReduceAllMaskedOutAndComplementedNullMask) {
+  const Matrix A = random_matrix(40, 30, 0.2, Type::fp64, 7);
+  const Vector empty_mask(40, Type::boolean);
+  const Vector w0 = random_vector(40, 0.5, Type::fp64, 8);
+  for (bool replace : {false, true})
+    for (const Vector* m : {&empty_mask, static_cast<const Vector*>(nullptr)}) {
+      Descriptor d;
+      d.replace = replace;
+      d.mask_complement = m == nullptr;  // C<!NULL> admits nothing
+      Vector w = w0;
+      Context ctx(Backend::verify);
+      EXPECT_NO_THROW(reduce(w, m, BinaryOpCode::plus, MonoidCode::plus, A, ReduceDim::rows, d, ctx));
+    }
+}
+
+TEST_F(ReduceIndexOps, TransposeEveryTypeMaskAccumReplace) {
+  int seed = 900;
+  for (const MatrixCase& c : shapes())
+    for (Type t : all_types)
+      for (bool ta : {false, true}) {
+        ++seed;
+        const Type at = all_types[seed % 5];
+        const Matrix A = random_matrix(c.m, c.n, c.density, at, seed, c.p, ValueKind::integral,
+                                       seed % 2 ? IndexType::i32 : IndexType::i64);
+        const Index r = ta ? c.m : c.n, cc = ta ? c.n : c.m;
+        const Matrix mask = random_mask(r, cc, 0.5, Type::int32, seed + 1);
+        const Matrix C0 = random_matrix(r, cc, 0.3, t, seed + 2, Pattern::random, ValueKind::integral);
+        for (MaskMode mm : all_mask_modes) {
+          const int k = seed + int(mm);
+          const Accum acc = k % 3 == 0 ? no_accum : Accum(BinaryOpCode::plus);
+          const Descriptor d = make_desc(mm, k % 2 == 0, ta, false);
+          Matrix C = C0;
+          Context ctx(Backend::verify);
+          try {
+            transpose(C, mm == MaskMode::none ? nullptr : &mask, acc, A, d, ctx);
+          } catch (const Error& e) {
+            ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " A:" << type_name(at)
+                          << " " << describe(mm, acc, d);
+          }
+        }
+      }
+}
+
+/// Row or column index lists: all, sorted, unsorted with repeats, empty.
+std::vector<Indices> index_lists(Index n, int seed) {
+  std::vector<Indices> out{Indices::all()};
+  Rng rng(std::uint64_t(seed) * 7919 + 1);
+  Indices sorted, shuffled, empty;
+  for (Index i = 0; i < n; i += 2) sorted.list.push_back(i);
+  for (Index k = 0; k < n + 2 && n > 0; ++k) shuffled.list.push_back(rng.between(0, n - 1));
+  out.push_back(sorted);
+  out.push_back(shuffled);
+  out.push_back(empty);
+  return out;
+}
+
+TEST_F(ReduceIndexOps, ExtractIndexListsMaskAccumReplace) {
+  int seed = 1300;
+  for (const MatrixCase& c : shapes())
+    for (Type t : {Type::boolean, Type::int32, Type::fp64})
+      for (bool ta : {false, true}) {
+        ++seed;
+        const Matrix A = random_matrix(c.m, c.n, c.density, all_types[seed % 5], seed, c.p,
+                                       ValueKind::integral);
+        const Index ar = ta ? c.n : c.m, ac = ta ? c.m : c.n;
+        for (const Indices& I : index_lists(ar, seed))
+          for (const Indices& J : index_lists(ac, seed + 1)) {
+            const Index r = I.count(ar), cc = J.count(ac);
+            const Matrix mask = random_mask(r, cc, 0.5, Type::boolean, seed + 3);
+            const Matrix C0 = random_matrix(r, cc, 0.3, t, seed + 4, Pattern::random, ValueKind::integral);
+            for (MaskMode mm : all_mask_modes) {
+              const int k = seed + int(mm) + int(I.list.size() + J.list.size());
+              const Accum acc = k % 3 == 0 ? no_accum : Accum(BinaryOpCode::max);
+              const Descriptor d = make_desc(mm, k % 2 == 0, ta, false);
+              Matrix C = C0;
+              Context ctx(Backend::verify);
+              try {
+                extract(C, mm == MaskMode::none ? nullptr : &mask, acc, A, I, J, d, ctx);
+              } catch (const Error& e) {
+                ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " I:"
+                              << (I.all_ ? "all" : std::to_string(I.list.size())) << " J:"
+                              << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
+                              << describe(mm, acc, d);
+              }
+            }
+          }
+      }
+}
+
+/// Index lists without repeats (GraphBLAS leaves assign with repeated indices undefined).
+std::vector<Indices> distinct_lists(Index n, int seed) {
+  std::vector<Indices> out{Indices::all()};
+  Rng rng(std::uint64_t(seed) * 104729 + 3);
+  Indices sorted, permuted, empty;
+  std::vector<Index> perm;
+  for (Index i = 0; i < n; ++i) perm.push_back(i);
+  for (Index i = n - 1; i > 0; --i) std::swap(perm[std::size_t(i)], perm[std::size_t(rng.between(0, i))]);
+  for (Index i = 1; i < n; i += 2) sorted.list.push_back(i);
+  for (Index i = 0; i < (n + 1) / 2; ++i) permuted.list.push_back(perm[std::size_t(i)]);
+  out.push_back(sorted);
+  out.push_back(permuted);
+  out.push_back(empty);
+  return out;
+}
+
+TEST_F(ReduceIndexOps, AssignIndexListsMaskAccumReplace) {
+  int seed = 1700;
+  for (const MatrixCase& c : shapes())
+    for (Type t : {Type::boolean, Type::int64, Type::fp32})
+      for (bool ta : {false, true}) {
+        ++seed;
+        const Matrix C0 = random_matrix(c.m, c.n, c.density, t, seed, c.p, ValueKind::integral);
+        const Matrix mask = random_mask(c.m, c.n, 0.5, Type::int32, seed + 3);
+        for (const Indices& I : distinct_lists(c.m, seed))
+          for (const Indices& J : distinct_lists(c.n, seed + 1)) {
+            const Index r = I.count(c.m), cc = J.count(c.n);
+            const Matrix A = random_matrix(ta ? cc : r, ta ? r : cc, 0.4, all_types[seed % 5],
+                                           seed + 4, Pattern::random, ValueKind::integral);
+            for (MaskMode mm : all_mask_modes) {
+              const int k = seed + int(mm) + int(I.list.size() * 3 + J.list.size());
+              const Accum acc = k % 3 == 0 ? no_accum : Accum(BinaryOpCode::plus);
+              const Descriptor d = make_desc(mm, k % 2 == 0, ta, false);
+              Matrix C = C0;
+              Context ctx(Backend::verify);
+              try {
+                assign(C, mm == MaskMode::none ? nullptr : &mask, acc, A, I, J, d, ctx);
+              } catch (const Error& e) {
+                ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " I:"
+                              << (I.all_ ? "all" : std::to_string(I.list.size())) << " J:"
+                              << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
+                              << describe(mm, acc, d);
+              }
+            }
+          }
+      }
+}
+
+TEST_F(ReduceIndexOps, AssignWithRepeatedIndicesIsNotImplementedOnCuda) {
+  Matrix C = random_matrix(6, 6, 0.5, Type::fp64, 1);
+  const Matrix A = random_matrix(2, 2, 1.0, Type::fp64, 2, Pattern::full);
+  Indices I{{1, 1}, false}, J{{0, 3}, false};
+  Context ctx(Backend::cuda);
+  EXPECT_THROW(assign(C, nullptr, no_accum, A, I, J, {}, ctx), NotImplemented);
+}
+
+/// A small run of every operation on the catalog shapes with masks, accumulator and replace:
+/// the subset to run under compute-sanitizer (memcheck, racecheck) in seconds.
+TEST_F(ReduceIndexOps, SanitizerSubset) {
+  int seed = 2100;
+  for (const MatrixCase& c : matrix_catalog()) {
+    ++seed;
+    const Matrix A = random_matrix(c.m, c.n, c.density, Type::fp32, seed, c.p, ValueKind::integral);
+    const Vector vmask = random_vector_mask(c.m, 0.5, Type::int32, seed);
+    const Matrix tmask = random_mask(c.n, c.m, 0.5, Type::boolean, seed);
+    const Matrix amask = random_mask(c.m, c.n, 0.5, Type::boolean, seed);
+    Indices I, J;
+    for (Index i = c.m - 1; i >= 0; i -= 2) I.list.push_back(i);
+    for (Index j = 0; j < c.n; ++j) J.list.push_back((j * 5) % std::max<Index>(c.n, 1));
+    Context ctx(Backend::verify);
+    const Descriptor d = make_desc(MaskMode::complement_structure, true, false, false);
+    try {
+      Vector w = random_vector(c.m, 0.5, Type::fp64, seed, ValueKind::integral);
+      reduce(w, &vmask, BinaryOpCode::plus, MonoidCode::max, A, ReduceDim::rows, d, ctx);
+      Vector wc = random_vector(c.n, 0.5, Type::int32, seed, ValueKind::integral);
+      reduce(wc, nullptr, BinaryOpCode::plus, MonoidCode::times, A, ReduceDim::cols, {}, ctx);
+      reduce(MonoidCode::min, A, ctx);
+      Matrix T = random_matrix(c.n, c.m, 0.3, Type::fp64, seed + 1, Pattern::random, ValueKind::integral);
+      transpose(T, &tmask, BinaryOpCode::minus, A, d, ctx);
+      Matrix E = random_matrix(I.count(c.m), J.count(c.n), 0.3, Type::int64, seed + 2, Pattern::random, ValueKind::integral);
+      extract(E, nullptr, BinaryOpCode::max, A, I, J, {}, ctx);
+      Matrix Z = random_matrix(c.m, c.n, 0.3, Type::fp64, seed + 3, Pattern::random, ValueKind::integral);
+      Indices Ia, Ja;
+      for (Index i = 0; i < c.m; i += 2) Ia.list.push_back(i);
+      for (Index j = c.n - 1; j >= 0; j -= 3) Ja.list.push_back(j);
+      const Matrix B = random_matrix(Ia.count(c.m), Ja.count(c.n), 0.5, Type::fp32, seed + 4, Pattern::random, ValueKind::integral);
+      assign(Z, &amask, BinaryOpCode::plus, B, Ia, Ja, make_desc(MaskMode::value, true, false, false), ctx);
+    } catch (const Error& e) {
+      ADD_FAILURE() << what(c.name, e);
+    }
+  }
+}
+
+std::vector<std::string> real_matrices() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* name : {"1138_bus.mtx", "Erdos971.mtx", "G51.mtx", "bcsstk13.mtx.gz",
+                           "ca-GrQc.mtx.gz"}) {
+    const fs::path p = fs::path(RINGBLAS_DATA_DIR) / "suitesparse" / name;
+    if (fs::exists(p)) out.push_back(p.string());
+  }
+  return out;
+}
+
+TEST_F(ReduceIndexOps, RealMatrices) {
+  const std::vector<std::string> files = real_matrices();
+  if (files.empty()) GTEST_SKIP() << "no shared matrices under " << RINGBLAS_DATA_DIR;
+  for (const std::string& f : files) {
+    const Matrix A = io::read_matrix_market(f).cast(Type::fp64);
+    Context ctx(Backend::verify);
+    try {
+      for (MonoidCode mo : {MonoidCode::plus, MonoidCode::max, MonoidCode::any})
+        for (ReduceDim dim : {ReduceDim::rows, ReduceDim::cols}) {
+          Vector w(dim == ReduceDim::rows ? A.nrows() : A.ncols(), Type::fp64);
+          reduce(w, nullptr, no_accum, mo, A, dim, {}, ctx);
+        }
+      reduce(MonoidCode::plus, A, ctx);
+      Matrix C(A.ncols(), A.nrows(), Type::fp64);
+      transpose(C, nullptr, no_accum, A, {}, ctx);
+      Indices I, J;
+      for (Index i = A.nrows() - 1; i >= 0; i -= 3) I.list.push_back(i);
+      for (Index j = 0; j < A.ncols(); j += 2) J.list.push_back(j);
+      Matrix E(I.count(A.nrows()), J.count(A.ncols()), Type::fp64);
+      extract(E, nullptr, no_accum, A, I, J, {}, ctx);
+      Matrix Z = A;
+      assign(Z, &A, BinaryOpCode::plus, E, I, J, {}, ctx);
+    } catch (const Error& e) {
+      ADD_FAILURE() << what(f, e);
+    }
+  }
+}
+
+/// A chain on device-resident operands: mxm, mxv, reduce, transpose, extract (all indices) and
+/// assign (all indices), traced. No data crosses between host and device; the only transfers
+/// are the sizes the write-backs must know (8 bytes or less each) and the scalar result.
+TEST_F(ReduceIndexOps, DeviceResidentChainMakesNoHostCopies) {
+  Context ctx(Backend::cuda);
+  ctx.trace = true;
+  const Index n = 300;
+  const Matrix A = random_matrix(n, n, 0.03, Type::fp64, 11).to(Location::device, ctx);
+  const Vector u = random_vector(n, 0.5, Type::fp64, 12).to(Location::device, ctx);
+  Matrix B = Matrix(n, n, Type::fp64).to(Location::device, ctx);
+  Matrix T = Matrix(n, n, Type::fp64).to(Location::device, ctx);
+  Vector w = Vector(n, Type::fp64).to(Location::device, ctx);
+  Vector r = Vector(n, Type::fp64).to(Location::device, ctx);
+  ctx.transfers = {};
+  const Semiring s = semiring("plus_times", Type::fp64);
+  mxm(B, nullptr, no_accum, s, A, A, {}, ctx);
+  mxv(w, nullptr, no_accum, s, B, u, {}, ctx);
+  reduce(r, &w, BinaryOpCode::plus, MonoidCode::max, B, ReduceDim::cols, {}, ctx);
+  transpose(T, &A, BinaryOpCode::plus, B, {}, ctx);
+  Matrix E = T;
+  extract(E, nullptr, BinaryOpCode::plus, T, Indices::all(), Indices::all(), {}, ctx);
+  assign(E, &B, no_accum, A, Indices::all(), Indices::all(), {}, ctx);
+  const Scalar total = reduce(MonoidCode::plus, E, ctx);
+  EXPECT_EQ(total.type(), Type::fp64);
+  const TransferCounters c = ctx.transfers;
+  EXPECT_EQ(c.host_to_device, 0u) << "host-to-device copies in the chain";
+  EXPECT_EQ(c.bytes_host_to_device, 0u);
+  EXPECT_LE(c.bytes_device_to_host, 8 * c.device_to_host)
+      << "a device-to-host transfer larger than a size or the scalar result";
+  EXPECT_EQ(E.location(), Location::device);
+  EXPECT_EQ(r.location(), Location::device);
+  EXPECT_EQ(w.location(), Location::device);
+  EXPECT_EQ(B.location(), Location::device);
+}
+
+}  // namespace
+}  // namespace ringblas::test
