@@ -1,11 +1,12 @@
 // Maps runtime operator codes onto the compile-time functors: visit_monoid<T>(code, f) calls
-// f(monoid<T>{}), visit_binary_op<T>(code, f) calls f(op<T>{}).
+// f(monoid<T>{}), visit_binary_op<T>(code, f) calls f(op<T>{}); usable in device code too (the
+// element-wise kernels resolve their operator code there).
 #pragma once
 #include "semiring.hpp"
 
 namespace ringblas::sr {
 
-template <class T, class F> decltype(auto) visit_monoid(MonoidCode c, F&& f) {
+template <class T, class F> RINGBLAS_HD decltype(auto) visit_monoid(MonoidCode c, F&& f) {
   switch (c) {
     case MonoidCode::plus: return f(plus_monoid<T>{});
     case MonoidCode::times: return f(times_monoid<T>{});
@@ -18,7 +19,7 @@ template <class T, class F> decltype(auto) visit_monoid(MonoidCode c, F&& f) {
   }
 }
 
-template <class T, class F> decltype(auto) visit_binary_op(BinaryOpCode c, F&& f) {
+template <class T, class F> RINGBLAS_HD decltype(auto) visit_binary_op(BinaryOpCode c, F&& f) {
   switch (c) {
     case BinaryOpCode::first: return f(first_op<T>{});
     case BinaryOpCode::second: return f(second_op<T>{});

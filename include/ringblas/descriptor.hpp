@@ -16,7 +16,7 @@ namespace ringblas {
 /// benchmarks. `automatic` lets dispatch choose by cost.
 enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
-  spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk
+  spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

@@ -6,6 +6,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
+#include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/common/vector_plumbing.hpp"
 #include "semirings/arith.hpp"
 
@@ -37,23 +38,6 @@ __global__ void mask_kernel(const std::int64_t* idx, const T* vals, long long nn
   if (structural || vals[e] != T(0)) admit[idx[e]] = complement ? 0 : 1;
 }
 
-template <class T> __device__ T accum_op(int code, T x, T y) {
-  switch (static_cast<BinaryOpCode>(code)) {
-    case BinaryOpCode::first: return x;
-    case BinaryOpCode::second: return y;
-    case BinaryOpCode::pair: return T(1);
-    case BinaryOpCode::plus: return sr::add(x, y);
-    case BinaryOpCode::minus: return sr::sub(x, y);
-    case BinaryOpCode::times: return sr::mul(x, y);
-    case BinaryOpCode::div: return sr::div(x, y);
-    case BinaryOpCode::min: return sr::min(x, y);
-    case BinaryOpCode::max: return sr::max(x, y);
-    case BinaryOpCode::lor: return sr::lor(x, y);
-    case BinaryOpCode::land: return sr::land(x, y);
-    default: return sr::lxor(x, y);
-  }
-}
-
 // Z = T, or old accum T where both exist; inside the mask w takes Z, outside it keeps old
 // (or loses it with replace).
 template <class T>
@@ -66,7 +50,7 @@ __global__ void write_back_kernel(int n, const T* t, const unsigned char* tp, co
   bool present = false;
   T v{};
   if (!admit || admit[i]) {
-    if (accum >= 0 && has_t && has_old) present = true, v = accum_op(accum, old[i], t[i]);
+    if (accum >= 0 && has_t && has_old) present = true, v = binary_op_at<T>(static_cast<BinaryOpCode>(accum), old[i], t[i], 0, 0, 0, 0);
     else if (has_t) present = true, v = t[i];
     else if (accum >= 0 && has_old) present = true, v = old[i];
   } else if (!replace && has_old) {

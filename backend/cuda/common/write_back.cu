@@ -1,6 +1,7 @@
 // C<M, replace> = C accum T on the device: one thread per row merges the sorted rows of C, T and
-// the structural mask, in two passes (count, then fill after an exclusive scan). Output rows are
-// sorted with no duplicates because all three inputs are.
+// the structural mask (merge_rows in row_merge.cuh, shared with the element-wise family), in two
+// passes (count, then fill after an exclusive scan). Output rows are sorted with no duplicates
+// because all three inputs are.
 #include <cub/device/device_scan.cuh>
 
 #include <cstdint>
@@ -8,32 +9,14 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/common/write_back.hpp"
 #include "ringblas/error.hpp"
-#include "semirings/visit.hpp"
 
 namespace ringblas::cuda {
 namespace {
 
 constexpr int block = 128;
-
-template <class V> __device__ V apply_accum(BinaryOpCode op, V c, V t) {
-  switch (op) {
-    case BinaryOpCode::first: return c;
-    case BinaryOpCode::second: return t;
-    case BinaryOpCode::pair: return V(1);
-    case BinaryOpCode::plus: return sr::add(c, t);
-    case BinaryOpCode::minus: return sr::sub(c, t);
-    case BinaryOpCode::times: return sr::mul(c, t);
-    case BinaryOpCode::div: return sr::div(c, t);
-    case BinaryOpCode::min: return sr::min(c, t);
-    case BinaryOpCode::max: return sr::max(c, t);
-    case BinaryOpCode::lor: return sr::lor(c, t);
-    case BinaryOpCode::land: return sr::land(c, t);
-    case BinaryOpCode::lxor: return sr::lxor(c, t);
-    default: return t;  // positional accumulators are rejected on the host
-  }
-}
 
 struct WriteBackArgs {
   Index nrows;
@@ -55,13 +38,8 @@ __global__ void k_write_back(WriteBackArgs a, const I* c_rp, const I* c_ci, cons
     me = m_rp[r + 1];
   }
   I o = Fill ? out_rp[r] : I(0);
-  while (pc < ce || pt < te) {
-    const I cj = pc < ce ? c_ci[pc] : I(-1), tj = pt < te ? t_ci[pt] : I(-1);
-    I j;
-    if (cj < 0) j = tj;
-    else if (tj < 0) j = cj;
-    else j = cj < tj ? cj : tj;
-    const bool has_c = cj == j, has_t = tj == j;
+  merge_rows(c_ci, pc, ce, t_ci, pt, te, [&](I j, I qc, I qt) {
+    const bool has_c = qc >= 0, has_t = qt >= 0;
     bool allowed = !a.complement;
     if (a.has_mask) {
       while (pm < me && m_ci[pm] < j) ++pm;
@@ -72,17 +50,19 @@ __global__ void k_write_back(WriteBackArgs a, const I* c_rp, const I* c_ci, cons
     if (allowed) {
       if (has_t && has_c) {
         emit = true;
-        if constexpr (Fill) z = a.has_accum ? apply_accum(a.accum, c_v[pc], t_v[pt]) : t_v[pt];
+        // Positional accumulators are rejected on the host, so the indices are never read.
+        if constexpr (Fill)
+          z = a.has_accum ? binary_op_at<V>(a.accum, c_v[qc], t_v[qt], 0, 0, 0, 0) : t_v[qt];
       } else if (has_t) {
         emit = true;
-        if constexpr (Fill) z = t_v[pt];
+        if constexpr (Fill) z = t_v[qt];
       } else if (a.has_accum) {
         emit = true;
-        if constexpr (Fill) z = c_v[pc];
+        if constexpr (Fill) z = c_v[qc];
       }
     } else if (has_c && !a.replace) {
       emit = true;
-      if constexpr (Fill) z = c_v[pc];
+      if constexpr (Fill) z = c_v[qc];
     }
     if (emit) {
       if constexpr (Fill) {
@@ -91,9 +71,7 @@ __global__ void k_write_back(WriteBackArgs a, const I* c_rp, const I* c_ci, cons
       }
       ++o;
     }
-    if (has_c) ++pc;
-    if (has_t) ++pt;
-  }
+  });
   if constexpr (!Fill) out_rp[r] = o;
 }
 

@@ -1,0 +1,148 @@
+// Element-wise add / multiply of two CSR matrices and the Kronecker product, on the device.
+//
+// merge: one thread per row walks the two sorted rows together (merge_rows / intersect_rows of
+// common/row_merge.cuh, the walk cuda::write_back uses too), twice: count, exclusive scan
+// (CUB), fill. kronecker: one thread per output row (ia, ib) writes lenA(ia) x lenB(ib) entries.
+// No shared memory. Output rows are sorted with no duplicates because the inputs' rows are.
+#include <string>
+
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/elementwise/agent.cuh"
+#include "backend/cuda/elementwise/elementwise.hpp"
+#include "backend/cuda/elementwise/launch.cuh"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda::elementwise {
+namespace {
+
+/// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
+template <class V, class I, bool Union, bool Fill>
+__global__ void k_merge(Index nrows, BinaryOpCode op, const I* a_rp, const I* a_ci, const V* a_v,
+                        const I* b_rp, const I* b_ci, const V* b_v, I* out_rp, I* o_ci, V* o_v) {
+  const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= nrows) return;
+  I o = Fill ? out_rp[r] : I(0);
+  auto emit = [&](I j, I pa, I pb) {
+    if constexpr (Fill) {
+      o_ci[o] = j;
+      if (pa >= 0 && pb >= 0) o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], r, j, r, j);
+      else o_v[o] = pa >= 0 ? a_v[pa] : b_v[pb];
+    }
+    ++o;
+  };
+  if constexpr (Union) merge_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
+  else intersect_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
+  if constexpr (!Fill) out_rp[r] = o;
+}
+
+template <class V, class I, bool Union>
+Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const Index n = A.nrows();
+  device_array<I> rp(std::size_t(n) + 1, ctx);
+  rp.fill_zero(ctx);
+  const unsigned grid = blocks_for(std::size_t(n));
+  const I *a_rp = A.row_ptr().as<I>(), *a_ci = A.col_idx().as<I>();
+  const I *b_rp = B.row_ptr().as<I>(), *b_ci = B.col_idx().as<I>();
+  if (n > 0) {
+    k_merge<V, I, Union, false><<<grid, Policy::block, 0, s>>>(
+        n, op, a_rp, a_ci, nullptr, b_rp, b_ci, nullptr, rp.data(), nullptr, nullptr);
+    RINGBLAS_CHECK_LAUNCH("k_merge<count>", s, ctx.debug_sync);
+  }
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+  device_array<I> ci(std::size_t(nnz), ctx);
+  device_array<V> vals(std::size_t(nnz), ctx);
+  if (nnz > 0) {
+    k_merge<V, I, Union, true><<<grid, Policy::block, 0, s>>>(
+        n, op, a_rp, a_ci, A.values().as<V>(), b_rp, b_ci, B.values().as<V>(), rp.data(),
+        ci.data(), vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_merge<fill>", s, ctx.debug_sync);
+  }
+  return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
+                              rp.release(), ci.release(), vals.release());
+}
+
+/// Fill = false: out_rp[r] = lenA(ia) * lenB(ib). Fill = true: writes row r from out_rp[r].
+template <class V, class I, bool Fill>
+__global__ void k_kron(Index nrows, Index mb, Index nb, BinaryOpCode op, const I* a_rp,
+                       const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
+                       I* out_rp, I* o_ci, V* o_v) {
+  const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= nrows) return;
+  const Index ia = r / mb, ib = r % mb;
+  const I a0 = a_rp[ia], a1 = a_rp[ia + 1], b0 = b_rp[ib], b1 = b_rp[ib + 1];
+  if constexpr (!Fill) {
+    out_rp[r] = (a1 - a0) * (b1 - b0);
+  } else {
+    I o = out_rp[r];
+    for (I pa = a0; pa < a1; ++pa) {
+      const Index ja = a_ci[pa];
+      for (I pb = b0; pb < b1; ++pb, ++o) {
+        const Index jb = b_ci[pb];
+        o_ci[o] = I(ja * nb + jb);
+        o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], ia, ja, ib, jb);
+      }
+    }
+  }
+}
+
+template <class V, class I>
+Matrix kron_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const Index n = A.nrows() * B.nrows(), mb = B.nrows(), nb = B.ncols();
+  device_array<I> rp(std::size_t(n) + 1, ctx);
+  rp.fill_zero(ctx);
+  const unsigned grid = blocks_for(std::size_t(n));
+  if (n > 0) {
+    k_kron<V, I, false><<<grid, Policy::block, 0, s>>>(
+        n, mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(), nullptr, B.row_ptr().as<I>(),
+        B.col_idx().as<I>(), nullptr, rp.data(), nullptr, nullptr);
+    RINGBLAS_CHECK_LAUNCH("k_kron<count>", s, ctx.debug_sync);
+  }
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+  device_array<I> ci(std::size_t(nnz), ctx);
+  device_array<V> vals(std::size_t(nnz), ctx);
+  if (nnz > 0) {
+    k_kron<V, I, true><<<grid, Policy::block, 0, s>>>(
+        n, mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(), A.values().as<V>(),
+        B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp.data(), ci.data(),
+        vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_kron<fill>", s, ctx.debug_sync);
+  }
+  return Matrix::from_buffers(n, A.ncols() * nb, A.type(), index_type_of<I>::value, Index(nnz),
+                              rp.release(), ci.release(), vals.release());
+}
+
+void require_same(const Matrix& A, const Matrix& B, const char* where) {
+  if (A.location() != Location::device || B.location() != Location::device ||
+      A.index_type() != B.index_type() || A.type() != B.type())
+    throw InvalidValue(std::string(where) +
+                       ": operands must be on the device with one index and value type");
+}
+
+}  // namespace
+
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx) {
+  require_same(A, B, "cuda elementwise::merge");
+  if (A.nrows() != B.nrows() || A.ncols() != B.ncols())
+    throw DimensionMismatch("cuda elementwise::merge: operands differ in shape");
+  return visit_type(A.type(), [&](auto v) {
+    return visit_index_type(A.index_type(), [&](auto i) {
+      using V = decltype(v);
+      using I = decltype(i);
+      return how == Merge::union_of ? merge_typed<V, I, true>(A, B, op, ctx)
+                                    : merge_typed<V, I, false>(A, B, op, ctx);
+    });
+  });
+}
+
+Matrix kronecker(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
+  require_same(A, B, "cuda elementwise::kronecker");
+  return visit_type(A.type(), [&](auto v) {
+    return visit_index_type(A.index_type(), [&](auto i) {
+      return kron_typed<decltype(v), decltype(i)>(A, B, op, ctx);
+    });
+  });
+}
+
+}  // namespace ringblas::cuda::elementwise

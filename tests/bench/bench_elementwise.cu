@@ -1,0 +1,379 @@
+// Benchmark (a program, not a test): the element-wise family (ewise_add, ewise_mult, apply unary
+// and bound binary, select by value and by position, row and column top-k, kronecker) through the
+// public API on device-resident operands (Backend::cuda, variant elementwise), against the same
+// call on the cpu executor (SuiteSparse:GraphBLAS, all cores) in the same run. Inputs: generated
+// matrices of 10M-100M entries and the largest shared graphs (as they are, and Kronecker-expanded
+// by a full 4x4 block to tens of millions of entries). GPU time: CUDA events around the whole
+// call (allocation and the nnz read included), L2 flushed before each repetition, median after
+// two warm-ups; achieved GB/s = (bytes of every input CSR read + the output CSR written) / time,
+// against the device's copy bandwidth measured here (cudaMemcpy device to device, read + write).
+// Writes JSON and a Markdown table (GPU name, date) to the paths given.
+// Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
+//        [--max-nnz N] [--only OP]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+
+namespace {
+
+using namespace ringblas;
+
+#define BENCH_CUDA(call)                                                                   \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess)                                                                 \
+      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));        \
+  } while (0)
+
+struct Options {
+  std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR, only;
+  int reps = 10, cpu_reps = 3;
+  double max_nnz = 1.2e8;
+};
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// n x n, d entries per row, one in each of d column buckets (so rows are sorted and distinct),
+/// fp32 values in (-1, 1), 32-bit indices. `share` of the entries sit at `base`'s positions
+/// (base = seed 1), so that A ∩ B is about `share` of each.
+Matrix generated(Index n, Index d, std::uint64_t seed, double share) {
+  std::vector<std::int32_t> rp(std::size_t(n) + 1), ci(std::size_t(n * d));
+  std::vector<float> v(std::size_t(n * d));
+  const Index bucket = n / d;
+  std::uint64_t s = seed, sb = 1;
+  for (Index i = 0; i < n; ++i) {
+    rp[std::size_t(i)] = std::int32_t(i * d);
+    for (Index k = 0; k < d; ++k) {
+      const std::uint64_t own = splitmix(s), base = splitmix(sb);
+      const bool shared = double(own >> 11) * 0x1.0p-53 < share;
+      const std::uint64_t r = shared ? base : own;
+      const std::size_t p = std::size_t(i * d + k);
+      ci[p] = std::int32_t(k * bucket + Index(r % std::uint64_t(bucket)));
+      v[p] = float(double(own >> 40) * 0x1.0p-24 * 2.0 - 1.0);
+    }
+  }
+  rp[std::size_t(n)] = std::int32_t(n * d);
+  return Matrix::from_csr(n, n, rp, ci, v);
+}
+
+double csr_bytes(const Matrix& m) {
+  const double isz = m.index_type() == IndexType::i32 ? 4.0 : 8.0;
+  return double(m.nrows() + 1) * isz + double(m.nnz()) * (isz + double(type_size(m.type())));
+}
+
+struct Row {
+  std::string op, input;
+  Index nnz_in = 0, nnz_out = 0;
+  double bytes = 0, gpu_ms = 0, cpu_ms = 0;
+  std::string error;
+};
+
+/// One operation: out = f(inputs, ctx); returns the output.
+using Op = std::function<Matrix(const std::vector<const Matrix*>&, Context&)>;
+
+void* flush_buffer = nullptr;
+const std::size_t flush_bytes = std::size_t(256) << 20;
+void flush_l2() { BENCH_CUDA(cudaMemsetAsync(flush_buffer, int(rand() & 0xff), flush_bytes, 0)); }
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];
+}
+
+Row run(const Options& o, const std::string& op_name, const std::string& input,
+        const std::vector<const Matrix*>& host, const Op& f) {
+  Row row{op_name, input};
+  for (const Matrix* m : host) row.nnz_in += m->nnz();
+  try {
+    Context gpu(Backend::cuda);
+    std::vector<Matrix> dev;
+    for (const Matrix* m : host) dev.push_back(m->to(Location::device, gpu));
+    std::vector<const Matrix*> dp;
+    for (const Matrix& m : dev) dp.push_back(&m);
+    cudaEvent_t a, b;
+    BENCH_CUDA(cudaEventCreate(&a));
+    BENCH_CUDA(cudaEventCreate(&b));
+    Matrix out = f(dp, gpu);  // warm-up 1
+    out = f(dp, gpu);         // warm-up 2
+    row.nnz_out = out.nnz();
+    row.bytes = csr_bytes(out);
+    for (const Matrix* m : host) row.bytes += csr_bytes(*m);
+    out = Matrix();
+    std::vector<double> ms;
+    for (int r = 0; r < o.reps; ++r) {
+      flush_l2();
+      BENCH_CUDA(cudaEventRecord(a, 0));
+      Matrix t = f(dp, gpu);
+      BENCH_CUDA(cudaEventRecord(b, 0));
+      BENCH_CUDA(cudaEventSynchronize(b));
+      float x = 0;
+      BENCH_CUDA(cudaEventElapsedTime(&x, a, b));
+      ms.push_back(x);
+    }
+    row.gpu_ms = median(ms);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  } catch (const std::exception& e) {
+    row.error = std::string("gpu: ") + e.what();
+    cudaGetLastError();
+    return row;
+  }
+  try {
+    Context cpu(Backend::cpu);
+    f(host, cpu);  // warm-up
+    std::vector<double> ms;
+    for (int r = 0; r < o.cpu_reps; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      Matrix t = f(host, cpu);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                       .count());
+    }
+    row.cpu_ms = median(ms);
+  } catch (const std::exception& e) {
+    row.error = std::string("cpu: ") + e.what();
+  }
+  return row;
+}
+
+double copy_bandwidth_gbs() {
+  const std::size_t bytes = std::size_t(2) << 30;
+  void *src = nullptr, *dst = nullptr;
+  BENCH_CUDA(cudaMalloc(&src, bytes));
+  BENCH_CUDA(cudaMalloc(&dst, bytes));
+  BENCH_CUDA(cudaMemset(src, 1, bytes));
+  cudaEvent_t a, b;
+  BENCH_CUDA(cudaEventCreate(&a));
+  BENCH_CUDA(cudaEventCreate(&b));
+  std::vector<double> ms;
+  for (int r = 0; r < 12; ++r) {
+    BENCH_CUDA(cudaEventRecord(a, 0));
+    BENCH_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
+    BENCH_CUDA(cudaEventRecord(b, 0));
+    BENCH_CUDA(cudaEventSynchronize(b));
+    float x = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&x, a, b));
+    if (r >= 2) ms.push_back(x);
+  }
+  cudaFree(src);
+  cudaFree(dst);
+  return 2.0 * double(bytes) / (median(ms) * 1e-3) / 1e9;  // read + write
+}
+
+/// The descriptor of every call: automatic variant, so that the same call runs on both
+/// executors (the cuda one picks `elementwise`, the only cuda variant of these operations).
+Descriptor ew() { return Descriptor{}; }
+
+Matrix full_block(Index k) {
+  std::vector<Index> r, c;
+  std::vector<float> v;
+  for (Index i = 0; i < k; ++i)
+    for (Index j = 0; j < k; ++j) {
+      r.push_back(i);
+      c.push_back(j);
+      v.push_back(float(1 + i + j));
+    }
+  return Matrix::from_triplets(k, k, r, c, v, Dup::error, IndexType::i32);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--json") o.json = v;
+    else if (k == "--md") o.md = v;
+    else if (k == "--data") o.data = v;
+    else if (k == "--reps") o.reps = std::stoi(v);
+    else if (k == "--cpu-reps") o.cpu_reps = std::stoi(v);
+    else if (k == "--max-nnz") o.max_nnz = std::stod(v);
+    else if (k == "--only") o.only = v;
+    else {
+      std::cerr << "unknown option " << k << "\n";
+      return 2;
+    }
+  }
+  cudaDeviceProp prop{};
+  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+  BENCH_CUDA(cudaMalloc(&flush_buffer, flush_bytes));
+  const double copy_gbs = copy_bandwidth_gbs();
+  std::cout << prop.name << ": copy bandwidth " << copy_gbs << " GB/s (read + write)\n";
+
+  // Inputs: (name, A, B) with B of A's shape for the binary operations.
+  struct Input {
+    std::string name;
+    Matrix a, b;
+  };
+  std::vector<Input> inputs;
+  for (auto [n, d] : {std::pair<Index, Index>{1 << 20, 10}, {1 << 21, 24}, {1 << 20, 96}}) {
+    if (double(n * d) > o.max_nnz) continue;
+    const std::string name = "gen n=" + std::to_string(n) + " d=" + std::to_string(d);
+    std::cout << "generating " << name << "\n" << std::flush;
+    inputs.push_back({name, generated(n, d, 7, 0.5), generated(n, d, 9, 0.5)});
+  }
+  const Matrix block = full_block(4);
+  for (const char* f : {"snap/soc-Epinions1_lwcc_undirected.txt.gz", "suitesparse/bcsstk16.mtx.gz"}) {
+    const std::string path = o.data + "/" + f;
+    if (!std::filesystem::is_regular_file(path)) continue;
+    Matrix g = io::read_graph(path).cast(Type::fp32).with_index_type(IndexType::i32);
+    Context cpu(Backend::cpu);
+    Matrix gt(g.nrows(), g.ncols(), Type::fp32, IndexType::i32);
+    // B = A with values shifted: same structure, so add and mult both touch every entry.
+    apply(gt, nullptr, no_accum, BinaryOpCode::plus, BindSide::second, Scalar(1.0f), g, {}, cpu);
+    gt = gt.with_index_type(IndexType::i32);
+    const std::string name = std::filesystem::path(f).filename().string();
+    inputs.push_back({name, g, gt});
+    // Kronecker-expanded by a full 4x4 block: 16x the entries, the graph's row structure.
+    Matrix k1(g.nrows() * 4, g.ncols() * 4, Type::fp32, IndexType::i32);
+    kronecker(k1, nullptr, no_accum, BinaryOpCode::times, g, block, {}, cpu);
+    Matrix k2(g.nrows() * 4, g.ncols() * 4, Type::fp32, IndexType::i32);
+    kronecker(k2, nullptr, no_accum, BinaryOpCode::times, gt, block, {}, cpu);
+    inputs.push_back({name + " (x) 4x4", k1.with_index_type(IndexType::i32),
+                      k2.with_index_type(IndexType::i32)});
+  }
+
+  auto out_like = [](const Matrix& a) {
+    return Matrix(a.nrows(), a.ncols(), a.type(), IndexType::i32);
+  };
+  struct Case {
+    std::string name;
+    int arity;
+    Op f;
+  };
+  const std::vector<Case> cases = {
+      {"ewise_add plus", 2,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], ew(), c);
+         return C;
+       }},
+      {"ewise_mult times", 2,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], ew(), c);
+         return C;
+       }},
+      {"apply abs", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         apply(C, nullptr, no_accum, UnaryOpCode::abs, *in[0], ew(), c);
+         return C;
+       }},
+      {"apply times 2 (bound)", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         apply(C, nullptr, no_accum, BinaryOpCode::times, BindSide::second, Scalar(2.0f), *in[0],
+               ew(), c);
+         return C;
+       }},
+      {"select value_gt 0", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         select(C, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), *in[0], ew(), c);
+         return C;
+       }},
+      {"select tril", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(0)), *in[0], ew(),
+                c);
+         return C;
+       }},
+      {"select row_topk 8", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0],
+                ew(), c);
+         return C;
+       }},
+      {"select col_topk 8", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0],
+                ew(), c);
+         return C;
+       }},
+  };
+
+  std::vector<Row> rows;
+  for (const Input& in : inputs)
+    for (const Case& c : cases) {
+      if (!o.only.empty() && c.name.find(o.only) == std::string::npos) continue;
+      std::vector<const Matrix*> args = {&in.a};
+      if (c.arity == 2) args.push_back(&in.b);
+      rows.push_back(run(o, c.name, in.name, args, c.f));
+      const Row& r = rows.back();
+      std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, "
+                << r.bytes / (r.gpu_ms * 1e6) << " GB/s | cpu " << r.cpu_ms << " ms"
+                << (r.error.empty() ? "" : " | " + r.error) << "\n"
+                << std::flush;
+    }
+  // kronecker: a generated X (x) a full k x k block (nnz(X) * k^2 entries).
+  if (o.only.empty() || std::string("kronecker").find(o.only) != std::string::npos) {
+    for (auto [n, k] : {std::pair<Index, Index>{1 << 18, 4}, {1 << 17, 8}}) {
+      const Matrix X = generated(n, 10, 3, 0.0), B = full_block(k);
+      const std::string name =
+          "gen n=" + std::to_string(n) + " d=10 (x) " + std::to_string(k) + "x" + std::to_string(k);
+      rows.push_back(run(o, "kronecker times", name, {&X, &B},
+                         [&](const std::vector<const Matrix*>& in, Context& c) {
+                           Matrix C(in[0]->nrows() * in[1]->nrows(),
+                                    in[0]->ncols() * in[1]->ncols(), Type::fp32, IndexType::i32);
+                           kronecker(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1],
+                                     ew(), c);
+                           return C;
+                         }));
+      const Row& r = rows.back();
+      std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms | cpu " << r.cpu_ms
+                << " ms" << (r.error.empty() ? "" : " | " + r.error) << "\n";
+    }
+  }
+
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  std::ofstream md(o.md);
+  md << "# bench_elementwise on " << prop.name << " (" << date << ")\n\n"
+     << "Device copy bandwidth (cudaMemcpy D2D, read + write): " << copy_gbs << " GB/s. "
+     << "GB/s counts every input CSR read and the output CSR written once. cpu: SuiteSparse, all "
+     << "cores of this machine. Median of " << o.reps << " (gpu) / " << o.cpu_reps
+     << " (cpu) repetitions after warm-up; gpu times are whole public-API calls on "
+     << "device-resident operands.\n\n"
+     << "| operation | input | nnz in | nnz out | gpu ms | GB/s | % copy BW | cpu ms | speed-up |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::ofstream js(o.json);
+  js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date
+     << "\",\n  \"copy_bandwidth_gbs\": " << copy_gbs << ",\n  \"results\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
+    md << "| " << r.op << " | " << r.input << " | " << r.nnz_in << " | " << r.nnz_out << " | "
+       << r.gpu_ms << " | " << gbs << " | " << 100.0 * gbs / copy_gbs << " | " << r.cpu_ms
+       << " | " << (r.gpu_ms > 0 ? r.cpu_ms / r.gpu_ms : 0.0)
+       << (r.error.empty() ? "" : " (" + r.error + ")") << " |\n";
+    js << (i ? "," : "") << "\n    {\"op\": \"" << r.op << "\", \"input\": \"" << r.input
+       << "\", \"nnz_in\": " << r.nnz_in << ", \"nnz_out\": " << r.nnz_out
+       << ", \"bytes\": " << r.bytes << ", \"gpu_ms\": " << r.gpu_ms << ", \"gbs\": " << gbs
+       << ", \"fraction_of_copy\": " << gbs / copy_gbs << ", \"cpu_ms\": " << r.cpu_ms
+       << ", \"error\": \"" << r.error << "\"}";
+  }
+  js << "\n  ]\n}\n";
+  std::cout << "wrote " << o.json << " and " << o.md << "\n";
+  cudaFree(flush_buffer);
+  return 0;
+}

@@ -1,0 +1,582 @@
+// GPU tests of the element-wise family (variant `elementwise`): ewise_add / ewise_mult (matrices
+// and vectors), apply (unary, bound binary, index-unary), select (predicates, row/column top-k)
+// and kronecker, each forced onto the cuda variant and run on Backend::verify, which compares
+// it entry by entry with the cpu executor (SuiteSparse) on the same inputs: every operator x
+// the 5 value types (operands of other types, so typecasts are exercised) x mask modes x
+// accumulator / replace x transposes, random shapes, the degenerate catalog, top-k ties and NaN,
+// shared real matrices; rejections match the cpu path; a device chain makes no host copy.
+// The device pool is poisoned first so that an unwritten output entry shows up.
+//
+// compute-sanitizer subset (small, every kernel): --gtest_filter='Elementwise.Sanitizer*'
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/op_cases.hpp"
+#include "support/random_matrix.hpp"
+
+namespace ringblas::test {
+namespace {
+
+constexpr BinaryOpCode all_binary_ops[] = {
+    BinaryOpCode::first,  BinaryOpCode::second, BinaryOpCode::pair,    BinaryOpCode::plus,
+    BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
+    BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
+    BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
+constexpr UnaryOpCode all_unary_ops[] = {UnaryOpCode::identity, UnaryOpCode::ainv,
+                                         UnaryOpCode::minv,     UnaryOpCode::abs,
+                                         UnaryOpCode::lnot,     UnaryOpCode::one,
+                                         UnaryOpCode::sqrt,     UnaryOpCode::exp,
+                                         UnaryOpCode::log};
+constexpr SelectOpCode predicate_ops[] = {
+    SelectOpCode::tril,     SelectOpCode::triu,     SelectOpCode::diag,
+    SelectOpCode::offdiag,  SelectOpCode::value_gt, SelectOpCode::value_ge,
+    SelectOpCode::value_lt, SelectOpCode::value_le, SelectOpCode::value_eq,
+    SelectOpCode::value_ne};
+/// Accumulators cycled through the tests (every non-positional operator).
+constexpr BinaryOpCode accum_ops[] = {BinaryOpCode::plus, BinaryOpCode::min,   BinaryOpCode::max,
+                                      BinaryOpCode::times, BinaryOpCode::minus, BinaryOpCode::second,
+                                      BinaryOpCode::first, BinaryOpCode::lor,  BinaryOpCode::lxor,
+                                      BinaryOpCode::div,  BinaryOpCode::pair,  BinaryOpCode::land};
+
+Type type_at(int k) { return all_types[((k % 5) + 5) % 5]; }
+Pattern pattern_at(int k) {
+  constexpr Pattern ps[] = {Pattern::random, Pattern::empty_rows, Pattern::dense_row,
+                            Pattern::random, Pattern::full};
+  return ps[k % 5];
+}
+ValueKind kind_at(int k) { return k % 3 == 0 ? ValueKind::general : ValueKind::integral; }
+
+Descriptor ew_desc(MaskMode m, bool replace, bool ta, bool tb) {
+  Descriptor d = make_desc(m, replace, ta, tb);
+  d.variant = Variant::elementwise;
+  return d;
+}
+
+/// Runs call(out, ctx) on Backend::verify (cuda variant forced by the descriptor, checked
+/// against the cpu executor); "" when it agrees and leaves the output on the device.
+template <class Out>
+std::string verify(Out out, const std::function<void(Out&, Context&)>& call) {
+  Context ctx(Backend::verify);
+  try {
+    call(out, ctx);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  if (out.location() != Location::device) return "the result is not on the device";
+  return "";
+}
+
+/// A matrix stored as op(.)'s input: nrows x ncols after an optional transpose.
+Matrix operand(Index m, Index n, bool transposed, double density, Type t, int seed) {
+  return transposed ? random_matrix(n, m, density, t, seed, pattern_at(seed), kind_at(seed))
+                    : random_matrix(m, n, density, t, seed, pattern_at(seed), kind_at(seed));
+}
+
+const Matrix* mask_for(MaskMode mm, const Matrix& mask) {
+  return mm == MaskMode::none || mm == MaskMode::complement_structure ? nullptr : &mask;
+}
+
+class Elementwise : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    Context ctx(Backend::cuda);
+    poison_device_pool(std::size_t(256) << 20, ctx);
+  }
+};
+
+// ewise_add and ewise_mult: every operator x C type (A, B of other types) x mask mode (the
+// complemented structural mode alternates between a real mask and a complemented NULL mask) x
+// accumulator x replace, transposes cycled.
+TEST_F(Elementwise, EwiseEveryOperatorTypeMaskAccumReplaceTranspose) {
+  const Index m = 23, n = 31;
+  int seed = 0;
+  for (bool add : {true, false})
+    for (Type ct : all_types)
+      for (BinaryOpCode op : all_binary_ops)
+        for (MaskMode mm : all_mask_modes)
+          for (bool with_accum : {false, true})
+            for (bool replace : {false, true}) {
+              ++seed;
+              const bool ta = seed % 2, tb = (seed / 2) % 2;
+              const Matrix A = operand(m, n, ta, 0.25, type_at(seed + 1), seed);
+              const Matrix B = operand(m, n, tb, 0.25, type_at(seed + 2), seed + 7);
+              const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 11);
+              const Matrix mask = random_mask(m, n, 0.4, type_at(seed + 3), seed + 13);
+              const Matrix* mp = (mm == MaskMode::complement_structure && seed % 4 == 0)
+                                     ? nullptr
+                                     : (mm == MaskMode::none ? nullptr : &mask);
+              const Accum acc = with_accum ? Accum(accum_ops[seed % 12]) : no_accum;
+              const Descriptor d = ew_desc(mm, replace, ta, tb);
+              EXPECT_EQ(verify<Matrix>(C0,
+                                       [&](Matrix& C, Context& x) {
+                                         if (add) ewise_add(C, mp, acc, op, A, B, d, x);
+                                         else ewise_mult(C, mp, acc, op, A, B, d, x);
+                                       }),
+                        "")
+                  << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " C "
+                  << type_name(ct) << " A " << type_name(A.type()) << " B " << type_name(B.type())
+                  << " " << describe(mm, acc, d) << (mp ? "" : " (NULL mask)");
+            }
+}
+
+TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
+  const Index n = 57;
+  int seed = 100;
+  for (bool add : {true, false})
+    for (Type ct : all_types)
+      for (BinaryOpCode op : all_binary_ops)
+        for (MaskMode mm : all_mask_modes) {
+          ++seed;
+          const Vector u = random_vector(n, 0.4, type_at(seed + 1), seed, kind_at(seed));
+          const Vector v = random_vector(n, seed % 7 == 0 ? 0.0 : 0.4, type_at(seed + 2),
+                                         seed + 1, kind_at(seed));
+          const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
+          const Vector mask = random_vector_mask(n, 0.5, type_at(seed + 3), seed + 3);
+          const Vector* mp = mm == MaskMode::none ? nullptr : &mask;
+          const bool replace = seed % 2;
+          const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+          const Descriptor d = ew_desc(mm, replace, false, false);
+          EXPECT_EQ(verify<Vector>(w0,
+                                   [&](Vector& w, Context& x) {
+                                     if (add) ewise_add(w, mp, acc, op, u, v, d, x);
+                                     else ewise_mult(w, mp, acc, op, u, v, d, x);
+                                   }),
+                    "")
+              << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " w "
+              << type_name(ct) << " " << describe(mm, acc, d);
+        }
+}
+
+TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
+  const Index m = 19, n = 26;
+  int seed = 200;
+  for (Type ct : all_types)
+    for (UnaryOpCode op : all_unary_ops)
+      for (MaskMode mm : all_mask_modes) {
+        ++seed;
+        const bool ta = seed % 2, replace = (seed / 2) % 2;
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Matrix A = operand(m, n, ta, 0.3, type_at(seed), seed);
+        const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
+        const Matrix mask = random_mask(m, n, 0.4, Type::boolean, seed + 2);
+        const Descriptor d = ew_desc(mm, replace, ta, false);
+        const bool float_only = op == UnaryOpCode::sqrt || op == UnaryOpCode::exp ||
+                                op == UnaryOpCode::log;
+        if (float_only && ct != Type::fp32 && ct != Type::fp64) {
+          // Rejected like the cpu executor (InvalidValue), before C is touched.
+          Context cuda(Backend::cuda), cpu(Backend::cpu);
+          Matrix C = C0;
+          EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, d, cuda), InvalidValue);
+          EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, make_desc(mm, replace, ta, false),
+                             cpu),
+                       InvalidValue);
+          EXPECT_EQ(C.nnz(), C0.nnz());
+          continue;
+        }
+        EXPECT_EQ(verify<Matrix>(C0,
+                                 [&](Matrix& C, Context& x) {
+                                   apply(C, mask_for(mm, mask), acc, op, A, d, x);
+                                 }),
+                  "")
+            << "apply " << unary_op_name(op) << " C " << type_name(ct) << " A "
+            << type_name(A.type()) << " " << describe(mm, acc, d);
+        const Vector u = random_vector(41, 0.5, type_at(seed + 1), seed, kind_at(seed));
+        const Vector w0 = random_vector(41, 0.3, ct, seed + 1);
+        const Vector vmask = random_vector_mask(41, 0.5, Type::int64, seed + 2);
+        EXPECT_EQ(verify<Vector>(w0,
+                                 [&](Vector& w, Context& x) {
+                                   apply(w, mm == MaskMode::none ? nullptr : &vmask, acc, op, u,
+                                         d, x);
+                                 }),
+                  "")
+            << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct) << " "
+            << describe(mm, acc, d);
+      }
+}
+
+TEST_F(Elementwise, ApplyBoundBinaryEveryOperatorTypeSide) {
+  const Index m = 17, n = 22;
+  const Scalar scalars[] = {Scalar(std::int32_t(3)), Scalar(-2.5), Scalar(true),
+                            Scalar(std::int64_t(0)), Scalar(0.75f)};
+  int seed = 300;
+  for (Type ct : all_types)
+    for (BinaryOpCode op : all_binary_ops)
+      for (BindSide side : {BindSide::first, BindSide::second}) {
+        ++seed;
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const bool ta = seed % 2, replace = (seed / 3) % 2;
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Scalar s = scalars[seed % 5];
+        const Matrix A = operand(m, n, ta, 0.3, type_at(seed + 2), seed);
+        const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
+        const Matrix mask = random_mask(m, n, 0.4, Type::fp32, seed + 2);
+        const Descriptor d = ew_desc(mm, replace, ta, false);
+        EXPECT_EQ(verify<Matrix>(C0,
+                                 [&](Matrix& C, Context& x) {
+                                   apply(C, mask_for(mm, mask), acc, op, side, s, A, d, x);
+                                 }),
+                  "")
+            << "apply " << binary_op_name(op) << (side == BindSide::first ? " 1st" : " 2nd")
+            << " scalar " << type_name(s.type()) << " C " << type_name(ct) << " A "
+            << type_name(A.type()) << " " << describe(mm, acc, d);
+      }
+}
+
+TEST_F(Elementwise, ApplyIndexUnaryEveryOperatorThunkType) {
+  const Index m = 21, n = 14;
+  int seed = 400;
+  for (Type ct : all_types)
+    for (IndexUnaryOpCode op :
+         {IndexUnaryOpCode::rowindex, IndexUnaryOpCode::colindex, IndexUnaryOpCode::diagindex})
+      for (Index thunk : {Index(0), Index(3), Index(-5)})
+        for (bool ta : {false, true}) {
+          ++seed;
+          const MaskMode mm = all_mask_modes[seed % 5];
+          const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+          const Matrix A = operand(m, n, ta, 0.35, type_at(seed), seed);
+          const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
+          const Matrix mask = random_mask(m, n, 0.4, Type::int32, seed + 2);
+          const Descriptor d = ew_desc(mm, seed % 2, ta, false);
+          EXPECT_EQ(verify<Matrix>(C0,
+                                   [&](Matrix& C, Context& x) {
+                                     apply(C, mask_for(mm, mask), acc, op, thunk, A, d, x);
+                                   }),
+                    "")
+              << "apply index-unary " << int(op) << " thunk " << thunk << " C "
+              << type_name(ct) << " " << describe(mm, acc, d);
+        }
+}
+
+TEST_F(Elementwise, SelectPredicatesEveryTypeThunkMaskAccum) {
+  const Index m = 24, n = 18;
+  const Scalar thunks[] = {Scalar(std::int64_t(0)), Scalar(std::int64_t(-2)),
+                           Scalar(std::int32_t(3)), Scalar(0.5), Scalar(true)};
+  int seed = 500;
+  for (Type at : all_types)
+    for (SelectOpCode op : predicate_ops)
+      for (const Scalar& thunk : thunks) {
+        ++seed;
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const bool ta = seed % 2, replace = (seed / 2) % 2;
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Matrix A = operand(m, n, ta, 0.35, at, seed);
+        const Type ct = type_at(seed / 5);
+        const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
+        const Matrix mask = random_mask(m, n, 0.4, Type::int64, seed + 2);
+        const Descriptor d = ew_desc(mm, replace, ta, false);
+        EXPECT_EQ(verify<Matrix>(C0,
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, mask_for(mm, mask), acc, op, thunk, A, d, x);
+                                 }),
+                  "")
+            << "select " << select_op_name(op) << " thunk " << type_name(thunk.type()) << " "
+            << thunk.as<double>() << " A " << type_name(at) << " C " << type_name(ct) << " "
+            << describe(mm, acc, d);
+      }
+}
+
+// Row and column top-k with many ties (small integer values, bool), k = 0, 1, a few, and larger
+// than every line; transposed inputs; masks and accumulators into a C of another type.
+TEST_F(Elementwise, TopKTiesAndEveryK) {
+  const Index m = 29, n = 37;
+  int seed = 600;
+  for (Type at : all_types)
+    for (SelectOpCode op : {SelectOpCode::row_topk, SelectOpCode::col_topk})
+      for (std::int64_t k : {0, 1, 2, 5, 1000}) {
+        ++seed;
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const bool ta = seed % 2, replace = (seed / 2) % 2;
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Matrix A = ta ? random_matrix(n, m, 0.4, at, seed, pattern_at(seed),
+                                            ValueKind::integral)
+                            : random_matrix(m, n, 0.4, at, seed, pattern_at(seed),
+                                            ValueKind::integral);
+        const Type ct = type_at(seed / 3);
+        const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
+        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
+        const Descriptor d = ew_desc(mm, replace, ta, false);
+        EXPECT_EQ(verify<Matrix>(C0,
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, mask_for(mm, mask), acc, op, Scalar(k), A, d, x);
+                                 }),
+                  "")
+            << select_op_name(op) << " k " << k << " A " << type_name(at) << " C "
+            << type_name(ct) << " " << describe(mm, acc, d);
+      }
+}
+
+// NaN ranks below every number, -0 ties with +0 (the column decides), infinities order normally.
+TEST_F(Elementwise, TopKNanSignedZeroInfinity) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> row = {nan, -0.0, 0.0, inf, -inf, 1.0, nan, 1.0, -1.0, 0.0};
+  std::vector<Index> rp = {0}, ci;
+  std::vector<double> vals;
+  for (int r = 0; r < 4; ++r) {  // rows: rotations of `row`, one empty row
+    if (r != 2)
+      for (std::size_t j = 0; j < row.size(); ++j) {
+        ci.push_back(Index(j));
+        vals.push_back(row[(j + std::size_t(r)) % row.size()]);
+      }
+    rp.push_back(Index(ci.size()));
+  }
+  const Matrix A64 = Matrix::from_csr(4, Index(row.size()), rp, ci, vals);
+  for (Type t : {Type::fp64, Type::fp32}) {
+    const Matrix A = t == Type::fp64 ? A64 : A64.cast(Type::fp32);
+    for (std::int64_t k : {1, 2, 3, 4, 6, 8, 9})
+      for (SelectOpCode op : {SelectOpCode::row_topk, SelectOpCode::col_topk}) {
+        const Index cm = A.nrows(), cn = A.ncols();
+        EXPECT_EQ(verify<Matrix>(Matrix(cm, cn, t),
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, nullptr, no_accum, op, Scalar(k), A,
+                                          ew_desc(MaskMode::none, false, false, false), x);
+                                 }),
+                  "")
+            << select_op_name(op) << " " << type_name(t) << " k " << k;
+      }
+  }
+}
+
+TEST_F(Elementwise, KroneckerEveryOperatorTypeMaskTranspose) {
+  int seed = 700;
+  for (Type ct : all_types)
+    for (BinaryOpCode op : all_binary_ops) {
+      ++seed;
+      const bool ta = seed % 2, tb = (seed / 2) % 2;
+      const MaskMode mm = all_mask_modes[seed % 5];
+      const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+      const Matrix A = operand(5, 4, ta, 0.5, type_at(seed + 1), seed);
+      const Matrix B = operand(3, 6, tb, 0.5, type_at(seed + 2), seed + 1);
+      const Matrix C0 = random_matrix(15, 24, 0.2, ct, seed + 2);
+      const Matrix mask = random_mask(15, 24, 0.4, Type::boolean, seed + 3);
+      const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
+      EXPECT_EQ(verify<Matrix>(C0,
+                               [&](Matrix& C, Context& x) {
+                                 kronecker(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                               }),
+                "")
+          << "kronecker " << binary_op_name(op) << " C " << type_name(ct) << " "
+          << describe(mm, acc, d);
+    }
+}
+
+/// Every operation of the family on one shape (the degenerate catalog and the sanitizer subset).
+void every_operation_on(const std::string& name, Index m, Index n, Pattern p, double density,
+                        int seed) {
+  for (Type t : {Type::fp64, Type::int32, Type::boolean})
+    for (MaskMode mm : all_mask_modes)
+      for (int masking = 0; masking < 2; ++masking) {
+        ++seed;
+        const Matrix A = random_matrix(m, n, density, t, seed, p, ValueKind::integral);
+        const Matrix B = random_matrix(m, n, density, t, seed + 1, p, ValueKind::integral);
+        const Matrix C0 = random_matrix(m, n, 0.3, t, seed + 2, Pattern::random);
+        // masking 1: a mask with no entries (all entries masked out unless complemented).
+        const Matrix mask =
+            masking ? Matrix(m, n, Type::boolean) : random_mask(m, n, 0.5, Type::boolean, seed);
+        const Matrix* mp = mm == MaskMode::none ? nullptr : &mask;
+        const Accum acc = seed % 2 ? Accum(BinaryOpCode::plus) : no_accum;
+        const Descriptor d = ew_desc(mm, seed % 3 == 0, false, false);
+        const std::string what = name + " " + std::string(type_name(t)) + " " +
+                                 describe(mm, acc, d) + (masking ? " empty mask" : "");
+        auto run = [&](const char* op, const std::function<void(Matrix&, Context&)>& f) {
+          EXPECT_EQ(verify<Matrix>(C0, f), "") << op << " on " << what;
+        };
+        run("ewise_add", [&](Matrix& C, Context& x) {
+          ewise_add(C, mp, acc, BinaryOpCode::plus, A, B, d, x);
+        });
+        run("ewise_mult", [&](Matrix& C, Context& x) {
+          ewise_mult(C, mp, acc, BinaryOpCode::times, A, B, d, x);
+        });
+        run("apply", [&](Matrix& C, Context& x) {
+          apply(C, mp, acc, UnaryOpCode::ainv, A, d, x);
+        });
+        run("apply bound", [&](Matrix& C, Context& x) {
+          apply(C, mp, acc, BinaryOpCode::minus, BindSide::second, Scalar(2), A, d, x);
+        });
+        run("apply index", [&](Matrix& C, Context& x) {
+          apply(C, mp, acc, IndexUnaryOpCode::diagindex, 1, A, d, x);
+        });
+        run("select tril", [&](Matrix& C, Context& x) {
+          select(C, mp, acc, SelectOpCode::tril, Scalar(std::int64_t(0)), A, d, x);
+        });
+        run("select value_gt", [&](Matrix& C, Context& x) {
+          select(C, mp, acc, SelectOpCode::value_gt, Scalar(1), A, d, x);
+        });
+        run("row_topk", [&](Matrix& C, Context& x) {
+          select(C, mp, acc, SelectOpCode::row_topk, Scalar(std::int64_t(2)), A, d, x);
+        });
+        run("col_topk", [&](Matrix& C, Context& x) {
+          select(C, mp, acc, SelectOpCode::col_topk, Scalar(std::int64_t(1)), A, d, x);
+        });
+        if (m * n <= 100) {
+          const Matrix K = random_matrix(2, 3, 0.5, t, seed + 3, Pattern::random);
+          Matrix C(m * 2, n * 3, t);
+          EXPECT_EQ(verify<Matrix>(C,
+                                   [&](Matrix& c, Context& x) {
+                                     kronecker(c, nullptr, no_accum, BinaryOpCode::times, A, K,
+                                               ew_desc(MaskMode::none, false, false, false), x);
+                                   }),
+                    "")
+              << "kronecker on " << what;
+        }
+      }
+}
+
+TEST_F(Elementwise, DegenerateCatalog) {
+  int seed = 800;
+  for (const MatrixCase& c : matrix_catalog()) {
+    every_operation_on(c.name, c.m, c.n, c.p, c.density, seed);
+    seed += 100;
+  }
+}
+
+// The compute-sanitizer subset: every kernel of the family once on small inputs.
+TEST_F(Elementwise, SanitizerSubset) {
+  every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000);
+  const Vector u = random_vector(20, 0.5, Type::fp32, 1), v = random_vector(20, 0.5, Type::fp32, 2);
+  const Vector mask = random_vector_mask(20, 0.5, Type::boolean, 3);
+  EXPECT_EQ(verify<Vector>(Vector(20, Type::fp32),
+                           [&](Vector& w, Context& x) {
+                             ewise_add(w, &mask, BinaryOpCode::plus, BinaryOpCode::max, u, v,
+                                       ew_desc(MaskMode::value, true, false, false), x);
+                           }),
+            "");
+  EXPECT_EQ(verify<Vector>(Vector(20, Type::fp32),
+                           [&](Vector& w, Context& x) {
+                             apply(w, nullptr, no_accum, UnaryOpCode::sqrt, u,
+                                   ew_desc(MaskMode::none, false, false, false), x);
+                           }),
+            "");
+}
+
+std::vector<std::string> small_real_matrices() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* name : {"can_96.mtx", "1138_bus.mtx", "dwt_1005.mtx", "Erdos971.mtx",
+                           "jazz.mtx", "LFAT5.mtx"}) {
+    const fs::path p = fs::path(RINGBLAS_DATA_DIR) / "suitesparse" / name;
+    if (fs::is_regular_file(p)) out.push_back(p.string());
+  }
+  return out;
+}
+
+TEST_F(Elementwise, SharedRealMatrices) {
+  const auto files = small_real_matrices();
+  if (files.empty()) GTEST_SKIP() << "no shared matrices under " << RINGBLAS_DATA_DIR;
+  for (const std::string& f : files) {
+    const Matrix A = io::read_matrix_market(f).cast(Type::fp64);
+    const Index m = A.nrows(), n = A.ncols();
+    const Matrix mask = random_mask(m, n, 0.05, Type::boolean, 7);
+    auto run = [&](const char* op, Matrix C0, const std::function<void(Matrix&, Context&)>& g) {
+      EXPECT_EQ(verify<Matrix>(std::move(C0), g), "") << op << " on " << f;
+    };
+    const Descriptor none = ew_desc(MaskMode::none, false, false, false);
+    if (m == n) {
+      const Descriptor tb = ew_desc(MaskMode::none, false, false, true);
+      run("A + A'", Matrix(m, n), [&](Matrix& C, Context& x) {
+        ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, A, A, tb, x);
+      });
+      run("A .* A' <M>", Matrix(m, n), [&](Matrix& C, Context& x) {
+        ewise_mult(C, &mask, no_accum, BinaryOpCode::times, A, A,
+                   ew_desc(MaskMode::complement_value, false, false, true), x);
+      });
+    }
+    run("abs", Matrix(m, n), [&](Matrix& C, Context& x) {
+      apply(C, nullptr, no_accum, UnaryOpCode::abs, A, none, x);
+    });
+    run("tril", Matrix(m, n), [&](Matrix& C, Context& x) {
+      select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(-1)), A, none, x);
+    });
+    run("row_topk 3", Matrix(m, n), [&](Matrix& C, Context& x) {
+      select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(3)), A, none, x);
+    });
+    run("col_topk 2", Matrix(m, n), [&](Matrix& C, Context& x) {
+      select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(2)), A, none, x);
+    });
+    if (A.nnz() < 2000) {
+      run("kron(A, A)", Matrix(m * m, n * n), [&](Matrix& C, Context& x) {
+        kronecker(C, nullptr, no_accum, BinaryOpCode::times, A, A, none, x);
+      });
+    }
+  }
+}
+
+// What the cpu executor rejects, the cuda path rejects with the same class, leaving C untouched.
+TEST_F(Elementwise, RejectionsMatchTheCpuPathAndLeaveCUntouched) {
+  const Matrix A = random_matrix(6, 7, 0.5, Type::int32, 1);
+  const Matrix C0 = random_matrix(6, 7, 0.5, Type::int32, 2);
+  const Descriptor d = ew_desc(MaskMode::none, false, false, false);
+  for (Backend b : {Backend::cuda, Backend::cpu}) {
+    Context ctx(b);
+    const Descriptor dd = b == Backend::cpu ? Descriptor{} : d;
+    Matrix C = C0;
+    EXPECT_THROW(ewise_add(C, nullptr, Accum(BinaryOpCode::firsti), BinaryOpCode::plus, A, A, dd,
+                           ctx),
+                 NotImplemented);
+    EXPECT_THROW(apply(C, nullptr, no_accum, UnaryOpCode::sqrt, A, dd, ctx), InvalidValue);
+    EXPECT_THROW(select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(-1)), A,
+                        dd, ctx),
+                 InvalidValue);
+    EXPECT_EQ(C.location(), Location::host);
+    EXPECT_EQ(C.col_idx_vector(), C0.col_idx_vector());
+    EXPECT_EQ(C.values_vector<std::int32_t>(), C0.values_vector<std::int32_t>());
+  }
+  Context cuda(Backend::cuda);
+  Descriptor other = d;
+  other.variant = Variant::spgemm_hash;
+  Matrix C = C0;
+  EXPECT_THROW(ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, A, A, other, cuda),
+               NotImplemented);
+}
+
+// A chain of device-resident operations makes no host<->device copy, ends on the device, names
+// the elementwise variant in the trace, and equals the same chain on the cpu executor.
+TEST_F(Elementwise, DeviceChainMakesNoHostCopy) {
+  Context cpu(Backend::cpu);
+  std::ostringstream trace;
+  Context cuda(Backend::cuda);
+  cuda.trace = true;
+  cuda.trace_out = &trace;
+  const Matrix A = random_matrix(300, 200, 0.05, Type::fp32, 1, Pattern::dense_row);
+  const Matrix B = random_matrix(300, 200, 0.05, Type::fp32, 2);
+  const Matrix dA = A.to(Location::device, cuda), dB = B.to(Location::device, cuda);
+  const Matrix two = Matrix::from_triplets<float>(2, 2, {0, 1}, {1, 0}, {1.f, 2.f});
+  const Matrix d_two = two.to(Location::device, cuda);
+  auto chain = [](const Matrix& a, const Matrix& b, const Matrix& two, Context& ctx) {
+    Matrix S(300, 200, Type::fp32), T(300, 200, Type::fp32), U(300, 200, Type::fp32);
+    Matrix V(300, 200, Type::fp32), K(600, 400, Type::fp32);
+    ewise_add(S, nullptr, no_accum, BinaryOpCode::plus, a, b, {}, ctx);
+    apply(T, nullptr, no_accum, UnaryOpCode::abs, S, {}, ctx);
+    select(U, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)), T, {}, ctx);
+    ewise_mult(V, &S, Accum(BinaryOpCode::plus), BinaryOpCode::times, U, T, {}, ctx);
+    kronecker(K, nullptr, no_accum, BinaryOpCode::times, two, V, {}, ctx);
+    return K;
+  };
+  const Matrix want = chain(A, B, two, cpu);
+  const auto before = cuda.transfers;
+  const Matrix got = chain(dA, dB, d_two, cuda);
+  EXPECT_EQ(got.location(), Location::device);
+  EXPECT_EQ(cuda.transfers.device_to_host, before.device_to_host);
+  EXPECT_EQ(cuda.transfers.host_to_device, before.host_to_device);
+  const Matrix h = got.to(Location::host, cuda);
+  EXPECT_EQ(h.row_ptr_vector(), want.row_ptr_vector());
+  EXPECT_EQ(h.col_idx_vector(), want.col_idx_vector());
+  EXPECT_EQ(h.values_vector<float>(), want.values_vector<float>());
+  EXPECT_NE(trace.str().find("ewise_add: elementwise"), std::string::npos) << trace.str();
+  EXPECT_NE(trace.str().find("select: elementwise, row_topk"), std::string::npos) << trace.str();
+  EXPECT_EQ(trace.str().find("cpu"), std::string::npos) << trace.str();
+}
+
+}  // namespace
+}  // namespace ringblas::test
