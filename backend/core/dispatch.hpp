@@ -99,10 +99,11 @@ template <class P, class Out> struct Choice {
 Backend effective_backend(const char* op, Backend b, Variant forced);
 
 /// Picks the entries for problem `p` (see the file comment). Never touches `out`. The trace line
-/// is written only when `trace` (a call's host cost matters: issue 9).
+/// is written only when `trace` (a call's host cost matters: issue 9). `unavailable`: why the
+/// cuda executor cannot run here (cuda_unavailable(); tests pass nullopt to play a GPU machine).
 template <class P, class Out>
 Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Variant forced,
-                      Backend requested, bool trace) {
+                      Backend requested, bool trace, const Reason& unavailable) {
   const std::string op = t.operation;
   const Backend b = effective_backend(t.operation, requested, forced);
   Choice<P, Out> c;
@@ -117,7 +118,6 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   auto skip = [&](const Entry<P, Out>& e, const std::string& why) {
     skipped += (skipped.empty() ? "" : "; ") + std::string(variant_name(e.variant)) + ": " + why;
   };
-  const Reason unavailable = cuda_unavailable();
   if (is_cuda_variant(forced)) {
     const Entry<P, Out>* f = nullptr;
     std::string known;
@@ -202,7 +202,7 @@ template <class Out> Out host_copy(const Out& o, const Context& ctx) {
 template <class P, class Out>
 void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Context& ctx,
              const Tolerance& tol) {
-  const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace);
+  const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace, cuda_unavailable());
   if (ctx.trace) ctx.trace_line(c.trace);
   if (!c.cuda) {
     move_to_host(out, ctx);
