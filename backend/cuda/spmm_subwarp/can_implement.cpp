@@ -1,4 +1,6 @@
 // spmm_subwarp::can_implement (plain C++, so that the dispatch asks it without a launch).
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
@@ -9,7 +11,6 @@ namespace ringblas::cuda::spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
                                          const DenseMatrix& C, const Epilogue* ep,
                                          const Descriptor& desc) {
-  (void)A;
   (void)B;
   if (!detail::with_spmm_semiring(s, [](auto) {}))
     return "semiring " + s.name() +
@@ -19,6 +20,9 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   if (desc.transpose_b) return "B must not be transposed";
   if (desc.replace || desc.mask_complement || desc.mask_structure)
     return "a dense output takes no mask flags";
+  constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
+  if (A.nrows() > lim || A.ncols() > lim || A.nnz() > lim)
+    return "A needs 64-bit indices; the SpMM kernels use 32-bit ones";
   if (static_cast<long double>(C.nrows()) * static_cast<long double>(C.ncols()) >
       static_cast<long double>(1ll << 40))
     return "C has more than 2^40 elements";

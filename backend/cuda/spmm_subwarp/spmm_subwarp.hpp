@@ -10,7 +10,8 @@ namespace ringblas::cuda::spmm_subwarp {
 
 /// Why the family cannot compute C = epilogue(op(A) ⊕.⊗ B) (ep nullptr: no epilogue), or nullopt:
 /// the semiring must be in spmm_manifest.def as built, B untransposed, no mask flags (a dense
-/// output takes no mask), a numeric type for bias/ReLU/clamp, and m x n below 2^40.
+/// output takes no mask), a numeric type for bias/ReLU/clamp, A within 32-bit indices and m x n
+/// below 2^40.
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
                                          const DenseMatrix& C, const Epilogue* ep,
                                          const Descriptor& desc);
