@@ -104,11 +104,15 @@ Backend effective_backend(const char* op, Backend b, Variant forced);
 template <class P, class Out>
 Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Variant forced,
                       Backend requested, bool trace, const Reason& unavailable) {
-  const std::string op = t.operation;
   const Backend b = effective_backend(t.operation, requested, forced);
   Choice<P, Out> c;
   for (const auto& e : t.entries)
     if (e.executor == Executor::cpu) c.cpu = &e;
+  // Strings are built only for the trace and for errors: this runs on every call.
+  const std::string op = trace || b != Backend::automatic || !c.cpu || is_cuda_variant(forced)
+                             ? std::string(t.operation)
+                             : std::string();
+  const bool want_reasons = !op.empty();
   if (b == Backend::cpu) {
     if (!c.cpu) no_entry_can_run(t.operation, b, "it has no cpu implementation");
     if (trace) c.trace = op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu)";
@@ -116,7 +120,8 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   }
   std::string skipped;
   auto skip = [&](const Entry<P, Out>& e, const std::string& why) {
-    skipped += (skipped.empty() ? "" : "; ") + std::string(variant_name(e.variant)) + ": " + why;
+    if (want_reasons)
+      skipped += (skipped.empty() ? "" : "; ") + std::string(variant_name(e.variant)) + ": " + why;
   };
   if (is_cuda_variant(forced)) {
     const Entry<P, Out>* f = nullptr;
