@@ -150,30 +150,30 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
                             " columns but the network has " + std::to_string(net.neurons) + " neurons");
   Matrix y = features.location() == Location::host ? features : features.to(Location::host, ctx);
   if (y.type() != Type::fp32) y = y.cast(Type::fp32);
+  // The fused chain computes the sparse layers only when every bias is <= 0 (see mxm_layers);
+  // whether it can run on ctx is mxm_layers' dispatch table's answer.
   const bool fusable = std::all_of(net.bias.begin(), net.bias.end(), [](float b) { return b <= 0.0f; });
-  switch (ctx.backend) {
-    case Backend::cpu: return infer_generic(net, std::move(y), ctx, on_layer);
-    case Backend::cuda:
-      if (!fusable) throw NotImplemented("sparse_dnn::infer: the fused cuda layers need every bias <= 0");
-      return infer_fused(net, y, ctx, on_layer, stats);
-    case Backend::verify: {
-      Context cpu_ctx = ctx, cuda_ctx = ctx;
-      cpu_ctx.backend = Backend::cpu;
-      cuda_ctx.backend = Backend::cuda;
-      const Matrix want = infer_generic(net, y, cpu_ctx, {});
-      if (!fusable) return want;
-      const Matrix got = infer_fused(net, y, cuda_ctx, on_layer, stats);
-      const std::string diff = first_difference(got, want);
-      if (!diff.empty())
-        throw VerificationFailed("sparse_dnn::infer: cuda and cpu differ at " + diff + " (cuda vs cpu)");
-      ctx.trace_line("sparse_dnn::infer: verify passed");
-      return got;
-    }
-    case Backend::automatic:
-    default:
-      if (fusable && cuda_available()) return infer_fused(net, y, ctx, on_layer, stats);
-      return infer_generic(net, std::move(y), ctx, on_layer);
+  if (ctx.backend == Backend::verify) {  // the fused chain (cuda) against the generic one (cpu)
+    Context cpu_ctx = ctx, cuda_ctx = ctx;
+    cpu_ctx.backend = Backend::cpu;
+    cuda_ctx.backend = Backend::cuda;
+    const Matrix want = infer_generic(net, y, cpu_ctx, {});
+    if (!fusable) return want;
+    const Matrix got = infer_fused(net, y, cuda_ctx, on_layer, stats);
+    const std::string diff = first_difference(got, want);
+    if (!diff.empty())
+      throw VerificationFailed("sparse_dnn::infer: cuda and cpu differ at " + diff + " (cuda vs cpu)");
+    ctx.trace_line("sparse_dnn::infer: verify passed");
+    return got;
   }
+  if (!fusable && ctx.backend == Backend::cuda)
+    throw NotImplemented("sparse_dnn::infer: the fused cuda layers need every bias <= 0");
+  // On the cuda backend mxm_layers itself reports why it cannot run (NotCompiled, no device).
+  const std::string no_chain = fusable ? mxm_layers_unavailable(ctx) : "a bias is > 0";
+  if (fusable && (ctx.backend == Backend::cuda || no_chain.empty()))
+    return infer_fused(net, y, ctx, on_layer, stats);
+  if (ctx.trace) ctx.trace_line("sparse_dnn::infer: generic operations (fused chain: " + no_chain + ")");
+  return infer_generic(net, std::move(y), ctx, on_layer);
 }
 
 std::vector<Index> categories(const Matrix& scores) {

@@ -1,7 +1,15 @@
-// The one place that chooses an executor: cpu, cuda, automatic (cuda where a device and a kernel
-// exist, else cpu, traced) or verify (both, compared entry by entry).
+// The one place that chooses who computes an operation: per operation a table of entries
+// {variant, executor, can_implement, run} (backend/core/dispatch_tables.cpp), and the rule below
+// that picks from it for a problem before the output is touched:
+//   cpu       the cpu (suitesparse) entry;
+//   cuda      the forced variant's entry, or the cheapest cuda entry whose can_implement says yes;
+//             NotImplemented naming every entry's reason when none can run;
+//   automatic as cuda where a device is visible, else (or when no cuda entry can run) cpu;
+//   verify    the cpu entry and the chosen cuda entry on copies of the output, compared.
+// No exception-driven fallback: an entry that says it can run is run, and its errors propagate.
 #pragma once
-#include <functional>
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,15 +23,20 @@
 namespace ringblas::detail {
 
 /// Host copies of device-resident inputs for the cpu executor (each copy counted in ctx).
+/// Arguments that are not containers (operators, descriptors, index lists) pass through.
 class HostInputs {
  public:
   explicit HostInputs(const Context& ctx) : ctx_(ctx) {}
   template <class T> const T& operator()(const T& x) {
-    if (x.location() == Location::host) return x;
-    auto held = std::make_unique<Holder<T>>(x.to(Location::host, ctx_));
-    const T& ref = held->value;
-    held_.push_back(std::move(held));
-    return ref;
+    if constexpr (requires { x.location(); }) {
+      if (x.location() == Location::host) return x;
+      auto held = std::make_unique<Holder<T>>(x.to(Location::host, ctx_));
+      const T& ref = held->value;
+      held_.push_back(std::move(held));
+      return ref;
+    } else {
+      return x;
+    }
   }
   template <class T> const T* operator()(const T* x) { return x ? &(*this)(*x) : nullptr; }
 
@@ -39,55 +52,181 @@ class HostInputs {
   std::vector<std::unique_ptr<Base>> held_;
 };
 
-bool is_cuda_variant(Variant v);
+enum class Executor : std::uint8_t { cpu, cuda };
+const char* executor_name(Executor e);
 
-/// Runs `op` on the executor ctx/desc select. cpu_fn(out, ctx) and cuda_fn(out, ctx) compute
-/// into `out`; for verify both run on separate copies of `out`, compared with `tol`.
-template <class Out>
-void execute(const char* op, Context& ctx, const Descriptor& desc, Out& out,
-             const std::function<void(Out&, Context&)>& cpu_fn,
-             const std::function<void(Out&, Context&)>& cuda_fn, const Tolerance& tol) {
-  Backend b = ctx.backend;
-  if (desc.variant == Variant::suitesparse) {
-    if (b == Backend::cuda || b == Backend::verify)
-      throw InvalidValue(std::string(op) + ": variant suitesparse is the cpu executor, but the context asks for " +
-                         backend_name(b));
-    b = Backend::cpu;
-  } else if (is_cuda_variant(desc.variant) && b == Backend::cpu) {
-    throw InvalidValue(std::string(op) + ": variant " + std::string(variant_name(desc.variant)) +
-                       " is a cuda kernel, but the context asks for the cpu backend");
-  } else if (is_cuda_variant(desc.variant) && b == Backend::automatic) {
-    b = Backend::cuda;
+/// can_implement's answer: nullopt when the entry can run the problem, otherwise why not.
+using Reason = std::optional<std::string>;
+
+/// One way to compute an operation. `P` holds the operation's inputs (dispatch_problems.hpp),
+/// `Out` is its output.
+template <class P, class Out> struct Entry {
+  Variant variant;
+  Executor executor;
+  Reason (*can_implement)(const P&, const Out&);
+  void (*run)(const P&, Out&, Context&);
+  /// Estimated cost that orders the cuda entries for `automatic` (lower first; nullptr counts 0,
+  /// so that equal entries keep the table's order).
+  double (*cost)(const P&, const Out&) = nullptr;
+  /// False: the entry runs only when Descriptor::variant forces it.
+  bool automatic = true;
+};
+
+/// An operation's entries: the cuda entries in preference order and its cpu entry (if any).
+template <class P, class Out> struct Table {
+  const char* operation;  ///< as in the trace and in `ringblas kernels`
+  std::vector<Entry<P, Out>> entries;
+};
+
+bool is_cuda_variant(Variant v);
+/// True in builds with the cuda backend (whether or not a device is visible).
+bool cuda_compiled();
+/// Why the cuda executor cannot run anything here ("built without CUDA", "no CUDA device is
+/// visible"), or nullopt.
+Reason cuda_unavailable();
+
+/// The outcome of the decision: the entries to run (cpu and/or cuda) and the trace line.
+template <class P, class Out> struct Choice {
+  const Entry<P, Out>* cpu = nullptr;
+  const Entry<P, Out>* cuda = nullptr;
+  std::string trace;
+};
+
+/// Throws the error for a problem no entry can run on the executors `b` asks for.
+[[noreturn]] void no_entry_can_run(const char* op, Backend b, const std::string& reasons);
+/// Checks the backend/variant combination; returns the backend to use (forced cuda variants
+/// make `automatic` mean cuda, forced suitesparse means cpu).
+Backend effective_backend(const char* op, Backend b, Variant forced);
+
+/// Picks the entries for problem `p` (see the file comment). Never touches `out`. The trace line
+/// is written only when `trace` (a call's host cost matters: issue 9). `unavailable`: why the
+/// cuda executor cannot run here (cuda_unavailable(); tests pass nullopt to play a GPU machine).
+template <class P, class Out>
+Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Variant forced,
+                      Backend requested, bool trace, const Reason& unavailable) {
+  const Backend b = effective_backend(t.operation, requested, forced);
+  Choice<P, Out> c;
+  for (const auto& e : t.entries)
+    if (e.executor == Executor::cpu) c.cpu = &e;
+  // Strings are built only for the trace and for errors: this runs on every call.
+  const std::string op = trace || b != Backend::automatic || !c.cpu || is_cuda_variant(forced)
+                             ? std::string(t.operation)
+                             : std::string();
+  const bool want_reasons = !op.empty();
+  if (b == Backend::cpu) {
+    if (!c.cpu) no_entry_can_run(t.operation, b, "it has no cpu implementation");
+    if (trace) c.trace = op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu)";
+    return c;
   }
-  auto run_cpu = [&](Out& o) {
-    ctx.trace_line(std::string(op) + ": cpu (suitesparse)");
-    if (o.location() != Location::host) o = o.to(Location::host, ctx);
-    cpu_fn(o, ctx);
+  std::string skipped;
+  auto skip = [&](const Entry<P, Out>& e, const std::string& why) {
+    if (want_reasons)
+      skipped += (skipped.empty() ? "" : "; ") + std::string(variant_name(e.variant)) + ": " + why;
   };
-  switch (b) {
-    case Backend::cpu: run_cpu(out); return;
-    case Backend::cuda: cuda_fn(out, ctx); return;
-    case Backend::automatic:
-      if (!cuda_available()) return run_cpu(out);
-      try {
-        cuda_fn(out, ctx);
-      } catch (const NotImplemented& e) {
-        ctx.trace_line(std::string(op) + ": " + e.what() + "; falling back to cpu");
-        run_cpu(out);
+  if (is_cuda_variant(forced)) {
+    const Entry<P, Out>* f = nullptr;
+    std::string known;
+    for (const auto& e : t.entries) {
+      if (e.executor != Executor::cuda) continue;
+      known += (known.empty() ? "" : ", ") + std::string(variant_name(e.variant));
+      if (e.variant == forced) f = &e;
+    }
+    if (!f)
+      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
+                           " does not compute " + op + " (its cuda variants: " +
+                           (known.empty() ? "none" : known) + ")");
+    if (unavailable && !cuda_compiled())
+      throw NotCompiled(op + ": variant " + std::string(variant_name(forced)) + ": " + *unavailable);
+    if (unavailable)
+      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) + " cannot run: " +
+                           *unavailable);
+    if (Reason why = f->can_implement(p, out))
+      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
+                           " cannot run this problem: " + *why);
+    c.cuda = f;
+  } else {
+    // Cost order: cheapest first, ties in the table's order.
+    std::vector<std::pair<double, const Entry<P, Out>*>> order;
+    for (const auto& e : t.entries) {
+      if (e.executor != Executor::cuda) continue;
+      if (!e.automatic) {
+        skip(e, "runs only when forced");
+        continue;
       }
-      return;
-    case Backend::verify: {
-      Out expected = out.location() == Location::host ? out : out.to(Location::host, ctx);
-      run_cpu(expected);
-      cuda_fn(out, ctx);
-      Out got = out.location() == Location::host ? out : out.to(Location::host, ctx);
-      if (auto diff = compare(got, expected, tol))
-        throw VerificationFailed(std::string(op) + ": cuda and cpu results differ at " + *diff +
-                                 " (cuda vs cpu)");
-      ctx.trace_line(std::string(op) + ": verify passed");
-      return;
+      order.emplace_back(e.cost ? e.cost(p, out) : 0.0, &e);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [cost, e] : order) {
+      if (unavailable) {
+        skip(*e, *unavailable);
+        continue;
+      }
+      if (Reason why = e->can_implement(p, out)) {
+        skip(*e, *why);
+        continue;
+      }
+      c.cuda = e;
+      break;
+    }
+    if (!c.cuda) {
+      if (order.empty() && skipped.empty()) skipped = "no cuda kernel for " + op;
+      if (b != Backend::automatic || !c.cpu) {
+        if (unavailable && !cuda_compiled()) throw NotCompiled(op + ": " + *unavailable);
+        no_entry_can_run(t.operation, b, skipped);
+      }
+      if (trace)
+        c.trace = op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu); skipped " + skipped;
+      return c;
     }
   }
+  if (b == Backend::verify) {
+    if (!c.cpu) no_entry_can_run(t.operation, b, "it has no cpu implementation to verify against");
+  } else {
+    c.cpu = nullptr;
+  }
+  if (trace)
+    c.trace = op + ": " + (c.cpu ? "verify " + std::string(variant_name(c.cpu->variant)) + " (cpu) against " : "") +
+            std::string(variant_name(c.cuda->variant)) + " (cuda)" +
+            (skipped.empty() ? "" : "; skipped " + skipped);
+  return c;
+}
+
+template <class Out> void move_to_host(Out& o, const Context& ctx) {
+  if constexpr (requires { o.location(); })
+    if (o.location() != Location::host) o = o.to(Location::host, ctx);
+}
+template <class Out> Out host_copy(const Out& o, const Context& ctx) {
+  if constexpr (requires { o.location(); })
+    if (o.location() != Location::host) return o.to(Location::host, ctx);
+  return o;
+}
+
+/// Runs operation `t` on problem `p` into `out` as chosen by choose(); verify compares the cuda
+/// result with the cpu result within `tol` and throws VerificationFailed on the first difference.
+template <class P, class Out>
+void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Context& ctx,
+             const Tolerance& tol) {
+  const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace, cuda_unavailable());
+  if (ctx.trace) ctx.trace_line(c.trace);
+  if (!c.cuda) {
+    move_to_host(out, ctx);
+    c.cpu->run(p, out, ctx);
+    return;
+  }
+  if (!c.cpu) {
+    c.cuda->run(p, out, ctx);
+    return;
+  }
+  Out expected = host_copy(out, ctx);
+  c.cpu->run(p, expected, ctx);
+  c.cuda->run(p, out, ctx);
+  const Out got = host_copy(out, ctx);
+  if (auto diff = compare(got, expected, tol))
+    throw VerificationFailed(std::string(t.operation) + ": cuda (" +
+                             std::string(variant_name(c.cuda->variant)) +
+                             ") and cpu results differ at " + *diff + " (cuda vs cpu)");
+  ctx.trace_line(std::string(t.operation) + ": verify passed");
 }
 
 }  // namespace ringblas::detail

@@ -1,12 +1,11 @@
-// Public mxm_layers (include/ringblas/sparse_layer.hpp): validation, then the cuda sparse_layer
-// chain; builds without CUDA throw NotCompiled.
+// Public mxm_layers (include/ringblas/sparse_layer.hpp): validation, then its dispatch table
+// (one row: the cuda sparse_layer chain; there is no cpu row, so the cpu and verify backends are
+// refused with NotImplemented and builds without CUDA throw NotCompiled).
 #include <string>
 
+#include "backend/core/dispatch_tables.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/sparse_layer.hpp"
-#if defined(RINGBLAS_HAS_CUDA)
-#include "backend/cuda/sparse_layer/sparse_layer.hpp"
-#endif
 
 namespace ringblas {
 
@@ -32,18 +31,20 @@ DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<flo
     throw InvalidValue(std::string(op) + ": features must be fp32, not " + std::string(type_name(features.type())));
   if (n >= (Index{1} << 31) || features.ncols() >= (Index{1} << 31))
     throw NotImplemented(std::string(op) + ": 2^31 or more neurons or features");
-  if (ctx.backend == Backend::cpu)
-    throw NotImplemented(std::string(op) + ": the fused layer chain runs on the cuda backend only; "
-                         "use mxm, apply and select on the cpu backend");
-#if defined(RINGBLAS_HAS_CUDA)
-  if (!cuda_available()) throw NotImplemented(std::string(op) + ": no CUDA device is visible");
-  return cuda::sparse_layer::run_chain(weights, bias, ymax, features, ids, options, stats, ctx);
-#else
-  (void)ids;
-  (void)options;
-  (void)stats;
-  throw NotCompiled(std::string(op) + ": this ringblas was built without CUDA");
-#endif
+  DenseMatrix out;
+  detail::execute(detail::mxm_layers_table(),
+                  detail::LayerChainProblem{weights, bias, ymax, features, ids, options, stats},
+                  Variant::automatic, out, ctx, detail::Tolerance::for_type(Type::fp32));
+  return out;
+}
+
+std::string mxm_layers_unavailable(const Context& ctx) {
+  // The question choose() asks of the table's one row (sparse_layer, cuda, can_implement: yes).
+  if (ctx.backend == Backend::cpu || ctx.backend == Backend::verify)
+    return std::string("the fused layer chain has no cpu implementation (backend ") +
+           backend_name(ctx.backend) + ")";
+  if (auto why = detail::cuda_unavailable()) return *why;
+  return {};
 }
 
 }  // namespace ringblas

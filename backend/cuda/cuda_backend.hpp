@@ -2,12 +2,19 @@
 // Operations without a kernel yet throw NotImplemented (backend/cuda/not_implemented.cpp);
 // in builds without CUDA every entry point throws NotCompiled (backend/cuda/stub.cpp).
 #pragma once
+#include <optional>
+#include <string>
+
 #include "ringblas/ops.hpp"
 
 namespace ringblas::cuda {
 #define RINGBLAS_OP(R, name, params) R name params;
 #include "backend/core/operations.def"
 #undef RINGBLAS_OP
+
+#define RINGBLAS_CUDA_SUPPORT(name, params) std::optional<std::string> can_implement_##name params;
+#include "backend/cuda/kernel_support.def"
+#undef RINGBLAS_CUDA_SUPPORT
 
 /// True when a device is visible to this process (false in builds without CUDA).
 bool device_present();

@@ -1,16 +1,23 @@
-// Builds without CUDA: device memory and every cuda entry point throw NotCompiled.
+// Builds without CUDA: device memory and every cuda entry point throw NotCompiled, and every
+// kernel family's can_implement answers "built without CUDA" (the dispatch tables reference them).
 #include <cstring>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
+#include "backend/cuda/spmm_batched/spmm_batched.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
+#include "backend/cuda/spmv/spmv.hpp"
 #include "ringblas/error.hpp"
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 namespace ringblas {
 namespace {
+constexpr const char* kNotCompiled =
+    "this ringblas was built without CUDA (nvcc was not found at configure time)";
 [[noreturn]] void not_compiled(const char* what) {
-  throw NotCompiled(std::string(what) +
-                    ": this ringblas was built without CUDA (nvcc was not found at configure time)");
+  throw NotCompiled(std::string(what) + ": " + kNotCompiled);
 }
 }  // namespace
 
@@ -30,5 +37,43 @@ bool device_present() { return false; }
   R name params { not_compiled("cuda " #name); }
 #include "backend/core/operations.def"
 #undef RINGBLAS_OP
+
+#define RINGBLAS_CUDA_SUPPORT(name, params) \
+  std::optional<std::string> can_implement_##name params { return kNotCompiled; }
+#include "backend/cuda/kernel_support.def"
+#undef RINGBLAS_CUDA_SUPPORT
+
+namespace spgemm_hash {
+std::optional<std::string> can_implement(const Semiring&, const Matrix&, const Matrix&,
+                                         const Matrix&, Accum, const Descriptor&) {
+  return kNotCompiled;
+}
+}  // namespace spgemm_hash
+namespace spmm_subwarp {
+std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,
+                                         const DenseMatrix&, const Epilogue*, const Descriptor&) {
+  return kNotCompiled;
+}
+}  // namespace spmm_subwarp
+namespace spmm_batched {
+std::optional<std::string> can_implement(const Semiring&, const Epilogue*, const Descriptor&,
+                                         const std::vector<Index>&, bool) {
+  return kNotCompiled;
+}
+}  // namespace spmm_batched
+namespace spmv {
+std::optional<std::string> can_implement(const Semiring&, const Matrix&) { return kNotCompiled; }
+}  // namespace spmv
+namespace sparse_layer {
+std::string can_implement(const Semiring&, const Matrix&, const DenseMatrix&, const DenseMatrix&,
+                          const Descriptor&) {
+  return kNotCompiled;
+}
+DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, float,
+                      const DenseMatrix&, std::vector<Index>&, const LayerChainOptions&,
+                      LayerChainStats*, Context&) {
+  not_compiled("mxm_layers");
+}
+}  // namespace sparse_layer
 }  // namespace cuda
 }  // namespace ringblas

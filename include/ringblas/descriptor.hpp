@@ -13,10 +13,13 @@
 namespace ringblas {
 
 /// Kernel variants; the same name is used by the backend folder, the trace, the tests and the
-/// benchmarks. `automatic` lets dispatch choose by cost.
+/// benchmarks. `automatic` lets dispatch choose by cost. `elementwise` (ewise_add, ewise_mult,
+/// apply, select, kronecker), `reduce`, `transpose`, `extract` and `assign` name the cuda kernels
+/// of those operations (`ringblas kernels` lists every operation's variants).
 enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
-  spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise
+  spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise, reduce, transpose,
+  extract, assign
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

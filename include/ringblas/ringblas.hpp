@@ -5,6 +5,7 @@
 #include "ringblas/descriptor.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/io.hpp"
+#include "ringblas/kernels.hpp"
 #include "ringblas/matrix.hpp"
 #include "ringblas/ops.hpp"
 #include "ringblas/semiring.hpp"

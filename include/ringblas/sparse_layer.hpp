@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "ringblas/context.hpp"
@@ -43,9 +44,15 @@ struct LayerChainStats {
 /// ids, ascending, to `ids`.
 /// Preconditions: every W_k is neurons x neurons; every b_k <= 0 (InvalidValue otherwise: the
 /// dense form adds b_k to every element, which equals the sparse form only then).
-/// Throws NotCompiled without CUDA, NotImplemented for ctx.backend cpu, DimensionMismatch.
+/// Throws NotCompiled without CUDA, NotImplemented for ctx.backend cpu or verify (there is no cpu
+/// chain to verify against) or without a device, DimensionMismatch.
 DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                        float ymax, const DenseMatrix& features, std::vector<Index>& ids,
                        const LayerChainOptions& options, LayerChainStats* stats, Context& ctx);
+
+/// Why mxm_layers would not run on `ctx` (its dispatch table's answer: cpu or verify backend, a
+/// build without CUDA, no device), or "" when it runs. For algorithms that choose between the
+/// fused chain and the generic operations.
+std::string mxm_layers_unavailable(const Context& ctx);
 
 }  // namespace ringblas

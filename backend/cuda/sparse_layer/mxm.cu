@@ -1,4 +1,5 @@
-// sparse_layer as a variant of the dense-output mxm with an epilogue: can_implement and run.
+// sparse_layer as a variant of the dense-output mxm with an epilogue: run (can_implement is in
+// can_implement.cpp, plain C++).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -16,16 +17,6 @@ long long row_stride(const DenseMatrix& m) { return m.layout() == Layout::row_ma
 long long col_stride(const DenseMatrix& m) { return m.layout() == Layout::row_major ? 1 : m.nrows(); }
 
 }  // namespace
-
-std::string can_implement(const Semiring& s, const Matrix&, const DenseMatrix& b, const DenseMatrix& c,
-                          const Descriptor& desc) {
-  if (s.is_user() || s.add != MonoidCode::plus || s.mul != BinaryOpCode::times || s.type != Type::fp32)
-    return "computes plus_times over fp32 only, not " + s.name();
-  if (desc.transpose_b) return "B cannot be transposed";
-  if (b.type() != Type::fp32 || c.type() != Type::fp32) return "B and C must be fp32";
-  if (b.ncols() >= (Index{1} << 31)) return "B has 2^31 or more columns";
-  return {};
-}
 
 void run_mxm(DenseMatrix& c, const Semiring& s, const Matrix& a, const DenseMatrix& b,
              const Epilogue& ep, const Descriptor& desc, Context& ctx) {

@@ -61,16 +61,13 @@ std::size_t needed_shared_bytes() {
 
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
                                          const Matrix& C, Accum accum, const Descriptor& desc) {
-  if (desc.variant != Variant::automatic && desc.variant != Variant::spgemm_hash)
-    return "variant " + std::string(variant_name(desc.variant)) + " is not spgemm_hash";
   if (s.is_user())
     return "user-defined semiring " + s.name() + " has no compiled spgemm_hash kernel";
   if (!find_row(s))
     return "semiring " + s.name() +
            " is not in backend/cuda/manifest.def as built (RINGBLAS_ALL_SEMIRINGS=ON adds the "
            "whole catalog)";
-  if (accum && is_positional(*accum))
-    return "positional accumulator " + std::string(binary_op_name(*accum));
+  (void)accum;  // positional accumulators are rejected by validation (backend/core/validate.hpp)
   const Index lim = Index(1) << 31;
   const Index ncols = desc.transpose_b ? B.nrows() : B.ncols();
   if (ncols >= lim - 1) return "more than 2^31 columns in C";

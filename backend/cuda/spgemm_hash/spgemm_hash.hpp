@@ -11,7 +11,8 @@
 
 namespace ringblas::cuda::spgemm_hash {
 
-/// Why spgemm_hash cannot run C<M> = C accum A ⊕.⊗ B, or nullopt when it can.
+/// Why spgemm_hash cannot run C<M> = C accum A ⊕.⊗ B, or nullopt when it can (the dispatch table
+/// asks it; the variant and the accumulator have been checked by then).
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
                                          const Matrix& C, Accum accum, const Descriptor& desc);
 

@@ -4,13 +4,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <limits>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/spmv/spmv.hpp"
 #include "backend/cuda/spmv/spmv_problem.hpp"
 #include "backend/cuda/common/vector_plumbing.hpp"
 
@@ -29,25 +29,18 @@ int log_subwarp(double avg) {
 void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
               const Vector& u, bool a_first, bool pull_transposes, const Descriptor& desc,
               Context& ctx, const char* op) {
+  // The dispatch table (backend/core/dispatch_tables.cpp) has asked spmv::can_implement and
+  // orders pull and push by spmv::pull_cost / push_cost; a call with `automatic` (tests, the
+  // single-item paths) applies the same rule here.
   const Variant v = desc.variant;
   if (v != Variant::automatic && v != Variant::spmv_pull && v != Variant::spmv_push)
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) + " does not compute SpMV");
-  if (!with_spmv_semiring(s, [](auto) {}))
-    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
-                         " is not compiled for the cuda SpMV kernels (backend/cuda/spmv/spmv_manifest.def)");
-  if (accum && is_positional(*accum))
-    throw NotImplemented(std::string(op) + ": positional accumulator " + std::string(binary_op_name(*accum)));
-  constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
-  if (A.nrows() > lim || A.ncols() > lim || A.nnz() > lim)
-    throw NotImplemented(std::string(op) + ": the cuda SpMV kernels use 32-bit indices");
+  if (auto why = spmv::can_implement(s, A)) throw NotImplemented(std::string(op) + ": " + *why);
   const Type T = s.type;
   const Index n_out = w.size(), n_in = u.size();
-  // Cost in entry visits: pull reads every entry of A (minus masked-out rows), push only the
-  // rows of stored u(k) but with atomics (4x); a transpose costs about a radix sort (8 passes).
   const double avg_in = n_in ? double(A.nnz()) / double(n_in) : 0.0;
-  const double transpose_cost = 8.0 * double(A.nnz());
-  const double pull_cost = double(A.nnz()) + (pull_transposes ? transpose_cost : 0.0) + double(n_in);
-  const double push_cost = 4.0 * avg_in * double(u.nnz()) + (pull_transposes ? 0.0 : transpose_cost) + double(n_out);
+  const double pull_cost = spmv::pull_cost(A, u, pull_transposes);
+  const double push_cost = spmv::push_cost(A, u, n_out, pull_transposes);
   const bool push = v == Variant::spmv_push || (v == Variant::automatic && push_cost < pull_cost);
   const bool transposed = push ? !pull_transposes : pull_transposes;
   const bool a_values = a_first ? reads_x(s.mul) : reads_y(s.mul);

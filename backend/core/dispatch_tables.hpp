@@ -1,0 +1,34 @@
+// The dispatch table of every operation (rows in dispatch_tables.cpp; the rule that picks a row
+// in dispatch.hpp). One accessor per operation overload of operations.def, plus mxm_layers.
+#pragma once
+#include "backend/core/dense_batch.hpp"
+#include "backend/core/dispatch.hpp"
+#include "backend/core/dispatch_problems.hpp"
+
+namespace ringblas::detail {
+
+const Table<MxmProblem, Matrix>& mxm_table();
+const Table<MxvProblem, Vector>& mxv_table();
+const Table<MxvProblem, Vector>& vxm_table();
+const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_table();
+const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_epilogue_table();
+const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table();
+const Table<EwiseProblem<Matrix>, Matrix>& ewise_add_table(const Matrix*);
+const Table<EwiseProblem<Vector>, Vector>& ewise_add_table(const Vector*);
+const Table<EwiseProblem<Matrix>, Matrix>& ewise_mult_table(const Matrix*);
+const Table<EwiseProblem<Vector>, Vector>& ewise_mult_table(const Vector*);
+const Table<ApplyProblem<Matrix>, Matrix>& apply_table();
+const Table<ApplyProblem<Vector>, Vector>& apply_vector_table();
+const Table<ApplyBoundProblem, Matrix>& apply_bound_table();
+const Table<ApplyIndexProblem, Matrix>& apply_index_table();
+const Table<SelectProblem, Matrix>& select_table();
+const Table<ReduceProblem, Vector>& reduce_table();
+const Table<ReduceScalarProblem<Matrix>, Scalar>& reduce_scalar_table(const Matrix*);
+const Table<ReduceScalarProblem<Vector>, Scalar>& reduce_scalar_table(const Vector*);
+const Table<TransposeProblem, Matrix>& transpose_table();
+const Table<IndexedProblem, Matrix>& extract_table();
+const Table<IndexedProblem, Matrix>& assign_table();
+const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
+const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table();
+
+}  // namespace ringblas::detail

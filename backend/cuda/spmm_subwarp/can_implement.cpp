@@ -1,0 +1,32 @@
+// spmm_subwarp::can_implement (plain C++, so that the dispatch asks it without a launch).
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
+
+namespace ringblas::cuda::spmm_subwarp {
+
+std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
+                                         const DenseMatrix& C, const Epilogue* ep,
+                                         const Descriptor& desc) {
+  (void)B;
+  if (!detail::with_spmm_semiring(s, [](auto) {}))
+    return "semiring " + s.name() +
+           " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)";
+  if (s.type == Type::boolean && ep && !ep->is_identity())
+    return "bias/ReLU/clamp epilogues need a numeric type";
+  if (desc.transpose_b) return "B must not be transposed";
+  if (desc.replace || desc.mask_complement || desc.mask_structure)
+    return "a dense output takes no mask flags";
+  constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
+  if (A.nrows() > lim || A.ncols() > lim || A.nnz() > lim)
+    return "A needs 64-bit indices; the SpMM kernels use 32-bit ones";
+  if (static_cast<long double>(C.nrows()) * static_cast<long double>(C.ncols()) >
+      static_cast<long double>(1ll << 40))
+    return "C has more than 2^40 elements";
+  return std::nullopt;
+}
+
+}  // namespace ringblas::cuda::spmm_subwarp

@@ -1,0 +1,19 @@
+// Applicability of the spmm_subwarp family (CSR kernel spmm_subwarp and COO kernel
+// spmm_subwarp_coo) for the dispatch table (plain C++; run through cuda::mxm (dense)).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "ringblas/ops.hpp"
+
+namespace ringblas::cuda::spmm_subwarp {
+
+/// Why the family cannot compute C = epilogue(op(A) ⊕.⊗ B) (ep nullptr: no epilogue), or nullopt:
+/// the semiring must be in spmm_manifest.def as built, B untransposed, no mask flags (a dense
+/// output takes no mask), a numeric type for bias/ReLU/clamp, A within 32-bit indices and m x n
+/// below 2^40.
+std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
+                                         const DenseMatrix& C, const Epilogue* ep,
+                                         const Descriptor& desc);
+
+}  // namespace ringblas::cuda::spmm_subwarp
