@@ -174,6 +174,8 @@ GrB_BinaryOp grb_binary_op(BinaryOpCode op, Type t) {
       return i32 ? GxB_FIRSTJ_INT32 : GxB_FIRSTJ_INT64;
     case BinaryOpCode::secondi:
       return i32 ? GxB_SECONDI_INT32 : GxB_SECONDI_INT64;
+    case BinaryOpCode::pow:
+      RINGBLAS_GRB_TYPED(t, GxB_POW_, )
     default:
       return i32 ? GxB_SECONDJ_INT32 : GxB_SECONDJ_INT64;
   }
