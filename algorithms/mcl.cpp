@@ -178,7 +178,8 @@ Pruned expand_and_prune(const Matrix& Arows, const Matrix& A, const Options& opt
     if (m != n) throw NotImplemented("mcl: -R 0 with pruning that empties a row needs one phase");
     F = ops.unite(F, ops.diagonal(empty, F.location(), true));
   }
-  const std::vector<double> nf = row_count(F, ctx);
+  const bool pruned_only = !out.recovered && !out.selected && !count(empty);
+  const std::vector<double> nf = pruned_only ? np : row_count(F, ctx);
   for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
     out.chaos = std::max(out.chaos, (maxv[i] - sumsq[i]) * nf[i]);
   out.F = std::move(F);
@@ -220,7 +221,8 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
                       std::to_string(opt.memory_budget_bytes) + " bytes: the iterand and result take " +
                       std::to_string(Index(resident)) + " bytes and row " + std::to_string(row) +
                       " alone expands to " + std::to_string(Index(*worst)) + " products (" +
-                      std::to_string(Index(worst_bytes)) + " bytes)");
+                      std::to_string(Index(worst_bytes)) + " bytes)",
+                      static_cast<std::size_t>(resident + worst_bytes));
   }
   std::vector<std::pair<Index, Index>> phases;
   Index first = 0;

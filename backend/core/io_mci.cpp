@@ -22,6 +22,7 @@ class Tokens {
   /// The next whitespace-separated token; empty at the end of the text.
   std::string_view next() {
     skip_space();
+    token_line_ = line_;
     const std::size_t start = pos_;
     while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != '#') ++pos_;
     return text_.substr(start, pos_ - start);
@@ -44,6 +45,8 @@ class Tokens {
     return false;
   }
   std::int64_t line() const { return line_; }
+  /// The line of the token that next() returned last.
+  std::int64_t token_line() const { return token_line_; }
 
  private:
   static bool is_space(char c) {
@@ -67,7 +70,7 @@ class Tokens {
   std::string_view text_;
   const std::string& name_;
   std::size_t pos_ = 0;
-  std::int64_t line_ = 1;
+  std::int64_t line_ = 1, token_line_ = 1;
 };
 
 }  // namespace
@@ -119,8 +122,8 @@ Matrix read_mci(const std::string& path) {
   t.ncols = ncols;
   std::vector<std::int64_t> column_line(static_cast<std::size_t>(ncols), 0);
   for (;;) {
-    const std::int64_t ln = tok.line();
     const std::string_view head = tok.next();
+    const std::int64_t ln = tok.token_line();
     if (head.empty()) fail(path, ln, "end of file inside the mclmatrix block (missing ')')");
     if (head == ")") break;
     std::int64_t col = 0;
@@ -132,8 +135,8 @@ Matrix read_mci(const std::string& path) {
                          std::to_string(column_line[col]));
     column_line[col] = ln;
     for (;;) {
-      const std::int64_t eln = tok.line();
       const std::string_view e = tok.next();
+      const std::int64_t eln = tok.token_line();
       if (e.empty()) fail(path, eln, "end of file inside column " + std::to_string(col) + " (missing '$')");
       if (e == "$") break;
       const std::size_t colon = e.find(':');

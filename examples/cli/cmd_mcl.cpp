@@ -8,6 +8,7 @@
 #include "algorithms/mcl.hpp"
 #include "cli.hpp"
 #include "ringblas/context.hpp"
+#include "ringblas/error.hpp"
 
 namespace ringblas::cli {
 
