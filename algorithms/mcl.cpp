@@ -30,11 +30,18 @@ std::vector<double> row_reduce(MonoidCode m, const Matrix& X, double fill, Conte
   return out;
 }
 
-/// Entries per row.
+/// Entries per row: X ⊕.⊗ 1 over plus_pair.
 std::vector<double> row_count(const Matrix& X, Context& ctx) {
-  Matrix ones(X.nrows(), X.ncols(), X.type());
-  apply(ones, nullptr, no_accum, UnaryOpCode::one, X, {}, ctx);
-  return row_reduce(MonoidCode::plus, ones, 0.0, ctx);
+  Vector ones = Vector::dense(std::vector<double>(static_cast<std::size_t>(X.ncols()), 1.0));
+  if (X.location() != Location::host) ones = ones.to(X.location(), ctx);
+  Vector w(X.nrows(), Type::fp64);
+  mxv(w, nullptr, no_accum, semiring("plus_pair", Type::fp64), X, ones, {}, ctx);
+  const Vector h = w.location() == Location::host ? w : w.to(Location::host, ctx);
+  std::vector<double> out(static_cast<std::size_t>(X.nrows()), 0.0);
+  const std::vector<Index> idx = h.indices_vector();
+  const std::vector<double> val = h.values_vector<double>();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])] = val[k];
+  return out;
 }
 
 /// Elementwise helpers of one iteration, at X's location and the iterands' type.
@@ -42,20 +49,23 @@ class RowOps {
  public:
   RowOps(Type type, Context& ctx) : type_(type), ctx_(ctx) {}
 
-  /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`.
-  Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false) const {
+  /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`. With `ncols`
+  /// and `offset` given, the m x ncols matrix with d(i) at (i, offset + i): the diagonal of the
+  /// row block that starts at row `offset`.
+  Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false,
+                  Index ncols = -1, Index offset = 0) const {
     const Index n = static_cast<Index>(d.size());
     std::vector<Index> rp(d.size() + 1, 0), ci;
     std::vector<double> v;
     for (Index i = 0; i < n; ++i) {
       const double x = d[static_cast<std::size_t>(i)];
       if (!(skip_zeros && x == 0.0)) {
-        ci.push_back(i);
+        ci.push_back(offset + i);
         v.push_back(x);
       }
       rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
     }
-    Matrix m = Matrix::from_csr(n, n, rp, ci, v).cast(type_);
+    Matrix m = Matrix::from_csr(n, ncols < 0 ? n : ncols, rp, ci, v).cast(type_);
     return where == Location::host ? m : m.to(where, ctx_);
   }
   /// B(i,j) = t(i) on X's structure: diag(t) ⊕.⊗ X with the multiply `first`.
@@ -115,8 +125,8 @@ struct Pruned {
   Index expanded_nnz = 0, recovered = 0, selected = 0;
 };
 
-Pruned expand_and_prune(const Matrix& Arows, const Matrix& A, const Options& opt, const RowOps& ops,
-                        Context& ctx) {
+Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, const Options& opt,
+                        const RowOps& ops, Context& ctx) {
   const Type t = opt.type;
   const Index m = Arows.nrows(), n = A.ncols();
   Matrix E(m, n, t);
@@ -172,12 +182,8 @@ Pruned expand_and_prune(const Matrix& Arows, const Matrix& A, const Options& opt
     }
   }
   // Without recovery mcl gives a row that pruning emptied a loop of weight 1 (its "emergency
-  // measure"); the row index of the block is its global row minus the block's offset, so the
-  // loop is placed by the caller's offset-free diagonal only for whole-matrix blocks.
-  if (count(empty)) {
-    if (m != n) throw NotImplemented("mcl: -R 0 with pruning that empties a row needs one phase");
-    F = ops.unite(F, ops.diagonal(empty, F.location(), true));
-  }
+  // measure"); row i of the block is node first_row + i.
+  if (count(empty)) F = ops.unite(F, ops.diagonal(empty, F.location(), true, n, first_row));
   const bool pruned_only = !out.recovered && !out.selected && !count(empty);
   const std::vector<double> nf = pruned_only ? np : row_count(F, ctx);
   for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
@@ -191,14 +197,12 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
                                                  Context& ctx) {
   const Index n = A.nrows();
   if (opt.memory_budget_bytes == 0) return {{0, n}};
-  // Products of row i = Σ_k nnz(A(k,:)) over A(i,k) != 0: mxv of A's pattern with row lengths.
+  // Products of row i = Σ_k nnz(A(k,:)) over A(i,k) != 0: A ⊕.⊗ len over plus_second.
   const std::vector<double> len = row_count(A, ctx);
-  Matrix pattern(n, n, Type::fp64);
-  apply(pattern, nullptr, no_accum, UnaryOpCode::one, A, {}, ctx);
   Vector lv = Vector::dense(len);
   if (A.location() != Location::host) lv = lv.to(A.location(), ctx);
   Vector flops(n, Type::fp64);
-  mxv(flops, nullptr, no_accum, semiring("plus_times", Type::fp64), pattern, lv, {}, ctx);
+  mxv(flops, nullptr, no_accum, semiring("plus_second", Type::fp64), A, lv, {}, ctx);
   const Vector fh = flops.location() == Location::host ? flops : flops.to(Location::host, ctx);
   std::vector<double> work(static_cast<std::size_t>(n), 0.0);
   {
@@ -292,7 +296,7 @@ Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
     info.phases = static_cast<int>(phases.size());
     Matrix F;
     if (phases.size() == 1) {
-      Pruned p = expand_and_prune(A, A, opt, ops, ctx);
+      Pruned p = expand_and_prune(A, 0, A, opt, ops, ctx);
       F = std::move(p.F);
       info.chaos = p.chaos;
       info.expanded_nnz = p.expanded_nnz;
@@ -306,7 +310,7 @@ Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
         std::iota(rows.list.begin(), rows.list.end(), first);
         Matrix block(last - first, n, opt.type);
         extract(block, nullptr, no_accum, A, rows, Indices::all(), {}, ctx);
-        Pruned p = expand_and_prune(block, A, opt, ops, ctx);
+        Pruned p = expand_and_prune(block, first, A, opt, ops, ctx);
         assign(F, nullptr, no_accum, p.F, rows, Indices::all(), {}, ctx);
         info.chaos = std::max(info.chaos, p.chaos);
         info.expanded_nnz += p.expanded_nnz;

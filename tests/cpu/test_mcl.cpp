@@ -116,6 +116,26 @@ TEST(MclPhases, SmallBudgetGivesTheSameClustersInSeveralPhases) {
   EXPECT_EQ(phased.iterations, one.iterations);
 }
 
+TEST(MclPruning, WithoutRecoveryEmptiedRowsGetALoopInEveryPhase) {
+  // -P 3 -R 0 on the 9-node path: pruning at 1/3 empties rows, mcl adds loops ("emergency
+  // measure"); mcl 22-282 gives "a b" / "h i" / c / d / e / f / g. Also in row phases.
+  std::vector<std::tuple<Index, Index, double>> p9;
+  for (Index i = 0; i + 1 < 9; ++i) p9.emplace_back(i, i + 1, 1.0);
+  mcl::Options opt;
+  opt.prune = 3;
+  opt.recover = 0;
+  const Clusters want{{0, 1}, {7, 8}, {2}, {3}, {4}, {5}, {6}};
+  EXPECT_EQ(run(graph(9, p9), opt), want);
+  opt.memory_budget_bytes = 4000;
+  Context ctx = test::cpu_context();
+  int max_phases = 0;
+  EXPECT_EQ(mcl::cluster(graph(9, p9), opt, ctx, [&](const mcl::IterationInfo& it) {
+              max_phases = std::max(max_phases, it.phases);
+            }).clusters,
+            want);
+  EXPECT_GT(max_phases, 1);
+}
+
 TEST(MclPhases, BudgetThatCanNeverFitThrowsOutOfMemory) {
   const Matrix g = graph(3, {{0, 1, 1.0}, {1, 2, 1.0}});
   mcl::Options opt;
