@@ -15,10 +15,14 @@ namespace {
 
 const std::string kMcl = std::string(RINGBLAS_DATA_DIR) + "/mcl";
 
-class Mcl : public GpuTest {};
+class Mcl : public GpuTest {
+ protected:
+  void expect_cuda_equals_cpu(const std::string& file, bool abc, double inflation,
+                              std::size_t budget = 0);
+};
 
-void expect_cuda_equals_cpu(const std::string& file, bool abc, double inflation,
-                            std::size_t budget = 0) {
+void Mcl::expect_cuda_equals_cpu(const std::string& file, bool abc, double inflation,
+                                 std::size_t budget) {
   std::vector<std::string> labels;
   const Matrix g = abc ? io::read_abc(file, &labels) : io::read_mci(file);
   mcl::Options opt;
@@ -26,7 +30,7 @@ void expect_cuda_equals_cpu(const std::string& file, bool abc, double inflation,
   opt.memory_budget_bytes = budget;
   Context cpu(Backend::cpu), gpu(Backend::automatic);  // cuda kernels where they exist
   const mcl::Result want = mcl::cluster(g, opt, cpu);
-  GpuTest::poison_device_pool(std::size_t(64) << 20, gpu);
+  poison_device_pool(std::size_t(64) << 20, gpu);
   const Matrix gd = g.to(Location::device, gpu);
   const mcl::Result got = mcl::cluster(gd, opt, gpu);
   const auto [d1, d2] = split_join(with_labels(got.clusters, labels), with_labels(want.clusters, labels));
