@@ -63,6 +63,21 @@ template <class T> RINGBLAS_HD T lor(T x, T y) { return T((x != T(0)) || (y != T
 template <class T> RINGBLAS_HD T land(T x, T y) { return T((x != T(0)) && (y != T(0))); }
 template <class T> RINGBLAS_HD T lxor(T x, T y) { return T((x != T(0)) != (y != T(0))); }
 
+/// x^y as GxB_POW: floats use pow; integers compute in double and cast back (NaN -> 0,
+/// saturating at the type's range); bool is x || !y (0^0 = 1, 0^1 = 0, 1^y = 1).
+template <class T> RINGBLAS_HD T pow(T x, T y) {
+  if constexpr (is_bool_v<T>) return x || !y;
+  else if constexpr (is_int_v<T>) {
+    const double z = ::pow(static_cast<double>(x), static_cast<double>(y));
+    if (z != z) return T(0);
+    if (z >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (z <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    return static_cast<T>(z);
+  } else if constexpr (std::is_same_v<T, float>) {
+    return ::powf(x, y);
+  } else return ::pow(x, y);
+}
+
 template <class T> RINGBLAS_HD constexpr T lowest() {
   if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
   else return std::numeric_limits<T>::lowest();

@@ -42,6 +42,7 @@ RINGBLAS_BINARY_OP(firsti_op, firsti, T(ia))
 RINGBLAS_BINARY_OP(firstj_op, firstj, T(ja))
 RINGBLAS_BINARY_OP(secondi_op, secondi, T(ib))
 RINGBLAS_BINARY_OP(secondj_op, secondj, T(jb))
+RINGBLAS_BINARY_OP(pow_op, pow, pow(x, y))
 #undef RINGBLAS_BINARY_OP
 
 }  // namespace ringblas::sr

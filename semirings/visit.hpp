@@ -36,6 +36,7 @@ template <class T, class F> RINGBLAS_HD decltype(auto) visit_binary_op(BinaryOpC
     case BinaryOpCode::firsti: return f(firsti_op<T>{});
     case BinaryOpCode::firstj: return f(firstj_op<T>{});
     case BinaryOpCode::secondi: return f(secondi_op<T>{});
+    case BinaryOpCode::pow: return f(pow_op<T>{});
     default: return f(secondj_op<T>{});
   }
 }

@@ -24,9 +24,9 @@ E parse_name(std::string_view name, const std::array<std::string_view, N>& names
 constexpr std::array<std::string_view, 5> type_names{"bool", "int32", "int64", "fp32", "fp64"};
 constexpr std::array<std::string_view, 8> monoid_names{"plus", "times", "min", "max",
                                                        "lor",  "land",  "lxor", "any"};
-constexpr std::array<std::string_view, 16> binary_names{
-    "first", "second", "pair", "plus", "minus", "times",   "div",     "min",
-    "max",   "lor",    "land", "lxor", "firsti", "firstj", "secondi", "secondj"};
+constexpr std::array<std::string_view, 17> binary_names{
+    "first", "second", "pair", "plus", "minus", "times",   "div",     "min",    "max",
+    "lor",   "land",   "lxor", "firsti", "firstj", "secondi", "secondj", "pow"};
 constexpr std::array<std::string_view, 9> unary_names{"identity", "ainv", "minv", "abs", "lnot",
                                                       "one",      "sqrt", "exp",  "log"};
 constexpr std::array<std::string_view, 12> select_names{

@@ -174,6 +174,12 @@ GrB_BinaryOp grb_binary_op(BinaryOpCode op, Type t) {
       return i32 ? GxB_FIRSTJ_INT32 : GxB_FIRSTJ_INT64;
     case BinaryOpCode::secondi:
       return i32 ? GxB_SECONDI_INT32 : GxB_SECONDI_INT64;
+    case BinaryOpCode::pow:
+      // bool x^y = x || !y = x >= y. GrB_GE_BOOL, because SuiteSparse 7.4's GxB_POW_BOOL gives
+      // wrong entries when eWiseMult swaps its operands (transposed A with a mask; found by
+      // OracleEwise.MatrixAddAndMult/pow_bool).
+      if (t == Type::boolean) return GrB_GE_BOOL;
+      RINGBLAS_GRB_TYPED(t, GxB_POW_, )
     default:
       return i32 ? GxB_SECONDJ_INT32 : GxB_SECONDJ_INT64;
   }

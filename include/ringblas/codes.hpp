@@ -10,9 +10,11 @@ enum class MonoidCode : std::uint8_t { plus, times, min, max, lor, land, lxor, a
 /// Binary operators. Positional ones return an index of the entries they combine:
 /// for z = f(A(ia, ja), B(ib, jb)): firsti = ia, firstj = ja, secondi = ib, secondj = jb
 /// (in mxm: A(i,k), B(k,j) so firsti = i, firstj = secondi = k, secondj = j). 0-based.
+/// pow is z = x^y (GxB_POW: computed in double for integers and cast back with GraphBLAS's
+/// saturating rule; for bool z = x || !y); it comes last so that the older codes keep their values.
 enum class BinaryOpCode : std::uint8_t {
   first, second, pair, plus, minus, times, div, min, max, lor, land, lxor,
-  firsti, firstj, secondi, secondj
+  firsti, firstj, secondi, secondj, pow
 };
 
 enum class UnaryOpCode : std::uint8_t { identity, ainv, minv, abs, lnot, one, sqrt, exp, log };

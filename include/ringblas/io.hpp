@@ -88,6 +88,15 @@ Matrix read_graph(const std::string& path);
 Matrix read_abc(const std::string& path, std::vector<std::string>* labels = nullptr,
                 bool symmetrize = true);
 
+/// mcl's native matrix format (.mci, plain or gzip): a "(mclheader ... dimensions RxC)" block,
+/// then "(mclmatrix begin" and one vector per column, "c r1[:v1] r2[:v2] ... $" (value 1.0 when
+/// omitted), up to ")". Text before the header is skipped; '#' starts a comment. The result is
+/// mcl's matrix itself: entry (r, c) of column c is A(r, c), fp64, R x C. ParseError
+/// "file:line: reason" for indices out of range, a column given twice, a repeated row within a
+/// column (duplicate entry), non-numeric fields, a missing '$' or ')'; NotImplemented for
+/// domain blocks (mcldoms, mclrows, mclcols: non-canonical indices).
+Matrix read_mci(const std::string& path);
+
 /// The whole content of a possibly gzip-compressed file (gzip detected by its magic bytes, all
 /// members inflated). Throws IoError naming the path when it cannot be read, ParseError when the
 /// gzip data is corrupt or truncated.

@@ -93,7 +93,7 @@ TEST_P(OracleApply, BoundBinary) {
   const BinaryOpCode ops[] = {BinaryOpCode::plus,  BinaryOpCode::minus,  BinaryOpCode::times,
                               BinaryOpCode::div,   BinaryOpCode::min,    BinaryOpCode::max,
                               BinaryOpCode::first, BinaryOpCode::second, BinaryOpCode::lxor,
-                              BinaryOpCode::pair};
+                              BinaryOpCode::pair,  BinaryOpCode::pow};
   for (BinaryOpCode op : ops)
     for (BindSide side : {BindSide::first, BindSide::second}) {
       // The bound scalar in another type than C: GraphBLAS casts it to the operator's type.

@@ -16,7 +16,7 @@ struct OpCase {
 };
 std::vector<OpCase> op_cases() {
   std::vector<OpCase> out;
-  for (int c = 0; c <= static_cast<int>(BinaryOpCode::secondj); ++c)
+  for (int c = 0; c <= static_cast<int>(BinaryOpCode::pow); ++c)
     for (Type t : all_types) out.push_back({static_cast<BinaryOpCode>(c), t});
   return out;
 }

@@ -110,8 +110,17 @@ RefCell combine(const RefCell& x, const RefCell& y, F f) {
   return z;
 }
 
+/// GxB_POW written out from its definition, independently of sr::pow_op: bool x || !y; integers
+/// through double with GraphBLAS's saturating cast; floats std::pow at their own precision.
+template <class T> T naive_pow(T x, T y) {
+  if constexpr (std::is_same_v<T, bool>) return x || !y;
+  else if constexpr (std::is_integral_v<T>) return sr::cast<T>(std::pow(double(x), double(y)));
+  else return std::pow(x, y);
+}
+
 template <class T>
 T binop(BinaryOpCode op, T x, T y, Index ia, Index ja, Index ib, Index jb) {
+  if (op == BinaryOpCode::pow) return naive_pow(x, y);
   return sr::visit_binary_op<T>(op, [&](auto f) -> T { return f(x, y, ia, ja, ib, jb); });
 }
 

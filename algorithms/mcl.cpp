@@ -1,0 +1,420 @@
+// Markov clustering as mcl 22-282 computes it (method and sources in algorithms/mcl.hpp).
+#include "algorithms/mcl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "ringblas/descriptor.hpp"
+#include "ringblas/error.hpp"
+#include "ringblas/semiring.hpp"
+
+namespace ringblas::mcl {
+
+namespace {
+
+Matrix on_host(const Matrix& a, Context& ctx) {
+  return a.location() == Location::host ? a : a.to(Location::host, ctx);
+}
+
+/// Per-row ⊕ of X, on the host, `fill` for a row without entries.
+std::vector<double> row_reduce(MonoidCode m, const Matrix& X, double fill, Context& ctx) {
+  Vector w(X.nrows(), X.type());
+  reduce(w, nullptr, no_accum, m, X, ReduceDim::rows, {}, ctx);
+  const Vector h = (w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp64);
+  std::vector<double> out(static_cast<std::size_t>(X.nrows()), fill);
+  const std::vector<Index> idx = h.indices_vector();
+  const std::vector<double> val = h.values_vector<double>();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])] = val[k];
+  return out;
+}
+
+/// Entries per row: X ⊕.⊗ 1 over plus_pair.
+std::vector<double> row_count(const Matrix& X, Context& ctx) {
+  Vector ones = Vector::dense(std::vector<double>(static_cast<std::size_t>(X.ncols()), 1.0));
+  if (X.location() != Location::host) ones = ones.to(X.location(), ctx);
+  Vector w(X.nrows(), Type::fp64);
+  mxv(w, nullptr, no_accum, semiring("plus_pair", Type::fp64), X, ones, {}, ctx);
+  const Vector h = w.location() == Location::host ? w : w.to(Location::host, ctx);
+  std::vector<double> out(static_cast<std::size_t>(X.nrows()), 0.0);
+  const std::vector<Index> idx = h.indices_vector();
+  const std::vector<double> val = h.values_vector<double>();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])] = val[k];
+  return out;
+}
+
+/// Elementwise helpers of one iteration, at X's location and the iterands' type.
+class RowOps {
+ public:
+  RowOps(Type type, Context& ctx) : type_(type), ctx_(ctx) {}
+
+  /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`. With `ncols`
+  /// and `offset` given, the m x ncols matrix with d(i) at (i, offset + i): the diagonal of the
+  /// row block that starts at row `offset`.
+  Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false,
+                  Index ncols = -1, Index offset = 0) const {
+    const Index n = static_cast<Index>(d.size());
+    std::vector<Index> rp(d.size() + 1, 0), ci;
+    std::vector<double> v;
+    for (Index i = 0; i < n; ++i) {
+      const double x = d[static_cast<std::size_t>(i)];
+      if (!(skip_zeros && x == 0.0)) {
+        ci.push_back(offset + i);
+        v.push_back(x);
+      }
+      rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
+    }
+    Matrix m = Matrix::from_csr(n, ncols < 0 ? n : ncols, rp, ci, v).cast(type_);
+    return where == Location::host ? m : m.to(where, ctx_);
+  }
+  /// B(i,j) = t(i) on X's structure: diag(t) ⊕.⊗ X with the multiply `first`.
+  Matrix broadcast(const std::vector<double>& t, const Matrix& X) const {
+    Matrix B(X.nrows(), X.ncols(), type_);
+    mxm(B, nullptr, no_accum, semiring("plus_first", type_), diagonal(t, X.location()), X, {}, ctx_);
+    return B;
+  }
+  /// The entries of X with X(i,j) >= t(i) (exact: x - t >= 0 iff x >= t in IEEE arithmetic).
+  Matrix keep_at_least(const Matrix& X, const std::vector<double>& t) const {
+    Matrix diff(X.nrows(), X.ncols(), type_), keep(X.nrows(), X.ncols(), type_);
+    ewise_mult(diff, nullptr, no_accum, BinaryOpCode::minus, X, broadcast(t, X), {}, ctx_);
+    select(keep, nullptr, no_accum, SelectOpCode::value_ge, Scalar(0.0), diff, {}, ctx_);
+    return masked_copy(X, keep, true);
+  }
+  /// The rows i of X with take(i) != 0.
+  Matrix rows(const Matrix& X, const std::vector<double>& take) const {
+    return masked_copy(X, broadcast(take, X), false);
+  }
+  /// The k largest entries of each row, with every entry equal to the k-th kept as well (mcl
+  /// keeps values >= its k-th largest value, mclvKBar).
+  Matrix top_with_ties(const Matrix& X, Index k) const {
+    Matrix top(X.nrows(), X.ncols(), type_);
+    select(top, nullptr, no_accum, SelectOpCode::row_topk, Scalar(k), X, {}, ctx_);
+    return keep_at_least(X, row_reduce(MonoidCode::min, top, 0.0, ctx_));
+  }
+  /// A ∪ B for disjoint structures.
+  Matrix unite(const Matrix& A, const Matrix& B) const {
+    Matrix C(A.nrows(), A.ncols(), type_);
+    ewise_add(C, nullptr, no_accum, BinaryOpCode::first, A, B, {}, ctx_);
+    return C;
+  }
+  /// diag(1 / X 1) X, rows without entries left alone.
+  Matrix normalize_rows(const Matrix& X) const {
+    Matrix C(X.nrows(), X.ncols(), type_);
+    ewise_mult(C, nullptr, no_accum, BinaryOpCode::div, X,
+               broadcast(row_reduce(MonoidCode::plus, X, 1.0, ctx_), X), {}, ctx_);
+    return C;
+  }
+
+ private:
+  Matrix masked_copy(const Matrix& X, const Matrix& mask, bool structural) const {
+    Matrix C(X.nrows(), X.ncols(), type_);
+    Descriptor d;
+    d.mask_structure = structural;
+    apply(C, &mask, no_accum, UnaryOpCode::identity, X, d, ctx_);
+    return C;
+  }
+  Type type_;
+  Context& ctx_;
+};
+
+/// One block of rows of E = A ⊕.⊗ A, pruned as mcl prunes, with its chaos.
+struct Pruned {
+  Matrix F;
+  double chaos = 0;
+  Index expanded_nnz = 0, recovered = 0, selected = 0;
+};
+
+Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, const Options& opt,
+                        const RowOps& ops, Context& ctx) {
+  const Type t = opt.type;
+  const Index m = Arows.nrows(), n = A.ncols();
+  Matrix E(m, n, t);
+  mxm(E, nullptr, no_accum, semiring("plus_times", t), Arows, A, {}, ctx);
+  Pruned out;
+  out.expanded_nnz = E.nnz();
+
+  // Chaos is measured on the expanded rows, before pruning (mcl/expand.c vecMeasure).
+  const std::vector<double> maxv = row_reduce(MonoidCode::max, E, 0.0, ctx);
+  Matrix sq(m, n, t);
+  ewise_mult(sq, nullptr, no_accum, BinaryOpCode::times, E, E, {}, ctx);
+  const std::vector<double> sumsq = row_reduce(MonoidCode::plus, sq, 0.0, ctx);
+
+  const double cut = opt.prune > 0 ? 0.99999 / opt.prune : 0.0;
+  const double pct = opt.recover_pct / 100.0;
+  const Index R = opt.recover, S = opt.select;
+  Matrix P(m, n, t);
+  select(P, nullptr, no_accum, SelectOpCode::value_ge, Scalar(cut), E, {}, ctx);
+  const std::vector<double> np = row_count(P, ctx), mp = row_reduce(MonoidCode::plus, P, 0.0, ctx);
+
+  // Which rule each row follows: recovery from E, selection from P, or P as it is.
+  std::vector<double> recover(m, 0.0), choose(m, 0.0), plain(m, 0.0), empty(m, 0.0);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
+    if (R > 0 && np[i] < double(R) && mp[i] < pct) recover[i] = 1;
+    else if (S > 0 && np[i] > double(S)) choose[i] = 1;
+    else plain[i] = 1;
+    if (R == 0 && np[i] == 0) empty[i] = 1;
+  }
+  const auto count = [](const std::vector<double>& v) {
+    return static_cast<Index>(std::count(v.begin(), v.end(), 1.0));
+  };
+  out.recovered = count(recover);
+  out.selected = count(choose);
+  Matrix F = (out.recovered || out.selected) ? ops.rows(P, plain) : P;
+  if (out.recovered) F = ops.unite(F, ops.top_with_ties(ops.rows(E, recover), R));
+  if (out.selected) {
+    const Matrix Ps = ops.rows(P, choose);
+    const Matrix Ss = ops.top_with_ties(Ps, S);
+    const std::vector<double> ns = row_count(Ss, ctx), ms = row_reduce(MonoidCode::plus, Ss, 0.0, ctx);
+    std::vector<double> again(m, 0.0), keep(m, 0.0);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
+      if (!choose[i]) continue;
+      if (R > 0 && ns[i] < double(R) && ms[i] < pct) again[i] = 1;
+      else keep[i] = 1;
+    }
+    const Index n_again = count(again);
+    out.recovered += n_again;
+    if (n_again) {
+      F = ops.unite(F, ops.top_with_ties(ops.rows(Ps, again), R));
+      F = ops.unite(F, ops.rows(Ss, keep));
+    } else {
+      F = ops.unite(F, Ss);
+    }
+  }
+  // Without recovery mcl gives a row that pruning emptied a loop of weight 1 (its "emergency
+  // measure"); row i of the block is node first_row + i.
+  if (count(empty)) F = ops.unite(F, ops.diagonal(empty, F.location(), true, n, first_row));
+  const bool pruned_only = !out.recovered && !out.selected && !count(empty);
+  const std::vector<double> nf = pruned_only ? np : row_count(F, ctx);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
+    out.chaos = std::max(out.chaos, (maxv[i] - sumsq[i]) * nf[i]);
+  out.F = std::move(F);
+  return out;
+}
+
+/// Contiguous row blocks [first, last) whose expected product fits the budget.
+std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options& opt, int iteration,
+                                                 Context& ctx) {
+  const Index n = A.nrows();
+  if (opt.memory_budget_bytes == 0) return {{0, n}};
+  // Products of row i = Σ_k nnz(A(k,:)) over A(i,k) != 0: A ⊕.⊗ len over plus_second.
+  const std::vector<double> len = row_count(A, ctx);
+  Vector lv = Vector::dense(len);
+  if (A.location() != Location::host) lv = lv.to(A.location(), ctx);
+  Vector flops(n, Type::fp64);
+  mxv(flops, nullptr, no_accum, semiring("plus_second", Type::fp64), A, lv, {}, ctx);
+  const Vector fh = flops.location() == Location::host ? flops : flops.to(Location::host, ctx);
+  std::vector<double> work(static_cast<std::size_t>(n), 0.0);
+  {
+    const auto idx = fh.indices_vector();
+    const auto val = fh.values_vector<double>();
+    for (std::size_t k = 0; k < idx.size(); ++k) work[static_cast<std::size_t>(idx[k])] = val[k];
+  }
+  // A product entry is held up to three times while a phase is pruned (E, E∘E, the pruned copy),
+  // each with its column index; A and the assembled result stay resident.
+  const double entry = double(type_size(opt.type) + sizeof(Index));
+  const double per_product = 3 * entry;
+  const double resident = 2 * (double(A.nnz()) * entry + double(n + 1) * sizeof(Index));
+  const double budget = double(opt.memory_budget_bytes);
+  const double room = budget - resident;
+  const auto worst = std::max_element(work.begin(), work.end());
+  const double worst_bytes = worst == work.end() ? 0 : *worst * per_product;
+  if (room <= 0 || worst_bytes > room) {
+    const Index row = worst == work.end() ? 0 : Index(worst - work.begin());
+    throw OutOfMemory("mcl: iteration " + std::to_string(iteration) + " cannot fit the budget of " +
+                      std::to_string(opt.memory_budget_bytes) + " bytes: the iterand and result take " +
+                      std::to_string(Index(resident)) + " bytes and row " + std::to_string(row) +
+                      " alone expands to " + std::to_string(Index(*worst)) + " products (" +
+                      std::to_string(Index(worst_bytes)) + " bytes)",
+                      static_cast<std::size_t>(resident + worst_bytes));
+  }
+  std::vector<std::pair<Index, Index>> phases;
+  Index first = 0;
+  double used = 0;
+  for (Index i = 0; i < n; ++i) {
+    const double b = work[static_cast<std::size_t>(i)] * per_product;
+    if (used + b > room && i > first) {
+      phases.emplace_back(first, i);
+      first = i;
+      used = 0;
+    }
+    used += b;
+  }
+  phases.emplace_back(first, n);
+  return phases;
+}
+
+/// The start matrix: loops as mcl adds them, then rows made stochastic.
+Matrix start_matrix(const Matrix& graph, const Options& opt, const RowOps& ops, Context& ctx) {
+  const Index n = graph.nrows();
+  Matrix G = graph.type() == opt.type || graph.location() != Location::host ? graph : graph.cast(opt.type);
+  if (G.type() != opt.type) throw InvalidValue("mcl: a device graph must have the options' type");
+  if (reduce(MonoidCode::min, G, ctx).as<double>() < 0)
+    throw InvalidValue("mcl: the graph has negative weights (mcl needs nonnegative ones)");
+  Matrix At(n, n, opt.type), off(n, n, opt.type), A(n, n, opt.type);
+  transpose(At, nullptr, no_accum, G, {}, ctx);  // row i = mcl's column i
+  Matrix nonzero(n, n, opt.type);
+  select(nonzero, nullptr, no_accum, SelectOpCode::value_ne, Scalar(0.0), At, {}, ctx);
+  select(off, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index(0)), nonzero, {}, ctx);
+  std::vector<double> loop = row_reduce(MonoidCode::max, off, 1.0, ctx);
+  for (double& w : loop) {
+    if (w == 0) w = 1.0;
+    if (opt.loop_factor >= 0) w *= opt.loop_factor;
+  }
+  A = ops.unite(off, ops.diagonal(loop, off.location(), true));
+  return ops.normalize_rows(A);
+}
+
+void check_options(const Matrix& graph, const Options& opt) {
+  if (graph.nrows() != graph.ncols())
+    throw DimensionMismatch("mcl: the graph must be square, it is " + std::to_string(graph.nrows()) +
+                            " x " + std::to_string(graph.ncols()));
+  if (!(opt.inflation > 0)) throw InvalidValue("mcl: inflation (-I) must be > 0");
+  if (opt.prune < 0 || opt.select < 0 || opt.recover < 0 || opt.recover_pct < 0 ||
+      opt.recover_pct > 100)
+    throw InvalidValue("mcl: -P, -S, -R must be >= 0 and -pct in 0..100");
+  if (opt.max_iterations < 1) throw InvalidValue("mcl: -L must be >= 1");
+  if (opt.type != Type::fp32 && opt.type != Type::fp64)
+    throw InvalidValue("mcl: the iterands' type must be fp32 or fp64");
+}
+
+}  // namespace
+
+Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
+               const IterationCallback& on_iteration) {
+  check_options(graph, opt);
+  const RowOps ops(opt.type, ctx);
+  const Index n = graph.nrows();
+  Matrix A = start_matrix(graph, opt, ops, ctx);
+  Result res;
+  double inflation = opt.inflation;
+  for (int it = 1; it <= opt.max_iterations; ++it) {
+    IterationInfo info;
+    info.iteration = it;
+    info.inflation = inflation;
+    const auto phases = plan_phases(A, opt, it, ctx);
+    info.phases = static_cast<int>(phases.size());
+    Matrix F;
+    if (phases.size() == 1) {
+      Pruned p = expand_and_prune(A, 0, A, opt, ops, ctx);
+      F = std::move(p.F);
+      info.chaos = p.chaos;
+      info.expanded_nnz = p.expanded_nnz;
+      info.rows_recovered = p.recovered;
+      info.rows_selected = p.selected;
+    } else {
+      F = Matrix(n, n, opt.type);
+      for (const auto& [first, last] : phases) {
+        Indices rows;
+        rows.list.resize(static_cast<std::size_t>(last - first));
+        std::iota(rows.list.begin(), rows.list.end(), first);
+        Matrix block(last - first, n, opt.type);
+        extract(block, nullptr, no_accum, A, rows, Indices::all(), {}, ctx);
+        Pruned p = expand_and_prune(block, first, A, opt, ops, ctx);
+        assign(F, nullptr, no_accum, p.F, rows, Indices::all(), {}, ctx);
+        info.chaos = std::max(info.chaos, p.chaos);
+        info.expanded_nnz += p.expanded_nnz;
+        info.rows_recovered += p.recovered;
+        info.rows_selected += p.selected;
+      }
+    }
+    // Inflation: Hadamard power, then rows stochastic again. mcl first rescales the pruned
+    // rows to mass 1; the power's normalisation cancels that factor, so it is not repeated.
+    Matrix powered(n, n, opt.type);
+    apply(powered, nullptr, no_accum, BinaryOpCode::pow, BindSide::second, Scalar(inflation), F,
+          {}, ctx);
+    A = ops.normalize_rows(powered);
+    info.nnz = A.nnz();
+    res.iterations = it;
+    res.chaos = info.chaos;
+    if (on_iteration) on_iteration(info);
+    // mcl/proc.c: from the 40th iteration on, inflation grows to force convergence.
+    if (it >= 40) inflation *= 1.001;
+    if (info.chaos < opt.chaos_limit) break;
+  }
+  res.clusters = interpret(A, ctx);
+  return res;
+}
+
+std::vector<std::vector<Index>> interpret(const Matrix& limit, Context& ctx) {
+  const Matrix L = on_host(limit, ctx).cast(Type::fp64);
+  const Index n = L.nrows();
+  const std::vector<Index> rp = L.row_ptr_vector(), ci = L.col_idx_vector();
+  const std::vector<double> v = L.values_vector<double>();
+  const auto N = static_cast<std::size_t>(n);
+
+  // The DAG of mcl/interpret.c mclDag and mcl/proc.c: strongest entries of every row.
+  std::vector<std::vector<Index>> dag(N);
+  std::vector<char> attractor(N, 0);
+  for (Index i = 0; i < n; ++i) {
+    double self = 0, maxval = 0;
+    for (Index k = rp[i]; k < rp[i + 1]; ++k) {
+      if (ci[k] == i) self = v[k];
+      maxval = std::max(maxval, v[k]);
+    }
+    const double bar = self < maxval ? 0.999 * self + 0.001 * maxval : self / 1.01;
+    double sum = 0;
+    Index kept = 0;
+    for (Index k = rp[i]; k < rp[i + 1]; ++k)
+      if (v[k] >= bar) sum += v[k], ++kept;
+    for (Index k = rp[i]; k < rp[i + 1]; ++k)
+      if (v[k] >= bar && v[k] / sum >= 1.0 / double(kept + 1)) {
+        dag[i].push_back(ci[k]);
+        if (ci[k] == i) attractor[i] = 1;
+      }
+  }
+  // Attractor systems: connected components of the attractors (edges either way), numbered by
+  // their smallest node.
+  std::vector<std::vector<Index>> sym(N);
+  for (Index i = 0; i < n; ++i)
+    if (attractor[i])
+      for (Index j : dag[i])
+        if (j != i && attractor[j]) {
+          sym[i].push_back(j);
+          sym[j].push_back(i);
+        }
+  std::vector<Index> cluster_of(N, -1);
+  Index n_clusters = 0;
+  std::vector<Index> stack;
+  for (Index s = 0; s < n; ++s) {
+    if (!attractor[s] || cluster_of[s] >= 0) continue;
+    cluster_of[s] = n_clusters;
+    stack.assign(1, s);
+    while (!stack.empty()) {
+      const Index u = stack.back();
+      stack.pop_back();
+      for (Index w : sym[u])
+        if (cluster_of[w] < 0) cluster_of[w] = n_clusters, stack.push_back(w);
+    }
+    ++n_clusters;
+  }
+  // Every other node joins the lowest-numbered cluster among the attractors it reaches (mcl's
+  // overlap mode "cut" keeps a node's first cluster); nodes reaching none form one more.
+  std::vector<Index> seen(N, -1);
+  bool missing = false;
+  std::vector<Index> assigned(cluster_of);
+  for (Index d = 0; d < n; ++d) {
+    if (attractor[d]) continue;
+    Index best = -1;
+    stack.assign(dag[d].begin(), dag[d].end());
+    for (Index u : stack) seen[u] = d;
+    while (!stack.empty()) {
+      const Index u = stack.back();
+      stack.pop_back();
+      if (attractor[u]) best = best < 0 ? cluster_of[u] : std::min(best, cluster_of[u]);
+      for (Index w : dag[u])
+        if (seen[w] != d) seen[w] = d, stack.push_back(w);
+    }
+    assigned[d] = best >= 0 ? best : n_clusters;
+    missing = missing || best < 0;
+  }
+  std::vector<std::vector<Index>> clusters(static_cast<std::size_t>(n_clusters + (missing ? 1 : 0)));
+  for (Index i = 0; i < n; ++i) clusters[static_cast<std::size_t>(assigned[i])].push_back(i);
+  std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
+    if (a.size() != b.size()) return a.size() > b.size();
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  });
+  return clusters;
+}
+
+}  // namespace ringblas::mcl

@@ -1,0 +1,373 @@
+// Markov clustering: ringblas (mcl::cluster, cuda backend by default) against van Dongen's mcl
+// 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
+// extended and Gavin PPI networks, soc-Epinions1 and a generated planted-cluster graph.
+//
+// Usage: bench_mcl --mcl PATH_TO_MCL [--out PREFIX] [--data DIR] [--work DIR] [--threads 16]
+//                  [--backend cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
+//                  [--repeats 3] [--no-generated] [--max-memory BYTES]
+// Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
+// - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
+//   (file reading and the host->device copy excluded), median of --repeats (1 for the generated
+//   graph); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
+// - mcl: wall time of `mcl FILE --abc -I f -te T -o OUT`, its reading of the label file included
+//   (ringblas's own read time of the same file is listed for comparison); one run.
+// Agreement: split/join distance (van Dongen 2000; `clm dist` d1 + d2) between the two
+// clusterings, by labels. The generated graph: nodes in planted clusters of 64..192 nodes, each
+// node with about 90% of --degree edges inside its cluster and 10% to uniform random nodes
+// (a planted-partition model), fixed seed, written as label triples for both tools.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "algorithms/mcl.hpp"
+#include "ringblas/ringblas.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+using namespace ringblas;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Clustering = std::vector<std::vector<std::string>>;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+Clustering read_clustering(const std::string& path) {
+  std::ifstream in(path);
+  Clustering out;
+  std::string line, field;
+  while (std::getline(in, line)) {
+    std::vector<std::string> c;
+    std::istringstream f(line);
+    while (std::getline(f, field, '\t')) c.push_back(field);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+/// Split/join distance d1 + d2 as `clm dist` defines it (labels missing from b count as moved).
+long split_join(const Clustering& a, const Clustering& b) {
+  std::unordered_map<std::string, std::size_t> in_b;
+  for (std::size_t k = 0; k < b.size(); ++k)
+    for (const auto& x : b[k]) in_b[x] = k;
+  std::map<std::pair<std::size_t, std::size_t>, long> meet;
+  long n = 0, nb = 0;
+  for (const auto& c : b) nb += long(c.size());
+  for (std::size_t k = 0; k < a.size(); ++k)
+    for (const auto& x : a[k]) {
+      ++n;
+      const auto it = in_b.find(x);
+      if (it != in_b.end()) ++meet[{k, it->second}];
+    }
+  std::vector<long> ba(a.size(), 0), bb(b.size(), 0);
+  for (const auto& [key, m] : meet) {
+    ba[key.first] = std::max(ba[key.first], m);
+    bb[key.second] = std::max(bb[key.second], m);
+  }
+  long sa = 0, sb = 0;
+  for (long v : ba) sa += v;
+  for (long v : bb) sb += v;
+  return (n - sa) + (nb - sb);
+}
+
+/// Peak device memory in use while alive (cudaMemGetInfo sampled every 5 ms), in bytes.
+class PeakMemory {
+ public:
+  PeakMemory() {
+#if defined(RINGBLAS_HAS_CUDA)
+    std::size_t free_b = 0, total = 0;
+    cudaMemGetInfo(&free_b, &total);
+    peak_ = total - free_b;
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        std::size_t f = 0, t = 0;
+        if (cudaMemGetInfo(&f, &t) == cudaSuccess) peak_ = std::max<std::size_t>(peak_, t - f);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+#endif
+  }
+  std::size_t stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    return peak_;
+  }
+  ~PeakMemory() { stop(); }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<std::size_t> peak_{0};
+  std::thread thread_;
+};
+
+std::string gpu_name() {
+#if defined(RINGBLAS_HAS_CUDA)
+  cudaDeviceProp p{};
+  if (cuda_available() && cudaGetDeviceProperties(&p, 0) == cudaSuccess) return p.name;
+#endif
+  return "no GPU";
+}
+
+/// SNAP edge list -> label triples (tab-separated, weight 1), comments dropped.
+void snap_to_abc(const std::string& snap, const std::string& abc) {
+  std::istringstream in(io::read_file_text(snap));
+  std::ofstream out(abc);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    std::istringstream f(line);
+    std::string a, b;
+    if (f >> a >> b) out << a << '\t' << b << "\t1\n";
+  }
+}
+
+void gzip_to_text(const std::string& gz, const std::string& text) {
+  std::ofstream(text) << io::read_file_text(gz);
+}
+
+/// The planted-partition graph described at the top, as label triples.
+void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::vector<long> start{0};
+  std::uniform_int_distribution<long> size(64, 192);
+  while (start.back() < nodes) start.push_back(std::min(nodes, start.back() + size(gen)));
+  std::ofstream out(abc);
+  std::uniform_int_distribution<long> any(0, nodes - 1);
+  const int inside = degree * 9 / 10 / 2, outside = (degree - degree * 9 / 10) / 2;  // per node, one way
+  std::string buf;
+  for (std::size_t c = 0; c + 1 < start.size(); ++c) {
+    const long lo = start[c], hi = start[c + 1];
+    std::uniform_int_distribution<long> member(lo, hi - 1);
+    for (long u = lo; u < hi; ++u) {
+      for (int k = 0; k < inside; ++k) {
+        const long v = member(gen);
+        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
+      }
+      for (int k = 0; k < outside; ++k) {
+        const long v = any(gen);
+        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
+      }
+      if (buf.size() > (1u << 24)) out << buf, buf.clear();
+    }
+  }
+  out << buf;
+}
+
+struct Row {
+  std::string name;
+  long nodes = 0, edges = 0;
+  double read_s = 0, ringblas_s = 0, mcl_s = 0;
+  int iterations = 0, mcl_iterations = 0;
+  std::size_t peak_bytes = 0;
+  long clusters = 0, mcl_clusters = 0, split_join = -1;
+  std::string note;
+};
+
+int count_mcl_iterations(const std::string& log) {
+  // mcl's progress lines start with the iteration number ("  3  .....  12.41  0.05 ...").
+  std::ifstream in(log);
+  std::string line, first, next;
+  int n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    if (!(f >> first) || !(f >> next)) continue;
+    if (std::all_of(first.begin(), first.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      n = std::max(n, std::stoi(first));
+  }
+  return n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mcl_bin, out_prefix, data = RINGBLAS_DATA_DIR, work = "/tmp/ringblas_bench_mcl";
+  std::string backend = "cuda";
+  int threads = 16, repeats = 3, degree = 100;
+  long nodes = 1000000;
+  double inflation = 2.0;
+  bool generated = true;
+  std::size_t max_memory = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--mcl") mcl_bin = next();
+    else if (a == "--out") out_prefix = next();
+    else if (a == "--data") data = next();
+    else if (a == "--work") work = next();
+    else if (a == "--threads") threads = std::stoi(next());
+    else if (a == "--backend") backend = next();
+    else if (a == "--inflation") inflation = std::stod(next());
+    else if (a == "--nodes") nodes = std::stol(next());
+    else if (a == "--degree") degree = std::stoi(next());
+    else if (a == "--repeats") repeats = std::stoi(next());
+    else if (a == "--max-memory") max_memory = std::stoull(next());
+    else if (a == "--no-generated") generated = false;
+    else {
+      std::cerr << "unknown option " << a << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
+                   "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
+                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES]\n";
+      return 2;
+    }
+  }
+  if (mcl_bin.empty()) {
+    std::cerr << "bench_mcl: --mcl PATH_TO_MCL is required (the peer)\n";
+    return 2;
+  }
+  const std::string gpu = gpu_name();
+  if (out_prefix.empty()) {
+    std::string tag = gpu;
+    for (char& c : tag)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    out_prefix = "tests/bench/results/mcl_" + tag;
+  }
+  fs::create_directories(work);
+  struct Input {
+    std::string name, abc;
+  };
+  std::vector<Input> inputs;
+  const std::string ppi = data + "/mcl/ppi_yeast/";
+  gzip_to_text(ppi + "krogan2006_core.txt.gz", work + "/krogan_core.abc");
+  gzip_to_text(ppi + "krogan2006_extended.txt.gz", work + "/krogan_ext.abc");
+  gzip_to_text(ppi + "gavin2006_socioaffinities_rescaled.txt.gz", work + "/gavin.abc");
+  snap_to_abc(data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz", work + "/soc_epinions1.abc");
+  inputs.push_back({"krogan_core", work + "/krogan_core.abc"});
+  inputs.push_back({"krogan_extended", work + "/krogan_ext.abc"});
+  inputs.push_back({"gavin", work + "/gavin.abc"});
+  inputs.push_back({"soc-Epinions1", work + "/soc_epinions1.abc"});
+  if (generated) {
+    const std::string g = work + "/planted_" + std::to_string(nodes) + ".abc";
+    if (!fs::exists(g)) {
+      std::cerr << "generating " << g << "\n";
+      generate_planted(g, nodes, degree, 12345);
+    }
+    inputs.push_back({"planted_" + std::to_string(nodes), g});
+  }
+
+  Context ctx(parse_backend(backend));
+  std::vector<Row> rows;
+  for (const Input& in : inputs) {
+    Row r;
+    r.name = in.name;
+    std::cerr << "== " << in.name << "\n";
+    const auto tr = Clock::now();
+    std::vector<std::string> labels;
+    const Matrix g = io::read_abc(in.abc, &labels);
+    r.read_s = seconds_since(tr);
+    r.nodes = g.nrows();
+    r.edges = g.nnz() / 2;
+    mcl::Options opt;
+    opt.inflation = inflation;
+    opt.memory_budget_bytes = max_memory;
+    const Matrix gd = ctx.backend == Backend::cpu ? g : g.to(Location::device, ctx);
+    const bool big = r.edges > 5000000;
+    const int reps = big ? 1 : repeats;
+    std::vector<double> times;
+    mcl::Result res;
+    std::size_t peak = 0;
+    try {
+      if (!big) res = mcl::cluster(gd, opt, ctx);  // warm-up
+      for (int k = 0; k < reps; ++k) {
+        PeakMemory pm;
+        const auto t0 = Clock::now();
+        res = mcl::cluster(gd, opt, ctx);
+        times.push_back(seconds_since(t0));
+        peak = std::max(peak, pm.stop());
+      }
+    } catch (const Error& e) {
+      r.note = std::string("ringblas failed: ") + e.what();
+      std::cerr << r.note << "\n";
+    }
+    if (!times.empty()) {
+      std::sort(times.begin(), times.end());
+      r.ringblas_s = times[times.size() / 2];
+      r.iterations = res.iterations;
+      r.peak_bytes = peak;
+      r.clusters = long(res.clusters.size());
+    }
+    Clustering ours;
+    for (const auto& c : res.clusters) {
+      std::vector<std::string> l;
+      for (Index i : c) l.push_back(labels[std::size_t(i)]);
+      ours.push_back(std::move(l));
+    }
+    const std::string mcl_out = work + "/" + in.name + ".mcl.out", mcl_log = work + "/" + in.name + ".mcl.log";
+    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) + " -te " +
+                            std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
+    const auto tm = Clock::now();
+    const int rc = std::system(cmd.c_str());
+    r.mcl_s = seconds_since(tm);
+    if (rc != 0) {
+      r.note += " mcl exited with " + std::to_string(rc) + " (see " + mcl_log + ")";
+    } else {
+      const Clustering theirs = read_clustering(mcl_out);
+      r.mcl_clusters = long(theirs.size());
+      r.mcl_iterations = count_mcl_iterations(mcl_log);
+      if (!times.empty()) r.split_join = split_join(ours, theirs);
+    }
+    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters << " clusters; mcl "
+              << r.mcl_s << " s, " << r.mcl_clusters << " clusters; split/join " << r.split_join << "\n";
+    rows.push_back(r);
+  }
+
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+  std::ofstream md(out_prefix + ".md"), js(out_prefix + ".json");
+  md << "# Markov clustering: ringblas vs mcl 22-282 (" << gpu << ", " << date << ")\n\n"
+     << "ringblas: `mcl::cluster` on the " << backend << " backend, -I " << inflation
+     << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
+        "host (file reading and the copy to the device excluded), median of "
+     << repeats << " after a warm-up (1 run for graphs over 5M edges). mcl: wall time of `mcl FILE "
+        "--abc -I " << inflation << " -te " << threads
+     << "`, reading of the label file included (ringblas's read time of the same file in the "
+        "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
+        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings.\n\n"
+     << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak device "
+        "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
+     << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \"" << backend
+     << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    char line[512];
+    std::snprintf(line, sizeof(line), "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
+                  r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
+                  r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
+                  double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
+                  r.note.c_str());
+    md << line;
+    js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes << ", \"edges\": " << r.edges
+       << ", \"ringblas_s\": " << r.ringblas_s << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": "
+       << r.iterations << ", \"mcl_iterations\": " << r.mcl_iterations << ", \"peak_device_bytes\": "
+       << r.peak_bytes << ", \"clusters\": " << r.clusters << ", \"mcl_clusters\": " << r.mcl_clusters
+       << ", \"split_join\": " << r.split_join << ", \"read_s\": " << r.read_s << "}"
+       << (k + 1 < rows.size() ? "," : "") << "\n";
+  }
+  js << "  ]\n}\n";
+  std::cerr << "wrote " << out_prefix << ".md and .json\n";
+  return 0;
+}
