@@ -182,7 +182,7 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
 }
 
 // The operations whose cuda kernels are being written (issue 9): one row each, answered by
-// cuda::can_implement_<op> (backend/cuda/not_implemented.cpp until the kernel lands).
+// cuda::can_implement_<op> (backend/cuda/can_implement.cpp).
 #define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT)                                                   \
   const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                     \
     using P = EwiseProblem<X>;                                                                   \

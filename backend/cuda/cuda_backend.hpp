@@ -1,5 +1,5 @@
 // The cuda executor's entry points (plain C++ so that the dispatch compiles without nvcc).
-// Operations without a kernel yet throw NotImplemented (backend/cuda/not_implemented.cpp);
+// Whether a kernel can run a problem is answered by can_implement_<op> (backend/cuda/can_implement.cpp);
 // in builds without CUDA every entry point throws NotCompiled (backend/cuda/stub.cpp).
 #pragma once
 #include <optional>

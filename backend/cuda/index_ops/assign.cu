@@ -27,12 +27,6 @@ Buffer region_flags(const std::vector<std::int64_t>& inv, Context& ctx) {
 
 void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
             const Indices& cols, const Descriptor& desc, Context& ctx) {
-  if (desc.variant != Variant::automatic)
-    throw NotImplemented("cuda assign: variant " + std::string(variant_name(desc.variant)) +
-                         " does not assign (the index gather has no variants)");
-  if (accum && is_positional(*accum))
-    throw NotImplemented("cuda assign: positional accumulator " +
-                         std::string(binary_op_name(*accum)));
   if (index_ops::has_repeats(rows, C.nrows()) || index_ops::has_repeats(cols, C.ncols()))
     throw NotImplemented(
         "cuda assign: repeated row or column indices (GraphBLAS leaves the result undefined)");

@@ -14,12 +14,6 @@ namespace ringblas::cuda {
 
 void extract(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
              const Indices& cols, const Descriptor& desc, Context& ctx) {
-  if (desc.variant != Variant::automatic)
-    throw NotImplemented("cuda extract: variant " + std::string(variant_name(desc.variant)) +
-                         " does not extract (the index gather has no variants)");
-  if (accum && is_positional(*accum))
-    throw NotImplemented("cuda extract: positional accumulator " +
-                         std::string(binary_op_name(*accum)));
   Matrix hold;
   const Matrix& a =
       prepare_operand(A, desc.transpose_a, A.index_type(), std::nullopt, hold, ctx);

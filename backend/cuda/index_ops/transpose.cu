@@ -11,12 +11,6 @@ namespace ringblas::cuda {
 
 void transpose(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Descriptor& desc,
                Context& ctx) {
-  if (desc.variant != Variant::automatic)
-    throw NotImplemented("cuda transpose: variant " + std::string(variant_name(desc.variant)) +
-                         " does not transpose (the shared radix-sort transpose has no variants)");
-  if (accum && is_positional(*accum))
-    throw NotImplemented("cuda transpose: positional accumulator " +
-                         std::string(binary_op_name(*accum)));
   Matrix hold;
   const Matrix& a = prepare_operand(A, false, A.index_type(), std::nullopt, hold, ctx);
   ctx.trace_line(std::string("transpose: cuda ") +

@@ -10,22 +10,8 @@
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda {
-namespace {
-
-void require_automatic(const Descriptor& d, const char* op) {
-  if (d.variant != Variant::automatic)
-    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(d.variant)) +
-                         " does not compute reductions (the reduce family has no named variants)");
-}
-
-}  // namespace
-
 void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const Matrix& A,
             ReduceDim dim, const Descriptor& desc, Context& ctx) {
-  require_automatic(desc, "cuda reduce");
-  if (accum && is_positional(*accum))
-    throw NotImplemented("cuda reduce: positional accumulator " +
-                         std::string(binary_op_name(*accum)));
   // Rows of Aᵀ are the columns of A.
   const bool by_rows = (dim == ReduceDim::rows) != desc.transpose_a;
   const Type wt = w.type();

@@ -1,0 +1,39 @@
+// Applicability of the cuda kernels of the operations in backend/cuda/kernel_support.def, asked by
+// each operation's dispatch table (backend/core/dispatch_tables.cpp) before the output is touched.
+// Positional accumulators, shapes and indices are validated before dispatch (backend/core/validate);
+// what is left here is what a kernel family itself cannot do. nullopt: the kernel runs.
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/index_ops/host_maps.hpp"
+
+namespace ringblas::cuda {
+namespace {
+const std::optional<std::string> runs = std::nullopt;
+}  // namespace
+
+// elementwise family: every operator, type, mask mode and transpose.
+std::optional<std::string> can_implement_ewise_add(const Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_ewise_add(const Vector&, const Vector*, Accum, BinaryOpCode, const Vector&, const Vector&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_ewise_mult(const Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_ewise_mult(const Vector&, const Vector*, Accum, BinaryOpCode, const Vector&, const Vector&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_apply(const Matrix&, const Matrix*, Accum, UnaryOpCode, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_apply(const Vector&, const Vector*, Accum, UnaryOpCode, const Vector&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_apply(const Matrix&, const Matrix*, Accum, BinaryOpCode, BindSide, const Scalar&, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_apply(const Matrix&, const Matrix*, Accum, IndexUnaryOpCode, Index, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_select(const Matrix&, const Matrix*, Accum, SelectOpCode, const Scalar&, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_kronecker(const Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&) { return runs; }
+
+// reduce family: every monoid and type.
+std::optional<std::string> can_implement_reduce(const Vector&, const Vector*, Accum, MonoidCode, const Matrix&, ReduceDim, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_reduce(MonoidCode, const Matrix&) { return runs; }
+std::optional<std::string> can_implement_reduce(MonoidCode, const Vector&) { return runs; }
+
+// index_ops family (transpose, extract, assign).
+std::optional<std::string> can_implement_transpose(const Matrix&, const Matrix*, Accum, const Matrix&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_extract(const Matrix&, const Matrix*, Accum, const Matrix&, const Indices&, const Indices&, const Descriptor&) { return runs; }
+std::optional<std::string> can_implement_assign(const Matrix& C, const Matrix*, Accum, const Matrix&, const Indices& rows, const Indices& cols, const Descriptor&) {
+  if (index_ops::has_repeats(rows, C.nrows()) || index_ops::has_repeats(cols, C.ncols()))
+    return "repeated row or column indices (GraphBLAS leaves the result undefined; the cpu executor defines one)";
+  return runs;
+}
+
+}  // namespace ringblas::cuda
