@@ -11,12 +11,26 @@
 #include "semirings/visit.hpp"
 
 namespace ringblas::cuda::reduction {
+namespace {
+
+/// Whether folding from the monoid's identity gives what GraphBLAS's unseeded fold gives for
+/// every entry count: not for `any` (it would keep the identity), nor for lor / land / lxor on
+/// non-bool values (a lone 5.0 would become 1.0; two or more entries give 0/1 either way).
+bool identity_seed_is_neutral(MonoidCode m, Type t) {
+  if (m == MonoidCode::any) return false;
+  const bool logical = m == MonoidCode::lor || m == MonoidCode::land || m == MonoidCode::lxor;
+  return !(logical && t != Type::boolean);
+}
+
+}  // namespace
 
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx) {
   const Index n = A.nrows();
   cudaStream_t s = stream_of(ctx);
-  // CUB folds from the initial value, which `any` would keep: any always takes the row kernel.
-  if (n == 0 || monoid == MonoidCode::any || double(A.nnz()) <= policy::long_row * double(n)) {
+  // CUB folds from the initial value, which `any` would keep and which turns a lone entry of a
+  // logical monoid on numbers into 0/1: those always take the row kernel.
+  if (n == 0 || !identity_seed_is_neutral(monoid, A.type()) ||
+      double(A.nnz()) <= policy::long_row * double(n)) {
     visit_type(A.type(), [&](auto z) {
       using T = decltype(z);
       typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
@@ -39,7 +53,9 @@ void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, C
 
 void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
           column_method method, Context& ctx) {
-  if (method == column_method::transpose) {
+  // Atomics fold into identity-seeded slots: monoids for which that seed is not neutral go
+  // through the transpose and the row kernel.
+  if (method == column_method::transpose || !identity_seed_is_neutral(monoid, A.type())) {
     rows(transpose(A, ctx), monoid, t, present, ctx);
     return;
   }
@@ -57,9 +73,10 @@ Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& c
     using T = decltype(z);
     if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
-    // any: the first value (a fold from the identity would keep the identity).
+    // any, or a single value: the first value, unfolded (a fold from the identity would keep the
+    // identity for any, and turn a lone 5.0 into 1.0 for the logical monoids).
     const T* from = static_cast<const T*>(values);
-    if (monoid != MonoidCode::any) {
+    if (monoid != MonoidCode::any && n != 1) {
       typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
       from = out.data();
     }
