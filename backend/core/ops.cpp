@@ -30,6 +30,12 @@ Tolerance tol_for(Type t, MonoidCode add, Index terms) {
   return tol;
 }
 Tolerance exact(Type t) { return Tolerance::for_type(t); }
+/// The type whose rounding bounds a result computed at `computed` and stored as `stored`: a sum
+/// of fp32 values stored as fp64 is only as close as fp32 arithmetic.
+Type looser(Type stored, Type computed) {
+  if (stored == Type::fp32 || computed == Type::fp32) return Type::fp32;
+  return is_float(stored) ? stored : computed;
+}
 
 /// The multiply that, applied to |x| and |y|, bounds |mul(x, y)|; nullopt where none does.
 std::optional<BinaryOpCode> abs_bound_op(BinaryOpCode m) {
@@ -286,7 +292,7 @@ void reduce(Vector& w, const Vector* m, Accum acc, MonoidCode monoid, const Matr
   check_accum("reduce", acc);
   detail::execute(detail::reduce_table(), detail::ReduceProblem{m, acc, monoid, A, dim, d},
                   d.variant, w, ctx,
-                  tol_for(w.type(), monoid, dim == ReduceDim::rows ? a.cols : a.rows));
+                  tol_for(looser(w.type(), A.type()), monoid, dim == ReduceDim::rows ? a.cols : a.rows));
 }
 
 /// Scalar reductions take no descriptor: the table decides with the variant `automatic`.

@@ -242,7 +242,11 @@ const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,
     hold = std::move(m);
     cur = &hold;
   };
-  if (cur->location() != Location::device) keep(cur->to(Location::device, ctx));
+  // A host matrix without entries (say an output just constructed) is made on the device: there
+  // is nothing to copy, and the trace and transfer counters then show no copy.
+  if (cur->location() != Location::device)
+    keep(cur->nnz() == 0 ? empty_device_matrix(a.nrows(), a.ncols(), a.type(), it, ctx)
+                         : cur->to(Location::device, ctx));
   if (cur->index_type() != it) {
     if (cur == &a) keep(with_index_type(Matrix(a), it, ctx));
     else keep(with_index_type(std::move(hold), it, ctx));
