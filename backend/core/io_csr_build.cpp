@@ -34,8 +34,8 @@ template <class T>
 [[noreturn]] void report_duplicate(const Triplets<T>& t, Index a, Index b,
                                    const std::string& name) {
   const std::int64_t first_line = t.seq[a] >> 1, line = t.seq[b] >> 1;
-  std::string what = "duplicate entry (" + std::to_string(t.rows[b] + 1) + ", " +
-                     std::to_string(t.cols[b] + 1) + ")";
+  std::string what = "duplicate entry (" + std::to_string(t.rows[b] + t.shown_base) + ", " +
+                     std::to_string(t.cols[b] + t.shown_base) + ")";
   if ((t.seq[a] & 1) || (t.seq[b] & 1)) what += " after symmetric expansion";
   if (first_line == line) {
     what += ", given twice on this line";

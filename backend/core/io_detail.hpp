@@ -104,6 +104,7 @@ constexpr double kBytesPerRow = 16;
 template <class T>
 struct Triplets {
   Index nrows = 0, ncols = 0;
+  Index shown_base = 1;  ///< added to an index shown in a message (1: Matrix Market)
   std::vector<Index> rows, cols;
   std::vector<T> vals;
   std::vector<std::int64_t> seq;

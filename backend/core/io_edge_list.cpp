@@ -56,6 +56,7 @@ Triplets<double> parse_edges(LineCursor& cur, const std::string& name, std::int6
                              std::vector<std::string>* notes) {
   const Index base = opt.base;
   Triplets<double> t;
+  t.shown_base = base;  // messages show ids as the file gives them
   std::string_view line, tok[3];
   bool first_data = true;
   std::int64_t candidate_line = 0;  // "n m" line kept as an edge until the end decides
@@ -261,6 +262,7 @@ Matrix read_abc_lines(LineCursor& cur, const std::string& name, std::vector<std:
   std::unordered_map<std::string, Index> id;
   std::vector<std::string> names;
   Triplets<double> t;
+  t.shown_base = 0;
   std::string_view line, tok[3];
   auto label = [&](std::string_view s) {
     auto [it, inserted] = id.try_emplace(std::string(s), static_cast<Index>(names.size()));

@@ -74,10 +74,10 @@ Format detect_format(const std::string& name, std::string_view head) {
                    "mm|snap|abc|mci");
 }
 
-LoadedMatrix read_matrix(const std::string& path, const ReadOptions& opt) {
-  const std::string name = path == "-" ? "<stdin>" : path;
-  try {
-    detail::LineCursor cur(detail::open_source(path), name);
+namespace {
+
+LoadedMatrix read_from(detail::LineCursor& cur, const std::string& name, const ReadOptions& opt) {
+  {
     LoadedMatrix out;
     out.format = opt.format == Format::automatic ? detect_format(name, cur.peek(4096)) : opt.format;
     const std::size_t budget = detail::effective_budget(opt.memory_budget);
@@ -131,11 +131,35 @@ LoadedMatrix read_matrix(const std::string& path, const ReadOptions& opt) {
         throw InvalidValue(name + ": no format to read");
     }
     return out;
+  }
+}
+
+template <class F>
+LoadedMatrix guard_memory(const std::string& name, F&& f) {
+  try {
+    return f();
   } catch (const std::bad_alloc&) {
     throw OutOfMemory(name + ": out of memory while reading", 0);
   } catch (const std::length_error&) {
     throw OutOfMemory(name + ": too large to read", 0);
   }
+}
+
+}  // namespace
+
+LoadedMatrix read_matrix(const std::string& path, const ReadOptions& opt) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  return guard_memory(name, [&] {
+    detail::LineCursor cur(detail::open_source(path), name);
+    return read_from(cur, name, opt);
+  });
+}
+
+LoadedMatrix read_matrix(std::istream& in, const std::string& name, const ReadOptions& opt) {
+  return guard_memory(name, [&] {
+    detail::LineCursor cur(detail::open_source(in, name), name);
+    return read_from(cur, name, opt);
+  });
 }
 
 }  // namespace ringblas::io

@@ -164,6 +164,8 @@ struct LoadedMatrix {
 /// their labels and weights (repeated pairs keep the larger weight, as mcl). Errors as the
 /// format's reader; mci throws NotImplemented until io::read_mci is present.
 LoadedMatrix read_matrix(const std::string& path, const ReadOptions& opt = {});
+/// The same from a stream (plain or gzip bytes); `name` is used for detection and in messages.
+LoadedMatrix read_matrix(std::istream& in, const std::string& name, const ReadOptions& opt = {});
 
 /// The memory budget readers use by default: half of the smaller of physical memory and the
 /// address-space limit (RLIMIT_AS). Library code never reads the environment; the CLI's
