@@ -48,8 +48,7 @@ template <class T>
 }  // namespace
 
 template <class T>
-Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name,
-                 std::size_t* merged) {
+Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name, std::size_t* merged) {
   static_assert(sizeof(bool) == 1, "bool values are stored as single bytes");
   const Index n = static_cast<Index>(t.rows.size());
   const Index nrows = t.nrows;
@@ -124,8 +123,7 @@ Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name,
                               std::move(ci), std::move(vb));
 }
 
-template Matrix build_csr<double>(Triplets<double>&, Dup, Type, const std::string&,
-                                  std::size_t*);
+template Matrix build_csr<double>(Triplets<double>&, Dup, Type, const std::string&, std::size_t*);
 template Matrix build_csr<std::int64_t>(Triplets<std::int64_t>&, Dup, Type, const std::string&,
                                         std::size_t*);
 template Matrix build_csr<std::uint8_t>(Triplets<std::uint8_t>&, Dup, Type, const std::string&,

@@ -320,8 +320,8 @@ Matrix read_graph(const std::string& path) {
     opt.base = 0;
     opt.symmetrize = true;
     opt.compact_ids = true;
-    opt.pattern = true;        // a graph: every value 1.0
-    opt.dup = Dup::first;      // every value is 1.0, so any policy gives the same matrix
+    opt.pattern = true;    // a graph: every value 1.0
+    opt.dup = Dup::first;  // every value is 1.0, so any policy gives the same matrix
     opt.detect_header = true;
     return detail::read_edge_list_lines(cur, path, opt, 0, nullptr);
   });

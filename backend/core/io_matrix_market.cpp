@@ -153,9 +153,8 @@ void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, In
   // Entries the budget allows besides the row pointers, checked as they arrive (a declared count
   // is never trusted for allocation: each entry takes at least 2 bytes of a file of known size).
   const double row_bytes = kBytesPerRow * (static_cast<double>(nrows) + 1);
-  const std::size_t max_entries =
-      static_cast<std::size_t>(std::max(0.0, (static_cast<double>(budget) - row_bytes)) /
-                               kBytesPerEntry);
+  const std::size_t max_entries = static_cast<std::size_t>(
+      std::max(0.0, (static_cast<double>(budget) - row_bytes)) / kBytesPerEntry);
   const std::int64_t size = cur.size_hint();
   std::size_t guess = static_cast<std::size_t>(declared) * per_line;
   guess = std::min(guess, size > 0 ? static_cast<std::size_t>(size) / 2 : std::size_t{1} << 16);
@@ -291,10 +290,10 @@ Matrix read_matrix_market_lines(LineCursor& cur, const std::string& name, Matrix
     fail(name, size_line,
          "row count " + std::to_string(nrows) + " exceeds this reader's limit of " +
              std::to_string(max_rows));
-  check_budget(name, size_line, kBytesPerRow * (static_cast<double>(nrows) + 1), budget,
-               "the row pointers of " + std::to_string(nrows) + " rows (size line " +
-                   quote(line) + ")",
-               "; matrices with far more rows than entries (hypersparse) are not supported");
+  check_budget(
+      name, size_line, kBytesPerRow * (static_cast<double>(nrows) + 1), budget,
+      "the row pointers of " + std::to_string(nrows) + " rows (size line " + quote(line) + ")",
+      "; matrices with far more rows than entries (hypersparse) are not supported");
   if (h.symmetry != Symmetry::general && nrows != ncols)
     fail(name, size_line,
          "a symmetric or skew-symmetric matrix must be square, not " + std::to_string(nrows) +
@@ -315,12 +314,12 @@ Matrix read_matrix_market_lines(LineCursor& cur, const std::string& name, Matrix
       fail(name, size_line,
            "size " + std::to_string(nrows) + " x " + std::to_string(ncols) +
                " needs more values than the file can hold");
-    check_budget(name, size_line,
-                 kBytesPerRow * (static_cast<double>(nrows) + 1) +
-                     kBytesPerEntry * static_cast<double>(m),
-                 budget,
-                 "the " + std::to_string(m) + " values of a " + std::to_string(nrows) + " x " +
-                     std::to_string(ncols) + " array");
+    check_budget(
+        name, size_line,
+        kBytesPerRow * (static_cast<double>(nrows) + 1) + kBytesPerEntry * static_cast<double>(m),
+        budget,
+        "the " + std::to_string(m) + " values of a " + std::to_string(nrows) + " x " +
+            std::to_string(ncols) + " array");
     declared = m;
   } else {
     declared = parse_dim(tok[2], "entry count", name, size_line);
@@ -332,8 +331,7 @@ Matrix read_matrix_market_lines(LineCursor& cur, const std::string& name, Matrix
     info->stored_entries = declared;
   }
   if (h.field == Field::real)
-    return read_typed<double>(cur, h, nrows, ncols, declared, size_line, budget, Type::fp64,
-                              name);
+    return read_typed<double>(cur, h, nrows, ncols, declared, size_line, budget, Type::fp64, name);
   if (h.field == Field::integer)
     return read_typed<std::int64_t>(cur, h, nrows, ncols, declared, size_line, budget,
                                     as_fp64 ? Type::fp64 : Type::int64, name);

@@ -197,7 +197,7 @@ void write_file_atomically(
   gzFile gz = nullptr;
   try {
     // The new file gets the old one's mode, or what open(2) would have given it.
-    struct stat st{};
+    struct stat st {};
     mode_t mode;
     if (::stat(path.c_str(), &st) == 0) {
       mode = st.st_mode & 07777;

@@ -47,7 +47,7 @@ class FileSource : public ByteSource {
     f_ = std::fopen(path.c_str(), "rb");
     if (!f_) throw IoError(path + ": cannot open for reading (" + std::strerror(errno) + ")");
     owned_ = true;
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fileno(f_), &st) == 0 && S_ISREG(st.st_mode)) size_ = st.st_size;
     if (::fstat(fileno(f_), &st) == 0 && S_ISDIR(st.st_mode)) {
       std::fclose(f_);
@@ -284,9 +284,9 @@ bool LineCursor::fill() {
 bool LineCursor::next(std::string_view& line) {
   std::size_t scanned = 0;
   while (true) {
-    const void* nl =
-        view_.size() > scanned ? std::memchr(view_.data() + scanned, '\n', view_.size() - scanned)
-                               : nullptr;
+    const void* nl = view_.size() > scanned
+                         ? std::memchr(view_.data() + scanned, '\n', view_.size() - scanned)
+                         : nullptr;
     if (nl) {
       std::size_t len = static_cast<std::size_t>(static_cast<const char*>(nl) - view_.data());
       line = view_.substr(0, len);
@@ -407,20 +407,21 @@ std::string human_bytes(double bytes) {
 void check_budget(const std::string& name, std::int64_t line, double bytes, std::size_t budget,
                   const std::string& what, const std::string& hint) {
   if (bytes <= static_cast<double>(budget)) return;
-  std::string msg = name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
-                    what + " need " + human_bytes(bytes) + ", over the memory budget of " +
+  std::string msg = name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what +
+                    " need " + human_bytes(bytes) + ", over the memory budget of " +
                     human_bytes(static_cast<double>(budget)) +
                     " (raise it with ReadOptions::memory_budget, or --memory-budget / "
-                    "RINGBLAS_MEMORY_BUDGET on the command line)" + hint;
+                    "RINGBLAS_MEMORY_BUDGET on the command line)" +
+                    hint;
   throw OutOfMemory(msg, bytes >= 1.8e19 ? SIZE_MAX : static_cast<std::size_t>(bytes));
 }
 
 }  // namespace detail
 
 std::size_t default_memory_budget() {
-  double total = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
-                 static_cast<double>(::sysconf(_SC_PAGESIZE));
-  struct rlimit lim{};
+  double total =
+      static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  struct rlimit lim {};
   if (::getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
     total = std::min(total, static_cast<double>(lim.rlim_cur));
   if (!(total > 0)) total = 4.0 * (1 << 30);  // unknown: assume a small machine

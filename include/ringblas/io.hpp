@@ -2,8 +2,8 @@
 // format detection (read_matrix), the readers' memory budget and atomic file output.
 #pragma once
 #include <cstddef>
-#include <iosfwd>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,28 +59,29 @@ DenseMatrix read_dense_matrix_market(const std::string& path);
 /// significant digits for fp32/fp64 (round-trips exactly), integer for int32/int64 and bool
 /// (0/1), pattern (no values) when `pattern` is set. A path ending in ".gz" is written gzip.
 /// Files are written atomically (see write_file_atomically): a failure leaves the previous file.
-/// The matrix must be on the host (InvalidValue otherwise); IoError when the file cannot be written.
+/// The matrix must be on the host (InvalidValue otherwise); IoError when the file cannot be
+/// written.
 void write_matrix_market(const std::string& path, const Matrix& a, bool pattern = false);
 void write_matrix_market(std::ostream& out, const Matrix& a, bool pattern = false);
 /// Writes array general Matrix Market (column-major, as the format requires).
 void write_dense_matrix_market(const std::string& path, const DenseMatrix& a);
 
 struct EdgeListOptions {
-  int base = 0;                 ///< 0- or 1-based vertex ids
-  bool symmetrize = false;      ///< add (j, i) for every (i, j)
-  bool compact_ids = false;     ///< renumber the ids that occur to 0..n-1 in increasing order
-  Index nvertices = -1;         ///< -1: max id + 1 (after compaction, the number of ids)
-  Dup dup = Dup::first;         ///< how repeated edges combine (SNAP lists repeat some)
+  int base = 0;              ///< 0- or 1-based vertex ids
+  bool symmetrize = false;   ///< add (j, i) for every (i, j)
+  bool compact_ids = false;  ///< renumber the ids that occur to 0..n-1 in increasing order
+  Index nvertices = -1;      ///< -1: max id + 1 (after compaction, the number of ids)
+  Dup dup = Dup::first;      ///< how repeated edges combine (SNAP lists repeat some)
   /// Triplet files (SuiteSparse `i j x`): max row + 1 rows and max col + 1 columns, sized
   /// separately; symmetrize, compact_ids and nvertices must then be left unset (InvalidValue).
   bool rectangular = false;
-  bool pattern = false;            ///< ignore a weight column: every value 1.0
+  bool pattern = false;  ///< ignore a weight column: every value 1.0
   /// Skip a first data line that is a header rather than an edge: only tokens that are not
   /// numbers ("nd nw"), or "n m" where m is the number of edge lines that follow and n the number
   /// of distinct ids (or the largest id + 1) in them. A malformed line ("0 -1", "1 2 x") is
   /// never taken for a header: it is an error naming its line.
   bool detect_header = false;
-  std::size_t memory_budget = 0;   ///< bytes; 0: default_memory_budget()
+  std::size_t memory_budget = 0;  ///< bytes; 0: default_memory_budget()
 };
 /// Edge list `i j [w]` per line, whitespace separated (SNAP style); lines starting with `#` or
 /// `%` and blank lines are comments; the first `skip_header_lines` lines of the file are skipped
@@ -180,9 +181,9 @@ std::size_t parse_memory_size(const std::string& text);
 /// over `path` only when everything succeeded. On any exception the temporary file is removed
 /// and `path` is left as it was; IoError names the path and the system's reason. The mode of an
 /// existing file is kept (new files get 0666 minus the umask).
-void write_file_atomically(const std::string& path,
-                           const std::function<void(const std::function<void(const char*,
-                                                                             std::size_t)>&)>& write);
+void write_file_atomically(
+    const std::string& path,
+    const std::function<void(const std::function<void(const char*, std::size_t)>&)>& write);
 /// Removes the temporary file of a write in progress, if any. Async-signal-safe: a program's
 /// SIGINT/SIGTERM handler calls it before dying so that an interrupted write leaves nothing
 /// behind (the target is untouched anyway: it is replaced only by the final rename).

@@ -70,11 +70,13 @@ TEST(CliIo, Case1BannerVariantsAreMatrixMarketOrErrors) {
   }
   put(dir, "c.mtx", kPrevious);
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"%MatrixMarket matrix coordinate real general\n", ":1: malformed Matrix Market banner: "
-                                                         "'%MatrixMarket'"},
+      {"%MatrixMarket matrix coordinate real general\n",
+       ":1: malformed Matrix Market banner: "
+       "'%MatrixMarket'"},
       {"% MatrixMarket matrix coordinate real general\n", ":1: malformed Matrix Market banner"},
-      {"%%MatrixMarkt matrix coordinate real general\n", ":1: malformed Matrix Market banner: "
-                                                         "'%%MatrixMarkt'"},
+      {"%%MatrixMarkt matrix coordinate real general\n",
+       ":1: malformed Matrix Market banner: "
+       "'%%MatrixMarkt'"},
       {"\n%%MatrixMarket matrix coordinat real general\n", ":2: unknown format 'coordinat'"},
   };
   for (const auto& [banner, message] : bad) {
@@ -118,16 +120,16 @@ TEST(CliIo, Case2FileSizeLimitLeavesPreviousOutput) {
   put(dir, "c.mtx", kPrevious);
   const std::string karate = kRepoData + "/suitesparse/karate.mtx";
   // C = A*A of karate is about 9 KB of text; 4 KB may be written.
-  const auto r = run_sh("ulimit -f 4; \"$RINGBLAS\" mxm '" + karate + "' '" + karate +
-                            "' --type int64 -o c.mtx",
-                        dir);
+  const auto r = run_sh(
+      "ulimit -f 4; \"$RINGBLAS\" mxm '" + karate + "' '" + karate + "' --type int64 -o c.mtx",
+      dir);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "c.mtx: write failed (File too large)")) << r.err;
   EXPECT_EQ(slurp(dir / "c.mtx"), kPrevious);
   EXPECT_TRUE(hidden_files(dir).empty()) << hidden_files(dir)[0];
   // Without the limit the same run replaces the file.
-  const auto ok = run_sh("\"$RINGBLAS\" mxm '" + karate + "' '" + karate + "' --type int64 -o c.mtx",
-                         dir);
+  const auto ok =
+      run_sh("\"$RINGBLAS\" mxm '" + karate + "' '" + karate + "' --type int64 -o c.mtx", dir);
   ASSERT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(contains(slurp(dir / "c.mtx"), "%%MatrixMarket matrix coordinate integer general\n"));
 }
@@ -150,8 +152,8 @@ TEST(CliIo, Case2KilledWriterLeavesPreviousOutput) {
       "done\n"
       "kill -TERM $pid; wait $pid; echo \"status=$?\"",
       dir);
-  EXPECT_TRUE(contains(r.out, "status=143")) << "the writer was not killed mid-way: " << r.out
-                                             << r.err;
+  EXPECT_TRUE(contains(r.out, "status=143"))
+      << "the writer was not killed mid-way: " << r.out << r.err;
   EXPECT_EQ(slurp(dir / "c.mtx"), kPrevious);
   EXPECT_TRUE(hidden_files(dir).empty()) << hidden_files(dir)[0];
 }
@@ -272,7 +274,8 @@ TEST(CliIo, Case6LabelsAndWeightsKept) {
   EXPECT_TRUE(contains(r.out, "format: abc label triples (as given, 3 labels)\n")) << r.out;
   r = run_cli({"mxm", abc, abc, "--semiring", "min_plus", "-o", (dir / "c.mtx").string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(slurp(dir / "c.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 3 0.75\n");
+  EXPECT_EQ(slurp(dir / "c.mtx"),
+            "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 3 0.75\n");
   // The same triples in a .txt file are an edge list: labels are then an error naming the line.
   const std::string txt = put(dir, "g.txt", "1 2 0.5\ngeneB geneC 0.25\n");
   r = run_cli({"info", txt});
@@ -285,8 +288,8 @@ TEST(CliIo, Case6LabelsAndWeightsKept) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "rows: 2708\n")) << r.out;
   // --pattern drops the weights on request only.
-  r = run_cli({"mxm", abc, abc, "--semiring", "min_plus", "--pattern", "-o",
-               (dir / "p.mtx").string()});
+  r = run_cli(
+      {"mxm", abc, abc, "--semiring", "min_plus", "--pattern", "-o", (dir / "p.mtx").string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(slurp(dir / "p.mtx"), "\n1 3 2\n"));
 }

@@ -19,7 +19,8 @@ using namespace ringblas;
 using Triple = std::tuple<Index, Index, double>;
 
 fs::path dir() {
-  const auto d = fs::temp_directory_path() / ("ringblas_test_formats_" + std::to_string(::getpid()));
+  const auto d =
+      fs::temp_directory_path() / ("ringblas_test_formats_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
 }
@@ -75,8 +76,9 @@ TEST(IoFormats, DetectionRule) {
   EXPECT_EQ(io::detect_format("dir.v2/x.abc", "a b\n"), Format::abc);
   EXPECT_EQ(io::detect_format("x.mci", "(mclheader\n"), Format::mci);
   // Else an error, never a guess.
-  EXPECT_NE(error_of<ParseError>([] { io::detect_format("dir.v2/x", "0 1\n"); })
-                .find("dir.v2/x: cannot tell the format: no Matrix Market banner and no extension"),
+  EXPECT_NE(error_of<ParseError>([] {
+              io::detect_format("dir.v2/x", "0 1\n");
+            }).find("dir.v2/x: cannot tell the format: no Matrix Market banner and no extension"),
             std::string::npos);
   EXPECT_EQ(io::parse_format("MM"), Format::matrix_market);
   EXPECT_EQ(io::parse_format("snap"), Format::edge_list);
@@ -107,8 +109,9 @@ TEST(IoFormats, EdgeListsAsGivenUnlessAsked) {
   EXPECT_NE(c.notes[0].find("repeated edge(s) with equal values kept once"), std::string::npos);
   // ... and disagree: an error naming both lines.
   const auto clash = write_temp("clash.txt", "0 1 2\n1 0 3\n");
-  EXPECT_NE(error_of<ParseError>([&] { io::read_matrix(clash, sym); })
-                .find(":2: duplicate entry (0, 1) after symmetric expansion, first given on line 1"),
+  EXPECT_NE(error_of<ParseError>([&] {
+              io::read_matrix(clash, sym);
+            }).find(":2: duplicate entry (0, 1) after symmetric expansion, first given on line 1"),
             std::string::npos);
   // 1-based ids are shown as the file gives them.
   io::ReadOptions one;
@@ -160,13 +163,15 @@ TEST(IoFormats, MemoryBudget) {
   // Entries: refused at the line where they pass the budget.
   std::string many = kBanner + "10 10 100000\n";
   for (int k = 0; k < 100000; ++k) many += "1 1 1\n";
-  const std::string m2 = error_of<OutOfMemory>(
-      [&] { io::read_matrix(write_temp("many.mtx", many), o); });
+  const std::string m2 =
+      error_of<OutOfMemory>([&] { io::read_matrix(write_temp("many.mtx", many), o); });
   EXPECT_NE(m2.find("many.mtx:"), std::string::npos) << m2;
   EXPECT_NE(m2.find("the entries read up to this line"), std::string::npos) << m2;
   // Edge lists: the largest id, naming its line.
   const auto ids = write_temp("ids.txt", "0 1\n1 2000000\n");
-  EXPECT_NE(error_of<OutOfMemory>([&] { io::read_matrix(ids, o); }).find("ids.txt:2: vertex ids up to 2000000"),
+  EXPECT_NE(error_of<OutOfMemory>([&] {
+              io::read_matrix(ids, o);
+            }).find("ids.txt:2: vertex ids up to 2000000"),
             std::string::npos);
   o.compact_ids = true;
   EXPECT_EQ(io::read_matrix(ids, o).matrix.nrows(), 3);
@@ -182,14 +187,15 @@ std::string gzip_bytes(const std::string& text) {
 
 TEST(IoFormats, GzipStreams) {
   // Two members one after another, then zero padding: one text.
-  const std::string bytes = gzip_bytes(kBanner + "2 2 2\n") + gzip_bytes("1 1 1\n2 2 2\n") +
-                            std::string(10, '\0');
+  const std::string bytes =
+      gzip_bytes(kBanner + "2 2 2\n") + gzip_bytes("1 1 1\n2 2 2\n") + std::string(10, '\0');
   EXPECT_EQ(io::read_matrix_market(write_temp("two.mtx.gz", bytes)).nnz(), 2);
   // Garbage after the end of the gzip data is an error.
-  EXPECT_NE(error_of<ParseError>([&] {
-              io::read_matrix_market(write_temp("junk.mtx.gz", gzip_bytes(kBanner + "1 1 0\n") + "junk"));
-            }).find("unexpected bytes after the end of the gzip data"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<ParseError>([&] {
+        io::read_matrix_market(write_temp("junk.mtx.gz", gzip_bytes(kBanner + "1 1 0\n") + "junk"));
+      }).find("unexpected bytes after the end of the gzip data"),
+      std::string::npos);
   // A long file through a small buffer: lines cross chunk boundaries.
   // 20000 distinct positions: row k % 1000, column 37 * (k / 1000) % 1000.
   std::string text = kBanner + "1000 1000 20000\n";
@@ -203,12 +209,13 @@ TEST(IoFormats, GzipStreams) {
 
 TEST(IoFormats, AtomicWriterKeepsThePreviousFileOnError) {
   const auto path = write_temp("out.mtx", "previous\n");
-  EXPECT_THROW(io::write_file_atomically(path,
-                                         [](const std::function<void(const char*, std::size_t)>& sink) {
-                                           sink("partial", 7);
-                                           throw IoError("disk full (simulated)");
-                                         }),
-               IoError);
+  EXPECT_THROW(
+      io::write_file_atomically(path,
+                                [](const std::function<void(const char*, std::size_t)>& sink) {
+                                  sink("partial", 7);
+                                  throw IoError("disk full (simulated)");
+                                }),
+      IoError);
   EXPECT_EQ(slurp(path), "previous\n");
   for (const auto& e : fs::directory_iterator(dir()))
     EXPECT_NE(e.path().filename().string().rfind(".out.mtx.tmp", 0), 0u) << e.path();

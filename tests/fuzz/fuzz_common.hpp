@@ -23,7 +23,8 @@ inline bool same_values(const Matrix& a, const Matrix& b) {
       if (!(x[k] == y[k] || (std::isnan(x[k]) && std::isnan(y[k])))) return false;
     return true;
   }
-  if (a.type() == Type::int64) return a.values_vector<std::int64_t>() == b.values_vector<std::int64_t>();
+  if (a.type() == Type::int64)
+    return a.values_vector<std::int64_t>() == b.values_vector<std::int64_t>();
   return a.values_vector<bool>() == b.values_vector<bool>();
 }
 
@@ -48,7 +49,8 @@ inline void check_and_round_trip(const char* target, const Matrix& a, bool patte
   if (b.nrows() != a.nrows() || b.ncols() != a.ncols() || b.nnz() != a.nnz() ||
       b.row_ptr_vector() != a.row_ptr_vector() || b.col_idx_vector() != a.col_idx_vector())
     die(target, "write -> read round trip changed the structure");
-  if (b.type() == a.type() && !same_values(a, b)) die(target, "write -> read round trip changed values");
+  if (b.type() == a.type() && !same_values(a, b))
+    die(target, "write -> read round trip changed values");
 }
 
 }  // namespace ringblas::fuzz
