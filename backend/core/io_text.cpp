@@ -273,7 +273,7 @@ bool LineCursor::fill() {
     fail(name_, line_ + 1,
          "line longer than " + std::to_string(kMaxLine >> 20) + " MiB (not a text matrix file?)");
   if (!view_.empty() && view_.data() != buf_.data()) std::memmove(buf_.data(), view_.data(), keep);
-  const std::size_t want = std::max<std::size_t>(kChunk * 16, keep * 2);
+  const std::size_t want = std::max<std::size_t>(kChunk, keep * 2);
   if (buf_.size() < want) buf_.resize(want);
   const std::size_t got = src_->read(buf_.data() + keep, buf_.size() - keep);
   if (got == 0) eof_ = true;
