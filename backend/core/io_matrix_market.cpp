@@ -120,10 +120,11 @@ T parse_value(std::string_view tok, Field field, const std::string& name, std::i
   } else if constexpr (std::is_same_v<T, std::int64_t>) {
     std::int64_t v;
     if (!parse_int(tok, v)) {
+      const std::string problem = int_problem(tok);
       double d;
-      if (parse_real(tok, d))
+      if (problem.find("out of range") == std::string::npos && parse_real(tok, d))
         fail(name, line, "value " + quote(tok) + " is not an integer (field is 'integer')");
-      fail(name, line, "value " + int_problem(tok));
+      fail(name, line, "value " + problem);
     }
     return v;
   } else {

@@ -334,8 +334,9 @@ TEST(IoMatrixMarketErrors, Fields) {
   const std::string i = "%%MatrixMarket matrix coordinate integer general\n3 3 1\n";
   EXPECT_PARSE_ERROR(i + "1 1 1.5\n",
                      "bad.mtx:3: value '1.5' is not an integer (field is 'integer')");
+  // Issue 10, case 9: INT64_MAX + 1 is out of range, not "not an integer".
   EXPECT_PARSE_ERROR(i + "1 1 9223372036854775808\n",
-                     "bad.mtx:3: value '9223372036854775808' is not an integer");
+                     "bad.mtx:3: value '9223372036854775808' is out of range (int64)");
   const std::string p = "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n";
   EXPECT_PARSE_ERROR(p + "1 1 1\n", "bad.mtx:3: unexpected extra field '1' (expected 'row col')");
   EXPECT_PARSE_ERROR(
