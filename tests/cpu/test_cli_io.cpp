@@ -197,6 +197,11 @@ TEST(CliIo, Case4MalformedFirstEdgeIsAnError) {
   r = run_cli({"info", x});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(contains(r.err, x + ":1: weight 'x' is not a real number")) << r.err;
+  for (const auto& f : {neg, x}) {
+    r = run_cli({"mxm", f, f, "-o", (dir / "out.mtx").string()});
+    EXPECT_EQ(r.code, 1) << f;
+    EXPECT_FALSE(fs::exists(dir / "out.mtx")) << f;
+  }
   // A real header is skipped, and said so on stderr.
   const std::string h = put(dir, "h.txt", "nd nw\n0 1\n1 2\n");
   r = run_cli({"info", h});
@@ -242,6 +247,11 @@ TEST(CliIo, Case5HugeDimensionsRefusedAtOnce) {
   EXPECT_TRUE(contains(r.out, "rows: 4\n")) << r.out;
   r = run_sh("\"$RINGBLAS\" info huge.mtx --memory-budget lots", dir);
   EXPECT_EQ(r.code, 2);
+  // No output is created by a refused input.
+  r = run_sh("ulimit -v 3000000; \"$RINGBLAS\" mxm huge.mtx huge.mtx -o out.mtx", dir);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "huge.mtx:2: the row pointers of 1000000000 rows")) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out.mtx"));
 }
 
 TEST(CliIo, Case5GzipBombStreamsInBoundedMemory) {
@@ -281,6 +291,9 @@ TEST(CliIo, Case6LabelsAndWeightsKept) {
   r = run_cli({"info", txt});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(contains(r.err, txt + ":2: vertex id 'geneB' is not an integer")) << r.err;
+  r = run_cli({"mxm", txt, txt, "-o", (dir / "out.mtx").string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_FALSE(fs::exists(dir / "out.mtx"));
   r = run_cli({"info", txt, "--format", "abc"});
   EXPECT_EQ(r.code, 0) << r.err;
   // Real data: Krogan's core PPI network (kept in tests/data), 2,708 proteins.
@@ -312,6 +325,11 @@ TEST(CliIo, Case7EdgeListsAsGiven) {
   r = run_cli({"info", a, "--symmetric", "--compact-ids"});
   EXPECT_TRUE(contains(r.out, "rows: 2\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "nnz: 2\n")) << r.out;
+  r = run_cli({"info", a, "--nvertices", "40", "--base=1"});
+  EXPECT_TRUE(contains(r.out, "rows: 40\n")) << r.out;
+  r = run_cli({"info", a, "--nvertices", "15"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, a + ":1: vertex 20 does not fit in nvertices = 15")) << r.err;
   // A repeated edge with another weight is an error naming both lines; the same weight is kept.
   const std::string dup = put(dir, "dup.txt", "1 2 0.5\n2 3 1\n1 2 0.75\n");
   r = run_cli({"info", dup});
