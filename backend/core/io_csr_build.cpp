@@ -34,8 +34,8 @@ template <class T>
 [[noreturn]] void report_duplicate(const Triplets<T>& t, Index a, Index b,
                                    const std::string& name) {
   const std::int64_t first_line = t.seq[a] >> 1, line = t.seq[b] >> 1;
-  std::string what = "duplicate entry (" + std::to_string(t.rows[b] + 1) + ", " +
-                     std::to_string(t.cols[b] + 1) + ")";
+  std::string what = "duplicate entry (" + std::to_string(t.rows[b] + t.shown_base) + ", " +
+                     std::to_string(t.cols[b] + t.shown_base) + ")";
   if ((t.seq[a] & 1) || (t.seq[b] & 1)) what += " after symmetric expansion";
   if (first_line == line) {
     what += ", given twice on this line";
@@ -48,7 +48,7 @@ template <class T>
 }  // namespace
 
 template <class T>
-Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name) {
+Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name, std::size_t* merged) {
   static_assert(sizeof(bool) == 1, "bool values are stored as single bytes");
   const Index n = static_cast<Index>(t.rows.size());
   const Index nrows = t.nrows;
@@ -83,6 +83,10 @@ Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name) {
         if (dup == Dup::error) {
           // Two mirrors collide only where their originals do; report the originals instead.
           if ((t.seq[perm[p - 1]] & 1) && (t.seq[k] & 1)) continue;
+          if (merged && out_vals.back() == t.vals[k]) {
+            ++*merged;
+            continue;
+          }
           report_duplicate(t, perm[p - 1], k, name);
         }
         out_vals.back() = combine(dup, out_vals.back(), t.vals[k]);
@@ -119,8 +123,10 @@ Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name) {
                               std::move(ci), std::move(vb));
 }
 
-template Matrix build_csr<double>(Triplets<double>&, Dup, Type, const std::string&);
-template Matrix build_csr<std::int64_t>(Triplets<std::int64_t>&, Dup, Type, const std::string&);
-template Matrix build_csr<std::uint8_t>(Triplets<std::uint8_t>&, Dup, Type, const std::string&);
+template Matrix build_csr<double>(Triplets<double>&, Dup, Type, const std::string&, std::size_t*);
+template Matrix build_csr<std::int64_t>(Triplets<std::int64_t>&, Dup, Type, const std::string&,
+                                        std::size_t*);
+template Matrix build_csr<std::uint8_t>(Triplets<std::uint8_t>&, Dup, Type, const std::string&,
+                                        std::size_t*);
 
 }  // namespace ringblas::io::detail

@@ -1,5 +1,6 @@
 // Matrix Market reader: banner, size line, coordinate / array entries, symmetric expansion, and
 // a ParseError "file:line: reason" for every malformed input.
+#include <algorithm>
 #include <istream>
 #include <iterator>
 #include <limits>
@@ -36,19 +37,23 @@ struct Header {
   Symmetry symmetry = Symmetry::general;
 };
 
-Header parse_banner(std::string_view line, const std::string& name) {
+Header parse_banner(std::string_view line, const std::string& name, std::int64_t ln) {
   std::string_view tok[5];
   const std::size_t n = split(line, tok, 5);
+  if (n > 0 && !tok[0].empty() && tok[0][0] == '%' && !iequals(tok[0], "%%MatrixMarket"))
+    fail(name, ln,
+         "malformed Matrix Market banner: " + quote(tok[0]) + " is not '%%MatrixMarket'; " +
+             kBannerForm);
   if (n == 0 || !iequals(tok[0], "%%MatrixMarket"))
-    fail(name, 1, "missing Matrix Market banner: " + std::string(kBannerForm));
-  if (n != 5) fail(name, 1, "malformed banner (" + std::to_string(n) + " words): " + kBannerForm);
+    fail(name, ln, "missing Matrix Market banner: " + std::string(kBannerForm));
+  if (n != 5) fail(name, ln, "malformed banner (" + std::to_string(n) + " words): " + kBannerForm);
   if (!iequals(tok[1], "matrix"))
-    fail(name, 1, "unknown object " + quote(tok[1]) + " (only 'matrix' is supported)");
+    fail(name, ln, "unknown object " + quote(tok[1]) + " (only 'matrix' is supported)");
   Header h;
   if (iequals(tok[2], "array"))
     h.array = true;
   else if (!iequals(tok[2], "coordinate"))
-    fail(name, 1, "unknown format " + quote(tok[2]) + " (expected 'coordinate' or 'array')");
+    fail(name, ln, "unknown format " + quote(tok[2]) + " (expected 'coordinate' or 'array')");
   if (iequals(tok[3], "real"))
     h.field = Field::real;
   else if (iequals(tok[3], "integer"))
@@ -56,9 +61,9 @@ Header parse_banner(std::string_view line, const std::string& name) {
   else if (iequals(tok[3], "pattern"))
     h.field = Field::pattern;
   else if (iequals(tok[3], "complex"))
-    fail(name, 1, "complex matrices are not supported (ringblas value types are real)");
+    fail(name, ln, "complex matrices are not supported (ringblas value types are real)");
   else
-    fail(name, 1, "unknown field " + quote(tok[3]) + " (expected real, integer or pattern)");
+    fail(name, ln, "unknown field " + quote(tok[3]) + " (expected real, integer or pattern)");
   if (iequals(tok[4], "general"))
     h.symmetry = Symmetry::general;
   else if (iequals(tok[4], "symmetric"))
@@ -66,14 +71,14 @@ Header parse_banner(std::string_view line, const std::string& name) {
   else if (iequals(tok[4], "skew-symmetric"))
     h.symmetry = Symmetry::skew_symmetric;
   else if (iequals(tok[4], "hermitian"))
-    fail(name, 1, "hermitian matrices are not supported (complex values)");
+    fail(name, ln, "hermitian matrices are not supported (complex values)");
   else
-    fail(name, 1,
+    fail(name, ln,
          "unknown symmetry " + quote(tok[4]) + " (expected general, symmetric or skew-symmetric)");
   if (h.array && h.field == Field::pattern)
-    fail(name, 1, "'array pattern' is not a valid combination");
+    fail(name, ln, "'array pattern' is not a valid combination");
   if (h.field == Field::pattern && h.symmetry == Symmetry::skew_symmetric)
-    fail(name, 1, "'pattern skew-symmetric' is not a valid combination (no values to negate)");
+    fail(name, ln, "'pattern skew-symmetric' is not a valid combination (no values to negate)");
   return h;
 }
 
@@ -90,8 +95,7 @@ bool next_data_line(LineCursor& cur, std::string_view& line) {
 Index parse_dim(std::string_view tok, const char* what, const std::string& name,
                 std::int64_t line) {
   std::int64_t v;
-  if (!parse_int(tok, v))
-    fail(name, line, std::string(what) + " " + quote(tok) + " is not an integer");
+  if (!parse_int(tok, v)) fail(name, line, std::string(what) + " " + int_problem(tok));
   if (v < 0) fail(name, line, std::string(what) + " " + std::to_string(v) + " is negative");
   return v;
 }
@@ -99,8 +103,7 @@ Index parse_dim(std::string_view tok, const char* what, const std::string& name,
 Index parse_index(std::string_view tok, const char* what, Index n, const std::string& name,
                   std::int64_t line) {
   std::int64_t v;
-  if (!parse_int(tok, v))
-    fail(name, line, std::string(what) + " index " + quote(tok) + " is not an integer");
+  if (!parse_int(tok, v)) fail(name, line, std::string(what) + " index " + int_problem(tok));
   if (v < 1 || v > n)
     fail(name, line,
          std::string(what) + " index " + std::to_string(v) + " out of range 1.." +
@@ -117,10 +120,11 @@ T parse_value(std::string_view tok, Field field, const std::string& name, std::i
   } else if constexpr (std::is_same_v<T, std::int64_t>) {
     std::int64_t v;
     if (!parse_int(tok, v)) {
+      const std::string problem = int_problem(tok);
       double d;
-      if (parse_real(tok, d))
+      if (problem.find("out of range") == std::string::npos && parse_real(tok, d))
         fail(name, line, "value " + quote(tok) + " is not an integer (field is 'integer')");
-      fail(name, line, "value " + quote(tok) + " is not an integer");
+      fail(name, line, "value " + problem);
     }
     return v;
   } else {
@@ -142,13 +146,20 @@ T negate(T v, const std::string& name, std::int64_t line) {
 /// Reads the entries after the size line into triplets (symmetric expansion included).
 template <class T>
 void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, Index declared,
-                  std::int64_t size_line, std::size_t text_size, Triplets<T>& t,
+                  std::int64_t size_line, std::size_t budget, Triplets<T>& t,
                   const std::string& name) {
   t.nrows = nrows;
   t.ncols = ncols;
-  // Never trust the declared count for allocation: each entry takes at least 2 bytes.
-  t.reserve(std::min<std::size_t>(static_cast<std::size_t>(declared), text_size / 2) *
-            (h.symmetry == Symmetry::general ? 1 : 2));
+  const std::size_t per_line = h.symmetry == Symmetry::general ? 1 : 2;
+  // Entries the budget allows besides the row pointers, checked as they arrive (a declared count
+  // is never trusted for allocation: each entry takes at least 2 bytes of a file of known size).
+  const double row_bytes = kBytesPerRow * (static_cast<double>(nrows) + 1);
+  const std::size_t max_entries = static_cast<std::size_t>(
+      std::max(0.0, (static_cast<double>(budget) - row_bytes)) / kBytesPerEntry);
+  const std::int64_t size = cur.size_hint();
+  std::size_t guess = static_cast<std::size_t>(declared) * per_line;
+  guess = std::min(guess, size > 0 ? static_cast<std::size_t>(size) / 2 : std::size_t{1} << 16);
+  t.reserve(std::min(guess, max_entries));
   const std::size_t want = h.array ? 1 : (h.field == Field::pattern ? 2 : 3);
   const char* form =
       h.array ? "'value'" : (h.field == Field::pattern ? "'row col'" : "'row col value'");
@@ -202,6 +213,9 @@ void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, In
                    " in a skew-symmetric file (its diagonal is zero and not stored)");
       }
     }
+    if (t.size() + per_line > max_entries)
+      check_budget(name, ln, row_bytes + kBytesPerEntry * static_cast<double>(t.size() + per_line),
+                   budget, "the entries read up to this line");
     t.push(i, j, v, 2 * ln);
     if (i != j && h.symmetry == Symmetry::symmetric) t.push(j, i, v, 2 * ln + 1);
     if (i != j && h.symmetry == Symmetry::skew_symmetric)
@@ -216,10 +230,9 @@ void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, In
 
 template <class T>
 Matrix read_typed(LineCursor& cur, const Header& h, Index nrows, Index ncols, Index declared,
-                  std::int64_t size_line, std::size_t text_size, Type type,
-                  const std::string& name) {
+                  std::int64_t size_line, std::size_t budget, Type type, const std::string& name) {
   Triplets<T> t;
-  read_entries(cur, h, nrows, ncols, declared, size_line, text_size, t, name);
+  read_entries(cur, h, nrows, ncols, declared, size_line, budget, t, name);
   return build_csr(t, Dup::error, type, name);
 }
 
@@ -231,17 +244,38 @@ Index checked_mul(Index a, Index b) {
 
 }  // namespace
 
-bool has_matrix_market_banner(std::string_view text) {
-  constexpr std::string_view banner = "%%MatrixMarket";
-  return text.size() >= banner.size() && iequals(text.substr(0, banner.size()), banner);
+bool looks_like_matrix_market(std::string_view head) {
+  head = strip_bom(head);
+  const std::size_t p = head.find_first_not_of(" \t\r\n\v\f");
+  if (p == std::string_view::npos) return false;
+  head.remove_prefix(p);
+  if (head.size() >= 2 && head[0] == '%' && head[1] == '%') return true;  // banner, misspelt too
+  if (head.empty() || head[0] != '%') return false;
+  // "% MatrixMarket ...": a banner that lost a '%'.
+  head.remove_prefix(1);
+  const std::size_t q = head.find_first_not_of(" \t");
+  if (q == std::string_view::npos) return false;
+  head.remove_prefix(q);
+  constexpr std::string_view word = "matrixmarket";
+  return head.size() >= word.size() && iequals(head.substr(0, word.size()), word);
 }
 
-Matrix read_matrix_market_text(std::string_view text, const std::string& name, MatrixInfo* info,
-                               Index max_rows, bool as_fp64) {
-  LineCursor cur(text);
+Matrix read_matrix_market_lines(LineCursor& cur, const std::string& name, MatrixInfo* info,
+                                Index max_rows, bool as_fp64, std::size_t budget) {
   std::string_view line;
-  if (!cur.next(line)) fail(name, 1, "empty file: missing Matrix Market banner");
-  const Header h = parse_banner(line, name);
+  // A byte-order mark and whitespace before the banner are tolerated (editors add them).
+  bool found = false;
+  while (cur.next(line)) {
+    if (cur.line_number() == 1) line = strip_bom(line);
+    if (!is_blank(line)) {
+      found = true;
+      break;
+    }
+  }
+  if (!found)
+    fail(name, std::max<std::int64_t>(cur.line_number(), 1),
+         "empty file: missing Matrix Market banner");
+  const Header h = parse_banner(line, name, cur.line_number());
   if (!next_data_line(cur, line)) fail(name, cur.line_number(), "file ends before the size line");
   const std::int64_t size_line = cur.line_number();
   std::string_view tok[3];
@@ -257,6 +291,10 @@ Matrix read_matrix_market_text(std::string_view text, const std::string& name, M
     fail(name, size_line,
          "row count " + std::to_string(nrows) + " exceeds this reader's limit of " +
              std::to_string(max_rows));
+  check_budget(
+      name, size_line, kBytesPerRow * (static_cast<double>(nrows) + 1), budget,
+      "the row pointers of " + std::to_string(nrows) + " rows (size line " + quote(line) + ")",
+      "; matrices with far more rows than entries (hypersparse) are not supported");
   if (h.symmetry != Symmetry::general && nrows != ncols)
     fail(name, size_line,
          "a symmetric or skew-symmetric matrix must be square, not " + std::to_string(nrows) +
@@ -272,10 +310,17 @@ Matrix read_matrix_market_text(std::string_view text, const std::string& name, M
     else
       m = checked_mul(nrows, ncols);
     if (m >= 0 && h.symmetry != Symmetry::general) m /= 2;
-    if (m < 0 || static_cast<std::size_t>(m) > text.size())
+    const std::int64_t size = cur.size_hint();
+    if (m < 0 || (size >= 0 && m > size))
       fail(name, size_line,
            "size " + std::to_string(nrows) + " x " + std::to_string(ncols) +
                " needs more values than the file can hold");
+    check_budget(
+        name, size_line,
+        kBytesPerRow * (static_cast<double>(nrows) + 1) + kBytesPerEntry * static_cast<double>(m),
+        budget,
+        "the " + std::to_string(m) + " values of a " + std::to_string(nrows) + " x " +
+            std::to_string(ncols) + " array");
     declared = m;
   } else {
     declared = parse_dim(tok[2], "entry count", name, size_line);
@@ -287,40 +332,44 @@ Matrix read_matrix_market_text(std::string_view text, const std::string& name, M
     info->stored_entries = declared;
   }
   if (h.field == Field::real)
-    return read_typed<double>(cur, h, nrows, ncols, declared, size_line, text.size(), Type::fp64,
-                              name);
+    return read_typed<double>(cur, h, nrows, ncols, declared, size_line, budget, Type::fp64, name);
   if (h.field == Field::integer)
-    return read_typed<std::int64_t>(cur, h, nrows, ncols, declared, size_line, text.size(),
+    return read_typed<std::int64_t>(cur, h, nrows, ncols, declared, size_line, budget,
                                     as_fp64 ? Type::fp64 : Type::int64, name);
-  return read_typed<std::uint8_t>(cur, h, nrows, ncols, declared, size_line, text.size(),
+  return read_typed<std::uint8_t>(cur, h, nrows, ncols, declared, size_line, budget,
                                   as_fp64 ? Type::fp64 : Type::boolean, name);
 }
 
 }  // namespace detail
 
-Matrix read_matrix_market(std::istream& in, const std::string& name, MatrixInfo* info,
-                          Index max_rows) {
+namespace {
+template <class F>
+Matrix guard_memory(const std::string& name, F&& f) {
   try {
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw IoError(name + ": read error");
-    data = detail::maybe_gunzip(std::move(data), name);
-    return detail::read_matrix_market_text(data, name, info, max_rows, false);
+    return f();
   } catch (const std::bad_alloc&) {
     throw OutOfMemory(name + ": out of memory while reading Matrix Market", 0);
   } catch (const std::length_error&) {
     throw OutOfMemory(name + ": too large to read", 0);
   }
 }
+}  // namespace
+
+Matrix read_matrix_market(std::istream& in, const std::string& name, MatrixInfo* info,
+                          Index max_rows) {
+  return guard_memory(name, [&] {
+    detail::LineCursor cur(detail::open_source(in, name), name);
+    return detail::read_matrix_market_lines(cur, name, info, max_rows, false,
+                                            detail::effective_budget(0));
+  });
+}
 
 Matrix read_matrix_market(const std::string& path, MatrixInfo* info) {
-  try {
-    const std::string text = read_file_text(path);
-    return detail::read_matrix_market_text(text, path, info, Index{1} << 40, false);
-  } catch (const std::bad_alloc&) {
-    throw OutOfMemory(path + ": out of memory while reading Matrix Market", 0);
-  } catch (const std::length_error&) {
-    throw OutOfMemory(path + ": too large to read", 0);
-  }
+  return guard_memory(path, [&] {
+    detail::LineCursor cur(detail::open_source(path), path);
+    return detail::read_matrix_market_lines(cur, path, info, Index{1} << 40, false,
+                                            detail::effective_budget(0));
+  });
 }
 
 DenseMatrix read_dense_matrix_market(const std::string& path) {

@@ -1,8 +1,14 @@
 // Matrix Market writers: coordinate general (real / integer / pattern) and array general, to a
 // stream, a plain file or a gzip file (".gz" suffix); to_chars formatting, 17 digits for floats.
+// Files are replaced atomically: temporary file in the same folder, fsync, rename.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -132,32 +138,113 @@ bool ends_with(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-/// Runs `body` with a Writer on `path` (gzip when the name ends in ".gz").
+/// Runs `body` with a Writer on `path`, written atomically (gzip when the name ends in ".gz").
 template <class Body>
 void write_file(const std::string& path, Body&& body) {
-  if (ends_with(path, ".gz")) {
-    gzFile gz = gzopen(path.c_str(), "wb6");
-    if (!gz) throw IoError(path + ": cannot open for writing (" + std::strerror(errno) + ")");
-    std::unique_ptr<gzFile_s, int (*)(gzFile)> guard(gz, &gzclose);
-    Writer w([&](const char* p, std::size_t n) {
-      if (gzwrite(gz, p, static_cast<unsigned>(n)) != static_cast<int>(n))
-        throw IoError(path + ": write failed");
-    });
+  write_file_atomically(path, [&](const std::function<void(const char*, std::size_t)>& sink) {
+    Writer w(sink);
     body(w);
-    if (gzclose(guard.release()) != Z_OK) throw IoError(path + ": write failed on close");
-    return;
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!f) throw IoError(path + ": cannot open for writing (" + std::strerror(errno) + ")");
-  Writer w([&](const char* p, std::size_t n) {
-    if (std::fwrite(p, 1, n, f.get()) != n)
-      throw IoError(path + ": write failed (" + std::strerror(errno) + ")");
   });
-  body(w);
-  if (std::fclose(f.release()) != 0) throw IoError(path + ": write failed on close");
+}
+
+// The temporary file of the write in progress, for remove_temporary_output (a signal handler):
+// a fixed buffer and a flag, which are all a handler may touch.
+char g_temp_path[4096];
+volatile std::sig_atomic_t g_temp_active = 0;
+
+void set_temp(const std::string& tmp) {
+  if (tmp.size() >= sizeof(g_temp_path)) return;  // too long to register: left to the catch
+  std::memcpy(g_temp_path, tmp.c_str(), tmp.size() + 1);
+  g_temp_active = 1;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+/// write(2) of all `n` bytes, retried on EINTR; IoError with the system's reason otherwise.
+void write_all(int fd, const char* p, std::size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t k = ::write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      throw IoError(path + ": write failed (" + errno_text() + ")");
+    }
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
 }
 
 }  // namespace
+
+void remove_temporary_output() noexcept {
+  if (g_temp_active) {
+    ::unlink(g_temp_path);
+    g_temp_active = 0;
+  }
+}
+
+void write_file_atomically(
+    const std::string& path,
+    const std::function<void(const std::function<void(const char*, std::size_t)>&)>& write) {
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.empty()) throw IoError(path + ": cannot open for writing (not a file name)");
+  std::string tmp = (slash == std::string::npos ? std::string() : dir) + "." + base + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw IoError(path + ": cannot open for writing (" + errno_text() + ")");
+  set_temp(tmp);
+  bool fd_open = true;
+  gzFile gz = nullptr;
+  try {
+    // The new file gets the old one's mode, or what open(2) would have given it.
+    struct stat st {};
+    mode_t mode;
+    if (::stat(path.c_str(), &st) == 0) {
+      mode = st.st_mode & 07777;
+    } else {
+      const mode_t mask = ::umask(0);
+      ::umask(mask);
+      mode = 0666 & ~mask;
+    }
+    if (::fchmod(fd, mode) != 0)
+      throw IoError(path + ": cannot set the mode of the temporary file (" + errno_text() + ")");
+    if (ends_with(path, ".gz")) {
+      gz = gzdopen(::dup(fd), "wb6");
+      if (!gz) throw IoError(path + ": cannot open for writing (gzip)");
+      write([&](const char* p, std::size_t n) {
+        if (n && gzwrite(gz, p, static_cast<unsigned>(n)) != static_cast<int>(n)) {
+          int zerr = 0;
+          const char* msg = gzerror(gz, &zerr);
+          throw IoError(path + ": write failed (" +
+                        (zerr == Z_ERRNO ? errno_text() : std::string(msg ? msg : "zlib")) + ")");
+        }
+      });
+      const int rc = gzclose(gz);
+      gz = nullptr;
+      if (rc != Z_OK) throw IoError(path + ": write failed on close (" + errno_text() + ")");
+    } else {
+      write([&](const char* p, std::size_t n) { write_all(fd, p, n, path); });
+    }
+    if (::fsync(fd) != 0) throw IoError(path + ": write failed on fsync (" + errno_text() + ")");
+    fd_open = false;
+    if (::close(fd) != 0) throw IoError(path + ": write failed on close (" + errno_text() + ")");
+    if (::rename(tmp.c_str(), path.c_str()) != 0)
+      throw IoError(path + ": cannot replace the file (" + errno_text() + ")");
+    g_temp_active = 0;
+  } catch (...) {
+    if (gz) gzclose(gz);
+    if (fd_open) ::close(fd);
+    g_temp_active = 0;
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  // Make the rename itself durable (best effort: some file systems refuse fsync on folders).
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
 
 void write_matrix_market(std::ostream& out, const Matrix& a, bool pattern) {
   Writer w([&](const char* p, std::size_t n) {

@@ -47,9 +47,34 @@ class Args {
   std::string usage_;
 };
 
-/// A Matrix Market file (banner detected; plain or gzip) with its info, or else a SNAP edge
-/// list read by io::read_graph (info then says pattern symmetric: a graph of 1.0 values).
+/// The input-format options every command takes, parsed in one place (main calls
+/// take_input_options before the command runs, so each command gets them):
+///   --format mm|snap|abc|mci, --symmetric, --compact-ids, --pattern, --nvertices N, --base 0|1,
+///   --memory-budget SIZE (else the environment's RINGBLAS_MEMORY_BUDGET, else the library's
+///   default); "-" as a file name is standard input.
+/// Throws UsageError for bad values.
+void take_input_options(Args& args);
+/// The options main parsed (defaults until then).
+const io::ReadOptions& input_options();
+/// Help text for the options above and how each format is read; main prints it after every
+/// command's --help.
+extern const char* const kInputHelp;
+
+/// Reads a matrix file with the command line's input options (io::read_matrix: format from
+/// --format, else the banner or the extension, never guessed); notes about decisions the reader
+/// made (a skipped header line) go to stderr. Keeps abc labels in the result.
+io::LoadedMatrix load_input(const std::string& path);
+/// The same for several files read together: edge lists (square, n = largest id + 1) are given
+/// one vertex set, n = the largest id + 1 over all of them, unless --nvertices is set.
+std::vector<io::LoadedMatrix> load_inputs(const std::vector<std::string>& paths);
+/// load_input's matrix and info; is_matrix_market says whether it was read as Matrix Market.
 Matrix load_matrix(const std::string& path, io::MatrixInfo* info, bool* is_matrix_market = nullptr);
+/// Vertex v's name for output: its abc label when the input had labels, else the number v.
+std::string vertex_name(const io::LoadedMatrix& in, Index v);
+/// Installs the handlers that make an interrupted run (SIGINT, SIGTERM, SIGHUP) remove a
+/// partially written output file's temporary before dying, and turns a file-size limit
+/// (SIGXFSZ) into a write error.
+void install_signal_handlers();
 
 const char* field_name(io::Field f);
 const char* symmetry_name(io::Symmetry s);

@@ -10,7 +10,9 @@ namespace ringblas::cli {
 namespace {
 constexpr const char* kUsage =
     "usage: ringblas info FILE\n"
-    "  FILE: Matrix Market (.mtx, .mtx.gz) or a SNAP edge list (read as a symmetrized graph)\n"
+    "  FILE: Matrix Market, edge list or abc file ('-': stdin), read as described under\n"
+    "  'input files' below (edge lists as given: no mirroring, renumbering or 1.0 weights\n"
+    "  unless --symmetric, --compact-ids or --pattern)\n"
     "  prints rows, cols, nnz (after symmetric expansion), type, field, symmetry, format,\n"
     "  stored entries and the min / mean / max row length\n";
 }  // namespace
@@ -22,9 +24,21 @@ int cmd_info(Args& args) {
     return 0;
   }
   const std::string path = args.positionals(1, 1)[0];
-  io::MatrixInfo info;
-  bool mm = false;
-  const Matrix a = load_matrix(path, &info, &mm);
+  const std::string shown = path == "-" ? "<stdin>" : path;
+  const io::LoadedMatrix in = load_input(path);
+  const Matrix& a = in.matrix;
+  const io::MatrixInfo& info = in.info;
+  const bool mm = in.format == io::Format::matrix_market;
+  const io::ReadOptions& opt = input_options();
+  std::string how = in.format == io::Format::abc ? "abc label triples" : "edge list";
+  if (!mm) {
+    how += " (";
+    how += opt.symmetrize ? "symmetrized" : "as given";
+    if (opt.compact_ids) how += ", ids compacted";
+    if (opt.pattern) how += ", weights ignored";
+    if (in.format == io::Format::abc) how += ", " + std::to_string(in.labels.size()) + " labels";
+    how += ")";
+  }
   const std::vector<Index> rp = a.row_ptr_vector();
   Index lo = 0, hi = 0;
   for (Index i = 0; i < a.nrows(); ++i) {
@@ -36,10 +50,10 @@ int cmd_info(Args& args) {
       a.nrows() ? static_cast<double>(a.nnz()) / static_cast<double>(a.nrows()) : 0.0;
   char mean_text[32];
   std::snprintf(mean_text, sizeof(mean_text), "%.3f", mean);
-  std::cout << "file: " << path << '\n'
+  std::cout << "file: " << shown << '\n'
             << "format: "
             << (mm ? (info.array_format ? "matrix-market array" : "matrix-market coordinate")
-                   : "edge list (symmetrized, ids compacted)")
+                   : how)
             << '\n'
             << "rows: " << a.nrows() << '\n'
             << "cols: " << a.ncols() << '\n'

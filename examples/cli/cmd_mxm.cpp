@@ -16,7 +16,8 @@ namespace ringblas::cli {
 namespace {
 constexpr const char* kUsage =
     "usage: ringblas mxm A B [options]\n"
-    "  computes C<M> = A (+).(x) B; A, B, M: Matrix Market files (or SNAP edge lists)\n"
+    "  computes C<M> = A (+).(x) B; A, B, M: Matrix Market, edge-list or abc files, read as\n"
+    "  given (see 'input files' below; edge lists share one vertex set); '-' is stdin\n"
     "  --semiring NAME     <monoid>_<multiply>, e.g. plus_times (default), min_plus, plus_pair,\n"
     "                      lor_land, any_secondi\n"
     "  --type T            bool, int32, int64, fp32, fp64; inputs are cast to it (default fp64;\n"
@@ -79,14 +80,21 @@ int cmd_mxm(Args& args) {
     args.usage_error(e.what());
   }
 
-  io::MatrixInfo info_a, info_b;
-  const Matrix a = load_matrix(files[0], &info_a).cast(type);
-  const Matrix b = load_matrix(files[1], &info_b).cast(type);
+  std::vector<std::string> paths = {files[0], files[1]};
+  if (mask_path) paths.push_back(*mask_path);
+  auto inputs = load_inputs(paths);
+  const io::MatrixInfo info_a = inputs[0].info, info_b = inputs[1].info;
+  const Matrix a = inputs[0].matrix.cast(type);
+  const Matrix b = inputs[1].matrix.cast(type);
   std::optional<Matrix> mask;
-  if (mask_path) mask = load_matrix(*mask_path, nullptr);
+  if (mask_path) mask = std::move(inputs[2].matrix);
 
   const Index nrows = desc.transpose_a ? a.ncols() : a.nrows();
   const Index ncols = desc.transpose_b ? b.nrows() : b.ncols();
+  if (mask && (mask->nrows() != nrows || mask->ncols() != ncols))
+    throw DimensionMismatch("mask " + *mask_path + " is " + std::to_string(mask->nrows()) + " x " +
+                            std::to_string(mask->ncols()) + ", but C = A (+).(x) B is " +
+                            std::to_string(nrows) + " x " + std::to_string(ncols));
   Matrix c(nrows, ncols, type);
   const auto t0 = std::chrono::steady_clock::now();
   mxm(c, mask ? &*mask : nullptr, no_accum, s, a, b, desc, ctx);

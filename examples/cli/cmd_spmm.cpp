@@ -16,7 +16,7 @@ namespace ringblas::cli {
 namespace {
 constexpr const char* kUsage =
     "usage: ringblas spmm A [options]\n"
-    "  computes C = A (+).(x) B with B dense; A: Matrix Market file (or SNAP edge list)\n"
+    "  computes C = A (+).(x) B with B dense; A: any input file (see 'input files' below)\n"
     "  --cols N            columns of a generated B (uniform in [0, 1) from --seed; default 64)\n"
     "  --b FILE            read B from a Matrix Market file instead (array or coordinate)\n"
     "  --seed S            seed of the generated B (default 1)\n"

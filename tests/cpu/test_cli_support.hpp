@@ -57,6 +57,23 @@ inline RunResult run_cli(const std::vector<std::string>& args) {
   return r;
 }
 
+/// Runs a bash script in which $RINGBLAS is the CLI (for ulimit, pipes, kill); returns its
+/// exit status, stdout and stderr. `dir` is the script's working folder.
+inline RunResult run_sh(const std::string& script, const std::filesystem::path& dir) {
+  const auto tmp = temp_dir();
+  const auto out = tmp / "sh_stdout.txt", err = tmp / "sh_stderr.txt";
+  const std::string cmd = "cd " + shell_quote(dir.string()) +
+                          " && RINGBLAS=" + shell_quote(RINGBLAS_CLI_PATH) + " bash -c " +
+                          shell_quote(script) + " >" + shell_quote(out.string()) + " 2>" +
+                          shell_quote(err.string());
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
 /// A sparse matrix as plain rows of (column, value), built by the tests from CSR arrays.
 struct Rows {
   long nrows = 0, ncols = 0;

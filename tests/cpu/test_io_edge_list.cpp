@@ -62,7 +62,7 @@ TEST(IoEdgeList, SymmetrizeCompactAndDuplicates) {
   opt.symmetrize = true;
   opt.compact_ids = true;
   opt.dup = Dup::sum;
-  // ids 10, 20, 30 -> 0, 1, 2; (0,1) gets 1 + 3 from itself and 5 from the mirror; no mirrored
+  // ids 10, 20, 30 -> 0, 1, 2 (messages show the compacted ids); (0,1) gets 1 + 3 from itself and 5 from the mirror; no mirrored
   // loop.
   EXPECT_EQ(triples(io::read_edge_list(path, opt)),
             (std::vector<Triple>{{0, 1, 9}, {1, 0, 9}, {2, 2, 2}}));
@@ -79,7 +79,7 @@ TEST(IoEdgeList, SymmetrizeCompactAndDuplicates) {
   opt.dup = Dup::error;
   EXPECT_EQ(error_of([&] { io::read_edge_list(path, opt); }),
             path +
-                ":2: duplicate entry (1, 2) after symmetric expansion, first given on line 1 "
+                ":2: duplicate entry (0, 1) after symmetric expansion, first given on line 1 "
                 "(duplicates are not allowed)");
   opt.nvertices = 5;
   opt.dup = Dup::sum;
@@ -140,8 +140,24 @@ TEST(IoGraph, HeaderDetection) {
       write_temp("graph.txt", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n3 1\n"));
   EXPECT_EQ(triples(m), (std::vector<Triple>{{0, 2, 1}, {2, 0, 1}}));
   EXPECT_EQ(m.nrows(), 3);
-  // An empty edge list is a 0 x 0 graph.
-  EXPECT_EQ(io::read_graph(write_temp("empty.txt", "# nothing\n")).nrows(), 0);
+  // An edge list with no edge is an error (issue 10, case 3), not a 0 x 0 graph.
+  const auto empty = write_temp("empty.txt", "# nothing\n");
+  EXPECT_EQ(error_of([&] { io::read_graph(empty); }),
+            empty + ": no edges: the file is empty or holds only blank and comment lines (an "
+                    "empty graph needs its vertex count given)");
+  // A malformed first line is an error, never a header (issue 10, case 4).
+  const auto neg = write_temp("neg.txt", "0 -1\n1 2\n");
+  EXPECT_EQ(error_of([&] { io::read_graph(neg); }),
+            neg + ":1: vertex id -1 out of range (ids are 0-based)");
+  const auto x = write_temp("x.txt", "1 2 x\n1 2\n");
+  EXPECT_EQ(error_of([&] { io::read_graph(x); }), x + ":1: weight 'x' is not a real number");
+  // A BOM or blank line before the banner: still Matrix Market (issue 10, case 1).
+  const Matrix bom = io::read_graph(write_temp(
+      "bom.txt", "\xEF\xBB\xBF\n%%MatrixMarket matrix coordinate real general\n3 3 1\n3 1 -2\n"));
+  EXPECT_EQ(triples(bom), (std::vector<Triple>{{2, 0, -2}}));
+  const auto bad = write_temp("bad.txt", "%MatrixMarket matrix coordinate real general\n1 1 0\n");
+  EXPECT_NE(error_of([&] { io::read_graph(bad); }).find(":1: malformed Matrix Market banner"),
+            std::string::npos);
 }
 
 TEST(IoAbc, LabelsAndMaxWeight) {
@@ -160,8 +176,7 @@ TEST(IoAbc, LabelsAndMaxWeight) {
 }
 
 TEST(IoAbc, KroganCore) {
-  const std::string path = std::string(RINGBLAS_DATA_DIR) + "/mcl/ppi_yeast/krogan2006_core.txt.gz";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "shared data not found at " << path;
+  const std::string path = std::string(RINGBLAS_REPO_DATA_DIR) + "/mcl/krogan2006_core.txt.gz";
   std::vector<std::string> labels;
   const Matrix a = io::read_abc(path, &labels);
   a.check_invariants();

@@ -17,7 +17,7 @@ using namespace ringblas;
 using test::Clustering;
 
 const std::string kMcl = std::string(RINGBLAS_DATA_DIR) + "/mcl";
-const std::string kExpected = RINGBLAS_TEST_DATA_DIR "/mcl";
+const std::string kExpected = RINGBLAS_REPO_DATA_DIR "/mcl";
 
 #define REQUIRE_MCL_DATA()                     \
   if (!std::filesystem::exists(kMcl + "/ppi_yeast")) \
