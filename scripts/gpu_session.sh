@@ -40,7 +40,10 @@ run_san() {  # tool, seconds, filter
     >"$tmp/san_$1.log" 2>&1
   local rc=$?
   { echo "== compute-sanitizer --tool $1 (rc=$rc) $bin --gtest_filter='$3'";
-    grep -E "^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Hazard" "$tmp/san_$1.log" | head -40; } >>"$out/sanitize.log"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY" "$tmp/san_$1.log"
+    # Each distinct report: the test that was running, the error and the kernel it came from.
+    awk '/^\[ RUN/ {t=$NF} /Invalid|Race|Hazard|Uninitialized|Leak/ {e=$0; getline; k=$0; sub(/\(.*/, "", k); print t ": " e " " k}' \
+      "$tmp/san_$1.log" | sort | uniq -c | sort -rn | head -20; } >>"$out/sanitize.log"
   stamp "compute-sanitizer $1 rc=$rc"
 }
 run_san memcheck "${GS_SAN_S:-200}" "${GS_MEMCHECK:-}"
