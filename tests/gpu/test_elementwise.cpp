@@ -31,21 +31,19 @@ constexpr BinaryOpCode all_binary_ops[] = {
     BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
     BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
     BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
-constexpr UnaryOpCode all_unary_ops[] = {UnaryOpCode::identity, UnaryOpCode::ainv,
-                                         UnaryOpCode::minv,     UnaryOpCode::abs,
-                                         UnaryOpCode::lnot,     UnaryOpCode::one,
-                                         UnaryOpCode::sqrt,     UnaryOpCode::exp,
-                                         UnaryOpCode::log};
+constexpr UnaryOpCode all_unary_ops[] = {
+    UnaryOpCode::identity, UnaryOpCode::ainv, UnaryOpCode::minv,
+    UnaryOpCode::abs,      UnaryOpCode::lnot, UnaryOpCode::one,
+    UnaryOpCode::sqrt,     UnaryOpCode::exp,  UnaryOpCode::log};
 constexpr SelectOpCode predicate_ops[] = {
-    SelectOpCode::tril,     SelectOpCode::triu,     SelectOpCode::diag,
-    SelectOpCode::offdiag,  SelectOpCode::value_gt, SelectOpCode::value_ge,
-    SelectOpCode::value_lt, SelectOpCode::value_le, SelectOpCode::value_eq,
-    SelectOpCode::value_ne};
+    SelectOpCode::tril,     SelectOpCode::triu,     SelectOpCode::diag,     SelectOpCode::offdiag,
+    SelectOpCode::value_gt, SelectOpCode::value_ge, SelectOpCode::value_lt, SelectOpCode::value_le,
+    SelectOpCode::value_eq, SelectOpCode::value_ne};
 /// Accumulators cycled through the tests (every non-positional operator).
-constexpr BinaryOpCode accum_ops[] = {BinaryOpCode::plus, BinaryOpCode::min,   BinaryOpCode::max,
-                                      BinaryOpCode::times, BinaryOpCode::minus, BinaryOpCode::second,
-                                      BinaryOpCode::first, BinaryOpCode::lor,  BinaryOpCode::lxor,
-                                      BinaryOpCode::div,  BinaryOpCode::pair,  BinaryOpCode::land};
+constexpr BinaryOpCode accum_ops[] = {
+    BinaryOpCode::plus,  BinaryOpCode::min,    BinaryOpCode::max,   BinaryOpCode::times,
+    BinaryOpCode::minus, BinaryOpCode::second, BinaryOpCode::first, BinaryOpCode::lor,
+    BinaryOpCode::lxor,  BinaryOpCode::div,    BinaryOpCode::pair,  BinaryOpCode::land};
 
 Type type_at(int k) { return all_types[((k % 5) + 5) % 5]; }
 Pattern pattern_at(int k) {
@@ -76,9 +74,11 @@ std::string verify(Out out, const std::function<void(Out&, Context&)>& call) {
 }
 
 /// A matrix stored as op(.)'s input: nrows x ncols after an optional transpose.
+/// Index widths alternate (32-bit is what device pipelines use; mixed widths meet in one call).
 Matrix operand(Index m, Index n, bool transposed, double density, Type t, int seed) {
-  return transposed ? random_matrix(n, m, density, t, seed, pattern_at(seed), kind_at(seed))
-                    : random_matrix(m, n, density, t, seed, pattern_at(seed), kind_at(seed));
+  const IndexType it = seed % 2 ? IndexType::i32 : IndexType::i64;
+  return transposed ? random_matrix(n, m, density, t, seed, pattern_at(seed), kind_at(seed), it)
+                    : random_matrix(m, n, density, t, seed, pattern_at(seed), kind_at(seed), it);
 }
 
 const Matrix* mask_for(MaskMode mm, const Matrix& mask) {
@@ -120,8 +120,10 @@ TEST_F(Elementwise, EwiseEveryOperatorTypeMaskAccumReplaceTranspose) {
               const Descriptor d = ew_desc(mm, replace, ta, tb);
               EXPECT_EQ(verify<Matrix>(C0,
                                        [&](Matrix& C, Context& x) {
-                                         if (add) ewise_add(C, mp, acc, op, A, B, d, x);
-                                         else ewise_mult(C, mp, acc, op, A, B, d, x);
+                                         if (add)
+                                           ewise_add(C, mp, acc, op, A, B, d, x);
+                                         else
+                                           ewise_mult(C, mp, acc, op, A, B, d, x);
                                        }),
                         "")
                   << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " C "
@@ -139,8 +141,8 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
         for (MaskMode mm : all_mask_modes) {
           ++seed;
           const Vector u = random_vector(n, 0.4, type_at(seed + 1), seed, kind_at(seed));
-          const Vector v = random_vector(n, seed % 7 == 0 ? 0.0 : 0.4, type_at(seed + 2),
-                                         seed + 1, kind_at(seed));
+          const Vector v = random_vector(n, seed % 7 == 0 ? 0.0 : 0.4, type_at(seed + 2), seed + 1,
+                                         kind_at(seed));
           const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
           const Vector mask = random_vector_mask(n, 0.5, type_at(seed + 3), seed + 3);
           const Vector* mp = mm == MaskMode::none ? nullptr : &mask;
@@ -149,8 +151,10 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
           const Descriptor d = ew_desc(mm, replace, false, false);
           EXPECT_EQ(verify<Vector>(w0,
                                    [&](Vector& w, Context& x) {
-                                     if (add) ewise_add(w, mp, acc, op, u, v, d, x);
-                                     else ewise_mult(w, mp, acc, op, u, v, d, x);
+                                     if (add)
+                                       ewise_add(w, mp, acc, op, u, v, d, x);
+                                     else
+                                       ewise_mult(w, mp, acc, op, u, v, d, x);
                                    }),
                     "")
               << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " w "
@@ -171,24 +175,23 @@ TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
         const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
         const Matrix mask = random_mask(m, n, 0.4, Type::boolean, seed + 2);
         const Descriptor d = ew_desc(mm, replace, ta, false);
-        const bool float_only = op == UnaryOpCode::sqrt || op == UnaryOpCode::exp ||
-                                op == UnaryOpCode::log;
+        const bool float_only =
+            op == UnaryOpCode::sqrt || op == UnaryOpCode::exp || op == UnaryOpCode::log;
         if (float_only && ct != Type::fp32 && ct != Type::fp64) {
           // Rejected like the cpu executor (InvalidValue), before C is touched.
           Context cuda(Backend::cuda), cpu(Backend::cpu);
           Matrix C = C0;
           EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, d, cuda), InvalidValue);
-          EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, make_desc(mm, replace, ta, false),
-                             cpu),
-                       InvalidValue);
+          EXPECT_THROW(
+              apply(C, mask_for(mm, mask), acc, op, A, make_desc(mm, replace, ta, false), cpu),
+              InvalidValue);
           EXPECT_EQ(C.nnz(), C0.nnz());
           continue;
         }
-        EXPECT_EQ(verify<Matrix>(C0,
-                                 [&](Matrix& C, Context& x) {
-                                   apply(C, mask_for(mm, mask), acc, op, A, d, x);
-                                 }),
-                  "")
+        EXPECT_EQ(
+            verify<Matrix>(
+                C0, [&](Matrix& C, Context& x) { apply(C, mask_for(mm, mask), acc, op, A, d, x); }),
+            "")
             << "apply " << unary_op_name(op) << " C " << type_name(ct) << " A "
             << type_name(A.type()) << " " << describe(mm, acc, d);
         const Vector u = random_vector(41, 0.5, type_at(seed + 1), seed, kind_at(seed));
@@ -196,8 +199,8 @@ TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
         const Vector vmask = random_vector_mask(41, 0.5, Type::int64, seed + 2);
         EXPECT_EQ(verify<Vector>(w0,
                                  [&](Vector& w, Context& x) {
-                                   apply(w, mm == MaskMode::none ? nullptr : &vmask, acc, op, u,
-                                         d, x);
+                                   apply(w, mm == MaskMode::none ? nullptr : &vmask, acc, op, u, d,
+                                         x);
                                  }),
                   "")
             << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct) << " "
@@ -253,8 +256,8 @@ TEST_F(Elementwise, ApplyIndexUnaryEveryOperatorThunkType) {
                                      apply(C, mask_for(mm, mask), acc, op, thunk, A, d, x);
                                    }),
                     "")
-              << "apply index-unary " << int(op) << " thunk " << thunk << " C "
-              << type_name(ct) << " " << describe(mm, acc, d);
+              << "apply index-unary " << int(op) << " thunk " << thunk << " C " << type_name(ct)
+              << " " << describe(mm, acc, d);
         }
 }
 
@@ -298,10 +301,9 @@ TEST_F(Elementwise, TopKTiesAndEveryK) {
         const MaskMode mm = all_mask_modes[seed % 5];
         const bool ta = seed % 2, replace = (seed / 2) % 2;
         const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
-        const Matrix A = ta ? random_matrix(n, m, 0.4, at, seed, pattern_at(seed),
-                                            ValueKind::integral)
-                            : random_matrix(m, n, 0.4, at, seed, pattern_at(seed),
-                                            ValueKind::integral);
+        const Matrix A =
+            ta ? random_matrix(n, m, 0.4, at, seed, pattern_at(seed), ValueKind::integral)
+               : random_matrix(m, n, 0.4, at, seed, pattern_at(seed), ValueKind::integral);
         const Type ct = type_at(seed / 3);
         const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
         const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
@@ -311,8 +313,8 @@ TEST_F(Elementwise, TopKTiesAndEveryK) {
                                    select(C, mask_for(mm, mask), acc, op, Scalar(k), A, d, x);
                                  }),
                   "")
-            << select_op_name(op) << " k " << k << " A " << type_name(at) << " C "
-            << type_name(ct) << " " << describe(mm, acc, d);
+            << select_op_name(op) << " k " << k << " A " << type_name(at) << " C " << type_name(ct)
+            << " " << describe(mm, acc, d);
       }
 }
 
@@ -373,13 +375,15 @@ TEST_F(Elementwise, KroneckerEveryOperatorTypeMaskTranspose) {
 
 /// Every operation of the family on one shape (the degenerate catalog and the sanitizer subset).
 void every_operation_on(const std::string& name, Index m, Index n, Pattern p, double density,
-                        int seed) {
-  for (Type t : {Type::fp64, Type::int32, Type::boolean})
+                        int seed, const std::vector<Type>& types) {
+  for (Type t : types)
     for (MaskMode mm : all_mask_modes)
       for (int masking = 0; masking < 2; ++masking) {
         ++seed;
-        const Matrix A = random_matrix(m, n, density, t, seed, p, ValueKind::integral);
-        const Matrix B = random_matrix(m, n, density, t, seed + 1, p, ValueKind::integral);
+        const IndexType ia = seed % 2 ? IndexType::i32 : IndexType::i64;
+        const Matrix A = random_matrix(m, n, density, t, seed, p, ValueKind::integral, ia);
+        const Matrix B = random_matrix(m, n, density, t, seed + 1, p, ValueKind::integral,
+                                       seed % 4 < 2 ? IndexType::i32 : IndexType::i64);
         const Matrix C0 = random_matrix(m, n, 0.3, t, seed + 2, Pattern::random);
         // masking 1: a mask with no entries (all entries masked out unless complemented).
         const Matrix mask =
@@ -392,15 +396,12 @@ void every_operation_on(const std::string& name, Index m, Index n, Pattern p, do
         auto run = [&](const char* op, const std::function<void(Matrix&, Context&)>& f) {
           EXPECT_EQ(verify<Matrix>(C0, f), "") << op << " on " << what;
         };
-        run("ewise_add", [&](Matrix& C, Context& x) {
-          ewise_add(C, mp, acc, BinaryOpCode::plus, A, B, d, x);
-        });
+        run("ewise_add",
+            [&](Matrix& C, Context& x) { ewise_add(C, mp, acc, BinaryOpCode::plus, A, B, d, x); });
         run("ewise_mult", [&](Matrix& C, Context& x) {
           ewise_mult(C, mp, acc, BinaryOpCode::times, A, B, d, x);
         });
-        run("apply", [&](Matrix& C, Context& x) {
-          apply(C, mp, acc, UnaryOpCode::ainv, A, d, x);
-        });
+        run("apply", [&](Matrix& C, Context& x) { apply(C, mp, acc, UnaryOpCode::ainv, A, d, x); });
         run("apply bound", [&](Matrix& C, Context& x) {
           apply(C, mp, acc, BinaryOpCode::minus, BindSide::second, Scalar(2), A, d, x);
         });
@@ -436,14 +437,15 @@ void every_operation_on(const std::string& name, Index m, Index n, Pattern p, do
 TEST_F(Elementwise, DegenerateCatalog) {
   int seed = 800;
   for (const MatrixCase& c : matrix_catalog()) {
-    every_operation_on(c.name, c.m, c.n, c.p, c.density, seed);
+    every_operation_on(c.name, c.m, c.n, c.p, c.density, seed,
+                       {Type::fp64, Type::int32, Type::boolean});
     seed += 100;
   }
 }
 
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
-  every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000);
+  every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
   const Vector u = random_vector(20, 0.5, Type::fp32, 1), v = random_vector(20, 0.5, Type::fp32, 2);
   const Vector mask = random_vector_mask(20, 0.5, Type::boolean, 3);
   EXPECT_EQ(verify<Vector>(Vector(20, Type::fp32),
@@ -463,8 +465,8 @@ TEST_F(Elementwise, SanitizerSubset) {
 std::vector<std::string> small_real_matrices() {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
-  for (const char* name : {"can_96.mtx", "1138_bus.mtx", "dwt_1005.mtx", "Erdos971.mtx",
-                           "jazz.mtx", "LFAT5.mtx"}) {
+  for (const char* name :
+       {"can_96.mtx", "1138_bus.mtx", "dwt_1005.mtx", "Erdos971.mtx", "jazz.mtx", "LFAT5.mtx"}) {
     const fs::path p = fs::path(RINGBLAS_DATA_DIR) / "suitesparse" / name;
     if (fs::is_regular_file(p)) out.push_back(p.string());
   }
@@ -492,9 +494,8 @@ TEST_F(Elementwise, SharedRealMatrices) {
                    ew_desc(MaskMode::complement_value, false, false, true), x);
       });
     }
-    run("abs", Matrix(m, n), [&](Matrix& C, Context& x) {
-      apply(C, nullptr, no_accum, UnaryOpCode::abs, A, none, x);
-    });
+    run("abs", Matrix(m, n),
+        [&](Matrix& C, Context& x) { apply(C, nullptr, no_accum, UnaryOpCode::abs, A, none, x); });
     run("tril", Matrix(m, n), [&](Matrix& C, Context& x) {
       select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(-1)), A, none, x);
     });
@@ -521,13 +522,13 @@ TEST_F(Elementwise, RejectionsMatchTheCpuPathAndLeaveCUntouched) {
     Context ctx(b);
     const Descriptor dd = b == Backend::cpu ? Descriptor{} : d;
     Matrix C = C0;
-    EXPECT_THROW(ewise_add(C, nullptr, Accum(BinaryOpCode::firsti), BinaryOpCode::plus, A, A, dd,
-                           ctx),
-                 NotImplemented);
+    EXPECT_THROW(
+        ewise_add(C, nullptr, Accum(BinaryOpCode::firsti), BinaryOpCode::plus, A, A, dd, ctx),
+        NotImplemented);
     EXPECT_THROW(apply(C, nullptr, no_accum, UnaryOpCode::sqrt, A, dd, ctx), InvalidValue);
-    EXPECT_THROW(select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(-1)), A,
-                        dd, ctx),
-                 InvalidValue);
+    EXPECT_THROW(
+        select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(-1)), A, dd, ctx),
+        InvalidValue);
     EXPECT_EQ(C.location(), Location::host);
     EXPECT_EQ(C.col_idx_vector(), C0.col_idx_vector());
     EXPECT_EQ(C.values_vector<std::int32_t>(), C0.values_vector<std::int32_t>());
@@ -555,10 +556,12 @@ TEST_F(Elementwise, DeviceChainMakesNoHostCopy) {
   const Matrix d_two = two.to(Location::device, cuda);
   auto chain = [](const Matrix& a, const Matrix& b, const Matrix& two, Context& ctx) {
     Matrix S(300, 200, Type::fp32), T(300, 200, Type::fp32), U(300, 200, Type::fp32);
-    Matrix V(300, 200, Type::fp32), K(600, 400, Type::fp32);
+    Matrix K(600, 400, Type::fp32);
     ewise_add(S, nullptr, no_accum, BinaryOpCode::plus, a, b, {}, ctx);
     apply(T, nullptr, no_accum, UnaryOpCode::abs, S, {}, ctx);
     select(U, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)), T, {}, ctx);
+    // V<S> = V + U .* T with V starting as U (a device copy on the cuda chain, not a transfer).
+    Matrix V = U;
     ewise_mult(V, &S, Accum(BinaryOpCode::plus), BinaryOpCode::times, U, T, {}, ctx);
     kronecker(K, nullptr, no_accum, BinaryOpCode::times, two, V, {}, ctx);
     return K;

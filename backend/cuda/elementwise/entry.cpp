@@ -56,9 +56,8 @@ std::string mask_note(const Matrix* M, const Accum& accum, const Descriptor& d) 
 /// C<M, replace> = C accum T, with one trace line for the whole operation.
 void finish(const char* op, const std::string& what, Matrix& C, const Matrix* M, Accum accum,
             const Descriptor& d, Matrix T, Context& ctx) {
-  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " +
-                 std::to_string(T.nnz()) + " entries (nnz read back: 1 sync)" +
-                 mask_note(M, accum, d));
+  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " + std::to_string(T.nnz()) +
+                 " entries (nnz read back: 1 sync)" + mask_note(M, accum, d));
   DeviceMask mask = make_device_mask(M, d.mask_structure, d.mask_complement, T.index_type(), ctx);
   write_back(C, mask, accum, d.replace, std::move(T), ctx);
 }
@@ -102,15 +101,13 @@ Vector device_vector(const Vector& v, Context& ctx) {
 }
 
 /// w<m, replace> = w accum t for a dense t over w's positions.
-void finish_vector(const char* op, const std::string& what, Vector& w, const Vector* m,
-                   Accum accum, const Descriptor& d, const elementwise::DenseT& t, Context& ctx) {
-  ctx.trace_line(std::string(op) + " (vector): elementwise, " + what +
-                 ", dense over " + std::to_string(w.size()) +
-                 " positions (nnz read back: 1 sync)");
+void finish_vector(const char* op, const std::string& what, Vector& w, const Vector* m, Accum accum,
+                   const Descriptor& d, const elementwise::DenseT& t, Context& ctx) {
+  ctx.trace_line(std::string(op) + " (vector): elementwise, " + what + ", dense over " +
+                 std::to_string(w.size()) + " positions (nnz read back: 1 sync)");
   Buffer admit = detail::mask_admit(m, w.size(), d.mask_structure, d.mask_complement, ctx);
   w = detail::write_back(w, t.values.data(), w.type(), t.present.as<unsigned char>(),
-                         admit.size() ? admit.as<unsigned char>() : nullptr, accum, d.replace,
-                         ctx);
+                         admit.size() ? admit.as<unsigned char>() : nullptr, accum, d.replace, ctx);
 }
 
 void ewise_vector(const char* name, Merge how, Vector& w, const Vector* m, Accum accum,
@@ -171,16 +168,16 @@ void apply(Vector& w, const Vector* m, Accum accum, UnaryOpCode op, const Vector
   finish_vector("apply", "unary " + std::string(unary_op_name(op)), w, m, accum, d, t, ctx);
 }
 
-void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side,
-           const Scalar& s, const Matrix& A, const Descriptor& d, Context& ctx) {
+void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side, const Scalar& s,
+           const Matrix& A, const Descriptor& d, Context& ctx) {
   check_common("apply", d, accum);
   MapOp f;
   f.kind = side == BindSide::first ? MapOp::Kind::bind_first : MapOp::Kind::bind_second;
   f.binary = op;
   f.bound = s;
-  const std::string what = std::string(binary_op_name(op)) +
-                           (side == BindSide::first ? " with the scalar bound first"
-                                                    : " with the scalar bound second");
+  const std::string what =
+      std::string(binary_op_name(op)) +
+      (side == BindSide::first ? " with the scalar bound first" : " with the scalar bound second");
   apply_map(what.c_str(), C, M, accum, f, A, d, ctx);
 }
 
@@ -203,8 +200,8 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
   const bool topk = op == SelectOpCode::row_topk || op == SelectOpCode::col_topk;
   const Index k = thunk.as<std::int64_t>();
   if (topk && k < 0)
-    throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) +
-                       " needs k >= 0, got " + std::to_string(k));
+    throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) + " needs k >= 0, got " +
+                       std::to_string(k));
   const IndexType it = A.index_type();
   const std::string what = std::string(select_op_name(op)) +
                            (topk ? " k = " + std::to_string(k) + " (segmented sort)" : "");
@@ -239,8 +236,8 @@ void kronecker(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, const M
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
   Matrix T = elementwise::kronecker(a, b, op, ctx);
   finish("kronecker",
-         "by " + std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())), C,
-         M, accum, d, std::move(T), ctx);
+         "by " + std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())), C, M,
+         accum, d, std::move(T), ctx);
 }
 
 }  // namespace ringblas::cuda

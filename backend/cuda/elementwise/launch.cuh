@@ -2,9 +2,8 @@
 // (CUB) that returns the total, the one host synchronisation each operation makes (the output's
 // nnz must be known to allocate it).
 #pragma once
-#include <cub/device/device_scan.cuh>
-
 #include <cstddef>
+#include <cub/device/device_scan.cuh>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
@@ -15,7 +14,8 @@ namespace ringblas::cuda::elementwise {
 /// data[0..count) := exclusive prefix sums of data[0..count); returns the last prefix (the total
 /// of the first count - 1 inputs), read to the host. Like cuda::write_back, this size read is a
 /// synchronisation, not a data copy, and is not counted in ctx.transfers (the trace names it).
-template <class I> I exclusive_scan_total(I* data, std::size_t count, const Context& ctx) {
+template <class I>
+I exclusive_scan_total(I* data, std::size_t count, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   std::size_t bytes = 0;
   RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, count, s));

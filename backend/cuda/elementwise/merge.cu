@@ -25,13 +25,17 @@ __global__ void k_merge(Index nrows, BinaryOpCode op, const I* a_rp, const I* a_
   auto emit = [&](I j, I pa, I pb) {
     if constexpr (Fill) {
       o_ci[o] = j;
-      if (pa >= 0 && pb >= 0) o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], r, j, r, j);
-      else o_v[o] = pa >= 0 ? a_v[pa] : b_v[pb];
+      if (pa >= 0 && pb >= 0)
+        o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], r, j, r, j);
+      else
+        o_v[o] = pa >= 0 ? a_v[pa] : b_v[pb];
     }
     ++o;
   };
-  if constexpr (Union) merge_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
-  else intersect_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
+  if constexpr (Union)
+    merge_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
+  else
+    intersect_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
   if constexpr (!Fill) out_rp[r] = o;
 }
 
@@ -53,9 +57,9 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   if (nnz > 0) {
-    k_merge<V, I, Union, true><<<grid, Policy::block, 0, s>>>(
-        n, op, a_rp, a_ci, A.values().as<V>(), b_rp, b_ci, B.values().as<V>(), rp.data(),
-        ci.data(), vals.data());
+    k_merge<V, I, Union, true><<<grid, Policy::block, 0, s>>>(n, op, a_rp, a_ci, A.values().as<V>(),
+                                                              b_rp, b_ci, B.values().as<V>(),
+                                                              rp.data(), ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_merge<fill>", s, ctx.debug_sync);
   }
   return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),

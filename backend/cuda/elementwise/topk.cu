@@ -6,7 +6,6 @@
 // the first k positions of its segment and compact() (compact.cuh) keeps the flagged entries in
 // column order. col_topk is row_topk between two transposes (entry.cpp). Deterministic.
 #include <cub/device/device_segmented_sort.cuh>
-
 #include <string>
 
 #include "backend/cuda/common/device_array.cuh"
@@ -47,8 +46,8 @@ Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
   if (nnz > 0 && k > 0) {
     device_array<K> keys(nnz, ctx), keys_out(nnz, ctx);
     device_array<I> positions(nnz, ctx), sorted(nnz, ctx);
-    k_topk_keys<V, I, K><<<blocks_for(nnz), Policy::block, 0, s>>>(
-        nnz, A.values().as<V>(), keys.data(), positions.data());
+    k_topk_keys<V, I, K><<<blocks_for(nnz), Policy::block, 0, s>>>(nnz, A.values().as<V>(),
+                                                                   keys.data(), positions.data());
     RINGBLAS_CHECK_LAUNCH("k_topk_keys", s, ctx.debug_sync);
     const I* rp = A.row_ptr().as<I>();
     std::size_t bytes = 0;
@@ -61,8 +60,7 @@ Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
           tmp.data(), bytes, keys.data(), keys_out.data(), positions.data(), sorted.data(),
           std::int64_t(nnz), std::int64_t(n), rp, rp + 1, s));
     }
-    k_topk_flags<I><<<blocks_for(n), Policy::block, 0, s>>>(n, k, rp, sorted.data(),
-                                                            flags.data());
+    k_topk_flags<I><<<blocks_for(n), Policy::block, 0, s>>>(n, k, rp, sorted.data(), flags.data());
     RINGBLAS_CHECK_LAUNCH("k_topk_flags", s, ctx.debug_sync);
   }
   return compact<V, I>(A, flags, ctx);
@@ -71,14 +69,13 @@ Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
 }  // namespace
 
 Matrix row_topk(const Matrix& A, Index k, const Context& ctx) {
-  if (k < 0) throw InvalidValue("cuda elementwise::row_topk: k must be >= 0, got " +
-                                std::to_string(k));
+  if (k < 0)
+    throw InvalidValue("cuda elementwise::row_topk: k must be >= 0, got " + std::to_string(k));
   if (A.location() != Location::device)
     throw InvalidValue("cuda elementwise::row_topk: the operand must be on the device");
   return visit_type(A.type(), [&](auto v) {
-    return visit_index_type(A.index_type(), [&](auto i) {
-      return topk_typed<decltype(v), decltype(i)>(A, k, ctx);
-    });
+    return visit_index_type(
+        A.index_type(), [&](auto i) { return topk_typed<decltype(v), decltype(i)>(A, k, ctx); });
   });
 }
 
