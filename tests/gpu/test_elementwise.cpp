@@ -350,6 +350,34 @@ TEST_F(Elementwise, TopKNanSignedZeroInfinity) {
   }
 }
 
+// Rows longer than the rank-counting limit (backend/cuda/elementwise/policy.hpp, 256) go
+// through the segmented sort, shorter ones do not; one call mixes both, with ties and NaN.
+TEST_F(Elementwise, TopKLongAndShortRowsTogether) {
+  int seed = 650;
+  for (Type at : {Type::fp32, Type::int64, Type::boolean})
+    for (Pattern p : {Pattern::dense_row, Pattern::random, Pattern::empty_rows})
+      for (std::int64_t k : {1, 7, 300, 1000}) {
+        ++seed;
+        // 9 x 700: random rows hold ~280 entries at density 0.4, dense_row adds a full row of 700.
+        const double density = p == Pattern::dense_row ? 0.05 : 0.4;
+        const Matrix A = random_matrix(9, 700, density, at, seed, p, ValueKind::integral,
+                                       seed % 2 ? IndexType::i32 : IndexType::i64);
+        for (SelectOpCode op : {SelectOpCode::row_topk, SelectOpCode::col_topk}) {
+          const bool ta = op == SelectOpCode::col_topk;  // long lines either way
+          const Index m = ta ? 700 : 9, n = ta ? 9 : 700;
+          const Accum acc = seed % 3 ? Accum(BinaryOpCode::max) : no_accum;
+          const Matrix C0 = random_matrix(m, n, 0.1, at, seed + 1);
+          EXPECT_EQ(verify<Matrix>(C0,
+                                   [&](Matrix& C, Context& x) {
+                                     select(C, nullptr, acc, op, Scalar(k), A,
+                                            ew_desc(MaskMode::none, false, ta, false), x);
+                                   }),
+                    "")
+              << select_op_name(op) << " k " << k << " " << type_name(at) << " " << pattern_name(p);
+        }
+      }
+}
+
 TEST_F(Elementwise, KroneckerEveryOperatorTypeMaskTranspose) {
   int seed = 700;
   for (Type ct : all_types)

@@ -8,6 +8,9 @@ struct Policy {
   /// entry per thread (bench_elementwise: 256 and 128 within noise on an H100; 256 keeps grids
   /// of 100M entries under 2^22 blocks).
   static constexpr int block = 256;
+  /// top-k: rows of at most this many entries rank each entry by counting the entries above it
+  /// (at most this many compares per entry, no sort); longer rows go through the segmented sort.
+  static constexpr int topk_short_row = 256;
 };
 
 }  // namespace ringblas::cuda::elementwise
