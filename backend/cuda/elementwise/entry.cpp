@@ -53,12 +53,15 @@ std::string mask_note(const Matrix* M, const Accum& accum, const Descriptor& d) 
   return s;
 }
 
-/// C<M, replace> = C accum T, with one trace line for the whole operation.
+/// C<M, replace> = C accum T, with one trace line for the whole operation. `t_syncs`: host
+/// synchronisations T took (the read of its nnz: 1, or 0 when its size was known).
 void finish(const char* op, const std::string& what, Matrix& C, const Matrix* M, Accum accum,
-            const Descriptor& d, Matrix T, Context& ctx) {
-  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " + std::to_string(T.nnz()) +
-                 " entries (nnz read back: 1 sync)" + mask_note(M, accum, d));
+            const Descriptor& d, Matrix T, Context& ctx, int t_syncs = 1) {
   DeviceMask mask = make_device_mask(M, d.mask_structure, d.mask_complement, T.index_type(), ctx);
+  const int syncs = t_syncs + (needs_write_back(mask, accum) ? 1 : 0);
+  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " + std::to_string(T.nnz()) +
+                 " entries" + mask_note(M, accum, d) + ", " + std::to_string(syncs) +
+                 " host sync(s) to read nnz");
   write_back(C, mask, accum, d.replace, std::move(T), ctx);
 }
 
@@ -72,7 +75,7 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
   const IndexType it = index_for({&A, &B}, A.nnz() + B.nnz());
   if (admits_nothing(M, d))
     return finish(name, "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
@@ -88,12 +91,12 @@ void apply_map(const char* what, Matrix& C, const Matrix* M, Accum accum, const 
   const IndexType it = A.index_type();
   if (admits_nothing(M, d))
     return finish("apply", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix hold;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), hold, ctx);
   Matrix T = elementwise::map(a, hold, f, ctx);
   finish("apply", std::string(what) + " at " + std::string(type_name(C.type())), C, M, accum, d,
-         std::move(T), ctx);
+         std::move(T), ctx, 0);
 }
 
 Vector device_vector(const Vector& v, Context& ctx) {
@@ -207,7 +210,7 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
                            (topk ? " k = " + std::to_string(k) + " (segmented sort)" : "");
   if (admits_nothing(M, d))
     return finish("select", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);
   Matrix hold;
   if (!topk) {
     const Matrix& a = prepare_operand(A, d.transpose_a, it, std::nullopt, hold, ctx);
@@ -230,7 +233,7 @@ void kronecker(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, const M
     it = IndexType::i64;
   if (admits_nothing(M, d))
     return finish("kronecker", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
