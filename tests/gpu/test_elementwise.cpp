@@ -132,6 +132,43 @@ TEST_F(Elementwise, EwiseEveryOperatorTypeMaskAccumReplaceTranspose) {
             }
 }
 
+// Rows of A and B averaging 32 entries or more take the warp-per-row merge
+// (backend/cuda/elementwise/policy.hpp), shorter ones the thread-per-row walk: both, with
+// partial overlap, empty rows and a dense row, every operator, transposes and masks.
+TEST_F(Elementwise, EwiseLongRowsWarpPath) {
+  int seed = 60;
+  for (bool add : {true, false})
+    for (BinaryOpCode op : all_binary_ops)
+      for (Pattern p : {Pattern::random, Pattern::empty_rows, Pattern::full}) {
+        ++seed;
+        const Index m = 7, n = 450;
+        const bool ta = seed % 2, tb = (seed / 2) % 2;
+        const Type ct = type_at(seed);
+        const IndexType it = seed % 3 ? IndexType::i32 : IndexType::i64;
+        const Matrix A =
+            ta ? random_matrix(n, m, 0.3, type_at(seed + 1), seed, p, ValueKind::integral, it)
+               : random_matrix(m, n, 0.3, type_at(seed + 1), seed, p, ValueKind::integral, it);
+        const Matrix B = tb ? random_matrix(n, m, 0.5, type_at(seed + 2), seed + 1, Pattern::random,
+                                            ValueKind::integral)
+                            : random_matrix(m, n, 0.5, type_at(seed + 2), seed + 1, Pattern::random,
+                                            ValueKind::integral);
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
+        EXPECT_EQ(verify<Matrix>(random_matrix(m, n, 0.2, ct, seed + 3),
+                                 [&](Matrix& C, Context& x) {
+                                   if (add)
+                                     ewise_add(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                   else
+                                     ewise_mult(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                 }),
+                  "")
+            << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
+            << " C " << type_name(ct) << " " << describe(mm, acc, d);
+      }
+}
+
 TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
   const Index n = 57;
   int seed = 100;
