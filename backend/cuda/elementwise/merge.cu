@@ -6,7 +6,7 @@
 // time and binary-search each in the other row; warp ballots count the common columns, and an
 // entry's place in the sorted union is (its index in its row) + (entries of the other row before
 // it) - (common columns before it). Both: count, exclusive scan (CUB), fill.
-// kronecker: one thread per output row (ia, ib) writes lenA(ia) x lenB(ib) entries.
+// kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
 // No shared memory. Output rows are sorted with no duplicates because the inputs' rows are.
 #include <string>
 
@@ -148,28 +148,30 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
                               rp.release(), ci.release(), vals.release());
 }
 
-/// Fill = false: out_rp[r] = lenA(ia) * lenB(ib). Fill = true: writes row r from out_rp[r].
-template <class V, class I, bool Fill>
-__global__ void k_kron(Index nrows, Index mb, Index nb, BinaryOpCode op, const I* a_rp,
-                       const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
-                       I* out_rp, I* o_ci, V* o_v) {
+/// out_rp[r] = lenA(ia) * lenB(ib) for output row r = ia * mb + ib.
+template <class I>
+__global__ void k_kron_count(Index nrows, Index mb, const I* a_rp, const I* b_rp, I* out_rp) {
   const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= nrows) return;
   const Index ia = r / mb, ib = r % mb;
-  const I a0 = a_rp[ia], a1 = a_rp[ia + 1], b0 = b_rp[ib], b1 = b_rp[ib + 1];
-  if constexpr (!Fill) {
-    out_rp[r] = (a1 - a0) * (b1 - b0);
-  } else {
-    I o = out_rp[r];
-    for (I pa = a0; pa < a1; ++pa) {
-      const Index ja = a_ci[pa];
-      for (I pb = b0; pb < b1; ++pb, ++o) {
-        const Index jb = b_ci[pb];
-        o_ci[o] = I(ja * nb + jb);
-        o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], ia, ja, ib, jb);
-      }
-    }
-  }
+  out_rp[r] = (a_rp[ia + 1] - a_rp[ia]) * (b_rp[ib + 1] - b_rp[ib]);
+}
+
+/// One thread per entry e of T (coalesced writes): its row r by binary search of T's row
+/// pointers, then its pair (pa, pb) from its place t in the row: pa = t / lenB, pb = t % lenB.
+template <class V, class I>
+__global__ void k_kron_fill(std::size_t nnz, I nrows, Index mb, Index nb, BinaryOpCode op,
+                            const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp,
+                            const I* b_ci, const V* b_v, const I* out_rp, I* o_ci, V* o_v) {
+  const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= nnz) return;
+  const I r = row_of(out_rp, nrows, I(e));
+  const Index ia = Index(r) / mb, ib = Index(r) % mb;
+  const I b0 = b_rp[ib], len_b = b_rp[ib + 1] - b0, t = I(e) - out_rp[r];
+  const I pa = a_rp[ia] + t / len_b, pb = b0 + t % len_b;
+  const Index ja = a_ci[pa], jb = b_ci[pb];
+  o_ci[e] = I(ja * nb + jb);
+  o_v[e] = binary_op_at<V>(op, a_v[pa], b_v[pb], ia, ja, ib, jb);
 }
 
 template <class V, class I>
@@ -180,20 +182,19 @@ Matrix kron_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Conte
   rp.fill_zero(ctx);
   const unsigned grid = blocks_for(std::size_t(n));
   if (n > 0) {
-    k_kron<V, I, false><<<grid, Policy::block, 0, s>>>(
-        n, mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(), nullptr, B.row_ptr().as<I>(),
-        B.col_idx().as<I>(), nullptr, rp.data(), nullptr, nullptr);
-    RINGBLAS_CHECK_LAUNCH("k_kron<count>", s, ctx.debug_sync);
+    k_kron_count<I>
+        <<<grid, Policy::block, 0, s>>>(n, mb, A.row_ptr().as<I>(), B.row_ptr().as<I>(), rp.data());
+    RINGBLAS_CHECK_LAUNCH("k_kron_count", s, ctx.debug_sync);
   }
   const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   if (nnz > 0) {
-    k_kron<V, I, true><<<grid, Policy::block, 0, s>>>(
-        n, mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(), A.values().as<V>(),
-        B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp.data(), ci.data(),
-        vals.data());
-    RINGBLAS_CHECK_LAUNCH("k_kron<fill>", s, ctx.debug_sync);
+    k_kron_fill<V, I><<<blocks_for(std::size_t(nnz)), Policy::block, 0, s>>>(
+        std::size_t(nnz), I(n), mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(),
+        A.values().as<V>(), B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp.data(),
+        ci.data(), vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_kron_fill", s, ctx.debug_sync);
   }
   return Matrix::from_buffers(n, A.ncols() * nb, A.type(), index_type_of<I>::value, Index(nnz),
                               rp.release(), ci.release(), vals.release());
