@@ -206,8 +206,9 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
     throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) + " needs k >= 0, got " +
                        std::to_string(k));
   const IndexType it = A.index_type();
-  const std::string what = std::string(select_op_name(op)) +
-                           (topk ? " k = " + std::to_string(k) + " (segmented sort)" : "");
+  const std::string what =
+      std::string(select_op_name(op)) +
+      (topk ? " k = " + std::to_string(k) + " (rank count; segmented sort for rows over 256)" : "");
   if (admits_nothing(M, d))
     return finish("select", "complemented empty mask", C, M, accum, d,
                   empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);
