@@ -511,6 +511,26 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
+  // Long rows: the warp-per-row merge and the segmented-sort top-k.
+  const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
+  const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
+  const Descriptor plain = ew_desc(MaskMode::none, false, false, false);
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_add(C, nullptr, no_accum, BinaryOpCode::minus, L1, L2, plain, x);
+                           }),
+            "");
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, L1, L2, plain, x);
+                           }),
+            "");
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             select(C, nullptr, no_accum, SelectOpCode::row_topk,
+                                    Scalar(std::int64_t(5)), L1, plain, x);
+                           }),
+            "");
   const Vector u = random_vector(20, 0.5, Type::fp32, 1), v = random_vector(20, 0.5, Type::fp32, 2);
   const Vector mask = random_vector_mask(20, 0.5, Type::boolean, 3);
   EXPECT_EQ(verify<Vector>(Vector(20, Type::fp32),
