@@ -31,21 +31,19 @@ constexpr BinaryOpCode all_binary_ops[] = {
     BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
     BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
     BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
-constexpr UnaryOpCode all_unary_ops[] = {UnaryOpCode::identity, UnaryOpCode::ainv,
-                                         UnaryOpCode::minv,     UnaryOpCode::abs,
-                                         UnaryOpCode::lnot,     UnaryOpCode::one,
-                                         UnaryOpCode::sqrt,     UnaryOpCode::exp,
-                                         UnaryOpCode::log};
+constexpr UnaryOpCode all_unary_ops[] = {
+    UnaryOpCode::identity, UnaryOpCode::ainv, UnaryOpCode::minv,
+    UnaryOpCode::abs,      UnaryOpCode::lnot, UnaryOpCode::one,
+    UnaryOpCode::sqrt,     UnaryOpCode::exp,  UnaryOpCode::log};
 constexpr SelectOpCode predicate_ops[] = {
-    SelectOpCode::tril,     SelectOpCode::triu,     SelectOpCode::diag,
-    SelectOpCode::offdiag,  SelectOpCode::value_gt, SelectOpCode::value_ge,
-    SelectOpCode::value_lt, SelectOpCode::value_le, SelectOpCode::value_eq,
-    SelectOpCode::value_ne};
+    SelectOpCode::tril,     SelectOpCode::triu,     SelectOpCode::diag,     SelectOpCode::offdiag,
+    SelectOpCode::value_gt, SelectOpCode::value_ge, SelectOpCode::value_lt, SelectOpCode::value_le,
+    SelectOpCode::value_eq, SelectOpCode::value_ne};
 /// Accumulators cycled through the tests (every non-positional operator).
-constexpr BinaryOpCode accum_ops[] = {BinaryOpCode::plus, BinaryOpCode::min,   BinaryOpCode::max,
-                                      BinaryOpCode::times, BinaryOpCode::minus, BinaryOpCode::second,
-                                      BinaryOpCode::first, BinaryOpCode::lor,  BinaryOpCode::lxor,
-                                      BinaryOpCode::div,  BinaryOpCode::pair,  BinaryOpCode::land};
+constexpr BinaryOpCode accum_ops[] = {
+    BinaryOpCode::plus,  BinaryOpCode::min,    BinaryOpCode::max,   BinaryOpCode::times,
+    BinaryOpCode::minus, BinaryOpCode::second, BinaryOpCode::first, BinaryOpCode::lor,
+    BinaryOpCode::lxor,  BinaryOpCode::div,    BinaryOpCode::pair,  BinaryOpCode::land};
 
 Type type_at(int k) { return all_types[((k % 5) + 5) % 5]; }
 Pattern pattern_at(int k) {
@@ -76,9 +74,11 @@ std::string verify(Out out, const std::function<void(Out&, Context&)>& call) {
 }
 
 /// A matrix stored as op(.)'s input: nrows x ncols after an optional transpose.
+/// Index widths alternate (32-bit is what device pipelines use; mixed widths meet in one call).
 Matrix operand(Index m, Index n, bool transposed, double density, Type t, int seed) {
-  return transposed ? random_matrix(n, m, density, t, seed, pattern_at(seed), kind_at(seed))
-                    : random_matrix(m, n, density, t, seed, pattern_at(seed), kind_at(seed));
+  const IndexType it = seed % 2 ? IndexType::i32 : IndexType::i64;
+  return transposed ? random_matrix(n, m, density, t, seed, pattern_at(seed), kind_at(seed), it)
+                    : random_matrix(m, n, density, t, seed, pattern_at(seed), kind_at(seed), it);
 }
 
 const Matrix* mask_for(MaskMode mm, const Matrix& mask) {
@@ -120,14 +120,53 @@ TEST_F(Elementwise, EwiseEveryOperatorTypeMaskAccumReplaceTranspose) {
               const Descriptor d = ew_desc(mm, replace, ta, tb);
               EXPECT_EQ(verify<Matrix>(C0,
                                        [&](Matrix& C, Context& x) {
-                                         if (add) ewise_add(C, mp, acc, op, A, B, d, x);
-                                         else ewise_mult(C, mp, acc, op, A, B, d, x);
+                                         if (add)
+                                           ewise_add(C, mp, acc, op, A, B, d, x);
+                                         else
+                                           ewise_mult(C, mp, acc, op, A, B, d, x);
                                        }),
                         "")
                   << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " C "
                   << type_name(ct) << " A " << type_name(A.type()) << " B " << type_name(B.type())
                   << " " << describe(mm, acc, d) << (mp ? "" : " (NULL mask)");
             }
+}
+
+// Rows of A and B averaging 32 entries or more take the warp-per-row merge
+// (backend/cuda/elementwise/policy.hpp), shorter ones the thread-per-row walk: both, with
+// partial overlap, empty rows and a dense row, every operator, transposes and masks.
+TEST_F(Elementwise, EwiseLongRowsWarpPath) {
+  int seed = 60;
+  for (bool add : {true, false})
+    for (BinaryOpCode op : all_binary_ops)
+      for (Pattern p : {Pattern::random, Pattern::empty_rows, Pattern::full}) {
+        ++seed;
+        const Index m = 7, n = 450;
+        const bool ta = seed % 2, tb = (seed / 2) % 2;
+        const Type ct = type_at(seed);
+        const IndexType it = seed % 3 ? IndexType::i32 : IndexType::i64;
+        const Matrix A =
+            ta ? random_matrix(n, m, 0.3, type_at(seed + 1), seed, p, ValueKind::integral, it)
+               : random_matrix(m, n, 0.3, type_at(seed + 1), seed, p, ValueKind::integral, it);
+        const Matrix B = tb ? random_matrix(n, m, 0.5, type_at(seed + 2), seed + 1, Pattern::random,
+                                            ValueKind::integral)
+                            : random_matrix(m, n, 0.5, type_at(seed + 2), seed + 1, Pattern::random,
+                                            ValueKind::integral);
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
+        EXPECT_EQ(verify<Matrix>(random_matrix(m, n, 0.2, ct, seed + 3),
+                                 [&](Matrix& C, Context& x) {
+                                   if (add)
+                                     ewise_add(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                   else
+                                     ewise_mult(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                 }),
+                  "")
+            << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
+            << " C " << type_name(ct) << " " << describe(mm, acc, d);
+      }
 }
 
 TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
@@ -139,8 +178,8 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
         for (MaskMode mm : all_mask_modes) {
           ++seed;
           const Vector u = random_vector(n, 0.4, type_at(seed + 1), seed, kind_at(seed));
-          const Vector v = random_vector(n, seed % 7 == 0 ? 0.0 : 0.4, type_at(seed + 2),
-                                         seed + 1, kind_at(seed));
+          const Vector v = random_vector(n, seed % 7 == 0 ? 0.0 : 0.4, type_at(seed + 2), seed + 1,
+                                         kind_at(seed));
           const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
           const Vector mask = random_vector_mask(n, 0.5, type_at(seed + 3), seed + 3);
           const Vector* mp = mm == MaskMode::none ? nullptr : &mask;
@@ -149,8 +188,10 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
           const Descriptor d = ew_desc(mm, replace, false, false);
           EXPECT_EQ(verify<Vector>(w0,
                                    [&](Vector& w, Context& x) {
-                                     if (add) ewise_add(w, mp, acc, op, u, v, d, x);
-                                     else ewise_mult(w, mp, acc, op, u, v, d, x);
+                                     if (add)
+                                       ewise_add(w, mp, acc, op, u, v, d, x);
+                                     else
+                                       ewise_mult(w, mp, acc, op, u, v, d, x);
                                    }),
                     "")
               << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " w "
@@ -171,24 +212,23 @@ TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
         const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
         const Matrix mask = random_mask(m, n, 0.4, Type::boolean, seed + 2);
         const Descriptor d = ew_desc(mm, replace, ta, false);
-        const bool float_only = op == UnaryOpCode::sqrt || op == UnaryOpCode::exp ||
-                                op == UnaryOpCode::log;
+        const bool float_only =
+            op == UnaryOpCode::sqrt || op == UnaryOpCode::exp || op == UnaryOpCode::log;
         if (float_only && ct != Type::fp32 && ct != Type::fp64) {
           // Rejected like the cpu executor (InvalidValue), before C is touched.
           Context cuda(Backend::cuda), cpu(Backend::cpu);
           Matrix C = C0;
           EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, d, cuda), InvalidValue);
-          EXPECT_THROW(apply(C, mask_for(mm, mask), acc, op, A, make_desc(mm, replace, ta, false),
-                             cpu),
-                       InvalidValue);
+          EXPECT_THROW(
+              apply(C, mask_for(mm, mask), acc, op, A, make_desc(mm, replace, ta, false), cpu),
+              InvalidValue);
           EXPECT_EQ(C.nnz(), C0.nnz());
           continue;
         }
-        EXPECT_EQ(verify<Matrix>(C0,
-                                 [&](Matrix& C, Context& x) {
-                                   apply(C, mask_for(mm, mask), acc, op, A, d, x);
-                                 }),
-                  "")
+        EXPECT_EQ(
+            verify<Matrix>(
+                C0, [&](Matrix& C, Context& x) { apply(C, mask_for(mm, mask), acc, op, A, d, x); }),
+            "")
             << "apply " << unary_op_name(op) << " C " << type_name(ct) << " A "
             << type_name(A.type()) << " " << describe(mm, acc, d);
         const Vector u = random_vector(41, 0.5, type_at(seed + 1), seed, kind_at(seed));
@@ -196,8 +236,8 @@ TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
         const Vector vmask = random_vector_mask(41, 0.5, Type::int64, seed + 2);
         EXPECT_EQ(verify<Vector>(w0,
                                  [&](Vector& w, Context& x) {
-                                   apply(w, mm == MaskMode::none ? nullptr : &vmask, acc, op, u,
-                                         d, x);
+                                   apply(w, mm == MaskMode::none ? nullptr : &vmask, acc, op, u, d,
+                                         x);
                                  }),
                   "")
             << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct) << " "
@@ -253,8 +293,8 @@ TEST_F(Elementwise, ApplyIndexUnaryEveryOperatorThunkType) {
                                      apply(C, mask_for(mm, mask), acc, op, thunk, A, d, x);
                                    }),
                     "")
-              << "apply index-unary " << int(op) << " thunk " << thunk << " C "
-              << type_name(ct) << " " << describe(mm, acc, d);
+              << "apply index-unary " << int(op) << " thunk " << thunk << " C " << type_name(ct)
+              << " " << describe(mm, acc, d);
         }
 }
 
@@ -298,10 +338,9 @@ TEST_F(Elementwise, TopKTiesAndEveryK) {
         const MaskMode mm = all_mask_modes[seed % 5];
         const bool ta = seed % 2, replace = (seed / 2) % 2;
         const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
-        const Matrix A = ta ? random_matrix(n, m, 0.4, at, seed, pattern_at(seed),
-                                            ValueKind::integral)
-                            : random_matrix(m, n, 0.4, at, seed, pattern_at(seed),
-                                            ValueKind::integral);
+        const Matrix A =
+            ta ? random_matrix(n, m, 0.4, at, seed, pattern_at(seed), ValueKind::integral)
+               : random_matrix(m, n, 0.4, at, seed, pattern_at(seed), ValueKind::integral);
         const Type ct = type_at(seed / 3);
         const Matrix C0 = random_matrix(m, n, 0.2, ct, seed + 1);
         const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
@@ -311,8 +350,8 @@ TEST_F(Elementwise, TopKTiesAndEveryK) {
                                    select(C, mask_for(mm, mask), acc, op, Scalar(k), A, d, x);
                                  }),
                   "")
-            << select_op_name(op) << " k " << k << " A " << type_name(at) << " C "
-            << type_name(ct) << " " << describe(mm, acc, d);
+            << select_op_name(op) << " k " << k << " A " << type_name(at) << " C " << type_name(ct)
+            << " " << describe(mm, acc, d);
       }
 }
 
@@ -348,6 +387,34 @@ TEST_F(Elementwise, TopKNanSignedZeroInfinity) {
   }
 }
 
+// Rows longer than the rank-counting limit (backend/cuda/elementwise/policy.hpp, 256) go
+// through the segmented sort, shorter ones do not; one call mixes both, with ties and NaN.
+TEST_F(Elementwise, TopKLongAndShortRowsTogether) {
+  int seed = 650;
+  for (Type at : {Type::fp32, Type::int64, Type::boolean})
+    for (Pattern p : {Pattern::dense_row, Pattern::random, Pattern::empty_rows})
+      for (std::int64_t k : {1, 7, 300, 1000}) {
+        ++seed;
+        // 9 x 700: random rows hold ~280 entries at density 0.4, dense_row adds a full row of 700.
+        const double density = p == Pattern::dense_row ? 0.05 : 0.4;
+        const Matrix A = random_matrix(9, 700, density, at, seed, p, ValueKind::integral,
+                                       seed % 2 ? IndexType::i32 : IndexType::i64);
+        for (SelectOpCode op : {SelectOpCode::row_topk, SelectOpCode::col_topk}) {
+          const bool ta = op == SelectOpCode::col_topk;  // long lines either way
+          const Index m = ta ? 700 : 9, n = ta ? 9 : 700;
+          const Accum acc = seed % 3 ? Accum(BinaryOpCode::max) : no_accum;
+          const Matrix C0 = random_matrix(m, n, 0.1, at, seed + 1);
+          EXPECT_EQ(verify<Matrix>(C0,
+                                   [&](Matrix& C, Context& x) {
+                                     select(C, nullptr, acc, op, Scalar(k), A,
+                                            ew_desc(MaskMode::none, false, ta, false), x);
+                                   }),
+                    "")
+              << select_op_name(op) << " k " << k << " " << type_name(at) << " " << pattern_name(p);
+        }
+      }
+}
+
 TEST_F(Elementwise, KroneckerEveryOperatorTypeMaskTranspose) {
   int seed = 700;
   for (Type ct : all_types)
@@ -373,13 +440,15 @@ TEST_F(Elementwise, KroneckerEveryOperatorTypeMaskTranspose) {
 
 /// Every operation of the family on one shape (the degenerate catalog and the sanitizer subset).
 void every_operation_on(const std::string& name, Index m, Index n, Pattern p, double density,
-                        int seed) {
-  for (Type t : {Type::fp64, Type::int32, Type::boolean})
+                        int seed, const std::vector<Type>& types) {
+  for (Type t : types)
     for (MaskMode mm : all_mask_modes)
       for (int masking = 0; masking < 2; ++masking) {
         ++seed;
-        const Matrix A = random_matrix(m, n, density, t, seed, p, ValueKind::integral);
-        const Matrix B = random_matrix(m, n, density, t, seed + 1, p, ValueKind::integral);
+        const IndexType ia = seed % 2 ? IndexType::i32 : IndexType::i64;
+        const Matrix A = random_matrix(m, n, density, t, seed, p, ValueKind::integral, ia);
+        const Matrix B = random_matrix(m, n, density, t, seed + 1, p, ValueKind::integral,
+                                       seed % 4 < 2 ? IndexType::i32 : IndexType::i64);
         const Matrix C0 = random_matrix(m, n, 0.3, t, seed + 2, Pattern::random);
         // masking 1: a mask with no entries (all entries masked out unless complemented).
         const Matrix mask =
@@ -392,15 +461,12 @@ void every_operation_on(const std::string& name, Index m, Index n, Pattern p, do
         auto run = [&](const char* op, const std::function<void(Matrix&, Context&)>& f) {
           EXPECT_EQ(verify<Matrix>(C0, f), "") << op << " on " << what;
         };
-        run("ewise_add", [&](Matrix& C, Context& x) {
-          ewise_add(C, mp, acc, BinaryOpCode::plus, A, B, d, x);
-        });
+        run("ewise_add",
+            [&](Matrix& C, Context& x) { ewise_add(C, mp, acc, BinaryOpCode::plus, A, B, d, x); });
         run("ewise_mult", [&](Matrix& C, Context& x) {
           ewise_mult(C, mp, acc, BinaryOpCode::times, A, B, d, x);
         });
-        run("apply", [&](Matrix& C, Context& x) {
-          apply(C, mp, acc, UnaryOpCode::ainv, A, d, x);
-        });
+        run("apply", [&](Matrix& C, Context& x) { apply(C, mp, acc, UnaryOpCode::ainv, A, d, x); });
         run("apply bound", [&](Matrix& C, Context& x) {
           apply(C, mp, acc, BinaryOpCode::minus, BindSide::second, Scalar(2), A, d, x);
         });
@@ -436,14 +502,35 @@ void every_operation_on(const std::string& name, Index m, Index n, Pattern p, do
 TEST_F(Elementwise, DegenerateCatalog) {
   int seed = 800;
   for (const MatrixCase& c : matrix_catalog()) {
-    every_operation_on(c.name, c.m, c.n, c.p, c.density, seed);
+    every_operation_on(c.name, c.m, c.n, c.p, c.density, seed,
+                       {Type::fp64, Type::int32, Type::boolean});
     seed += 100;
   }
 }
 
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
-  every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000);
+  every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
+  // Long rows: the warp-per-row merge and the segmented-sort top-k.
+  const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
+  const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
+  const Descriptor plain = ew_desc(MaskMode::none, false, false, false);
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_add(C, nullptr, no_accum, BinaryOpCode::minus, L1, L2, plain, x);
+                           }),
+            "");
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, L1, L2, plain, x);
+                           }),
+            "");
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             select(C, nullptr, no_accum, SelectOpCode::row_topk,
+                                    Scalar(std::int64_t(5)), L1, plain, x);
+                           }),
+            "");
   const Vector u = random_vector(20, 0.5, Type::fp32, 1), v = random_vector(20, 0.5, Type::fp32, 2);
   const Vector mask = random_vector_mask(20, 0.5, Type::boolean, 3);
   EXPECT_EQ(verify<Vector>(Vector(20, Type::fp32),
@@ -463,8 +550,8 @@ TEST_F(Elementwise, SanitizerSubset) {
 std::vector<std::string> small_real_matrices() {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
-  for (const char* name : {"can_96.mtx", "1138_bus.mtx", "dwt_1005.mtx", "Erdos971.mtx",
-                           "jazz.mtx", "LFAT5.mtx"}) {
+  for (const char* name :
+       {"can_96.mtx", "1138_bus.mtx", "dwt_1005.mtx", "Erdos971.mtx", "jazz.mtx", "LFAT5.mtx"}) {
     const fs::path p = fs::path(RINGBLAS_DATA_DIR) / "suitesparse" / name;
     if (fs::is_regular_file(p)) out.push_back(p.string());
   }
@@ -492,9 +579,8 @@ TEST_F(Elementwise, SharedRealMatrices) {
                    ew_desc(MaskMode::complement_value, false, false, true), x);
       });
     }
-    run("abs", Matrix(m, n), [&](Matrix& C, Context& x) {
-      apply(C, nullptr, no_accum, UnaryOpCode::abs, A, none, x);
-    });
+    run("abs", Matrix(m, n),
+        [&](Matrix& C, Context& x) { apply(C, nullptr, no_accum, UnaryOpCode::abs, A, none, x); });
     run("tril", Matrix(m, n), [&](Matrix& C, Context& x) {
       select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(-1)), A, none, x);
     });
@@ -521,13 +607,13 @@ TEST_F(Elementwise, RejectionsMatchTheCpuPathAndLeaveCUntouched) {
     Context ctx(b);
     const Descriptor dd = b == Backend::cpu ? Descriptor{} : d;
     Matrix C = C0;
-    EXPECT_THROW(ewise_add(C, nullptr, Accum(BinaryOpCode::firsti), BinaryOpCode::plus, A, A, dd,
-                           ctx),
-                 NotImplemented);
+    EXPECT_THROW(
+        ewise_add(C, nullptr, Accum(BinaryOpCode::firsti), BinaryOpCode::plus, A, A, dd, ctx),
+        NotImplemented);
     EXPECT_THROW(apply(C, nullptr, no_accum, UnaryOpCode::sqrt, A, dd, ctx), InvalidValue);
-    EXPECT_THROW(select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(-1)), A,
-                        dd, ctx),
-                 InvalidValue);
+    EXPECT_THROW(
+        select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(-1)), A, dd, ctx),
+        InvalidValue);
     EXPECT_EQ(C.location(), Location::host);
     EXPECT_EQ(C.col_idx_vector(), C0.col_idx_vector());
     EXPECT_EQ(C.values_vector<std::int32_t>(), C0.values_vector<std::int32_t>());
@@ -555,10 +641,12 @@ TEST_F(Elementwise, DeviceChainMakesNoHostCopy) {
   const Matrix d_two = two.to(Location::device, cuda);
   auto chain = [](const Matrix& a, const Matrix& b, const Matrix& two, Context& ctx) {
     Matrix S(300, 200, Type::fp32), T(300, 200, Type::fp32), U(300, 200, Type::fp32);
-    Matrix V(300, 200, Type::fp32), K(600, 400, Type::fp32);
+    Matrix K(600, 400, Type::fp32);
     ewise_add(S, nullptr, no_accum, BinaryOpCode::plus, a, b, {}, ctx);
     apply(T, nullptr, no_accum, UnaryOpCode::abs, S, {}, ctx);
     select(U, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)), T, {}, ctx);
+    // V<S> = V + U .* T with V starting as U (a device copy on the cuda chain, not a transfer).
+    Matrix V = U;
     ewise_mult(V, &S, Accum(BinaryOpCode::plus), BinaryOpCode::times, U, T, {}, ctx);
     kronecker(K, nullptr, no_accum, BinaryOpCode::times, two, V, {}, ctx);
     return K;

@@ -50,7 +50,8 @@ __global__ void write_back_kernel(int n, const T* t, const unsigned char* tp, co
   bool present = false;
   T v{};
   if (!admit || admit[i]) {
-    if (accum >= 0 && has_t && has_old) present = true, v = binary_op_at<T>(static_cast<BinaryOpCode>(accum), old[i], t[i], 0, 0, 0, 0);
+    if (accum >= 0 && has_t && has_old)
+      present = true, v = binary_op_at<T>(BinaryOpCode(accum), old[i], t[i], 0, 0, 0, 0);
     else if (has_t) present = true, v = t[i];
     else if (accum >= 0 && has_old) present = true, v = old[i];
   } else if (!replace && has_old) {

@@ -2,14 +2,13 @@
 // the structural mask (merge_rows in row_merge.cuh, shared with the element-wise family), in two
 // passes (count, then fill after an exclusive scan). Output rows are sorted with no duplicates
 // because all three inputs are.
-#include <cub/device/device_scan.cuh>
-
 #include <cstdint>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/row_merge.cuh"
+#include "backend/cuda/common/scan_total.cuh"
 #include "backend/cuda/common/write_back.hpp"
 #include "ringblas/error.hpp"
 
@@ -91,15 +90,8 @@ Matrix write_back_typed(const Matrix& C, const DeviceMask& mask, const WriteBack
         T.col_idx().as<I>(), T.values().as<V>(), m_rp, m_ci, rp.data(), nullptr, nullptr);
     RINGBLAS_CHECK_LAUNCH("k_write_back<count>", s, ctx.debug_sync);
   }
-  std::size_t bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, rp.data(), rp.data(),
-                                                  std::size_t(n) + 1, s));
-  {
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, rp.data(), rp.data(),
-                                                    std::size_t(n) + 1, s));
-  }
-  const I nnz = rp.to_host(ctx, std::size_t(n) + 1).back();
+  // Reads back only the total (it used to copy all n + 1 row pointers to the host).
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   if (n > 0 && nnz > 0) {

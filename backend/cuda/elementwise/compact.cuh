@@ -37,16 +37,16 @@ Matrix compact(const Matrix& A, device_array<I>& pos, const Context& ctx) {
   const I kept = exclusive_scan_total(pos.data(), nnz + 1, ctx);
   device_array<I> rp(n + 1, ctx), ci(std::size_t(kept), ctx);
   device_array<V> vals(std::size_t(kept), ctx);
-  k_compact_row_ptr<I><<<blocks_for(n + 1), Policy::block, 0, s>>>(n, A.row_ptr().as<I>(),
-                                                                   pos.data(), rp.data());
+  k_compact_row_ptr<I>
+      <<<blocks_for(n + 1), Policy::block, 0, s>>>(n, A.row_ptr().as<I>(), pos.data(), rp.data());
   RINGBLAS_CHECK_LAUNCH("k_compact_row_ptr", s, ctx.debug_sync);
   if (kept > 0) {
     k_compact_scatter<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(
         nnz, pos.data(), A.col_idx().as<I>(), A.values().as<V>(), ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_compact_scatter", s, ctx.debug_sync);
   }
-  return Matrix::from_buffers(Index(n), A.ncols(), A.type(), index_type_of<I>::value,
-                              Index(kept), rp.release(), ci.release(), vals.release());
+  return Matrix::from_buffers(Index(n), A.ncols(), A.type(), index_type_of<I>::value, Index(kept),
+                              rp.release(), ci.release(), vals.release());
 }
 
 }  // namespace ringblas::cuda::elementwise

@@ -53,13 +53,15 @@ std::string mask_note(const Matrix* M, const Accum& accum, const Descriptor& d) 
   return s;
 }
 
-/// C<M, replace> = C accum T, with one trace line for the whole operation.
+/// C<M, replace> = C accum T, with one trace line for the whole operation. `t_syncs`: host
+/// synchronisations T took (the read of its nnz: 1, or 0 when its size was known).
 void finish(const char* op, const std::string& what, Matrix& C, const Matrix* M, Accum accum,
-            const Descriptor& d, Matrix T, Context& ctx) {
-  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " +
-                 std::to_string(T.nnz()) + " entries (nnz read back: 1 sync)" +
-                 mask_note(M, accum, d));
+            const Descriptor& d, Matrix T, Context& ctx, int t_syncs = 1) {
   DeviceMask mask = make_device_mask(M, d.mask_structure, d.mask_complement, T.index_type(), ctx);
+  const int syncs = t_syncs + (needs_write_back(mask, accum) ? 1 : 0);
+  ctx.trace_line(std::string(op) + ": elementwise, " + what + ", T has " + std::to_string(T.nnz()) +
+                 " entries" + mask_note(M, accum, d) + ", " + std::to_string(syncs) +
+                 " host sync(s) to read nnz");
   write_back(C, mask, accum, d.replace, std::move(T), ctx);
 }
 
@@ -73,7 +75,7 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
   const IndexType it = index_for({&A, &B}, A.nnz() + B.nnz());
   if (admits_nothing(M, d))
     return finish(name, "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
@@ -89,12 +91,12 @@ void apply_map(const char* what, Matrix& C, const Matrix* M, Accum accum, const 
   const IndexType it = A.index_type();
   if (admits_nothing(M, d))
     return finish("apply", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix hold;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), hold, ctx);
   Matrix T = elementwise::map(a, hold, f, ctx);
   finish("apply", std::string(what) + " at " + std::string(type_name(C.type())), C, M, accum, d,
-         std::move(T), ctx);
+         std::move(T), ctx, 0);
 }
 
 Vector device_vector(const Vector& v, Context& ctx) {
@@ -102,15 +104,13 @@ Vector device_vector(const Vector& v, Context& ctx) {
 }
 
 /// w<m, replace> = w accum t for a dense t over w's positions.
-void finish_vector(const char* op, const std::string& what, Vector& w, const Vector* m,
-                   Accum accum, const Descriptor& d, const elementwise::DenseT& t, Context& ctx) {
-  ctx.trace_line(std::string(op) + " (vector): elementwise, " + what +
-                 ", dense over " + std::to_string(w.size()) +
-                 " positions (nnz read back: 1 sync)");
+void finish_vector(const char* op, const std::string& what, Vector& w, const Vector* m, Accum accum,
+                   const Descriptor& d, const elementwise::DenseT& t, Context& ctx) {
+  ctx.trace_line(std::string(op) + " (vector): elementwise, " + what + ", dense over " +
+                 std::to_string(w.size()) + " positions (nnz read back: 1 sync)");
   Buffer admit = detail::mask_admit(m, w.size(), d.mask_structure, d.mask_complement, ctx);
   w = detail::write_back(w, t.values.data(), w.type(), t.present.as<unsigned char>(),
-                         admit.size() ? admit.as<unsigned char>() : nullptr, accum, d.replace,
-                         ctx);
+                         admit.size() ? admit.as<unsigned char>() : nullptr, accum, d.replace, ctx);
 }
 
 void ewise_vector(const char* name, Merge how, Vector& w, const Vector* m, Accum accum,
@@ -171,16 +171,16 @@ void apply(Vector& w, const Vector* m, Accum accum, UnaryOpCode op, const Vector
   finish_vector("apply", "unary " + std::string(unary_op_name(op)), w, m, accum, d, t, ctx);
 }
 
-void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side,
-           const Scalar& s, const Matrix& A, const Descriptor& d, Context& ctx) {
+void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side, const Scalar& s,
+           const Matrix& A, const Descriptor& d, Context& ctx) {
   check_common("apply", d, accum);
   MapOp f;
   f.kind = side == BindSide::first ? MapOp::Kind::bind_first : MapOp::Kind::bind_second;
   f.binary = op;
   f.bound = s;
-  const std::string what = std::string(binary_op_name(op)) +
-                           (side == BindSide::first ? " with the scalar bound first"
-                                                    : " with the scalar bound second");
+  const std::string what =
+      std::string(binary_op_name(op)) +
+      (side == BindSide::first ? " with the scalar bound first" : " with the scalar bound second");
   apply_map(what.c_str(), C, M, accum, f, A, d, ctx);
 }
 
@@ -203,14 +203,15 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
   const bool topk = op == SelectOpCode::row_topk || op == SelectOpCode::col_topk;
   const Index k = thunk.as<std::int64_t>();
   if (topk && k < 0)
-    throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) +
-                       " needs k >= 0, got " + std::to_string(k));
+    throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) + " needs k >= 0, got " +
+                       std::to_string(k));
   const IndexType it = A.index_type();
-  const std::string what = std::string(select_op_name(op)) +
-                           (topk ? " k = " + std::to_string(k) + " (segmented sort)" : "");
+  const std::string what =
+      std::string(select_op_name(op)) +
+      (topk ? " k = " + std::to_string(k) + " (rank count; segmented sort for rows over 256)" : "");
   if (admits_nothing(M, d))
     return finish("select", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);
   Matrix hold;
   if (!topk) {
     const Matrix& a = prepare_operand(A, d.transpose_a, it, std::nullopt, hold, ctx);
@@ -233,14 +234,14 @@ void kronecker(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, const M
     it = IndexType::i64;
   if (admits_nothing(M, d))
     return finish("kronecker", "complemented empty mask", C, M, accum, d,
-                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx);
+                  empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx), ctx, 0);
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
   Matrix T = elementwise::kronecker(a, b, op, ctx);
   finish("kronecker",
-         "by " + std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())), C,
-         M, accum, d, std::move(T), ctx);
+         "by " + std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())), C, M,
+         accum, d, std::move(T), ctx);
 }
 
 }  // namespace ringblas::cuda

@@ -31,9 +31,8 @@ Matrix map_typed(const Matrix& A, Matrix& hold, const MapOp& f, const Context& c
   cudaStream_t s = stream_of(ctx);
   MapArgs<V> args{int(f.kind), f.unary, f.binary, V{}, f.index_op, f.thunk};
   if (f.kind == MapOp::Kind::bind_first || f.kind == MapOp::Kind::bind_second)
-    args.bound = visit_type(f.bound.type(), [&](auto from) {
-      return sr::cast<V>(f.bound.as<decltype(from)>());
-    });
+    args.bound = visit_type(f.bound.type(),
+                            [&](auto from) { return sr::cast<V>(f.bound.as<decltype(from)>()); });
   const std::size_t nnz = std::size_t(A.nnz()), n = std::size_t(A.nrows());
   Buffer rp, ci;
   if (&A == &hold) {
@@ -42,23 +41,23 @@ Matrix map_typed(const Matrix& A, Matrix& hold, const MapOp& f, const Context& c
   } else {
     rp = Buffer(sizeof(I) * (n + 1), Location::device, &ctx);
     ci = Buffer(sizeof(I) * nnz, Location::device, &ctx);
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(rp.data(), A.row_ptr().data(), rp.size(),
-                                      cudaMemcpyDeviceToDevice, s));
+    RINGBLAS_CUDA_TRY(
+        cudaMemcpyAsync(rp.data(), A.row_ptr().data(), rp.size(), cudaMemcpyDeviceToDevice, s));
     if (nnz)
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(ci.data(), A.col_idx().data(), ci.size(),
-                                        cudaMemcpyDeviceToDevice, s));
+      RINGBLAS_CUDA_TRY(
+          cudaMemcpyAsync(ci.data(), A.col_idx().data(), ci.size(), cudaMemcpyDeviceToDevice, s));
   }
   // In place when A's values are ours (each thread reads its entry before writing it).
-  Buffer vals = &A == &hold ? std::move(hold.values())
-                            : Buffer(sizeof(V) * nnz, Location::device, &ctx);
+  Buffer vals =
+      &A == &hold ? std::move(hold.values()) : Buffer(sizeof(V) * nnz, Location::device, &ctx);
   const V* x = &A == &hold ? vals.as<V>() : A.values().as<V>();
   if (nnz > 0) {
-    k_map<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(
-        args, map_needs_row(args), I(n), nnz, rp.as<I>(), ci.as<I>(), x, vals.as<V>());
+    k_map<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(args, map_needs_row(args), I(n), nnz,
+                                                          rp.as<I>(), ci.as<I>(), x, vals.as<V>());
     RINGBLAS_CHECK_LAUNCH("k_map", s, ctx.debug_sync);
   }
-  return Matrix::from_buffers(Index(n), A.ncols(), A.type(), index_type_of<I>::value,
-                              Index(nnz), std::move(rp), std::move(ci), std::move(vals));
+  return Matrix::from_buffers(Index(n), A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
+                              std::move(rp), std::move(ci), std::move(vals));
 }
 
 template <class V, class I>
@@ -75,15 +74,14 @@ Matrix select_typed(const Matrix& A, SelectOpCode op, const Scalar& thunk, const
   cudaStream_t s = stream_of(ctx);
   SelectArgs<V> args{op, thunk.as<std::int64_t>(), V{}};
   // Value predicates compare in A's type, the thunk cast to it with GraphBLAS's rules.
-  args.thunk = visit_type(thunk.type(), [&](auto from) {
-    return sr::cast<V>(thunk.as<decltype(from)>());
-  });
+  args.thunk =
+      visit_type(thunk.type(), [&](auto from) { return sr::cast<V>(thunk.as<decltype(from)>()); });
   const std::size_t nnz = std::size_t(A.nnz());
   device_array<I> pos(nnz + 1, ctx);
   if (nnz > 0) {
     k_select_flags<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(
-        args, select_is_positional(op), I(A.nrows()), nnz, A.row_ptr().as<I>(),
-        A.col_idx().as<I>(), A.values().as<V>(), pos.data());
+        args, select_is_positional(op), I(A.nrows()), nnz, A.row_ptr().as<I>(), A.col_idx().as<I>(),
+        A.values().as<V>(), pos.data());
     RINGBLAS_CHECK_LAUNCH("k_select_flags", s, ctx.debug_sync);
   }
   return compact<V, I>(A, pos, ctx);

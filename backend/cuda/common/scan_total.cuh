@@ -1,0 +1,32 @@
+// In-place exclusive scan of per-row counts (CUB) returning the total: the one host
+// synchronisation a sparse output needs (its nnz must be known to allocate it). Shared by
+// write_back and the element-wise family.
+#pragma once
+#include <cstddef>
+#include <cub/device/device_scan.cuh>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+
+namespace ringblas::cuda {
+
+/// data[0..count) := exclusive prefix sums of data[0..count); returns the last prefix (the total
+/// of the first count - 1 inputs), read to the host: one element, a synchronisation rather than a
+/// data copy, so not counted in ctx.transfers (callers name it in the trace).
+template <class I>
+I exclusive_scan_total(I* data, std::size_t count, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  std::size_t bytes = 0;
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, count, s));
+  {
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, count, s));
+  }
+  I total = 0;
+  RINGBLAS_CUDA_TRY(
+      cudaMemcpyAsync(&total, data + (count - 1), sizeof(I), cudaMemcpyDeviceToHost, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return total;
+}
+
+}  // namespace ringblas::cuda
