@@ -33,12 +33,16 @@ using MxmEntry = Entry<MxmProblem, Matrix>;
 
 // --- mxm, dense C (with and without epilogue) ----------------------------------------------------
 using DenseEntry = Entry<DenseMxmProblem, DenseMatrix>;
-template <Variant V> void run_dense_cuda(const DenseMxmProblem& p, DenseMatrix& c, Context& x) {
+template <Variant V>
+void run_dense_cuda(const DenseMxmProblem& p, DenseMatrix& c, Context& x) {
   const Descriptor d = with_variant(p.d, V);
-  if (p.ep) cuda::mxm(c, p.s, p.A, p.B, *p.ep, d, x);
-  else cuda::mxm(c, p.s, p.A, p.B, d, x);
+  if (p.ep)
+    cuda::mxm(c, p.s, p.A, p.B, *p.ep, d, x);
+  else
+    cuda::mxm(c, p.s, p.A, p.B, d, x);
 }
-template <bool Coo> Reason can_batched_single(const DenseMxmProblem& p, const DenseMatrix& c) {
+template <bool Coo>
+Reason can_batched_single(const DenseMxmProblem& p, const DenseMatrix& c) {
   return cuda::spmm_batched::can_implement(p.s, p.ep, p.d, {c.nrows()}, Coo);
 }
 std::vector<DenseEntry> dense_entries() {
@@ -60,26 +64,34 @@ std::vector<DenseEntry> dense_entries() {
          return why;
        },
        run_dense_cuda<Variant::sparse_layer>, nullptr, false},
-      {Variant::suitesparse, kCpu, [](const DenseMxmProblem&, const DenseMatrix&) -> Reason { return std::nullopt; },
+      {Variant::suitesparse, kCpu,
+       [](const DenseMxmProblem&, const DenseMatrix&) -> Reason { return std::nullopt; },
        [](const DenseMxmProblem& p, DenseMatrix& c, Context& x) {
          HostInputs h(x);
-         if (p.ep) cpu::mxm(c, p.s, h(p.A), h(p.B), *p.ep, p.d, x);
-         else cpu::mxm(c, p.s, h(p.A), h(p.B), p.d, x);
+         if (p.ep)
+           cpu::mxm(c, p.s, h(p.A), h(p.B), *p.ep, p.d, x);
+         else
+           cpu::mxm(c, p.s, h(p.A), h(p.B), p.d, x);
        }},
   };
 }
 
 // --- mxv / vxm -----------------------------------------------------------------------------------
 using MxvEntry = Entry<MxvProblem, Vector>;
-template <bool Mxv, Variant V> void run_spmv(const MxvProblem& p, Vector& w, Context& x) {
-  if constexpr (Mxv) cuda::mxv(w, p.mask, p.accum, p.s, p.A, p.u, with_variant(p.d, V), x);
-  else cuda::vxm(w, p.mask, p.accum, p.s, p.u, p.A, with_variant(p.d, V), x);
+template <bool Mxv, Variant V>
+void run_spmv(const MxvProblem& p, Vector& w, Context& x) {
+  if constexpr (Mxv)
+    cuda::mxv(w, p.mask, p.accum, p.s, p.A, p.u, with_variant(p.d, V), x);
+  else
+    cuda::vxm(w, p.mask, p.accum, p.s, p.u, p.A, with_variant(p.d, V), x);
 }
 /// The CSR whose rows are outputs is Aᵀ: mxv with transpose_a, vxm without transpose_b.
-template <bool Mxv> bool pull_transposes(const MxvProblem& p) {
+template <bool Mxv>
+bool pull_transposes(const MxvProblem& p) {
   return Mxv ? p.d.transpose_a : !p.d.transpose_b;
 }
-template <bool Mxv> std::vector<MxvEntry> spmv_entries() {
+template <bool Mxv>
+std::vector<MxvEntry> spmv_entries() {
   auto can = [](const MxvProblem& p, const Vector&) { return cuda::spmv::can_implement(p.s, p.A); };
   return {
       {Variant::spmv_pull, kCuda, can, run_spmv<Mxv, Variant::spmv_pull>,
@@ -90,16 +102,22 @@ template <bool Mxv> std::vector<MxvEntry> spmv_entries() {
        [](const MxvProblem& p, const Vector& w) {
          return cuda::spmv::push_cost(p.A, p.u, w.size(), pull_transposes<Mxv>(p));
        }},
-      {Variant::suitesparse, kCpu, [](const MxvProblem&, const Vector&) -> Reason { return std::nullopt; },
+      {Variant::suitesparse, kCpu,
+       [](const MxvProblem&, const Vector&) -> Reason { return std::nullopt; },
        [](const MxvProblem& p, Vector& w, Context& x) {
          HostInputs h(x);
-         if constexpr (Mxv) cpu::mxv(w, h(p.mask), p.accum, p.s, h(p.A), h(p.u), p.d, x);
-         else cpu::vxm(w, h(p.mask), p.accum, p.s, h(p.u), h(p.A), p.d, x);
+         if constexpr (Mxv)
+           cpu::mxv(w, h(p.mask), p.accum, p.s, h(p.A), h(p.u), p.d, x);
+         else
+           cpu::vxm(w, h(p.mask), p.accum, p.s, h(p.u), h(p.A), p.d, x);
        }},
   };
 }
 
-template <class P, class Out> Reason always(const P&, const Out&) { return std::nullopt; }
+template <class P, class Out>
+Reason always(const P&, const Out&) {
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -112,7 +130,8 @@ const Table<MxmProblem, Matrix>& mxm_table() {
                      return cuda::spgemm_hash::can_implement(p.s, p.A, p.B, c, p.accum, p.d);
                    },
                    [](const MxmProblem& p, Matrix& c, Context& x) {
-                     cuda::mxm(c, p.mask, p.accum, p.s, p.A, p.B, with_variant(p.d, Variant::spgemm_hash), x);
+                     cuda::mxm(c, p.mask, p.accum, p.s, p.A, p.B,
+                               with_variant(p.d, Variant::spgemm_hash), x);
                    }},
           MxmEntry{Variant::suitesparse, kCpu, always<MxmProblem, Matrix>,
                    [](const MxmProblem& p, Matrix& c, Context& x) {
@@ -151,7 +170,8 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
               return cuda::spmm_batched::can_implement(p.s, nullptr, p.d, {}, false);
             },
             [](const BatchedMxmProblem& p, DenseBatch& c, Context& x) {
-              cuda::mxm_batched(c.items, p.s, p.A, p.B, with_variant(p.d, Variant::spmm_batched), x);
+              cuda::mxm_batched(c.items, p.s, p.A, p.B, with_variant(p.d, Variant::spmm_batched),
+                                x);
             }},
           E{Variant::spmm_batched_coo, kCuda,
             [](const BatchedMxmProblem& p, const DenseBatch& c) {
@@ -161,7 +181,8 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
               return cuda::spmm_batched::can_implement(p.s, nullptr, p.d, rows, true);
             },
             [](const BatchedMxmProblem& p, DenseBatch& c, Context& x) {
-              cuda::mxm_batched(c.items, p.s, p.A, p.B, with_variant(p.d, Variant::spmm_batched_coo), x);
+              cuda::mxm_batched(c.items, p.s, p.A, p.B,
+                                with_variant(p.d, Variant::spmm_batched_coo), x);
             },
             nullptr, false},
           E{Variant::suitesparse, kCpu, always<BatchedMxmProblem, DenseBatch>,
@@ -172,9 +193,11 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
               std::vector<Matrix> host_a;
               std::vector<DenseMatrix> host_b;
               if (!a_host)
-                for (const auto& m : p.A) host_a.push_back(on_host(m) ? m : m.to(Location::host, x));
+                for (const auto& m : p.A)
+                  host_a.push_back(on_host(m) ? m : m.to(Location::host, x));
               if (!b_host)
-                for (const auto& m : p.B) host_b.push_back(on_host(m) ? m : m.to(Location::host, x));
+                for (const auto& m : p.B)
+                  host_b.push_back(on_host(m) ? m : m.to(Location::host, x));
               cpu::mxm_batched(c.items, p.s, a_host ? p.A : host_a, b_host ? p.B : host_b, p.d, x);
             }},
       }};
@@ -183,26 +206,26 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
 
 // The operations whose cuda kernels are being written (issue 9): one row each, answered by
 // cuda::can_implement_<op> (backend/cuda/not_implemented.cpp until the kernel lands).
-#define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT)                                                   \
-  const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                     \
-    using P = EwiseProblem<X>;                                                                   \
-    static const Table<P, X> t{                                                                  \
-        #NAME,                                                                                   \
-        {                                                                                        \
-            {VARIANT, kCuda,                                                                      \
-             [](const P& p, const X& c) {                                                        \
-               return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d);       \
-             },                                                                                  \
-             [](const P& p, X& c, Context& x) {                                                  \
-               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d, x);                           \
-             }},                                                                                 \
-            {Variant::suitesparse, kCpu, always<P, X>,                                            \
-             [](const P& p, X& c, Context& x) {                                                  \
-               HostInputs h(x);                                                                  \
-               cpu::NAME(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x);                   \
-             }},                                                                                 \
-        }};                                                                                      \
-    return t;                                                                                    \
+#define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT)                                             \
+  const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                \
+    using P = EwiseProblem<X>;                                                             \
+    static const Table<P, X> t{                                                            \
+        #NAME,                                                                             \
+        {                                                                                  \
+            {VARIANT, kCuda,                                                               \
+             [](const P& p, const X& c) {                                                  \
+               return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d); \
+             },                                                                            \
+             [](const P& p, X& c, Context& x) {                                            \
+               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d, x);                     \
+             }},                                                                           \
+            {Variant::suitesparse, kCpu, always<P, X>,                                     \
+             [](const P& p, X& c, Context& x) {                                            \
+               HostInputs h(x);                                                            \
+               cpu::NAME(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x);             \
+             }},                                                                           \
+        }};                                                                                \
+    return t;                                                                              \
   }
 RINGBLAS_EWISE_TABLE(ewise_add, Matrix, Variant::elementwise)
 RINGBLAS_EWISE_TABLE(ewise_add, Vector, Variant::elementwise)
@@ -232,26 +255,26 @@ const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
 }
 
 /// apply (unary), matrix and vector.
-#define RINGBLAS_APPLY_TABLE(NAME, X)                                                     \
-  const Table<ApplyProblem<X>, X>& NAME() {                                               \
-    using P = ApplyProblem<X>;                                                            \
-    static const Table<P, X> t{                                                           \
-        "apply",                                                                          \
-        {                                                                                 \
-            {Variant::elementwise, kCuda,                                                  \
-             [](const P& p, const X& c) {                                                 \
-               return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.A, p.d);      \
-             },                                                                           \
-             [](const P& p, X& c, Context& x) {                                           \
-               cuda::apply(c, p.mask, p.accum, p.op, p.A, p.d, x);                        \
-             }},                                                                          \
-            {Variant::suitesparse, kCpu, always<P, X>,                                     \
-             [](const P& p, X& c, Context& x) {                                           \
-               HostInputs h(x);                                                           \
-               cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);                   \
-             }},                                                                          \
-        }};                                                                               \
-    return t;                                                                             \
+#define RINGBLAS_APPLY_TABLE(NAME, X)                                                            \
+  const Table<ApplyProblem<X>, X>& NAME() {                                                      \
+    using P = ApplyProblem<X>;                                                                   \
+    static const Table<P, X> t{"apply",                                                          \
+                               {                                                                 \
+                                   {Variant::elementwise, kCuda,                                 \
+                                    [](const P& p, const X& c) {                                 \
+                                      return cuda::can_implement_apply(c, p.mask, p.accum, p.op, \
+                                                                       p.A, p.d);                \
+                                    },                                                           \
+                                    [](const P& p, X& c, Context& x) {                           \
+                                      cuda::apply(c, p.mask, p.accum, p.op, p.A, p.d, x);        \
+                                    }},                                                          \
+                                   {Variant::suitesparse, kCpu, always<P, X>,                    \
+                                    [](const P& p, X& c, Context& x) {                           \
+                                      HostInputs h(x);                                           \
+                                      cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);   \
+                                    }},                                                          \
+                               }};                                                               \
+    return t;                                                                                    \
   }
 RINGBLAS_APPLY_TABLE(apply_table, Matrix)
 RINGBLAS_APPLY_TABLE(apply_vector_table, Vector)
@@ -341,24 +364,22 @@ const Table<ReduceProblem, Vector>& reduce_table() {
   return t;
 }
 
-#define RINGBLAS_REDUCE_SCALAR_TABLE(X)                                                 \
-  const Table<ReduceScalarProblem<X>, Scalar>& reduce_scalar_table(const X*) {          \
-    using P = ReduceScalarProblem<X>;                                                   \
-    static const Table<P, Scalar> t{                                                    \
-        "reduce (scalar)",                                                              \
-        {                                                                               \
-            {Variant::reduce, kCuda,                                                     \
-             [](const P& p, const Scalar&) {                                            \
-               return cuda::can_implement_reduce(p.monoid, p.A);                        \
-             },                                                                         \
-             [](const P& p, Scalar& s, Context& x) { s = cuda::reduce(p.monoid, p.A, x); }}, \
-            {Variant::suitesparse, kCpu, always<P, Scalar>,                              \
-             [](const P& p, Scalar& s, Context& x) {                                    \
-               HostInputs h(x);                                                         \
-               s = cpu::reduce(p.monoid, h(p.A), x);                                    \
-             }},                                                                        \
-        }};                                                                             \
-    return t;                                                                           \
+#define RINGBLAS_REDUCE_SCALAR_TABLE(X)                                                           \
+  const Table<ReduceScalarProblem<X>, Scalar>& reduce_scalar_table(const X*) {                    \
+    using P = ReduceScalarProblem<X>;                                                             \
+    static const Table<P, Scalar> t{                                                              \
+        "reduce (scalar)",                                                                        \
+        {                                                                                         \
+            {Variant::reduce, kCuda,                                                              \
+             [](const P& p, const Scalar&) { return cuda::can_implement_reduce(p.monoid, p.A); }, \
+             [](const P& p, Scalar& s, Context& x) { s = cuda::reduce(p.monoid, p.A, x); }},      \
+            {Variant::suitesparse, kCpu, always<P, Scalar>,                                       \
+             [](const P& p, Scalar& s, Context& x) {                                              \
+               HostInputs h(x);                                                                   \
+               s = cpu::reduce(p.monoid, h(p.A), x);                                              \
+             }},                                                                                  \
+        }};                                                                                       \
+    return t;                                                                                     \
   }
 RINGBLAS_REDUCE_SCALAR_TABLE(Matrix)
 RINGBLAS_REDUCE_SCALAR_TABLE(Vector)
@@ -366,43 +387,45 @@ RINGBLAS_REDUCE_SCALAR_TABLE(Vector)
 
 const Table<TransposeProblem, Matrix>& transpose_table() {
   using P = TransposeProblem;
-  static const Table<P, Matrix> t{
-      "transpose",
-      {
-          {Variant::transpose, kCuda,
-           [](const P& p, const Matrix& c) {
-             return cuda::can_implement_transpose(c, p.mask, p.accum, p.A, p.d);
-           },
-           [](const P& p, Matrix& c, Context& x) { cuda::transpose(c, p.mask, p.accum, p.A, p.d, x); }},
-          {Variant::suitesparse, kCpu, always<P, Matrix>,
-           [](const P& p, Matrix& c, Context& x) {
-             HostInputs h(x);
-             cpu::transpose(c, h(p.mask), p.accum, h(p.A), p.d, x);
-           }},
-      }};
+  static const Table<P, Matrix> t{"transpose",
+                                  {
+                                      {Variant::transpose, kCuda,
+                                       [](const P& p, const Matrix& c) {
+                                         return cuda::can_implement_transpose(c, p.mask, p.accum,
+                                                                              p.A, p.d);
+                                       },
+                                       [](const P& p, Matrix& c, Context& x) {
+                                         cuda::transpose(c, p.mask, p.accum, p.A, p.d, x);
+                                       }},
+                                      {Variant::suitesparse, kCpu, always<P, Matrix>,
+                                       [](const P& p, Matrix& c, Context& x) {
+                                         HostInputs h(x);
+                                         cpu::transpose(c, h(p.mask), p.accum, h(p.A), p.d, x);
+                                       }},
+                                  }};
   return t;
 }
 
-#define RINGBLAS_INDEXED_TABLE(NAME)                                                           \
-  const Table<IndexedProblem, Matrix>& NAME##_table() {                                       \
-    using P = IndexedProblem;                                                                  \
-    static const Table<P, Matrix> t{                                                           \
-        #NAME,                                                                                 \
-        {                                                                                      \
+#define RINGBLAS_INDEXED_TABLE(NAME)                                                            \
+  const Table<IndexedProblem, Matrix>& NAME##_table() {                                         \
+    using P = IndexedProblem;                                                                   \
+    static const Table<P, Matrix> t{                                                            \
+        #NAME,                                                                                  \
+        {                                                                                       \
             {Variant::NAME, kCuda,                                                              \
-             [](const P& p, const Matrix& c) {                                                 \
+             [](const P& p, const Matrix& c) {                                                  \
                return cuda::can_implement_##NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d); \
-             },                                                                                \
-             [](const P& p, Matrix& c, Context& x) {                                           \
-               cuda::NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d, x);                    \
-             }},                                                                               \
+             },                                                                                 \
+             [](const P& p, Matrix& c, Context& x) {                                            \
+               cuda::NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d, x);                     \
+             }},                                                                                \
             {Variant::suitesparse, kCpu, always<P, Matrix>,                                     \
-             [](const P& p, Matrix& c, Context& x) {                                           \
-               HostInputs h(x);                                                                \
-               cpu::NAME(c, h(p.mask), p.accum, h(p.A), p.rows, p.cols, p.d, x);               \
-             }},                                                                               \
-        }};                                                                                    \
-    return t;                                                                                  \
+             [](const P& p, Matrix& c, Context& x) {                                            \
+               HostInputs h(x);                                                                 \
+               cpu::NAME(c, h(p.mask), p.accum, h(p.A), p.rows, p.cols, p.d, x);                \
+             }},                                                                                \
+        }};                                                                                     \
+    return t;                                                                                   \
   }
 RINGBLAS_INDEXED_TABLE(extract)
 RINGBLAS_INDEXED_TABLE(assign)
@@ -433,15 +456,18 @@ template <class P, class Out>
 void list(std::vector<OperationKernels>& rows, const detail::Table<P, Out>& t) {
   const std::string_view full = t.operation;
   const std::string name(full.substr(0, full.find(" (")));
-  auto it = std::find_if(rows.begin(), rows.end(), [&](const OperationKernels& r) { return r.operation == name; });
+  auto it = std::find_if(rows.begin(), rows.end(),
+                         [&](const OperationKernels& r) { return r.operation == name; });
   if (it == rows.end()) {
     rows.push_back({name, "none", {}});
     it = rows.end() - 1;
   }
   for (const auto& e : t.entries) {
     const std::string v(variant_name(e.variant));
-    if (e.executor == detail::Executor::cpu) it->cpu = v;
-    else if (std::find(it->cuda.begin(), it->cuda.end(), v) == it->cuda.end()) it->cuda.push_back(v);
+    if (e.executor == detail::Executor::cpu)
+      it->cpu = v;
+    else if (std::find(it->cuda.begin(), it->cuda.end(), v) == it->cuda.end())
+      it->cuda.push_back(v);
   }
 }
 
