@@ -28,6 +28,10 @@ Descriptor with_variant(const Descriptor& d, Variant v) {
   return out;
 }
 
+/// desc as the entry points of the operations added in issue 9 take it: their table row has
+/// decided, and they run their one kernel for `automatic` (some reject every named variant).
+Descriptor chosen(const Descriptor& d) { return with_variant(d, Variant::automatic); }
+
 // --- mxm, sparse C -----------------------------------------------------------------------------
 using MxmEntry = Entry<MxmProblem, Matrix>;
 
@@ -217,7 +221,7 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
                return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d); \
              },                                                                            \
              [](const P& p, X& c, Context& x) {                                            \
-               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d, x);                     \
+               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x);             \
              }},                                                                           \
             {Variant::suitesparse, kCpu, always<P, X>,                                     \
              [](const P& p, X& c, Context& x) {                                            \
@@ -243,7 +247,7 @@ const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
              return cuda::can_implement_kronecker(c, p.mask, p.accum, p.op, p.A, p.B, p.d);
            },
            [](const P& p, Matrix& c, Context& x) {
-             cuda::kronecker(c, p.mask, p.accum, p.op, p.A, p.B, p.d, x);
+             cuda::kronecker(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x);
            }},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
@@ -255,26 +259,26 @@ const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
 }
 
 /// apply (unary), matrix and vector.
-#define RINGBLAS_APPLY_TABLE(NAME, X)                                                            \
-  const Table<ApplyProblem<X>, X>& NAME() {                                                      \
-    using P = ApplyProblem<X>;                                                                   \
-    static const Table<P, X> t{"apply",                                                          \
-                               {                                                                 \
-                                   {Variant::elementwise, kCuda,                                 \
-                                    [](const P& p, const X& c) {                                 \
-                                      return cuda::can_implement_apply(c, p.mask, p.accum, p.op, \
-                                                                       p.A, p.d);                \
-                                    },                                                           \
-                                    [](const P& p, X& c, Context& x) {                           \
-                                      cuda::apply(c, p.mask, p.accum, p.op, p.A, p.d, x);        \
-                                    }},                                                          \
-                                   {Variant::suitesparse, kCpu, always<P, X>,                    \
-                                    [](const P& p, X& c, Context& x) {                           \
-                                      HostInputs h(x);                                           \
-                                      cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);   \
-                                    }},                                                          \
-                               }};                                                               \
-    return t;                                                                                    \
+#define RINGBLAS_APPLY_TABLE(NAME, X)                                                             \
+  const Table<ApplyProblem<X>, X>& NAME() {                                                       \
+    using P = ApplyProblem<X>;                                                                    \
+    static const Table<P, X> t{"apply",                                                           \
+                               {                                                                  \
+                                   {Variant::elementwise, kCuda,                                  \
+                                    [](const P& p, const X& c) {                                  \
+                                      return cuda::can_implement_apply(c, p.mask, p.accum, p.op,  \
+                                                                       p.A, p.d);                 \
+                                    },                                                            \
+                                    [](const P& p, X& c, Context& x) {                            \
+                                      cuda::apply(c, p.mask, p.accum, p.op, p.A, chosen(p.d), x); \
+                                    }},                                                           \
+                                   {Variant::suitesparse, kCpu, always<P, X>,                     \
+                                    [](const P& p, X& c, Context& x) {                            \
+                                      HostInputs h(x);                                            \
+                                      cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);    \
+                                    }},                                                           \
+                               }};                                                                \
+    return t;                                                                                     \
   }
 RINGBLAS_APPLY_TABLE(apply_table, Matrix)
 RINGBLAS_APPLY_TABLE(apply_vector_table, Vector)
@@ -290,7 +294,7 @@ const Table<ApplyBoundProblem, Matrix>& apply_bound_table() {
              return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, p.d);
            },
            [](const P& p, Matrix& c, Context& x) {
-             cuda::apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, p.d, x);
+             cuda::apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, chosen(p.d), x);
            }},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
@@ -311,7 +315,7 @@ const Table<ApplyIndexProblem, Matrix>& apply_index_table() {
              return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d);
            },
            [](const P& p, Matrix& c, Context& x) {
-             cuda::apply(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d, x);
+             cuda::apply(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
            }},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
@@ -332,7 +336,7 @@ const Table<SelectProblem, Matrix>& select_table() {
              return cuda::can_implement_select(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d);
            },
            [](const P& p, Matrix& c, Context& x) {
-             cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d, x);
+             cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
            }},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
@@ -353,7 +357,7 @@ const Table<ReduceProblem, Vector>& reduce_table() {
              return cuda::can_implement_reduce(w, p.mask, p.accum, p.monoid, p.A, p.dim, p.d);
            },
            [](const P& p, Vector& w, Context& x) {
-             cuda::reduce(w, p.mask, p.accum, p.monoid, p.A, p.dim, p.d, x);
+             cuda::reduce(w, p.mask, p.accum, p.monoid, p.A, p.dim, chosen(p.d), x);
            }},
           {Variant::suitesparse, kCpu, always<P, Vector>,
            [](const P& p, Vector& w, Context& x) {
@@ -395,7 +399,7 @@ const Table<TransposeProblem, Matrix>& transpose_table() {
                                                                               p.A, p.d);
                                        },
                                        [](const P& p, Matrix& c, Context& x) {
-                                         cuda::transpose(c, p.mask, p.accum, p.A, p.d, x);
+                                         cuda::transpose(c, p.mask, p.accum, p.A, chosen(p.d), x);
                                        }},
                                       {Variant::suitesparse, kCpu, always<P, Matrix>,
                                        [](const P& p, Matrix& c, Context& x) {
@@ -417,7 +421,7 @@ const Table<TransposeProblem, Matrix>& transpose_table() {
                return cuda::can_implement_##NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d); \
              },                                                                                 \
              [](const P& p, Matrix& c, Context& x) {                                            \
-               cuda::NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d, x);                     \
+               cuda::NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, chosen(p.d), x);             \
              }},                                                                                \
             {Variant::suitesparse, kCpu, always<P, Matrix>,                                     \
              [](const P& p, Matrix& c, Context& x) {                                            \
