@@ -1,5 +1,5 @@
 // The one place that chooses who computes an operation: per operation a table of entries
-// {variant, executor, can_implement, run} (backend/core/dispatch_tables.cpp), and the rule below
+// {variant, executor, can_implement, run} (backend/core/dispatch_tables_*.cpp), and the rule below
 // that picks from it for a problem before the output is touched:
 //   cpu       the cpu (suitesparse) entry;
 //   cuda      the forced variant's entry, or the cheapest cuda entry whose can_implement says yes;

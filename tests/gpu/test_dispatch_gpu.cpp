@@ -1,4 +1,4 @@
-// GPU tests of the dispatch tables (backend/core/dispatch_tables.cpp): automatic picks the variant
+// GPU tests of the dispatch tables (backend/core/dispatch_tables_*.cpp): automatic picks the variant
 // the table's cost order and can_implement predict for each problem (read from the trace); a
 // forced variant that cannot run names can_implement's reason before the output is touched; and
 // verify (cpu entry against the chosen cuda entry) passes for every operation with a cuda path.

@@ -29,7 +29,7 @@ int log_subwarp(double avg) {
 void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
               const Vector& u, bool a_first, bool pull_transposes, const Descriptor& desc,
               Context& ctx, const char* op) {
-  // The dispatch table (backend/core/dispatch_tables.cpp) has asked spmv::can_implement and
+  // The dispatch table (backend/core/dispatch_tables_*.cpp) has asked spmv::can_implement and
   // chosen pull or push by spmv::pull_cost / push_cost; it always names the variant.
   const Variant v = desc.variant;
   if (v != Variant::spmv_pull && v != Variant::spmv_push)
