@@ -1,5 +1,5 @@
 // The one place that chooses who computes an operation: per operation a table of entries
-// {variant, executor, can_implement, run} (backend/core/dispatch_tables.cpp), and the rule below
+// {variant, executor, can_implement, run} (backend/core/dispatch_tables_*.cpp), and the rule below
 // that picks from it for a problem before the output is touched:
 //   cpu       the cpu (suitesparse) entry;
 //   cuda      the forced variant's entry, or the cheapest cuda entry whose can_implement says yes;
@@ -27,7 +27,8 @@ namespace ringblas::detail {
 class HostInputs {
  public:
   explicit HostInputs(const Context& ctx) : ctx_(ctx) {}
-  template <class T> const T& operator()(const T& x) {
+  template <class T>
+  const T& operator()(const T& x) {
     if constexpr (requires { x.location(); }) {
       if (x.location() == Location::host) return x;
       auto held = std::make_unique<Holder<T>>(x.to(Location::host, ctx_));
@@ -38,13 +39,17 @@ class HostInputs {
       return x;
     }
   }
-  template <class T> const T* operator()(const T* x) { return x ? &(*this)(*x) : nullptr; }
+  template <class T>
+  const T* operator()(const T* x) {
+    return x ? &(*this)(*x) : nullptr;
+  }
 
  private:
   struct Base {
     virtual ~Base() = default;
   };
-  template <class T> struct Holder : Base {
+  template <class T>
+  struct Holder : Base {
     explicit Holder(T v) : value(std::move(v)) {}
     T value;
   };
@@ -60,7 +65,8 @@ using Reason = std::optional<std::string>;
 
 /// One way to compute an operation. `P` holds the operation's inputs (dispatch_problems.hpp),
 /// `Out` is its output.
-template <class P, class Out> struct Entry {
+template <class P, class Out>
+struct Entry {
   Variant variant;
   Executor executor;
   Reason (*can_implement)(const P&, const Out&);
@@ -73,7 +79,8 @@ template <class P, class Out> struct Entry {
 };
 
 /// An operation's entries: the cuda entries in preference order and its cpu entry (if any).
-template <class P, class Out> struct Table {
+template <class P, class Out>
+struct Table {
   const char* operation;  ///< as in the trace and in `ringblas kernels`
   std::vector<Entry<P, Out>> entries;
 };
@@ -86,7 +93,8 @@ bool cuda_compiled();
 Reason cuda_unavailable();
 
 /// The outcome of the decision: the entries to run (cpu and/or cuda) and the trace line.
-template <class P, class Out> struct Choice {
+template <class P, class Out>
+struct Choice {
   const Entry<P, Out>* cpu = nullptr;
   const Entry<P, Out>* cuda = nullptr;
   std::string trace;
@@ -133,13 +141,14 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
     }
     if (!f)
       throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
-                           " does not compute " + op + " (its cuda variants: " +
-                           (known.empty() ? "none" : known) + ")");
+                           " does not compute " + op +
+                           " (its cuda variants: " + (known.empty() ? "none" : known) + ")");
     if (unavailable && !cuda_compiled())
-      throw NotCompiled(op + ": variant " + std::string(variant_name(forced)) + ": " + *unavailable);
+      throw NotCompiled(op + ": variant " + std::string(variant_name(forced)) + ": " +
+                        *unavailable);
     if (unavailable)
-      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) + " cannot run: " +
-                           *unavailable);
+      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
+                           " cannot run: " + *unavailable);
     if (Reason why = f->can_implement(p, out))
       throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
                            " cannot run this problem: " + *why);
@@ -176,7 +185,8 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
         no_entry_can_run(t.operation, b, skipped);
       }
       if (trace)
-        c.trace = op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu); skipped " + skipped;
+        c.trace =
+            op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu); skipped " + skipped;
       return c;
     }
   }
@@ -186,17 +196,21 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
     c.cpu = nullptr;
   }
   if (trace)
-    c.trace = op + ": " + (c.cpu ? "verify " + std::string(variant_name(c.cpu->variant)) + " (cpu) against " : "") +
-            std::string(variant_name(c.cuda->variant)) + " (cuda)" +
-            (skipped.empty() ? "" : "; skipped " + skipped);
+    c.trace =
+        op + ": " +
+        (c.cpu ? "verify " + std::string(variant_name(c.cpu->variant)) + " (cpu) against " : "") +
+        std::string(variant_name(c.cuda->variant)) + " (cuda)" +
+        (skipped.empty() ? "" : "; skipped " + skipped);
   return c;
 }
 
-template <class Out> void move_to_host(Out& o, const Context& ctx) {
+template <class Out>
+void move_to_host(Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
     if (o.location() != Location::host) o = o.to(Location::host, ctx);
 }
-template <class Out> Out host_copy(const Out& o, const Context& ctx) {
+template <class Out>
+Out host_copy(const Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
     if (o.location() != Location::host) return o.to(Location::host, ctx);
   return o;

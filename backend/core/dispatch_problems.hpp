@@ -48,7 +48,8 @@ struct MxvProblem {
 
 /// C<M> = C accum (A op B) over the union (ewise_add) or intersection (ewise_mult) of patterns;
 /// also kronecker (A ⊗ B with op). X is Matrix or Vector.
-template <class X> struct EwiseProblem {
+template <class X>
+struct EwiseProblem {
   const X* mask;
   Accum accum;
   BinaryOpCode op;
@@ -58,7 +59,8 @@ template <class X> struct EwiseProblem {
 };
 
 /// C<M> = C accum f(A) with f unary.
-template <class X> struct ApplyProblem {
+template <class X>
+struct ApplyProblem {
   const X* mask;
   Accum accum;
   UnaryOpCode op;
@@ -108,7 +110,8 @@ struct ReduceProblem {
 };
 
 /// s = ⊕ of every entry of A (X = Matrix or Vector).
-template <class X> struct ReduceScalarProblem {
+template <class X>
+struct ReduceScalarProblem {
   MonoidCode monoid;
   const X& A;
 };

@@ -1,5 +1,5 @@
 // Public operations: validate (backend/core/validate.hpp), then hand the problem to its dispatch
-// table (backend/core/dispatch_tables.cpp), which picks the executor and the kernel variant.
+// table (backend/core/dispatch_tables_*.cpp), which picks the executor and the kernel variant.
 #include <algorithm>
 #include <cmath>
 #include <optional>

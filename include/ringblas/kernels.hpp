@@ -14,7 +14,7 @@ struct OperationKernels {
   std::vector<std::string> cuda;
 };
 
-/// Every operation's row, generated from the dispatch tables (backend/core/dispatch_tables.cpp),
+/// Every operation's row, generated from the dispatch tables (backend/core/dispatch_tables_*.cpp),
 /// in the order of backend/core/operations.def, then mxm_layers.
 std::vector<OperationKernels> kernel_table();
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "backend/core/dispatch.hpp"
-#include "support/random_matrix.hpp"
 #include "ringblas/ringblas.hpp"
+#include "support/random_matrix.hpp"
 #include "test_cli_support.hpp"
 
 namespace ringblas::test {
@@ -73,7 +73,8 @@ detail::Choice<Problem, Out> pick(int x, Backend b, Variant forced = Variant::au
 }
 
 /// The message of the exception `f` throws as E ("" if none or another type).
-template <class Err, class F> std::string message_of(F&& f) {
+template <class Err, class F>
+std::string message_of(F&& f) {
   try {
     f();
   } catch (const Err& e) {
@@ -116,14 +117,17 @@ TEST(DispatchRule, AutomaticWithoutGpuIsCpuAndSaysWhy) {
 }
 
 TEST(DispatchRule, ForcedVariantThatCannotRunNamesWhy) {
-  const std::string m = message_of<NotImplemented>([] { pick(2, Backend::cuda, Variant::spmv_push); });
+  const std::string m =
+      message_of<NotImplemented>([] { pick(2, Backend::cuda, Variant::spmv_push); });
   EXPECT_NE(m.find("spmv_push"), std::string::npos) << m;
   EXPECT_NE(m.find("x is below 5"), std::string::npos) << m;
   // Forced under automatic means cuda: no quiet cpu fallback.
-  const std::string a = message_of<NotImplemented>([] { pick(-3, Backend::automatic, Variant::spmv_pull); });
+  const std::string a =
+      message_of<NotImplemented>([] { pick(-3, Backend::automatic, Variant::spmv_pull); });
   EXPECT_NE(a.find("x is negative"), std::string::npos) << a;
   // A variant the operation has no row for.
-  const std::string n = message_of<NotImplemented>([] { pick(9, Backend::cuda, Variant::spgemm_hash); });
+  const std::string n =
+      message_of<NotImplemented>([] { pick(9, Backend::cuda, Variant::spgemm_hash); });
   EXPECT_NE(n.find("spgemm_hash does not compute toy"), std::string::npos) << n;
   EXPECT_NE(n.find("spmv_pull, spmv_push, sparse_layer"), std::string::npos) << n;
 }
@@ -199,7 +203,8 @@ class Dispatch : public ::testing::Test {
 };
 
 TEST_F(Dispatch, AutomaticWithoutGpuIsTheCpuExecutorAndTracesWhy) {
-  if (cuda_available()) GTEST_SKIP() << "a GPU is visible: tests/gpu/test_dispatch_gpu.cpp covers it";
+  if (cuda_available())
+    GTEST_SKIP() << "a GPU is visible: tests/gpu/test_dispatch_gpu.cpp covers it";
   std::ostringstream trace;
   Context automatic(Backend::automatic), cpu(Backend::cpu);
   automatic.trace = true;
@@ -213,10 +218,12 @@ TEST_F(Dispatch, AutomaticWithoutGpuIsTheCpuExecutorAndTracesWhy) {
       << trace.str();
   Vector w(12);
   mxv(w, nullptr, no_accum, s, A, u, {}, automatic);
-  EXPECT_NE(trace.str().find("mxv: suitesparse (cpu); skipped spmv_"), std::string::npos) << trace.str();
+  EXPECT_NE(trace.str().find("mxv: suitesparse (cpu); skipped spmv_"), std::string::npos)
+      << trace.str();
   const Scalar total = reduce(MonoidCode::plus, A, automatic);
   EXPECT_DOUBLE_EQ(total.as<double>(), reduce(MonoidCode::plus, A, cpu).as<double>());
-  EXPECT_NE(trace.str().find("reduce (scalar): suitesparse (cpu)"), std::string::npos) << trace.str();
+  EXPECT_NE(trace.str().find("reduce (scalar): suitesparse (cpu)"), std::string::npos)
+      << trace.str();
 }
 
 TEST_F(Dispatch, TraceOfTheCpuBackendNamesTheCpuEntry) {
@@ -227,7 +234,8 @@ TEST_F(Dispatch, TraceOfTheCpuBackendNamesTheCpuEntry) {
   Matrix C(12, 12);
   apply(C, nullptr, no_accum, UnaryOpCode::abs, A, {}, cpu);
   transpose(C, nullptr, no_accum, A, {}, cpu);
-  EXPECT_EQ(trace.str(), "[ringblas] apply: suitesparse (cpu)\n[ringblas] transpose: suitesparse (cpu)\n");
+  EXPECT_EQ(trace.str(),
+            "[ringblas] apply: suitesparse (cpu)\n[ringblas] transpose: suitesparse (cpu)\n");
 }
 
 TEST_F(Dispatch, CpuBackendWithCudaVariantIsInvalidValueAndLeavesOutput) {
@@ -252,8 +260,9 @@ TEST_F(Dispatch, ForcedVariantOfAnotherOperationNamesWhyAndLeavesOutput) {
     d.variant = Variant::spmv_push;
     const std::string m =
         message_of<NotImplemented>([&] { mxm(C, nullptr, no_accum, s, A, B, d, ctx); });
-    EXPECT_NE(m.find("mxm: variant spmv_push does not compute mxm (its cuda variants: spgemm_hash)"),
-              std::string::npos)
+    EXPECT_NE(
+        m.find("mxm: variant spmv_push does not compute mxm (its cuda variants: spgemm_hash)"),
+        std::string::npos)
         << m;
     EXPECT_TRUE(same(C, before));
     Vector w = random_vector(12, 0.5, Type::fp64, 16);
@@ -306,17 +315,18 @@ TEST_F(Dispatch, PositionalAccumulatorsAreRejectedOnceForEveryOperation) {
       expect("mxv", [&] { mxv(w, nullptr, acc, s, A, u, {}, *ctx); });
       expect("vxm", [&] { vxm(w, nullptr, acc, s, u, A, {}, *ctx); });
       expect("ewise_add", [&] { ewise_add(C, nullptr, acc, BinaryOpCode::plus, A, B, {}, *ctx); });
-      expect("ewise_mult", [&] { ewise_mult(w, nullptr, acc, BinaryOpCode::plus, u, u, {}, *ctx); });
+      expect("ewise_mult",
+             [&] { ewise_mult(w, nullptr, acc, BinaryOpCode::plus, u, u, {}, *ctx); });
       expect("apply", [&] { apply(C, nullptr, acc, UnaryOpCode::abs, A, {}, *ctx); });
-      expect("select", [&] {
-        select(C, nullptr, acc, SelectOpCode::tril, Scalar(Index(0)), A, {}, *ctx);
-      });
-      expect("reduce", [&] { reduce(w, nullptr, acc, MonoidCode::plus, A, ReduceDim::rows, {}, *ctx); });
+      expect("select",
+             [&] { select(C, nullptr, acc, SelectOpCode::tril, Scalar(Index(0)), A, {}, *ctx); });
+      expect("reduce",
+             [&] { reduce(w, nullptr, acc, MonoidCode::plus, A, ReduceDim::rows, {}, *ctx); });
       expect("transpose", [&] { transpose(C, nullptr, acc, A, {}, *ctx); });
-      expect("extract", [&] {
-        extract(C, nullptr, acc, A, Indices::all(), Indices::all(), {}, *ctx);
-      });
-      expect("assign", [&] { assign(C, nullptr, acc, A, Indices::all(), Indices::all(), {}, *ctx); });
+      expect("extract",
+             [&] { extract(C, nullptr, acc, A, Indices::all(), Indices::all(), {}, *ctx); });
+      expect("assign",
+             [&] { assign(C, nullptr, acc, A, Indices::all(), Indices::all(), {}, *ctx); });
       EXPECT_TRUE(same(C, before));
       EXPECT_TRUE(same(w, w_before));
     }
@@ -332,8 +342,8 @@ TEST_F(Dispatch, DenseOutputFlagsAreRejectedOnce) {
   EXPECT_NE(m.find("mxm (dense): a dense output takes no mask"), std::string::npos) << m;
   Descriptor tb;
   tb.transpose_b = true;
-  const std::string e = message_of<NotImplemented>(
-      [&] { mxm(C, s, A, Bd, Epilogue::relu(), tb, cpu); });
+  const std::string e =
+      message_of<NotImplemented>([&] { mxm(C, s, A, Bd, Epilogue::relu(), tb, cpu); });
   EXPECT_NE(e.find("mxm (dense, epilogue): transpose_b"), std::string::npos) << e;
 }
 
@@ -369,7 +379,8 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
   const std::vector<OperationKernels> table = kernel_table();
   ASSERT_EQ(table.size(), order.size());
   const std::set<std::string> expected = {
-      "mxm cpu: suitesparse cuda: spgemm_hash,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,sparse_layer",
+      "mxm cpu: suitesparse cuda: "
+      "spgemm_hash,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,sparse_layer",
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",
       "mxm_batched cpu: suitesparse cuda: spmm_batched,spmm_batched_coo",

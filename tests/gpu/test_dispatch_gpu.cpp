@@ -1,4 +1,4 @@
-// GPU tests of the dispatch tables (backend/core/dispatch_tables.cpp): automatic picks the variant
+// GPU tests of the dispatch tables (backend/core/dispatch_tables_*.cpp): automatic picks the variant
 // the table's cost order and can_implement predict for each problem (read from the trace); a
 // forced variant that cannot run names can_implement's reason before the output is touched; and
 // verify (cpu entry against the chosen cuda entry) passes for every operation with a cuda path.
@@ -46,7 +46,8 @@ TEST_F(DispatchGpu, AutomaticPicksTheProductsVariants) {
   const DenseMatrix Bd = random_dense(300, 16, Type::fp64, 3);
   DenseMatrix Cd(300, 16);
   mxm(Cd, s, A, Bd, {}, ctx);
-  EXPECT_NE(take().find("[ringblas] mxm (dense): spmm_subwarp (cuda); skipped spmm_subwarp_coo: runs only when forced"),
+  EXPECT_NE(take().find("[ringblas] mxm (dense): spmm_subwarp (cuda); skipped spmm_subwarp_coo: "
+                        "runs only when forced"),
             std::string::npos);
 
   std::vector<Matrix> As{A, B};
@@ -75,8 +76,10 @@ TEST_F(DispatchGpu, AutomaticSpmvFollowsTheCostModel) {
         const bool pull_transposes = vxm_dir ? !transposed : transposed;
         const bool push = cuda::spmv::push_cost(A, u, 4000, pull_transposes) <
                           cuda::spmv::pull_cost(A, u, pull_transposes);
-        if (vxm_dir) vxm(w, nullptr, no_accum, s, u, A, d, ctx);
-        else mxv(w, nullptr, no_accum, s, A, u, d, ctx);
+        if (vxm_dir)
+          vxm(w, nullptr, no_accum, s, u, A, d, ctx);
+        else
+          mxv(w, nullptr, no_accum, s, A, u, d, ctx);
         const std::string want = std::string("[ringblas] ") + (vxm_dir ? "vxm" : "mxv") + ": " +
                                  (push ? "spmv_push" : "spmv_pull") + " (cuda)";
         EXPECT_NE(take().find(want), std::string::npos)
@@ -95,7 +98,8 @@ TEST_F(DispatchGpu, ForcedVariantThatCannotRunNamesCanImplementsReasonAndLeavesO
     mxm(C, s, A, random_dense(8, 60, Type::fp64, 9), d, ctx);
     ADD_FAILURE() << "spmm_subwarp ran with a transposed B";
   } catch (const NotImplemented& e) {
-    EXPECT_NE(std::string(e.what()).find("spmm_subwarp cannot run this problem: B must not be transposed"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "spmm_subwarp cannot run this problem: B must not be transposed"),
               std::string::npos)
         << e.what();
   }
@@ -109,7 +113,8 @@ TEST_F(DispatchGpu, ForcedVariantThatCannotRunNamesCanImplementsReasonAndLeavesO
     mxm(C, s, A, random_dense(60, 8, Type::fp64, 10), d, ctx);
     ADD_FAILURE() << "sparse_layer ran fp64";
   } catch (const NotImplemented& e) {
-    EXPECT_NE(std::string(e.what()).find("plus_times over fp32 only"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("plus_times over fp32 only"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -122,36 +127,78 @@ struct VerifyCase {
 };
 
 TEST_F(DispatchGpu, VerifyPassesForEveryOperationWithACudaPath) {
-  const Matrix A = random_matrix(40, 40, 0.15, Type::fp64, 11, Pattern::random, ValueKind::integral);
-  const Matrix B = random_matrix(40, 40, 0.15, Type::fp64, 12, Pattern::random, ValueKind::integral);
+  const Matrix A =
+      random_matrix(40, 40, 0.15, Type::fp64, 11, Pattern::random, ValueKind::integral);
+  const Matrix B =
+      random_matrix(40, 40, 0.15, Type::fp64, 12, Pattern::random, ValueKind::integral);
   const Matrix M = random_mask(40, 40, 0.5, Type::boolean, 13);
   const Vector u = random_vector(40, 0.4, Type::fp64, 14, ValueKind::integral);
   const Vector v = random_vector(40, 0.4, Type::fp64, 15, ValueKind::integral);
-  const DenseMatrix Bd = random_dense(40, 8, Type::fp64, 16, Layout::row_major, ValueKind::integral);
-  const Matrix small = random_matrix(5, 4, 0.5, Type::fp64, 17, Pattern::random, ValueKind::integral);
+  const DenseMatrix Bd =
+      random_dense(40, 8, Type::fp64, 16, Layout::row_major, ValueKind::integral);
+  const Matrix small =
+      random_matrix(5, 4, 0.5, Type::fp64, 17, Pattern::random, ValueKind::integral);
   const std::vector<VerifyCase> cases = {
-      {"mxm", false, [&](Context& c) { Matrix C(40, 40); mxm(C, &M, BinaryOpCode::plus, s, A, B, {}, c); }},
-      {"mxv", false, [&](Context& c) { Vector w(40); mxv(w, nullptr, no_accum, s, A, u, {}, c); }},
-      {"vxm", false, [&](Context& c) { Vector w(40); vxm(w, nullptr, no_accum, s, u, A, {}, c); }},
-      {"mxm (dense)", false, [&](Context& c) { DenseMatrix C(40, 8); mxm(C, s, A, Bd, {}, c); }},
+      {"mxm", false,
+       [&](Context& c) {
+         Matrix C(40, 40);
+         mxm(C, &M, BinaryOpCode::plus, s, A, B, {}, c);
+       }},
+      {"mxv", false,
+       [&](Context& c) {
+         Vector w(40);
+         mxv(w, nullptr, no_accum, s, A, u, {}, c);
+       }},
+      {"vxm", false,
+       [&](Context& c) {
+         Vector w(40);
+         vxm(w, nullptr, no_accum, s, u, A, {}, c);
+       }},
+      {"mxm (dense)", false,
+       [&](Context& c) {
+         DenseMatrix C(40, 8);
+         mxm(C, s, A, Bd, {}, c);
+       }},
       {"mxm (dense, epilogue)", false,
-       [&](Context& c) { DenseMatrix C(40, 8); mxm(C, s, A, Bd, Epilogue::relu(), {}, c); }},
+       [&](Context& c) {
+         DenseMatrix C(40, 8);
+         mxm(C, s, A, Bd, Epilogue::relu(), {}, c);
+       }},
       {"mxm_batched", false,
        [&](Context& c) {
          std::vector<DenseMatrix> C{DenseMatrix(40, 8), DenseMatrix(40, 8)};
          mxm_batched(C, s, {A, B}, {Bd, Bd}, {}, c);
        }},
       {"ewise_add", true,
-       [&](Context& c) { Matrix C(40, 40); ewise_add(C, &M, no_accum, BinaryOpCode::plus, A, B, {}, c); }},
+       [&](Context& c) {
+         Matrix C(40, 40);
+         ewise_add(C, &M, no_accum, BinaryOpCode::plus, A, B, {}, c);
+       }},
       {"ewise_add (vector)", true,
-       [&](Context& c) { Vector w(40); ewise_add(w, nullptr, no_accum, BinaryOpCode::max, u, v, {}, c); }},
+       [&](Context& c) {
+         Vector w(40);
+         ewise_add(w, nullptr, no_accum, BinaryOpCode::max, u, v, {}, c);
+       }},
       {"ewise_mult", true,
-       [&](Context& c) { Matrix C(40, 40); ewise_mult(C, nullptr, BinaryOpCode::plus, BinaryOpCode::times, A, B, {}, c); }},
+       [&](Context& c) {
+         Matrix C(40, 40);
+         ewise_mult(C, nullptr, BinaryOpCode::plus, BinaryOpCode::times, A, B, {}, c);
+       }},
       {"ewise_mult (vector)", true,
-       [&](Context& c) { Vector w(40); ewise_mult(w, nullptr, no_accum, BinaryOpCode::min, u, v, {}, c); }},
-      {"apply", true, [&](Context& c) { Matrix C(40, 40); apply(C, nullptr, no_accum, UnaryOpCode::ainv, A, {}, c); }},
+       [&](Context& c) {
+         Vector w(40);
+         ewise_mult(w, nullptr, no_accum, BinaryOpCode::min, u, v, {}, c);
+       }},
+      {"apply", true,
+       [&](Context& c) {
+         Matrix C(40, 40);
+         apply(C, nullptr, no_accum, UnaryOpCode::ainv, A, {}, c);
+       }},
       {"apply (vector)", true,
-       [&](Context& c) { Vector w(40); apply(w, nullptr, no_accum, UnaryOpCode::abs, u, {}, c); }},
+       [&](Context& c) {
+         Vector w(40);
+         apply(w, nullptr, no_accum, UnaryOpCode::abs, u, {}, c);
+       }},
       {"apply (bound)", true,
        [&](Context& c) {
          Matrix C(40, 40);
@@ -163,12 +210,22 @@ TEST_F(DispatchGpu, VerifyPassesForEveryOperationWithACudaPath) {
          apply(C, nullptr, no_accum, IndexUnaryOpCode::rowindex, Index(0), A, {}, c);
        }},
       {"select", true,
-       [&](Context& c) { Matrix C(40, 40); select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(Index(3)), A, {}, c); }},
+       [&](Context& c) {
+         Matrix C(40, 40);
+         select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(Index(3)), A, {}, c);
+       }},
       {"reduce", true,
-       [&](Context& c) { Vector w(40); reduce(w, nullptr, no_accum, MonoidCode::plus, A, ReduceDim::rows, {}, c); }},
+       [&](Context& c) {
+         Vector w(40);
+         reduce(w, nullptr, no_accum, MonoidCode::plus, A, ReduceDim::rows, {}, c);
+       }},
       {"reduce (scalar)", true, [&](Context& c) { (void)reduce(MonoidCode::max, A, c); }},
       {"reduce (scalar, vector)", true, [&](Context& c) { (void)reduce(MonoidCode::plus, u, c); }},
-      {"transpose", true, [&](Context& c) { Matrix C(40, 40); transpose(C, nullptr, no_accum, A, {}, c); }},
+      {"transpose", true,
+       [&](Context& c) {
+         Matrix C(40, 40);
+         transpose(C, nullptr, no_accum, A, {}, c);
+       }},
       {"extract", true,
        [&](Context& c) {
          Matrix C(3, 40);
@@ -177,10 +234,14 @@ TEST_F(DispatchGpu, VerifyPassesForEveryOperationWithACudaPath) {
       {"assign", true,
        [&](Context& c) {
          Matrix C = B;
-         assign(C, nullptr, BinaryOpCode::plus, small, Indices{{0, 7, 9, 39, 20}}, Indices{{3, 2, 1, 0}}, {}, c);
+         assign(C, nullptr, BinaryOpCode::plus, small, Indices{{0, 7, 9, 39, 20}},
+                Indices{{3, 2, 1, 0}}, {}, c);
        }},
       {"kronecker", true,
-       [&](Context& c) { Matrix C(200, 160); kronecker(C, nullptr, no_accum, BinaryOpCode::times, small, A, {}, c); }},
+       [&](Context& c) {
+         Matrix C(200, 160);
+         kronecker(C, nullptr, no_accum, BinaryOpCode::times, small, A, {}, c);
+       }},
   };
   std::string without_kernel;
   for (const VerifyCase& vc : cases) {
@@ -188,7 +249,8 @@ TEST_F(DispatchGpu, VerifyPassesForEveryOperationWithACudaPath) {
     try {
       vc.run(verify);
     } catch (const NotImplemented& e) {
-      const bool missing = std::string(e.what()).find("no cuda kernel in this build") != std::string::npos;
+      const bool missing =
+          std::string(e.what()).find("no cuda kernel in this build") != std::string::npos;
       if (vc.pending && missing) {
         without_kernel += " " + vc.name;
         continue;

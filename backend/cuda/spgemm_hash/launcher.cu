@@ -1,6 +1,6 @@
-// spgemm_hash launcher: checks applicability, prepares operands on the device (copies, index
-// width, transposes, casts, mask structure), runs the registered pipeline for the semiring and
-// hands T to the shared write-back for the mask, accumulator and replace.
+// spgemm_hash launcher: checks applicability (can_implement.cpp), prepares operands on the device
+// (copies, index width, transposes, casts, mask structure), runs the registered pipeline for the
+// semiring and hands T to the shared write-back for the mask, accumulator and replace.
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -11,37 +11,15 @@
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/common/write_back.hpp"
 #include "backend/cuda/spgemm_hash/policy.hpp"
-#include "backend/cuda/spgemm_hash/registry.hpp"
+#include "backend/cuda/spgemm_hash/registry_lookup.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::spgemm_hash {
 
-#define RINGBLAS_CATALOG(NAME, ADD, MUL) void register_spgemm_hash_##NAME(registry&);
-#include "semirings/catalog.def"
-#undef RINGBLAS_CATALOG
-
 namespace {
 
 std::atomic<std::size_t> budget_override{0};
-
-const registry& the_registry() {
-  static const registry r = [] {
-    registry out;
-#define RINGBLAS_CATALOG(NAME, ADD, MUL) register_spgemm_hash_##NAME(out);
-#include "semirings/catalog.def"
-#undef RINGBLAS_CATALOG
-    return out;
-  }();
-  return r;
-}
-
-const registry_row* find_row(const Semiring& s) {
-  if (s.is_user()) return nullptr;
-  for (const auto& row : the_registry().rows)
-    if (row.add == s.add && row.mul == s.mul && row.type == s.type) return &row;
-  return nullptr;
-}
 
 std::string human(std::int64_t x) {
   char buf[32];
@@ -52,33 +30,7 @@ std::string human(std::int64_t x) {
   return buf;
 }
 
-std::size_t needed_shared_bytes() {
-  return std::size_t(policy::numeric_table(policy::num_block_bins - 1)) *
-         (sizeof(double) + sizeof(int));
-}
-
 }  // namespace
-
-std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
-                                         const Matrix& C, Accum accum, const Descriptor& desc) {
-  if (s.is_user())
-    return "user-defined semiring " + s.name() + " has no compiled spgemm_hash kernel";
-  if (!find_row(s))
-    return "semiring " + s.name() +
-           " is not in backend/cuda/manifest.def as built (RINGBLAS_ALL_SEMIRINGS=ON adds the "
-           "whole catalog)";
-  (void)accum;  // positional accumulators are rejected by validation (backend/core/validate.hpp)
-  const Index lim = Index(1) << 31;
-  const Index ncols = desc.transpose_b ? B.nrows() : B.ncols();
-  if (ncols >= lim - 1) return "more than 2^31 columns in C";
-  (void)A;
-  (void)C;
-  if (!device_present()) return "no CUDA device";
-  if (device_props(0).smem_per_block_optin < needed_shared_bytes())
-    return "the device offers less than " + std::to_string(needed_shared_bytes()) +
-           " bytes of shared memory per block";
-  return std::nullopt;
-}
 
 std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc) {
   const std::size_t rows = std::size_t(desc.transpose_a ? A.ncols() : A.nrows());

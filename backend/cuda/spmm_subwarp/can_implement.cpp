@@ -14,7 +14,8 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   (void)B;
   if (!detail::with_spmm_semiring(s, [](auto) {}))
     return "semiring " + s.name() +
-           " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)";
+           " is not compiled for the cuda SpMM kernels "
+           "(backend/cuda/spmm_subwarp/spmm_manifest.def)";
   if (s.type == Type::boolean && ep && !ep->is_identity())
     return "bias/ReLU/clamp epilogues need a numeric type";
   if (desc.transpose_b) return "B must not be transposed";

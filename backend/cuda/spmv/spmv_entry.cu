@@ -1,6 +1,6 @@
-// cuda entry points of mxv and vxm: choice between the pull (row per sub-warp) and push
-// (scatter) kernels by a cost model of the input vector's density, operand preparation, launch,
-// and the masked, accumulated write-back.
+// cuda entry points of mxv and vxm: the pull (row per sub-warp) or push (scatter) kernel that the
+// dispatch table chose by the cost model of spmv.hpp, operand preparation, launch, and the
+// masked, accumulated write-back.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,19 +29,17 @@ int log_subwarp(double avg) {
 void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, const Matrix& A,
               const Vector& u, bool a_first, bool pull_transposes, const Descriptor& desc,
               Context& ctx, const char* op) {
-  // The dispatch table (backend/core/dispatch_tables.cpp) has asked spmv::can_implement and
-  // orders pull and push by spmv::pull_cost / push_cost; a call with `automatic` (tests, the
-  // single-item paths) applies the same rule here.
+  // The dispatch table (backend/core/dispatch_tables_*.cpp) has asked spmv::can_implement and
+  // chosen pull or push by spmv::pull_cost / push_cost; it always names the variant.
   const Variant v = desc.variant;
-  if (v != Variant::automatic && v != Variant::spmv_pull && v != Variant::spmv_push)
-    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) + " does not compute SpMV");
+  if (v != Variant::spmv_pull && v != Variant::spmv_push)
+    throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) +
+                         " is not spmv_pull or spmv_push (the dispatch table names one)");
   if (auto why = spmv::can_implement(s, A)) throw NotImplemented(std::string(op) + ": " + *why);
   const Type T = s.type;
   const Index n_out = w.size(), n_in = u.size();
   const double avg_in = n_in ? double(A.nnz()) / double(n_in) : 0.0;
-  const double pull_cost = spmv::pull_cost(A, u, pull_transposes);
-  const double push_cost = spmv::push_cost(A, u, n_out, pull_transposes);
-  const bool push = v == Variant::spmv_push || (v == Variant::automatic && push_cost < pull_cost);
+  const bool push = v == Variant::spmv_push;
   const bool transposed = push ? !pull_transposes : pull_transposes;
   const bool a_values = a_first ? reads_x(s.mul) : reads_y(s.mul);
   const bool u_values = a_first ? reads_y(s.mul) : reads_x(s.mul);
@@ -93,8 +91,8 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
                  std::to_string(u.nnz()) + " of " + std::to_string(n_in) + ", nnz(A) " + std::to_string(A.nnz()) +
                  (transposed ? ", transposes A" : "") + ", sub-warp " + std::to_string(1 << log_sw) +
                  (mask ? (desc.mask_complement ? ", complemented mask" : ", mask") : "") +
-                 " (cost pull " + std::to_string(static_cast<long long>(pull_cost)) + " vs push " +
-                 std::to_string(static_cast<long long>(push_cost)) + ")");
+                 " (cost pull " + std::to_string(static_cast<long long>(spmv::pull_cost(A, u, pull_transposes))) +
+                 " vs push " + std::to_string(static_cast<long long>(spmv::push_cost(A, u, n_out, pull_transposes))) + ")");
   with_spmv_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
     if (push) spmv_push_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
