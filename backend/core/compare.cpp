@@ -98,7 +98,16 @@ std::optional<std::string> compare(const Vector& a, const Vector& b, const Toler
     Index ja = ka < a.nnz() ? ia[ka] : a.size(), jb = kb < b.nnz() ? ib[kb] : b.size();
     std::string where = "(" + std::to_string(std::min(ja, jb)) + ")";
     if (ja != jb) return where + ": present only in the " + (ja < jb ? "first" : "second");
-    if (auto d = compare_entry(where, a.values(), a.type(), ka, b.values(), b.type(), kb, tol)) return d;
+    double scale = 0.0;
+    if (tol.vector_scale) {
+      const Vector& s = *tol.vector_scale;
+      const Index* is = s.indices().as<Index>();
+      const Index* at = std::lower_bound(is, is + s.nnz(), ja);
+      if (at != is + s.nnz() && *at == ja)
+        scale = std::fabs(value_at<double>(s.values(), s.type(), at - is));
+    }
+    if (auto d = compare_entry(where, a.values(), a.type(), ka, b.values(), b.type(), kb, tol, scale))
+      return d;
     ++ka, ++kb;
   }
   return std::nullopt;
@@ -123,7 +132,7 @@ std::optional<std::string> compare(const Scalar& a, const Scalar& b, const Toler
       return std::to_string(a.as<std::int64_t>()) + " vs " + std::to_string(b.as<std::int64_t>());
     return std::nullopt;
   }
-  if (!close(x, y, tol)) return show(x) + " vs " + show(y);
+  if (!close(x, y, tol, tol.scalar_scale)) return show(x) + " vs " + show(y);
   return std::nullopt;
 }
 

@@ -16,6 +16,8 @@ struct Tolerance {
   /// (a host matrix or dense matrix with the result's shape; absent entries count as 0).
   const Matrix* scale = nullptr;
   const DenseMatrix* dense_scale = nullptr;
+  const Vector* vector_scale = nullptr;  ///< S(i) of a vector result (absent entries count as 0)
+  double scalar_scale = 0.0;             ///< S of a scalar result
   double scale_rel = 0.0;
   /// Exact for integers and bool; for floats, loose enough for a different summation order of
   /// `terms` products (1e-12 per term in fp64, 1e-5 per term in fp32, at least 64 terms' worth).

@@ -1,5 +1,5 @@
 // Helpers shared by the files that define the dispatch tables' rows
-// (dispatch_tables_products.cpp, dispatch_tables_pending.cpp). Internal to backend/core.
+// (dispatch_tables_products.cpp, dispatch_tables_elementwise.cpp). Internal to backend/core.
 #pragma once
 #include <optional>
 

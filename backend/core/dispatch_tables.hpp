@@ -1,5 +1,5 @@
 // The dispatch table of every operation (rows in dispatch_tables_products.cpp and
-// dispatch_tables_pending.cpp; the rule that picks a row in dispatch.hpp). One accessor per
+// dispatch_tables_elementwise.cpp; the rule that picks a row in dispatch.hpp). One accessor per
 // operation overload of operations.def, plus mxm_layers.
 #pragma once
 #include "backend/core/dense_batch.hpp"

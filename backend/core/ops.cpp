@@ -64,6 +64,13 @@ std::optional<double> cancellation_bound(const Context& ctx, Type out, const Sem
   return 2.0 * double(std::max<Index>(inner, 1)) * eps;
 }
 
+/// The same bound for a plus-reduction of `terms` values computed at type `t`.
+std::optional<double> sum_cancellation_bound(const Context& ctx, MonoidCode m, Type t, Index terms) {
+  if (ctx.backend != Backend::verify || m != MonoidCode::plus || !is_float(t)) return std::nullopt;
+  const double eps = t == Type::fp32 ? 1.2e-7 : 2.3e-16;
+  return 2.0 * double(std::max<Index>(terms, 1)) * eps;
+}
+
 /// |X| on the host at fp64.
 Matrix abs_values(const Matrix& x, const Context& ctx) {
   Matrix h = (x.location() == Location::host ? x : x.to(Location::host, ctx)).cast(Type::fp64);
@@ -290,17 +297,38 @@ void reduce(Vector& w, const Vector* m, Accum acc, MonoidCode monoid, const Matr
                                        " gives " + std::to_string(n));
   check_mask("reduce", m, w.size());
   check_accum("reduce", acc);
+  const Index terms = dim == ReduceDim::rows ? a.cols : a.rows;
+  const Type at = looser(w.type(), A.type());
+  Tolerance tol = tol_for(at, monoid, terms);
+  std::optional<Vector> scale;
+  if (auto rel = sum_cancellation_bound(ctx, monoid, at, terms)) {
+    // Float sums that cancel: allow rel · Σ|A(i,:)| per entry (computed on the cpu path).
+    scale.emplace(w.size(), Type::fp64);
+    Descriptor sd;
+    sd.transpose_a = d.transpose_a;
+    cpu::reduce(*scale, nullptr, no_accum, MonoidCode::plus, abs_values(A, ctx), dim, sd, ctx);
+    tol.vector_scale = &*scale;
+    tol.scale_rel = *rel;
+  }
   detail::execute(detail::reduce_table(), detail::ReduceProblem{m, acc, monoid, A, dim, d},
-                  d.variant, w, ctx,
-                  tol_for(looser(w.type(), A.type()), monoid, dim == ReduceDim::rows ? a.cols : a.rows));
+                  d.variant, w, ctx, tol);
 }
 
 /// Scalar reductions take no descriptor: the table decides with the variant `automatic`.
 template <class In>
 static Scalar reduce_scalar(MonoidCode monoid, const In& x, Context& ctx, Index terms) {
   Scalar out;
+  Tolerance tol = tol_for(x.type(), monoid, terms);
+  if (auto rel = sum_cancellation_bound(ctx, monoid, x.type(), terms)) {
+    const In h = x.location() == Location::host ? x : x.to(Location::host, ctx);
+    const std::vector<double> v = h.cast(Type::fp64).template values_vector<double>();
+    double sum_abs = 0.0;
+    for (double e : v) sum_abs += std::fabs(e);
+    tol.scalar_scale = sum_abs;
+    tol.scale_rel = *rel;
+  }
   detail::execute(detail::reduce_scalar_table(&x), detail::ReduceScalarProblem<In>{monoid, x},
-                  Variant::automatic, out, ctx, tol_for(x.type(), monoid, terms));
+                  Variant::automatic, out, ctx, tol);
   return out;
 }
 

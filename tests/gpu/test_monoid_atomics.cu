@@ -43,7 +43,9 @@ template <class Monoid, class T, class A> std::string check_one() {
   A init[slots];
   std::fill(init, init + slots, A(Monoid::identity()));
   A* d = nullptr;
-  if (cudaMalloc(&d, sizeof(A) * slots) != cudaSuccess) return "cudaMalloc failed";
+  // Padded to 8 bytes as the library's device allocations are (common/memory.cu): a one-byte
+  // value is updated by a CAS on its enclosing 4-byte word.
+  if (cudaMalloc(&d, (sizeof(A) * slots + 7) / 8 * 8) != cudaSuccess) return "cudaMalloc failed";
   cudaMemcpy(d, init, sizeof(A) * slots, cudaMemcpyHostToDevice);
   k_hammer<Monoid, T, A><<<blocks, threads>>>(d);
   A got[slots];

@@ -39,6 +39,10 @@ void* device_allocate(std::size_t bytes, const Context* ctx) {
     throw CudaError("device allocation of " + std::to_string(bytes) +
                     " bytes: no CUDA device is visible to this process");
   keep_pool_memory_once();
+  // Sizes are padded to 8 bytes: a one-byte value updated atomically is updated through a
+  // compare-and-swap on its enclosing 4-byte word (common/monoid_atomics.cuh), which must lie
+  // inside the allocation.
+  bytes = (bytes + 7) & ~std::size_t{7};
   void* p = nullptr;
   cudaError_t err = cudaMallocAsync(&p, bytes, stream_of(ctx));
   if (err == cudaErrorMemoryAllocation) {

@@ -33,7 +33,9 @@ template <class T, class U> __device__ __forceinline__ T from_bits(U u) {
   return x;
 }
 
-/// *p = f(*p) atomically by CAS on the 32/64-bit word that holds *p (1, 4 or 8-byte A).
+/// *p = f(*p) atomically by CAS on the 32/64-bit word that holds *p (1, 4 or 8-byte A). For a
+/// one-byte A that word may extend past the value: device allocations are padded to 8 bytes
+/// (common/memory.cu) so that it stays inside the buffer.
 template <class A, class F> __device__ void atomic_cas_apply(A* p, F f) {
   if constexpr (sizeof(A) == 8) {
     auto* w = reinterpret_cast<unsigned long long*>(p);

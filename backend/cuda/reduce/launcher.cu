@@ -73,10 +73,11 @@ Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& c
     using T = decltype(z);
     if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
-    // any, or a single value: the first value, unfolded (a fold from the identity would keep the
-    // identity for any, and turn a lone 5.0 into 1.0 for the logical monoids).
+    // any: the first value (a fold from the identity would keep the identity). Other monoids
+    // fold from the identity, as SuiteSparse's GrB_reduce to a scalar does (lor of a lone -2 is
+    // 1 there, while a row of one entry reduces to the entry itself).
     const T* from = static_cast<const T*>(values);
-    if (monoid != MonoidCode::any && n != 1) {
+    if (monoid != MonoidCode::any) {
       typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
       from = out.data();
     }

@@ -1,5 +1,5 @@
 // The rows of the dispatch tables of ewise_add, ewise_mult, apply, select, reduce, transpose,
-// extract, assign and kronecker: one cuda row each (kernels of issue 9), answered by
+// extract, assign and kronecker: one cuda row each (the elementwise, reduce and index_ops families), answered by
 // cuda::can_implement_<op> (backend/cuda/kernel_support.def), and the cpu (suitesparse) row.
 #include "backend/core/dispatch_rows.hpp"
 #include "backend/cpu/cpu_backend.hpp"
