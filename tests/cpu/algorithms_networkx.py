@@ -85,33 +85,34 @@ def load_snap(path):
             t = line.split()
             if len(t) >= 2 and t[0].isdigit() and t[1].isdigit():
                 g.add_edge(int(t[0]), int(t[1]), weight=1.0)
-    # read_graph compacts the ids that occur; facebook_combined's are 0..4038 already
+    # The CLI reads edge lists as given (ids are vertex numbers); facebook_combined's are 0..4038
     assert sorted(g.nodes) == list(range(g.number_of_nodes())), "ids not contiguous"
     return g
 
 
-def compare(name, path, g, bc_sources):
+def compare(name, path, g, bc_sources, *read):
+    """`read`: input options for the CLI, e.g. --symmetric for an undirected edge list."""
     n = g.number_of_nodes()
-    check(f"{name} bfs", vertex_values("bfs", path, "--source", "0"),
+    check(f"{name} bfs", vertex_values("bfs", path, *read, "--source", "0"),
           {v: float(d) for v, d in nx.single_source_shortest_path_length(g, 0).items()})
-    check(f"{name} sssp", vertex_values("sssp", path, "--source", "0"),
+    check(f"{name} sssp", vertex_values("sssp", path, *read, "--source", "0"),
           nx.single_source_dijkstra_path_length(g, 0), 1e-12)
-    check(f"{name} pagerank", vertex_values("pagerank", path, "--tol", "1e-12"),
+    check(f"{name} pagerank", vertex_values("pagerank", path, *read, "--tol", "1e-12"),
           nx.pagerank(g, alpha=0.85, tol=1e-12, max_iter=1000), 1e-8)
-    check_count(f"{name} tc", int(run("tc", path).split()[1]), sum(nx.triangles(g).values()) // 3)
+    check_count(f"{name} tc", int(run("tc", path, *read).split()[1]), sum(nx.triangles(g).values()) // 3)
     labels = {}
     for comp in nx.connected_components(g):
         low = min(comp)
         labels.update({v: float(low) for v in comp})
-    check(f"{name} cc", vertex_values("cc", path), labels)
+    check(f"{name} cc", vertex_values("cc", path, *read), labels)
     h = g.copy()
     h.remove_edges_from(nx.selfloop_edges(h))
-    check(f"{name} kcore", vertex_values("kcore", path),
+    check(f"{name} kcore", vertex_values("kcore", path, *read),
           {v: float(c) for v, c in nx.core_number(h).items()})
     # Σ_s δ_s(v) over the sources is twice networkx's unnormalised undirected subset value.
     src = list(range(min(bc_sources, n)))
     want_bc = nx.betweenness_centrality_subset(g, src, list(g.nodes), normalized=False)
-    check(f"{name} bc", vertex_values("bc", path, "--sources", str(len(src))),
+    check(f"{name} bc", vertex_values("bc", path, *read, "--sources", str(len(src))),
           {v: 2.0 * c for v, c in want_bc.items()}, 1e-9)
 
 
@@ -125,7 +126,7 @@ for p in (karate, facebook, jazz, cage8):
         sys.exit(77)
 
 compare("karate", karate, load_mtx(karate), 34)
-compare("facebook_combined", facebook, load_snap(facebook), 40)
+compare("facebook_combined", facebook, load_snap(facebook), 40, "--symmetric")  # undirected
 jazz_want = nx.single_source_dijkstra_path_length(load_mtx(jazz, weighted=True), 3)
 for method in ("delta-stepping", "bellman-ford"):
     check(f"jazz weighted sssp {method}",
