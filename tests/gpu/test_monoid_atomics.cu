@@ -20,7 +20,8 @@ constexpr int threads = 256, blocks = 32, slots = 5;
 
 /// The value thread t offers: small integers (exact sums), powers of two and ±1 for times (exact
 /// products), some negatives and zeros so min/max/logical monoids see both sides.
-template <class T> __host__ __device__ T offered(int t, MonoidCode code) {
+template <class T>
+__host__ __device__ T offered(int t, MonoidCode code) {
   const unsigned h = unsigned(t) * 2654435761u;
   if constexpr (std::is_same_v<T, bool>) return (h >> 7) % 3 == 0;
   if (code == MonoidCode::times) {
@@ -32,12 +33,14 @@ template <class T> __host__ __device__ T offered(int t, MonoidCode code) {
   return T(int((h >> 5) % 41) - 20);
 }
 
-template <class Monoid, class T, class A> __global__ void k_hammer(A* out) {
+template <class Monoid, class T, class A>
+__global__ void k_hammer(A* out) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   ringblas::cuda::detail::atomic_combine<Monoid>(&out[t % slots], offered<T>(t, Monoid::code));
 }
 
-template <class Monoid, class T, class A> std::string check_one() {
+template <class Monoid, class T, class A>
+std::string check_one() {
   const MonoidCode code = Monoid::code;
   A init[slots], got[slots];  // arrays, not std::vector (vector<bool> has no data())
   for (A& x : init) x = A(Monoid::identity());

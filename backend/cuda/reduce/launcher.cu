@@ -37,8 +37,8 @@ void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, C
   });
 }
 
-void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
-          column_method method, Context& ctx) {
+void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
+          Context& ctx) {
   if (method == column_method::transpose) {
     rows(transpose(A, ctx), monoid, t, present, ctx);
     return;
@@ -55,7 +55,8 @@ void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
 Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& ctx) {
   return visit_type(type, [&](auto z) {
     using T = decltype(z);
-    if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
+    if (n == 0)
+      return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
     // any: the first value (a fold from the identity would keep the identity).
     const T* from = static_cast<const T*>(values);
