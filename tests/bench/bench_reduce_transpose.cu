@@ -33,11 +33,11 @@ namespace {
 
 using namespace ringblas;
 
-#define BENCH_CUDA(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess)                                                                 \
-      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));        \
+#define BENCH_CUDA(call)                                                            \
+  do {                                                                              \
+    cudaError_t e_ = (call);                                                        \
+    if (e_ != cudaSuccess)                                                          \
+      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
   } while (0)
 
 struct Options {
@@ -129,7 +129,8 @@ double cpu_ms(const std::function<void()>& fn, int reps) {
   for (int k = 0; k < reps; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     fn();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return median(t);
 }
@@ -141,7 +142,8 @@ double copy_gbs(int reps) {
   BENCH_CUDA(cudaMalloc(&x, bytes));
   BENCH_CUDA(cudaMalloc(&y, bytes));
   BENCH_CUDA(cudaMemset(x, 1, bytes));
-  const double ms = gpu_ms([&] { BENCH_CUDA(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, reps);
+  const double ms =
+      gpu_ms([&] { BENCH_CUDA(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, reps);
   BENCH_CUDA(cudaFree(x));
   BENCH_CUDA(cudaFree(y));
   return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
@@ -157,15 +159,20 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--json") o.json = v;
-    else if (k == "--md") o.md = v;
-    else if (k == "--reps") o.reps = std::stoi(v);
-    else if (k == "--cpu-reps") o.cpu_reps = std::stoi(v);
+    if (k == "--json")
+      o.json = v;
+    else if (k == "--md")
+      o.md = v;
+    else if (k == "--reps")
+      o.reps = std::stoi(v);
+    else if (k == "--cpu-reps")
+      o.cpu_reps = std::stoi(v);
     else if (k == "--sizes") {
       o.sizes_m.clear();
       std::stringstream ss(v);
       for (std::string t; std::getline(ss, t, ',');) o.sizes_m.push_back(std::stod(t));
-    } else throw std::runtime_error("unknown option " + k);
+    } else
+      throw std::runtime_error("unknown option " + k);
   }
   return o;
 }
@@ -190,8 +197,10 @@ int main(int argc, char** argv) try {
       const std::int64_t target = std::int64_t(size_m * 1e6);
       const Matrix H = generate(target, deg, powerlaw, 42 + std::uint64_t(size_m) + kind);
       const Matrix D = H.to(Location::device, gpu);
-      const std::string name = std::string(powerlaw ? "powerlaw" : deg > 16 ? "longrows" : "uniform") + "_" +
-                               std::to_string(H.nrows()) + "x" + std::to_string(H.ncols());
+      const std::string name = std::string(powerlaw   ? "powerlaw"
+                                           : deg > 16 ? "longrows"
+                                                      : "uniform") +
+                               "_" + std::to_string(H.nrows()) + "x" + std::to_string(H.ncols());
       const double n = double(H.nrows()), nnz = double(H.nnz());
       std::cerr << name << ": " << H.nnz() << " entries\n";
       Buffer t(std::size_t(H.nrows()) * 8, Location::device, &gpu);
@@ -202,8 +211,8 @@ int main(int argc, char** argv) try {
         r.frac_copy = r.gbs / copy;
         rows.push_back(r);
         std::cerr << "  " << op << " [" << path << "] " << g << " ms, " << r.gbs << " GB/s ("
-                  << 100 * r.frac_copy << "% of copy)" << (c > 0 ? ", cpu " + std::to_string(c) + " ms" : "")
-                  << "\n";
+                  << 100 * r.frac_copy << "% of copy)"
+                  << (c > 0 ? ", cpu " + std::to_string(c) + " ms" : "") << "\n";
       };
       // Minimum traffic: rows read row pointers and values, write t and the presence flags;
       // columns read column indices and values; scalar reads values; transpose reads and
@@ -212,23 +221,73 @@ int main(int argc, char** argv) try {
                    b_all = nnz * 8, b_tr = 2 * ((n + 1) * 4 + nnz * 12);
       Vector wh(H.nrows(), Type::fp64);
       Vector wd = wh.to(Location::device, gpu);
-      const double c_rows = cpu_ms([&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::rows, {}, cpu); }, o.cpu_reps);
-      const double c_cols = cpu_ms([&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::cols, {}, cpu); }, o.cpu_reps);
+      const double c_rows = cpu_ms(
+          [&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::rows, {}, cpu); },
+          o.cpu_reps);
+      const double c_cols = cpu_ms(
+          [&] { reduce(wh, nullptr, no_accum, MonoidCode::plus, H, ReduceDim::cols, {}, cpu); },
+          o.cpu_reps);
       const double c_all = cpu_ms([&] { (void)reduce(MonoidCode::plus, H, cpu); }, o.cpu_reps);
       Matrix Ch(H.ncols(), H.nrows(), Type::fp64);
       const double c_tr = cpu_ms([&] { transpose(Ch, nullptr, no_accum, H, {}, cpu); }, o.cpu_reps);
       using cuda::reduction::column_method;
-      add("reduce rows plus", "kernel", b_rows, gpu_ms([&] { cuda::reduction::rows(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), gpu); }, o.reps), c_rows);
-      add("reduce rows plus", "api", b_rows, gpu_ms([&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::rows, {}, gpu); }, o.reps), c_rows);
-      add("reduce rows max", "kernel", b_rows, gpu_ms([&] { cuda::reduction::rows(D, MonoidCode::max, t.data(), present.as<unsigned char>(), gpu); }, o.reps), 0);
-      add("reduce cols plus", "kernel atomic", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), column_method::atomic, gpu); }, o.reps), c_cols);
-      add("reduce cols plus", "kernel transpose", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(), column_method::transpose, gpu); }, o.reps), c_cols);
-      add("reduce cols plus", "api", b_cols, gpu_ms([&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::cols, {}, gpu); }, o.reps), c_cols);
-      add("reduce cols max", "kernel atomic", b_cols, gpu_ms([&] { cuda::reduction::cols(D, MonoidCode::max, t.data(), present.as<unsigned char>(), column_method::atomic, gpu); }, o.reps), 0);
-      add("reduce scalar plus", "api", b_all, gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps), c_all);
-      add("transpose", "kernel", b_tr, gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps), c_tr);
+      add("reduce rows plus", "kernel", b_rows,
+          gpu_ms(
+              [&] {
+                cuda::reduction::rows(D, MonoidCode::plus, t.data(), present.as<unsigned char>(),
+                                      gpu);
+              },
+              o.reps),
+          c_rows);
+      add("reduce rows plus", "api", b_rows,
+          gpu_ms(
+              [&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::rows, {}, gpu); },
+              o.reps),
+          c_rows);
+      add("reduce rows max", "kernel", b_rows,
+          gpu_ms(
+              [&] {
+                cuda::reduction::rows(D, MonoidCode::max, t.data(), present.as<unsigned char>(),
+                                      gpu);
+              },
+              o.reps),
+          0);
+      add("reduce cols plus", "kernel atomic", b_cols,
+          gpu_ms(
+              [&] {
+                cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(),
+                                      column_method::atomic, gpu);
+              },
+              o.reps),
+          c_cols);
+      add("reduce cols plus", "kernel transpose", b_cols,
+          gpu_ms(
+              [&] {
+                cuda::reduction::cols(D, MonoidCode::plus, t.data(), present.as<unsigned char>(),
+                                      column_method::transpose, gpu);
+              },
+              o.reps),
+          c_cols);
+      add("reduce cols plus", "api", b_cols,
+          gpu_ms(
+              [&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::cols, {}, gpu); },
+              o.reps),
+          c_cols);
+      add("reduce cols max", "kernel atomic", b_cols,
+          gpu_ms(
+              [&] {
+                cuda::reduction::cols(D, MonoidCode::max, t.data(), present.as<unsigned char>(),
+                                      column_method::atomic, gpu);
+              },
+              o.reps),
+          0);
+      add("reduce scalar plus", "api", b_all,
+          gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps), c_all);
+      add("transpose", "kernel", b_tr, gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps),
+          c_tr);
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
-      add("transpose", "api", b_tr, gpu_ms([&] { transpose(Cd, nullptr, no_accum, D, {}, gpu); }, o.reps), c_tr);
+      add("transpose", "api", b_tr,
+          gpu_ms([&] { transpose(Cd, nullptr, no_accum, D, {}, gpu); }, o.reps), c_tr);
     }
   std::time_t now = std::time(nullptr);
   char date[32];
@@ -241,8 +300,9 @@ int main(int argc, char** argv) try {
      << o.reps << " after warm-up; cpu: median of " << o.cpu_reps << ".\n\n"
      << "| matrix | nnz | operation | path | GPU ms | GB/s | % of copy | cpu ms | speed-up |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
-  js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"copy_gbs\": "
-     << copy << ",\n  \"host_threads\": " << std::thread::hardware_concurrency() << ",\n  \"rows\": [\n";
+  js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date
+     << "\",\n  \"copy_gbs\": " << copy
+     << ",\n  \"host_threads\": " << std::thread::hardware_concurrency() << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
     char line[512];
@@ -252,10 +312,10 @@ int main(int argc, char** argv) try {
                   r.cpu_ms > 0 ? (std::to_string(int(r.speedup)) + "x").c_str() : "-");
     md << line;
     js << "    {\"matrix\": \"" << r.matrix << "\", \"nnz\": " << r.nnz << ", \"op\": \"" << r.op
-       << "\", \"path\": \"" << r.path << "\", \"bytes\": " << r.bytes << ", \"gpu_ms\": " << r.gpu_ms
-       << ", \"gbs\": " << r.gbs << ", \"fraction_of_copy\": " << r.frac_copy
-       << ", \"cpu_ms\": " << r.cpu_ms << ", \"speedup\": " << r.speedup << "}"
-       << (k + 1 < rows.size() ? ",\n" : "\n");
+       << "\", \"path\": \"" << r.path << "\", \"bytes\": " << r.bytes
+       << ", \"gpu_ms\": " << r.gpu_ms << ", \"gbs\": " << r.gbs
+       << ", \"fraction_of_copy\": " << r.frac_copy << ", \"cpu_ms\": " << r.cpu_ms
+       << ", \"speedup\": " << r.speedup << "}" << (k + 1 < rows.size() ? ",\n" : "\n");
   }
   js << "  ]\n}\n";
   std::cerr << "wrote " << o.md << " and " << o.json << "\n";

@@ -35,9 +35,12 @@ std::vector<MatrixCase> shapes() {
 /// The accumulator used for the k-th combination: none, the monoid's own op, or min.
 Accum accum_for(int k, MonoidCode m) {
   switch (k % 3) {
-    case 0: return no_accum;
-    case 1: return monoid_op(m);
-    default: return BinaryOpCode::min;
+    case 0:
+      return no_accum;
+    case 1:
+      return monoid_op(m);
+    default:
+      return BinaryOpCode::min;
   }
 }
 
@@ -75,8 +78,8 @@ TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) {
               try {
                 reduce(w, mm == MaskMode::none ? nullptr : &mask, acc, mo, A, dim, d, ctx);
               } catch (const Error& e) {
-                ADD_FAILURE() << what(c.name, e) << " " << monoid_name(mo) << " w:"
-                              << type_name(t) << " A:" << type_name(at)
+                ADD_FAILURE() << what(c.name, e) << " " << monoid_name(mo) << " w:" << type_name(t)
+                              << " A:" << type_name(at)
                               << (dim == ReduceDim::rows ? " rows " : " cols ")
                               << describe(mm, acc, d);
               }
@@ -125,7 +128,8 @@ TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
       reduce(w, nullptr, no_accum, MonoidCode::any, A, dim, {}, ctx);
       const Vector h = w.to(Location::host, ctx);
       std::vector<int> seen(std::size_t(n), 0);
-      for (std::size_t k = 0; k < ri.size(); ++k) seen[std::size_t(dim == ReduceDim::rows ? ri[k] : ci[k])] = 1;
+      for (std::size_t k = 0; k < ri.size(); ++k)
+        seen[std::size_t(dim == ReduceDim::rows ? ri[k] : ci[k])] = 1;
       Index expected = 0;
       for (int x : seen) expected += x;
       ASSERT_EQ(h.nnz(), expected) << "ncols " << ncols;
@@ -153,7 +157,8 @@ TEST_F(ReduceIndexOps, ReduceAllMaskedOutAndComplementedNullMask) {
       d.mask_complement = m == nullptr;  // C<!NULL> admits nothing
       Vector w = w0;
       Context ctx(Backend::verify);
-      EXPECT_NO_THROW(reduce(w, m, BinaryOpCode::plus, MonoidCode::plus, A, ReduceDim::rows, d, ctx));
+      EXPECT_NO_THROW(
+          reduce(w, m, BinaryOpCode::plus, MonoidCode::plus, A, ReduceDim::rows, d, ctx));
     }
 }
 
@@ -168,7 +173,8 @@ TEST_F(ReduceIndexOps, TransposeEveryTypeMaskAccumReplace) {
                                        seed % 2 ? IndexType::i32 : IndexType::i64);
         const Index r = ta ? c.m : c.n, cc = ta ? c.n : c.m;
         const Matrix mask = random_mask(r, cc, 0.5, Type::int32, seed + 1);
-        const Matrix C0 = random_matrix(r, cc, 0.3, t, seed + 2, Pattern::random, ValueKind::integral);
+        const Matrix C0 =
+            random_matrix(r, cc, 0.3, t, seed + 2, Pattern::random, ValueKind::integral);
         for (MaskMode mm : all_mask_modes) {
           const int k = seed + int(mm);
           const Accum acc = k % 3 == 0 ? no_accum : Accum(BinaryOpCode::plus);
@@ -178,8 +184,8 @@ TEST_F(ReduceIndexOps, TransposeEveryTypeMaskAccumReplace) {
           try {
             transpose(C, mm == MaskMode::none ? nullptr : &mask, acc, A, d, ctx);
           } catch (const Error& e) {
-            ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " A:" << type_name(at)
-                          << " " << describe(mm, acc, d);
+            ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " A:" << type_name(at) << " "
+                          << describe(mm, acc, d);
           }
         }
       }
@@ -204,14 +210,15 @@ TEST_F(ReduceIndexOps, ExtractIndexListsMaskAccumReplace) {
     for (Type t : {Type::boolean, Type::int32, Type::fp64})
       for (bool ta : {false, true}) {
         ++seed;
-        const Matrix A = random_matrix(c.m, c.n, c.density, all_types[seed % 5], seed, c.p,
-                                       ValueKind::integral);
+        const Matrix A =
+            random_matrix(c.m, c.n, c.density, all_types[seed % 5], seed, c.p, ValueKind::integral);
         const Index ar = ta ? c.n : c.m, ac = ta ? c.m : c.n;
         for (const Indices& I : index_lists(ar, seed))
           for (const Indices& J : index_lists(ac, seed + 1)) {
             const Index r = I.count(ar), cc = J.count(ac);
             const Matrix mask = random_mask(r, cc, 0.5, Type::boolean, seed + 3);
-            const Matrix C0 = random_matrix(r, cc, 0.3, t, seed + 4, Pattern::random, ValueKind::integral);
+            const Matrix C0 =
+                random_matrix(r, cc, 0.3, t, seed + 4, Pattern::random, ValueKind::integral);
             for (MaskMode mm : all_mask_modes) {
               const int k = seed + int(mm) + int(I.list.size() + J.list.size());
               const Accum acc = k % 3 == 0 ? no_accum : Accum(BinaryOpCode::max);
@@ -221,9 +228,9 @@ TEST_F(ReduceIndexOps, ExtractIndexListsMaskAccumReplace) {
               try {
                 extract(C, mm == MaskMode::none ? nullptr : &mask, acc, A, I, J, d, ctx);
               } catch (const Error& e) {
-                ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " I:"
-                              << (I.all_ ? "all" : std::to_string(I.list.size())) << " J:"
-                              << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
+                ADD_FAILURE() << what(c.name, e) << " " << type_name(t)
+                              << " I:" << (I.all_ ? "all" : std::to_string(I.list.size()))
+                              << " J:" << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
                               << describe(mm, acc, d);
               }
             }
@@ -238,7 +245,8 @@ std::vector<Indices> distinct_lists(Index n, int seed) {
   Indices sorted, permuted, empty;
   std::vector<Index> perm;
   for (Index i = 0; i < n; ++i) perm.push_back(i);
-  for (Index i = n - 1; i > 0; --i) std::swap(perm[std::size_t(i)], perm[std::size_t(rng.between(0, i))]);
+  for (Index i = n - 1; i > 0; --i)
+    std::swap(perm[std::size_t(i)], perm[std::size_t(rng.between(0, i))]);
   for (Index i = 1; i < n; i += 2) sorted.list.push_back(i);
   for (Index i = 0; i < (n + 1) / 2; ++i) permuted.list.push_back(perm[std::size_t(i)]);
   out.push_back(sorted);
@@ -269,9 +277,9 @@ TEST_F(ReduceIndexOps, AssignIndexListsMaskAccumReplace) {
               try {
                 assign(C, mm == MaskMode::none ? nullptr : &mask, acc, A, I, J, d, ctx);
               } catch (const Error& e) {
-                ADD_FAILURE() << what(c.name, e) << " " << type_name(t) << " I:"
-                              << (I.all_ ? "all" : std::to_string(I.list.size())) << " J:"
-                              << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
+                ADD_FAILURE() << what(c.name, e) << " " << type_name(t)
+                              << " I:" << (I.all_ ? "all" : std::to_string(I.list.size()))
+                              << " J:" << (J.all_ ? "all" : std::to_string(J.list.size())) << " "
                               << describe(mm, acc, d);
               }
             }
@@ -308,16 +316,21 @@ TEST_F(ReduceIndexOps, SanitizerSubset) {
       Vector wc = random_vector(c.n, 0.5, Type::int32, seed, ValueKind::integral);
       reduce(wc, nullptr, BinaryOpCode::plus, MonoidCode::times, A, ReduceDim::cols, {}, ctx);
       reduce(MonoidCode::min, A, ctx);
-      Matrix T = random_matrix(c.n, c.m, 0.3, Type::fp64, seed + 1, Pattern::random, ValueKind::integral);
+      Matrix T =
+          random_matrix(c.n, c.m, 0.3, Type::fp64, seed + 1, Pattern::random, ValueKind::integral);
       transpose(T, &tmask, BinaryOpCode::minus, A, d, ctx);
-      Matrix E = random_matrix(I.count(c.m), J.count(c.n), 0.3, Type::int64, seed + 2, Pattern::random, ValueKind::integral);
+      Matrix E = random_matrix(I.count(c.m), J.count(c.n), 0.3, Type::int64, seed + 2,
+                               Pattern::random, ValueKind::integral);
       extract(E, nullptr, BinaryOpCode::max, A, I, J, {}, ctx);
-      Matrix Z = random_matrix(c.m, c.n, 0.3, Type::fp64, seed + 3, Pattern::random, ValueKind::integral);
+      Matrix Z =
+          random_matrix(c.m, c.n, 0.3, Type::fp64, seed + 3, Pattern::random, ValueKind::integral);
       Indices Ia, Ja;
       for (Index i = 0; i < c.m; i += 2) Ia.list.push_back(i);
       for (Index j = c.n - 1; j >= 0; j -= 3) Ja.list.push_back(j);
-      const Matrix B = random_matrix(Ia.count(c.m), Ja.count(c.n), 0.5, Type::fp32, seed + 4, Pattern::random, ValueKind::integral);
-      assign(Z, &amask, BinaryOpCode::plus, B, Ia, Ja, make_desc(MaskMode::value, true, false, false), ctx);
+      const Matrix B = random_matrix(Ia.count(c.m), Ja.count(c.n), 0.5, Type::fp32, seed + 4,
+                                     Pattern::random, ValueKind::integral);
+      assign(Z, &amask, BinaryOpCode::plus, B, Ia, Ja,
+             make_desc(MaskMode::value, true, false, false), ctx);
     } catch (const Error& e) {
       ADD_FAILURE() << what(c.name, e);
     }
@@ -327,8 +340,8 @@ TEST_F(ReduceIndexOps, SanitizerSubset) {
 std::vector<std::string> real_matrices() {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
-  for (const char* name : {"1138_bus.mtx", "Erdos971.mtx", "G51.mtx", "bcsstk13.mtx.gz",
-                           "ca-GrQc.mtx.gz"}) {
+  for (const char* name :
+       {"1138_bus.mtx", "Erdos971.mtx", "G51.mtx", "bcsstk13.mtx.gz", "ca-GrQc.mtx.gz"}) {
     const fs::path p = fs::path(RINGBLAS_DATA_DIR) / "suitesparse" / name;
     if (fs::exists(p)) out.push_back(p.string());
   }

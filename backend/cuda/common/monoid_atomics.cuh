@@ -18,16 +18,25 @@
 namespace ringblas::cuda::detail {
 
 /// Storage of a monoid value in atomically updated memory: bool is held as int.
-template <class T> struct acc_of { using type = T; };
-template <> struct acc_of<bool> { using type = int; };
-template <class T> using acc_t = typename acc_of<T>::type;
+template <class T>
+struct acc_of {
+  using type = T;
+};
+template <>
+struct acc_of<bool> {
+  using type = int;
+};
+template <class T>
+using acc_t = typename acc_of<T>::type;
 
-template <class T, class U> __device__ __forceinline__ U to_bits(T x) {
+template <class T, class U>
+__device__ __forceinline__ U to_bits(T x) {
   U u = 0;
   memcpy(&u, &x, sizeof(T));
   return u;
 }
-template <class T, class U> __device__ __forceinline__ T from_bits(U u) {
+template <class T, class U>
+__device__ __forceinline__ T from_bits(U u) {
   T x;
   memcpy(&x, &u, sizeof(T));
   return x;
@@ -63,7 +72,8 @@ template <class A, class F> __device__ void atomic_cas_apply(A* p, F f) {
     unsigned int old = *reinterpret_cast<volatile unsigned int*>(w), assumed;
     do {
       assumed = old;
-      const A cur = from_bits<A, unsigned char>(static_cast<unsigned char>((assumed >> shift) & 0xffu));
+      const A cur =
+          from_bits<A, unsigned char>(static_cast<unsigned char>((assumed >> shift) & 0xffu));
       const unsigned int nb8 = to_bits<A, unsigned char>(f(cur));
       const unsigned int nb = (assumed & ~(0xffu << shift)) | (nb8 << shift);
       if (nb == assumed) return;
@@ -73,7 +83,8 @@ template <class A, class F> __device__ void atomic_cas_apply(A* p, F f) {
 }
 
 /// *p = v atomically (the any monoid: the last writer wins).
-template <class A> __device__ __forceinline__ void atomic_store(A* p, A v) {
+template <class A>
+__device__ __forceinline__ void atomic_store(A* p, A v) {
   if constexpr (sizeof(A) == 8) {
     atomicExch(reinterpret_cast<unsigned long long*>(p), to_bits<A, unsigned long long>(v));
   } else if constexpr (sizeof(A) == 4) {
@@ -88,27 +99,36 @@ template <class A> __device__ __forceinline__ void atomic_store(A* p, A v) {
 /// through a signed min/max, a negative one through an unsigned max/min; either way a stored
 /// value of the other sign compares correctly. A NaN operand changes nothing (sr::min/max ignore
 /// NaN, as GraphBLAS does), so a slot that starts without NaN never holds one.
-template <bool IsMin, class T> __device__ __forceinline__ void atomic_float_minmax(T* p, T v) {
+template <bool IsMin, class T>
+__device__ __forceinline__ void atomic_float_minmax(T* p, T v) {
   if (v != v) return;
   const bool neg = signbit(v);
   if constexpr (sizeof(T) == 4) {
     const int bits = __float_as_int(v);
     if (!neg) {
-      if (IsMin) atomicMin(reinterpret_cast<int*>(p), bits);
-      else atomicMax(reinterpret_cast<int*>(p), bits);
+      if (IsMin)
+        atomicMin(reinterpret_cast<int*>(p), bits);
+      else
+        atomicMax(reinterpret_cast<int*>(p), bits);
     } else {
-      if (IsMin) atomicMax(reinterpret_cast<unsigned*>(p), unsigned(bits));
-      else atomicMin(reinterpret_cast<unsigned*>(p), unsigned(bits));
+      if (IsMin)
+        atomicMax(reinterpret_cast<unsigned*>(p), unsigned(bits));
+      else
+        atomicMin(reinterpret_cast<unsigned*>(p), unsigned(bits));
     }
   } else {
     const long long bits = __double_as_longlong(v);
     if (!neg) {
-      if (IsMin) atomicMin(reinterpret_cast<long long*>(p), bits);
-      else atomicMax(reinterpret_cast<long long*>(p), bits);
+      if (IsMin)
+        atomicMin(reinterpret_cast<long long*>(p), bits);
+      else
+        atomicMax(reinterpret_cast<long long*>(p), bits);
     } else {
       const auto u = static_cast<unsigned long long>(bits);
-      if (IsMin) atomicMax(reinterpret_cast<unsigned long long*>(p), u);
-      else atomicMin(reinterpret_cast<unsigned long long*>(p), u);
+      if (IsMin)
+        atomicMax(reinterpret_cast<unsigned long long*>(p), u);
+      else
+        atomicMin(reinterpret_cast<unsigned long long*>(p), u);
     }
   }
 }
@@ -138,12 +158,16 @@ __device__ __forceinline__ void atomic_combine(A* p, T v) {
     atomicAdd(p, v);
   } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
                        std::is_same_v<T, std::int64_t>) {
-    if constexpr (code == MonoidCode::min) atomicMin(reinterpret_cast<long long*>(p), (long long)v);
-    else atomicMax(reinterpret_cast<long long*>(p), (long long)v);
+    if constexpr (code == MonoidCode::min)
+      atomicMin(reinterpret_cast<long long*>(p), (long long)v);
+    else
+      atomicMax(reinterpret_cast<long long*>(p), (long long)v);
   } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
                        std::is_same_v<T, std::int32_t>) {
-    if constexpr (code == MonoidCode::min) atomicMin(p, v);
-    else atomicMax(p, v);
+    if constexpr (code == MonoidCode::min)
+      atomicMin(p, v);
+    else
+      atomicMax(p, v);
   } else if constexpr ((code == MonoidCode::min || code == MonoidCode::max) &&
                        std::is_floating_point_v<T>) {
     atomic_float_minmax<code == MonoidCode::min>(p, v);

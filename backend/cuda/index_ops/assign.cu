@@ -53,7 +53,8 @@ void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const I
       std::vector<std::int64_t> ptr(cols.list.size() + 1);
       for (std::size_t j = 0; j < ptr.size(); ++j) ptr[j] = std::int64_t(j);
       maps.col_ptr = index_ops::upload(ptr, ctx);
-      maps.col_out = index_ops::upload(std::vector<std::int64_t>(cols.list.begin(), cols.list.end()), ctx);
+      maps.col_out =
+          index_ops::upload(std::vector<std::int64_t>(cols.list.begin(), cols.list.end()), ctx);
       maps.monotone = index_ops::is_sorted(cols, true);
       colin = region_flags(index_ops::inverse(cols, C.ncols()), ctx);
     }
@@ -63,8 +64,9 @@ void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const I
   // Z inside the region: C(rows, cols) accum A, or A alone without an accumulator.
   Matrix z_in = std::move(lifted);
   if (accum) {
-    Matrix c_in = whole ? Matrix(c) : index_ops::filter_region(c, rowin.as<unsigned char>(),
-                                                               colin.as<unsigned char>(), true, ctx);
+    Matrix c_in = whole ? Matrix(c)
+                        : index_ops::filter_region(c, rowin.as<unsigned char>(),
+                                                   colin.as<unsigned char>(), true, ctx);
     write_back(c_in, none, accum, false, std::move(z_in), ctx);
     z_in = std::move(c_in);
   }
@@ -73,7 +75,8 @@ void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const I
   if (whole) {
     z = empty_device_matrix(C.nrows(), C.ncols(), C.type(), z_in.index_type(), ctx);
   } else {
-    z = index_ops::filter_region(c, rowin.as<unsigned char>(), colin.as<unsigned char>(), false, ctx);
+    z = index_ops::filter_region(c, rowin.as<unsigned char>(), colin.as<unsigned char>(), false,
+                                 ctx);
   }
   write_back(z, none, BinaryOpCode::first, false, std::move(z_in), ctx);
   const DeviceMask m =

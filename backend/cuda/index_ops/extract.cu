@@ -15,8 +15,7 @@ namespace ringblas::cuda {
 void extract(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
              const Indices& cols, const Descriptor& desc, Context& ctx) {
   Matrix hold;
-  const Matrix& a =
-      prepare_operand(A, desc.transpose_a, A.index_type(), std::nullopt, hold, ctx);
+  const Matrix& a = prepare_operand(A, desc.transpose_a, A.index_type(), std::nullopt, hold, ctx);
   const Index nr = rows.count(a.nrows()), nc = cols.count(a.ncols());
   ctx.trace_line("extract: cuda index gather, " + std::to_string(nr) + "x" + std::to_string(nc) +
                  " from " + std::to_string(a.nnz()) + " entries" +
@@ -27,7 +26,9 @@ void extract(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const 
     T = &a == &hold ? std::move(hold) : Matrix(a);
   } else {
     index_ops::device_maps maps;
-    if (!rows.all_) maps.src_row = index_ops::upload(std::vector<std::int64_t>(rows.list.begin(), rows.list.end()), ctx);
+    if (!rows.all_)
+      maps.src_row =
+          index_ops::upload(std::vector<std::int64_t>(rows.list.begin(), rows.list.end()), ctx);
     if (!cols.all_) {
       const index_ops::host_csr cm = index_ops::positions_of(cols, a.ncols());
       maps.col_ptr = index_ops::upload(cm.ptr, ctx);

@@ -12,9 +12,9 @@ namespace ringblas::cuda::index_ops {
 
 /// Index maps on the device; an empty buffer means the identity.
 struct device_maps {
-  Buffer src_row;          ///< int64 per output row: its source row, or -1
-  Buffer col_ptr, col_out; ///< per source column, the output columns it goes to (CSR, int64)
-  bool monotone = true;    ///< output rows come out sorted without a sort
+  Buffer src_row;           ///< int64 per output row: its source row, or -1
+  Buffer col_ptr, col_out;  ///< per source column, the output columns it goes to (CSR, int64)
+  bool monotone = true;     ///< output rows come out sorted without a sort
 };
 
 /// The output matrix (out_rows x out_cols, A's value type and index width) whose row i is source
@@ -29,7 +29,8 @@ Matrix filter_region(const Matrix& C, const unsigned char* rowin, const unsigned
                      bool inside, Context& ctx);
 
 /// A host vector copied to a new device buffer (counted in ctx.transfers).
-template <class T> Buffer upload(const std::vector<T>& v, const Context& ctx) {
+template <class T>
+Buffer upload(const std::vector<T>& v, const Context& ctx) {
   Buffer h(v.size() * sizeof(T), Location::host);
   if (!v.empty()) std::copy(v.begin(), v.end(), h.as<T>());
   return h.to(Location::device, ctx);

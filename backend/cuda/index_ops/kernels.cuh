@@ -28,7 +28,8 @@ __global__ void k_gather_count(Index out_rows, const I* rp, const I* ci, gather_
   const std::int64_t r = m.src_row ? m.src_row[i] : i;
   std::int64_t c = 0;
   if (r >= 0) {
-    if (!m.col_ptr) c = rp[r + 1] - rp[r];
+    if (!m.col_ptr)
+      c = rp[r + 1] - rp[r];
     else
       for (I p = rp[r]; p < rp[r + 1]; ++p) c += m.col_ptr[ci[p] + 1] - m.col_ptr[ci[p]];
   }
@@ -95,7 +96,8 @@ __global__ void k_gather_values(std::int64_t n, const std::int64_t* src, const E
 }
 
 /// out[r] = I(in[r]) (row pointers narrowed to the matrix's index width).
-template <class I> __global__ void k_narrow(Index n, const std::int64_t* in, I* out) {
+template <class I>
+__global__ void k_narrow(Index n, const std::int64_t* in, I* out) {
   const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r < n) out[r] = I(in[r]);
 }

@@ -1,10 +1,9 @@
 // Launchers of the index operations: count per output row, exclusive scan (CUB), one host read of
 // the total (the output size must be known to allocate it), fill, a per-row CUB segmented sort
 // when the column map is not monotone, and a gather of the values by source entry.
+#include <cstdint>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
-
-#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -24,13 +23,14 @@ std::int64_t scan_counts(device_array<std::int64_t>& rp, Index n, Context& ctx) 
   cudaStream_t s = stream_of(ctx);
   RINGBLAS_CUDA_TRY(cudaMemsetAsync(rp.data() + n, 0, sizeof(std::int64_t), s));
   std::size_t bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, rp.data(), rp.data(),
-                                                  std::size_t(n) + 1, s));
+  RINGBLAS_CUDA_TRY(
+      cub::DeviceScan::ExclusiveSum(nullptr, bytes, rp.data(), rp.data(), std::size_t(n) + 1, s));
   device_array<unsigned char> tmp(bytes, ctx);
   RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, rp.data(), rp.data(),
                                                   std::size_t(n) + 1, s));
   std::int64_t total = 0;
-  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&total, rp.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
+  RINGBLAS_CUDA_TRY(
+      cudaMemcpyAsync(&total, rp.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
   RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   ctx.transfers.device_to_host += 1;
   ctx.transfers.bytes_device_to_host += sizeof(std::int64_t);
@@ -48,7 +48,7 @@ Matrix assemble(Index nrows, Index ncols, const Matrix& from, device_array<std::
   } else {
     out_rp = Buffer(sizeof(I) * (std::size_t(nrows) + 1), Location::device, &ctx);
     k_narrow<I><<<grid_for(std::size_t(nrows) + 1, block), block, 0, s>>>(nrows + 1, rp.data(),
-                                                                         out_rp.as<I>());
+                                                                          out_rp.as<I>());
     RINGBLAS_CHECK_LAUNCH("k_narrow", s, ctx.debug_sync);
   }
   const std::size_t vs = type_size(from.type());
@@ -56,17 +56,14 @@ Matrix assemble(Index nrows, Index ncols, const Matrix& from, device_array<std::
   if (nnz > 0) {
     const unsigned g = grid_for(std::size_t(nnz), block);
     if (vs == 1)
-      k_gather_values<std::uint8_t><<<g, block, 0, s>>>(nnz, src.data(),
-                                                        from.values().as<std::uint8_t>(),
-                                                        v.as<std::uint8_t>());
+      k_gather_values<std::uint8_t><<<g, block, 0, s>>>(
+          nnz, src.data(), from.values().as<std::uint8_t>(), v.as<std::uint8_t>());
     else if (vs == 4)
-      k_gather_values<std::uint32_t><<<g, block, 0, s>>>(nnz, src.data(),
-                                                         from.values().as<std::uint32_t>(),
-                                                         v.as<std::uint32_t>());
+      k_gather_values<std::uint32_t><<<g, block, 0, s>>>(
+          nnz, src.data(), from.values().as<std::uint32_t>(), v.as<std::uint32_t>());
     else
-      k_gather_values<std::uint64_t><<<g, block, 0, s>>>(nnz, src.data(),
-                                                         from.values().as<std::uint64_t>(),
-                                                         v.as<std::uint64_t>());
+      k_gather_values<std::uint64_t><<<g, block, 0, s>>>(
+          nnz, src.data(), from.values().as<std::uint64_t>(), v.as<std::uint64_t>());
     RINGBLAS_CHECK_LAUNCH("k_gather_values", s, ctx.debug_sync);
   }
   return Matrix::from_buffers(nrows, ncols, from.type(), from.index_type(), Index(nnz),
@@ -103,8 +100,8 @@ Matrix gather_typed(const Matrix& A, Index out_rows, Index out_cols, const devic
   Buffer out_ci(sizeof(I) * std::size_t(nnz), Location::device, &ctx);
   device_array<std::int64_t> src(std::size_t(nnz), ctx);
   if (nnz > 0) {
-    k_gather_fill<I><<<g, block, 0, s>>>(out_rows, rp, ci, m, out_rp.data(), out_ci.as<I>(),
-                                         src.data());
+    k_gather_fill<I>
+        <<<g, block, 0, s>>>(out_rows, rp, ci, m, out_rp.data(), out_ci.as<I>(), src.data());
     RINGBLAS_CHECK_LAUNCH("k_gather_fill", s, ctx.debug_sync);
   }
   if (!maps.monotone && nnz > 0) {

@@ -29,8 +29,10 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   ctx.trace_line(std::string("reduce: cuda ") + how + ", " + std::to_string(a.nnz()) +
                  " entries, " + std::string(monoid_name(monoid)) + " " +
                  std::string(type_name(wt)));
-  if (by_rows) reduction::rows(a, monoid, t.data(), present.as<unsigned char>(), ctx);
-  else reduction::cols(a, monoid, t.data(), present.as<unsigned char>(), method, ctx);
+  if (by_rows)
+    reduction::rows(a, monoid, t.data(), present.as<unsigned char>(), ctx);
+  else
+    reduction::cols(a, monoid, t.data(), present.as<unsigned char>(), method, ctx);
   Buffer admit = detail::mask_admit(mask, n, desc.mask_structure, desc.mask_complement, ctx);
   w = detail::write_back(w, t.data(), wt, present.as<unsigned char>(),
                          admit.size() ? admit.as<unsigned char>() : nullptr, accum, desc.replace,

@@ -2,14 +2,13 @@
 // (identity fill, row presence), a sub-warp of policy::row_subwarp lanes per row for short rows
 // (each lane folds a strided part of the row, then cub::WarpReduce; CUB's temporary storage for
 // the sub-warp reduction is the only shared memory), or one thread per A entry in a grid-stride
-// loop (column atomics). Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums come in an
-// unspecified order and `any` keeps one of the offered values.
+// loop (column atomics). Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums
+// come in an unspecified order and `any` keeps one of the offered values.
 #pragma once
 #include <cuda_runtime.h>
 
-#include <cub/warp/warp_reduce.cuh>
-
 #include <cstdint>
+#include <cub/warp/warp_reduce.cuh>
 
 #include "backend/cuda/common/monoid_atomics.cuh"
 #include "ringblas/codes.hpp"
@@ -17,7 +16,8 @@
 
 namespace ringblas::cuda::reduction {
 
-template <class T> __global__ void k_fill(Index n, T value, T* out) {
+template <class T>
+__global__ void k_fill(Index n, T value, T* out) {
   const Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = value;
 }

@@ -71,7 +71,8 @@ void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
 Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& ctx) {
   return visit_type(type, [&](auto z) {
     using T = decltype(z);
-    if (n == 0) return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
+    if (n == 0)
+      return Scalar(sr::visit_monoid<T>(monoid, [](auto m) { return decltype(m)::identity(); }));
     device_array<T> out(1, ctx);
     // any: the first value (a fold from the identity would keep the identity). Other monoids
     // fold from the identity, as SuiteSparse's GrB_reduce to a scalar does (lor of a lone -2 is

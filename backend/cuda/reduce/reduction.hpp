@@ -15,8 +15,8 @@ namespace ringblas::cuda::reduction {
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx);
 
 /// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`.
-void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
-          column_method method, Context& ctx);
+void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
+          Context& ctx);
 
 /// ⊕ of n values of type `type` on the device (the identity when n = 0). The one result is
 /// copied to the host (one counted device-to-host transfer).

@@ -8,7 +8,8 @@
 
 namespace ringblas::cuda::reduction {
 
-template <class T> struct typed {
+template <class T>
+struct typed {
   /// out[r] = ⊕ vals[rp64[r] .. rp64[r+1]) for r < n (CUB DeviceSegmentedReduce).
   static void rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* vals, T* out,
                    Context& ctx);

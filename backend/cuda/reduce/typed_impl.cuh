@@ -42,8 +42,8 @@ void typed<T>::rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* 
     using M = decltype(mo);
     visit_index_type(A.index_type(), [&](auto i) {
       using I = decltype(i);
-      k_rows_subwarp<M, T, I, W, B><<<grid, B, 0, s>>>(n, A.row_ptr().as<I>(), A.values().as<T>(),
-                                                       out, present);
+      k_rows_subwarp<M, T, I, W, B>
+          <<<grid, B, 0, s>>>(n, A.row_ptr().as<I>(), A.values().as<T>(), out, present);
     });
   });
   RINGBLAS_CHECK_LAUNCH("k_rows_subwarp", s, ctx.debug_sync);
@@ -61,8 +61,8 @@ void typed<T>::cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char*
     using M = decltype(mo);
     visit_index_type(A.index_type(), [&](auto i) {
       using I = decltype(i);
-      k_cols_atomic<M, T, I><<<grid, P::block, 0, s>>>(nnz, A.col_idx().as<I>(),
-                                                        A.values().as<T>(), out, present);
+      k_cols_atomic<M, T, I>
+          <<<grid, P::block, 0, s>>>(nnz, A.col_idx().as<I>(), A.values().as<T>(), out, present);
     });
   });
   RINGBLAS_CHECK_LAUNCH("k_cols_atomic", s, ctx.debug_sync);
@@ -74,19 +74,20 @@ void typed<T>::all(MonoidCode m, const T* vals, Index n, T* out, Context& ctx) {
   sr::visit_monoid<T>(m, [&](auto mo) {
     using M = decltype(mo);
     std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Reduce(nullptr, bytes, vals, out, n, M{},
-                                                M::identity(), s));
+    RINGBLAS_CUDA_TRY(
+        cub::DeviceReduce::Reduce(nullptr, bytes, vals, out, n, M{}, M::identity(), s));
     device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Reduce(tmp.data(), bytes, vals, out, n, M{},
-                                                M::identity(), s));
+    RINGBLAS_CUDA_TRY(
+        cub::DeviceReduce::Reduce(tmp.data(), bytes, vals, out, n, M{}, M::identity(), s));
   });
 }
 
-template <class T> void typed<T>::fill_identity(MonoidCode m, Index n, T* out, Context& ctx) {
+template <class T>
+void typed<T>::fill_identity(MonoidCode m, Index n, T* out, Context& ctx) {
   if (n == 0) return;
   const T id = sr::visit_monoid<T>(m, [](auto mo) { return decltype(mo)::identity(); });
-  k_fill<T><<<grid_for(std::size_t(n), policy::block), policy::block, 0, stream_of(ctx)>>>(
-      n, id, out);
+  k_fill<T>
+      <<<grid_for(std::size_t(n), policy::block), policy::block, 0, stream_of(ctx)>>>(n, id, out);
   RINGBLAS_CHECK_LAUNCH("k_fill", stream_of(ctx), ctx.debug_sync);
 }
 
