@@ -1,10 +1,11 @@
-// Markov clustering: ringblas (mcl::cluster, cuda backend by default) against van Dongen's mcl
+// Markov clustering: ringblas (mcl::cluster, automatic backend: cuda kernels) against van Dongen's mcl
 // 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
 // extended and Gavin PPI networks, soc-Epinions1 and a generated planted-cluster graph.
 //
 // Usage: bench_mcl --mcl PATH_TO_MCL [--out PREFIX] [--data DIR] [--work DIR] [--threads 16]
-//                  [--backend cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
+//                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
+//                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
 //   (file reading and the host->device copy excluded), median of --repeats (1 for the generated
@@ -143,7 +144,9 @@ void gzip_to_text(const std::string& gz, const std::string& text) {
   std::ofstream(text) << io::read_file_text(gz);
 }
 
-/// The planted-partition graph described at the top, as label triples.
+/// The planted-partition graph described at the top, as label triples: per cluster of size s,
+/// s * 0.45 * degree distinct node pairs inside it (at most 90% of its pairs), and per node
+/// 0.05 * degree edges to uniform random nodes, so about nodes * degree / 2 edges in all.
 void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
   std::mt19937_64 gen(seed);
   std::vector<long> start{0};
@@ -151,21 +154,35 @@ void generate_planted(const std::string& abc, long nodes, int degree, unsigned s
   while (start.back() < nodes) start.push_back(std::min(nodes, start.back() + size(gen)));
   std::ofstream out(abc);
   std::uniform_int_distribution<long> any(0, nodes - 1);
-  const int inside = degree * 9 / 10 / 2, outside = (degree - degree * 9 / 10) / 2;  // per node, one way
+  const double inside = 0.45 * degree, outside = 0.05 * degree;
   std::string buf;
+  auto edge = [&](long u, long v) {
+    buf += std::to_string(u);
+    buf += '\t';
+    buf += std::to_string(v);
+    buf += "\t1\n";
+    if (buf.size() > (1u << 24)) out << buf, buf.clear();
+  };
+  std::unordered_map<long, char> taken;
   for (std::size_t c = 0; c + 1 < start.size(); ++c) {
-    const long lo = start[c], hi = start[c + 1];
-    std::uniform_int_distribution<long> member(lo, hi - 1);
-    for (long u = lo; u < hi; ++u) {
-      for (int k = 0; k < inside; ++k) {
-        const long v = member(gen);
-        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
-      }
-      for (int k = 0; k < outside; ++k) {
+    const long lo = start[c], s = start[c + 1] - lo;
+    const long pairs = s * (s - 1) / 2;
+    const long want = std::min(long(inside * double(s)), pairs * 9 / 10);
+    std::uniform_int_distribution<long> member(0, s - 1);
+    taken.clear();
+    while (long(taken.size()) < want) {
+      long a = member(gen), b = member(gen);
+      if (a == b) continue;
+      if (a > b) std::swap(a, b);
+      if (taken.emplace(a * s + b, 1).second) edge(lo + a, lo + b);
+    }
+    for (long u = lo; u < lo + s; ++u) {
+      std::uniform_real_distribution<double> frac(0.0, 1.0);
+      long k = long(outside) + (frac(gen) < outside - double(long(outside)) ? 1 : 0);
+      while (k-- > 0) {
         const long v = any(gen);
-        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
+        if (v < lo || v >= lo + s) edge(u, v);
       }
-      if (buf.size() > (1u << 24)) out << buf, buf.clear();
     }
   }
   out << buf;
@@ -199,12 +216,13 @@ int count_mcl_iterations(const std::string& log) {
 
 int main(int argc, char** argv) {
   std::string mcl_bin, out_prefix, data = RINGBLAS_DATA_DIR, work = "/tmp/ringblas_bench_mcl";
-  std::string backend = "cuda";
+  std::string backend = "auto";
   int threads = 16, repeats = 3, degree = 100;
   long nodes = 1000000;
   double inflation = 2.0;
   bool generated = true;
   std::size_t max_memory = 0;
+  std::string graphs = "krogan_core,krogan_extended,gavin,soc-Epinions1,planted";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -226,10 +244,11 @@ int main(int argc, char** argv) {
     else if (a == "--repeats") repeats = std::stoi(next());
     else if (a == "--max-memory") max_memory = std::stoull(next());
     else if (a == "--no-generated") generated = false;
+    else if (a == "--graphs") graphs = next();
     else {
       std::cerr << "unknown option " << a << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
-                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES]\n";
+                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs a,b,...]\n";
       return 2;
     }
   }
@@ -249,17 +268,27 @@ int main(int argc, char** argv) {
     std::string name, abc;
   };
   std::vector<Input> inputs;
+  const auto wanted = [&](const std::string& name) {
+    return ("," + graphs + ",").find("," + name + ",") != std::string::npos;
+  };
   const std::string ppi = data + "/mcl/ppi_yeast/";
-  gzip_to_text(ppi + "krogan2006_core.txt.gz", work + "/krogan_core.abc");
-  gzip_to_text(ppi + "krogan2006_extended.txt.gz", work + "/krogan_ext.abc");
-  gzip_to_text(ppi + "gavin2006_socioaffinities_rescaled.txt.gz", work + "/gavin.abc");
-  snap_to_abc(data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz", work + "/soc_epinions1.abc");
-  inputs.push_back({"krogan_core", work + "/krogan_core.abc"});
-  inputs.push_back({"krogan_extended", work + "/krogan_ext.abc"});
-  inputs.push_back({"gavin", work + "/gavin.abc"});
-  inputs.push_back({"soc-Epinions1", work + "/soc_epinions1.abc"});
-  if (generated) {
-    const std::string g = work + "/planted_" + std::to_string(nodes) + ".abc";
+  const struct {
+    const char* name;
+    std::string source;
+    bool snap;
+  } known[] = {{"krogan_core", ppi + "krogan2006_core.txt.gz", false},
+               {"krogan_extended", ppi + "krogan2006_extended.txt.gz", false},
+               {"gavin", ppi + "gavin2006_socioaffinities_rescaled.txt.gz", false},
+               {"soc-Epinions1", data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz", true}};
+  for (const auto& k : known) {
+    if (!wanted(k.name)) continue;
+    const std::string abc = work + "/" + k.name + ".abc";
+    if (k.snap) snap_to_abc(k.source, abc);
+    else gzip_to_text(k.source, abc);
+    inputs.push_back({k.name, abc});
+  }
+  if (generated && wanted("planted")) {
+    const std::string g = work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
     if (!fs::exists(g)) {
       std::cerr << "generating " << g << "\n";
       generate_planted(g, nodes, degree, 12345);
@@ -282,7 +311,8 @@ int main(int argc, char** argv) {
     mcl::Options opt;
     opt.inflation = inflation;
     opt.memory_budget_bytes = max_memory;
-    const Matrix gd = ctx.backend == Backend::cpu ? g : g.to(Location::device, ctx);
+    const bool on_device = ctx.backend != Backend::cpu && cuda_available();
+    const Matrix gd = on_device ? g.to(Location::device, ctx) : g;
     const bool big = r.edges > 5000000;
     const int reps = big ? 1 : repeats;
     std::vector<double> times;
