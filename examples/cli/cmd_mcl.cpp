@@ -72,7 +72,8 @@ int cmd_mcl(Args& args) {
   if (!pct) pct = args.option("--pct");
   opt.recover_pct = number(args, pct, "-pct", opt.recover_pct);
   opt.loop_factor = number(args, args.option("-c"), "-c", opt.loop_factor);
-  opt.max_iterations = static_cast<Index>(number(args, args.option("-L"), "-L", double(opt.max_iterations)));
+  opt.max_iterations =
+      static_cast<Index>(number(args, args.option("-L"), "-L", double(opt.max_iterations)));
   if (const auto t = args.option("--type")) opt.type = parse_type(*t);
   opt.memory_budget_bytes =
       static_cast<std::size_t>(number(args, args.option("--max-memory"), "--max-memory", 0));
@@ -104,7 +105,8 @@ int cmd_mcl(Args& args) {
                    it.phases);
     last = now;
   });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const std::string out_path = out_opt.value_or(default_output(path, opt.inflation));
   std::ofstream file;
@@ -116,13 +118,16 @@ int cmd_mcl(Args& args) {
   for (const auto& c : res.clusters) {
     for (std::size_t k = 0; k < c.size(); ++k) {
       if (k) out << '\t';
-      if (abc) out << labels[static_cast<std::size_t>(c[k])];
-      else out << c[k];
+      if (abc)
+        out << labels[static_cast<std::size_t>(c[k])];
+      else
+        out << c[k];
     }
     out << '\n';
   }
   if (!quiet)
-    std::fprintf(stderr, "[ringblas mcl] %zu clusters, %d iterations, %.3f s (file reading excluded)%s%s\n",
+    std::fprintf(stderr,
+                 "[ringblas mcl] %zu clusters, %d iterations, %.3f s (file reading excluded)%s%s\n",
                  res.clusters.size(), res.iterations, seconds,
                  out_path == "-" ? "" : ", output is in ", out_path == "-" ? "" : out_path.c_str());
   return 0;

@@ -1,5 +1,5 @@
-// Markov clustering: ringblas (mcl::cluster, automatic backend: cuda kernels) against van Dongen's mcl
-// 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
+// Markov clustering: ringblas (mcl::cluster, automatic backend: cuda kernels) against van Dongen's
+// mcl 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
 // extended and Gavin PPI networks, soc-Epinions1 and a generated planted-cluster graph.
 //
 // Usage: bench_mcl --mcl PATH_TO_MCL [--out PREFIX] [--data DIR] [--work DIR] [--threads 16]
@@ -232,23 +232,38 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--mcl") mcl_bin = next();
-    else if (a == "--out") out_prefix = next();
-    else if (a == "--data") data = next();
-    else if (a == "--work") work = next();
-    else if (a == "--threads") threads = std::stoi(next());
-    else if (a == "--backend") backend = next();
-    else if (a == "--inflation") inflation = std::stod(next());
-    else if (a == "--nodes") nodes = std::stol(next());
-    else if (a == "--degree") degree = std::stoi(next());
-    else if (a == "--repeats") repeats = std::stoi(next());
-    else if (a == "--max-memory") max_memory = std::stoull(next());
-    else if (a == "--no-generated") generated = false;
-    else if (a == "--graphs") graphs = next();
+    if (a == "--mcl")
+      mcl_bin = next();
+    else if (a == "--out")
+      out_prefix = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--work")
+      work = next();
+    else if (a == "--threads")
+      threads = std::stoi(next());
+    else if (a == "--backend")
+      backend = next();
+    else if (a == "--inflation")
+      inflation = std::stod(next());
+    else if (a == "--nodes")
+      nodes = std::stol(next());
+    else if (a == "--degree")
+      degree = std::stoi(next());
+    else if (a == "--repeats")
+      repeats = std::stoi(next());
+    else if (a == "--max-memory")
+      max_memory = std::stoull(next());
+    else if (a == "--no-generated")
+      generated = false;
+    else if (a == "--graphs")
+      graphs = next();
     else {
-      std::cerr << "unknown option " << a << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
+      std::cerr << "unknown option " << a
+                << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
-                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs a,b,...]\n";
+                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
+                   "a,b,...]\n";
       return 2;
     }
   }
@@ -283,12 +298,15 @@ int main(int argc, char** argv) {
   for (const auto& k : known) {
     if (!wanted(k.name)) continue;
     const std::string abc = work + "/" + k.name + ".abc";
-    if (k.snap) snap_to_abc(k.source, abc);
-    else gzip_to_text(k.source, abc);
+    if (k.snap)
+      snap_to_abc(k.source, abc);
+    else
+      gzip_to_text(k.source, abc);
     inputs.push_back({k.name, abc});
   }
   if (generated && wanted("planted")) {
-    const std::string g = work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
+    const std::string g =
+        work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
     if (!fs::exists(g)) {
       std::cerr << "generating " << g << "\n";
       generate_planted(g, nodes, degree, 12345);
@@ -344,9 +362,10 @@ int main(int argc, char** argv) {
       for (Index i : c) l.push_back(labels[std::size_t(i)]);
       ours.push_back(std::move(l));
     }
-    const std::string mcl_out = work + "/" + in.name + ".mcl.out", mcl_log = work + "/" + in.name + ".mcl.log";
-    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) + " -te " +
-                            std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
+    const std::string mcl_out = work + "/" + in.name + ".mcl.out",
+                      mcl_log = work + "/" + in.name + ".mcl.log";
+    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
+                            " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
     const auto tm = Clock::now();
     const int rc = std::system(cmd.c_str());
     r.mcl_s = seconds_since(tm);
@@ -358,8 +377,9 @@ int main(int argc, char** argv) {
       r.mcl_iterations = count_mcl_iterations(mcl_log);
       if (!times.empty()) r.split_join = split_join(ours, theirs);
     }
-    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters << " clusters; mcl "
-              << r.mcl_s << " s, " << r.mcl_clusters << " clusters; split/join " << r.split_join << "\n";
+    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters
+              << " clusters; mcl " << r.mcl_s << " s, " << r.mcl_clusters
+              << " clusters; split/join " << r.split_join << "\n";
     rows.push_back(r);
   }
 
@@ -371,31 +391,38 @@ int main(int argc, char** argv) {
      << "ringblas: `mcl::cluster` on the " << backend << " backend, -I " << inflation
      << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
         "host (file reading and the copy to the device excluded), median of "
-     << repeats << " after a warm-up (1 run for graphs over 5M edges). mcl: wall time of `mcl FILE "
-        "--abc -I " << inflation << " -te " << threads
+     << repeats
+     << " after a warm-up (1 run for graphs over 5M edges). mcl: wall time of `mcl FILE "
+        "--abc -I "
+     << inflation << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
         "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
         "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings.\n\n"
-     << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak device "
+     << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak "
+        "device "
         "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \"" << backend
-     << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
+  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
+     << backend << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads
+     << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
     char line[512];
-    std::snprintf(line, sizeof(line), "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
-                  r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
-                  r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
-                  double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
-                  r.note.c_str());
+    std::snprintf(
+        line, sizeof(line),
+        "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
+        r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
+        r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
+        double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
+        r.note.c_str());
     md << line;
-    js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes << ", \"edges\": " << r.edges
-       << ", \"ringblas_s\": " << r.ringblas_s << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": "
-       << r.iterations << ", \"mcl_iterations\": " << r.mcl_iterations << ", \"peak_device_bytes\": "
-       << r.peak_bytes << ", \"clusters\": " << r.clusters << ", \"mcl_clusters\": " << r.mcl_clusters
-       << ", \"split_join\": " << r.split_join << ", \"read_s\": " << r.read_s << "}"
-       << (k + 1 < rows.size() ? "," : "") << "\n";
+    js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes
+       << ", \"edges\": " << r.edges << ", \"ringblas_s\": " << r.ringblas_s
+       << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": " << r.iterations
+       << ", \"mcl_iterations\": " << r.mcl_iterations
+       << ", \"peak_device_bytes\": " << r.peak_bytes << ", \"clusters\": " << r.clusters
+       << ", \"mcl_clusters\": " << r.mcl_clusters << ", \"split_join\": " << r.split_join
+       << ", \"read_s\": " << r.read_s << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
   }
   js << "  ]\n}\n";
   std::cerr << "wrote " << out_prefix << ".md and .json\n";
