@@ -8,8 +8,8 @@
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
-//   (file reading and the host->device copy excluded), median of --repeats (1 for the generated
-//   graph); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
+//   (file reading and the host->device copy excluded), median of --repeats after a warm-up
+//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
 // - mcl: wall time of `mcl FILE --abc -I f -te T -o OUT`, its reading of the label file included
 //   (ringblas's own read time of the same file is listed for comparison); one run.
 // Agreement: split/join distance (van Dongen 2000; `clm dist` d1 + d2) between the two
@@ -393,7 +393,8 @@ int main(int argc, char** argv) {
      << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
         "host (file reading and the copy to the device excluded), median of "
      << repeats
-     << " after a warm-up (1 run for graphs over 5M edges). mcl: wall time of `mcl FILE "
+     << " after a warm-up (one run after a warm-up over 200k edges, one without over 5M edges). "
+        "mcl: wall time of `mcl FILE "
         "--abc -I "
      << inflation << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
