@@ -6,6 +6,7 @@
 //                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
+// --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
 //   (file reading and the host->device copy excluded), median of --repeats after a warm-up
@@ -315,6 +316,14 @@ int main(int argc, char** argv) {
   }
 
   Context ctx(parse_backend(backend));
+#if defined(RINGBLAS_HAS_CUDA)
+  // Without --max-memory: 60% of the free device memory, so that expansions that cannot be held
+  // whole (soc-Epinions1's second product has about 2e9 entries) run in row phases.
+  if (max_memory == 0 && backend != "cpu" && cuda_available()) {
+    std::size_t free_b = 0, total = 0;
+    if (cudaMemGetInfo(&free_b, &total) == cudaSuccess) max_memory = free_b / 10 * 6;
+  }
+#endif
   std::vector<Row> rows;
   for (const Input& in : inputs) {
     Row r;
@@ -399,12 +408,14 @@ int main(int argc, char** argv) {
      << inflation << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
         "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
-        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings.\n\n"
+        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. Expansion "
+        "memory budget: "
+     << max_memory << " bytes (0: none; row phases when the product does not fit).\n\n"
      << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak "
         "device "
         "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
+  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
      << backend << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads
      << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
