@@ -22,7 +22,8 @@ Matrix on_host(const Matrix& a, Context& ctx) {
 std::vector<double> row_reduce(MonoidCode m, const Matrix& X, double fill, Context& ctx) {
   Vector w(X.nrows(), X.type());
   reduce(w, nullptr, no_accum, m, X, ReduceDim::rows, {}, ctx);
-  const Vector h = (w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp64);
+  const Vector h =
+      (w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp64);
   std::vector<double> out(static_cast<std::size_t>(X.nrows()), fill);
   const std::vector<Index> idx = h.indices_vector();
   const std::vector<double> val = h.values_vector<double>();
@@ -71,7 +72,8 @@ class RowOps {
   /// B(i,j) = t(i) on X's structure: diag(t) ⊕.⊗ X with the multiply `first`.
   Matrix broadcast(const std::vector<double>& t, const Matrix& X) const {
     Matrix B(X.nrows(), X.ncols(), type_);
-    mxm(B, nullptr, no_accum, semiring("plus_first", type_), diagonal(t, X.location()), X, {}, ctx_);
+    mxm(B, nullptr, no_accum, semiring("plus_first", type_), diagonal(t, X.location()), X, {},
+        ctx_);
     return B;
   }
   /// The entries of X with X(i,j) >= t(i) (exact: x - t >= 0 iff x >= t in IEEE arithmetic).
@@ -150,9 +152,12 @@ Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, c
   // Which rule each row follows: recovery from E, selection from P, or P as it is.
   std::vector<double> recover(m, 0.0), choose(m, 0.0), plain(m, 0.0), empty(m, 0.0);
   for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
-    if (R > 0 && np[i] < double(R) && mp[i] < pct) recover[i] = 1;
-    else if (S > 0 && np[i] > double(S)) choose[i] = 1;
-    else plain[i] = 1;
+    if (R > 0 && np[i] < double(R) && mp[i] < pct)
+      recover[i] = 1;
+    else if (S > 0 && np[i] > double(S))
+      choose[i] = 1;
+    else
+      plain[i] = 1;
     if (R == 0 && np[i] == 0) empty[i] = 1;
   }
   const auto count = [](const std::vector<double>& v) {
@@ -165,12 +170,15 @@ Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, c
   if (out.selected) {
     const Matrix Ps = ops.rows(P, choose);
     const Matrix Ss = ops.top_with_ties(Ps, S);
-    const std::vector<double> ns = row_count(Ss, ctx), ms = row_reduce(MonoidCode::plus, Ss, 0.0, ctx);
+    const std::vector<double> ns = row_count(Ss, ctx),
+                              ms = row_reduce(MonoidCode::plus, Ss, 0.0, ctx);
     std::vector<double> again(m, 0.0), keep(m, 0.0);
     for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
       if (!choose[i]) continue;
-      if (R > 0 && ns[i] < double(R) && ms[i] < pct) again[i] = 1;
-      else keep[i] = 1;
+      if (R > 0 && ns[i] < double(R) && ms[i] < pct)
+        again[i] = 1;
+      else
+        keep[i] = 1;
     }
     const Index n_again = count(again);
     out.recovered += n_again;
@@ -222,10 +230,11 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
   if (room <= 0 || worst_bytes > room) {
     const Index row = worst == work.end() ? 0 : Index(worst - work.begin());
     throw OutOfMemory("mcl: iteration " + std::to_string(iteration) + " cannot fit the budget of " +
-                      std::to_string(opt.memory_budget_bytes) + " bytes: the iterand and result take " +
-                      std::to_string(Index(resident)) + " bytes and row " + std::to_string(row) +
-                      " alone expands to " + std::to_string(Index(*worst)) + " products (" +
-                      std::to_string(Index(worst_bytes)) + " bytes)",
+                          std::to_string(opt.memory_budget_bytes) +
+                          " bytes: the iterand and result take " + std::to_string(Index(resident)) +
+                          " bytes and row " + std::to_string(row) + " alone expands to " +
+                          std::to_string(Index(*worst)) + " products (" +
+                          std::to_string(Index(worst_bytes)) + " bytes)",
                       static_cast<std::size_t>(resident + worst_bytes));
   }
   std::vector<std::pair<Index, Index>> phases;
@@ -247,7 +256,8 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
 /// The start matrix: loops as mcl adds them, then rows made stochastic.
 Matrix start_matrix(const Matrix& graph, const Options& opt, const RowOps& ops, Context& ctx) {
   const Index n = graph.nrows();
-  Matrix G = graph.type() == opt.type || graph.location() != Location::host ? graph : graph.cast(opt.type);
+  Matrix G =
+      graph.type() == opt.type || graph.location() != Location::host ? graph : graph.cast(opt.type);
   if (G.type() != opt.type) throw InvalidValue("mcl: a device graph must have the options' type");
   if (reduce(MonoidCode::min, G, ctx).as<double>() < 0)
     throw InvalidValue("mcl: the graph has negative weights (mcl needs nonnegative ones)");
@@ -267,8 +277,8 @@ Matrix start_matrix(const Matrix& graph, const Options& opt, const RowOps& ops, 
 
 void check_options(const Matrix& graph, const Options& opt) {
   if (graph.nrows() != graph.ncols())
-    throw DimensionMismatch("mcl: the graph must be square, it is " + std::to_string(graph.nrows()) +
-                            " x " + std::to_string(graph.ncols()));
+    throw DimensionMismatch("mcl: the graph must be square, it is " +
+                            std::to_string(graph.nrows()) + " x " + std::to_string(graph.ncols()));
   if (!(opt.inflation > 0)) throw InvalidValue("mcl: inflation (-I) must be > 0");
   if (opt.prune < 0 || opt.select < 0 || opt.recover < 0 || opt.recover_pct < 0 ||
       opt.recover_pct > 100)
@@ -321,8 +331,8 @@ Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
     // Inflation: Hadamard power, then rows stochastic again. mcl first rescales the pruned
     // rows to mass 1; the power's normalisation cancels that factor, so it is not repeated.
     Matrix powered(n, n, opt.type);
-    apply(powered, nullptr, no_accum, BinaryOpCode::pow, BindSide::second, Scalar(inflation), F,
-          {}, ctx);
+    apply(powered, nullptr, no_accum, BinaryOpCode::pow, BindSide::second, Scalar(inflation), F, {},
+          ctx);
     A = ops.normalize_rows(powered);
     info.nnz = A.nnz();
     res.iterations = it;
@@ -408,7 +418,8 @@ std::vector<std::vector<Index>> interpret(const Matrix& limit, Context& ctx) {
     assigned[d] = best >= 0 ? best : n_clusters;
     missing = missing || best < 0;
   }
-  std::vector<std::vector<Index>> clusters(static_cast<std::size_t>(n_clusters + (missing ? 1 : 0)));
+  std::vector<std::vector<Index>> clusters(
+      static_cast<std::size_t>(n_clusters + (missing ? 1 : 0)));
   for (Index i = 0; i < n; ++i) clusters[static_cast<std::size_t>(assigned[i])].push_back(i);
   std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
     if (a.size() != b.size()) return a.size() > b.size();

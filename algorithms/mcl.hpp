@@ -37,12 +37,12 @@ namespace ringblas::mcl {
 
 /// mcl's options, with its names and defaults (mcl -z).
 struct Options {
-  double inflation = 2.0;      ///< -I
-  double prune = 10000;        ///< -P: entries below 0.99999 / P are removed (0: none)
-  Index select = 1100;         ///< -S: keep at most the S largest of a row (0: no selection)
-  Index recover = 1400;        ///< -R: recover up to R entries when pruning lost too much
-  double recover_pct = 90;     ///< -pct: ... i.e. when the kept mass is below pct percent
-  double loop_factor = -1;     ///< -c: loop weights multiplied by this (negative: not applied)
+  double inflation = 2.0;        ///< -I
+  double prune = 10000;          ///< -P: entries below 0.99999 / P are removed (0: none)
+  Index select = 1100;           ///< -S: keep at most the S largest of a row (0: no selection)
+  Index recover = 1400;          ///< -R: recover up to R entries when pruning lost too much
+  double recover_pct = 90;       ///< -pct: ... i.e. when the kept mass is below pct percent
+  double loop_factor = -1;       ///< -c: loop weights multiplied by this (negative: not applied)
   Index max_iterations = 10000;  ///< -L
   double chaos_limit = 1e-4;     ///< convergence: chaos below this
   Type type = Type::fp64;        ///< value type of the iterands (mcl stores floats)

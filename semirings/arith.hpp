@@ -70,8 +70,9 @@ template <class T> RINGBLAS_HD T pow(T x, T y) {
   else if constexpr (is_int_v<T>) {
     const double z = ::pow(static_cast<double>(x), static_cast<double>(y));
     if (z != z) return T(0);
-    if (z >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-    if (z <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    using L = std::numeric_limits<T>;
+    if (z >= static_cast<double>(L::max())) return L::max();
+    if (z <= static_cast<double>(L::min())) return L::min();
     return static_cast<T>(z);
   } else if constexpr (std::is_same_v<T, float>) {
     return ::powf(x, y);

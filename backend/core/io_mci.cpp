@@ -78,7 +78,8 @@ class Tokens {
 Matrix read_mci(const std::string& path) {
   const std::string text = read_file_text(path);
   Tokens tok(text, path);
-  if (!tok.find_line_starting("(mclheader")) fail(path, 0, "no '(mclheader' line (not an mcl matrix file)");
+  if (!tok.find_line_starting("(mclheader"))
+    fail(path, 0, "no '(mclheader' line (not an mcl matrix file)");
   Index nrows = -1, ncols = -1;
   for (;;) {
     const std::int64_t ln = tok.line();
@@ -127,17 +128,21 @@ Matrix read_mci(const std::string& path) {
     if (head.empty()) fail(path, ln, "end of file inside the mclmatrix block (missing ')')");
     if (head == ")") break;
     std::int64_t col = 0;
-    if (!detail::parse_int(head, col)) fail(path, ln, "column index " + quote(head) + " is not an integer");
+    if (!detail::parse_int(head, col))
+      fail(path, ln, "column index " + quote(head) + " is not an integer");
     if (col < 0 || col >= ncols)
-      fail(path, ln, "column index " + std::to_string(col) + " out of range 0.." + std::to_string(ncols - 1));
+      fail(path, ln,
+           "column index " + std::to_string(col) + " out of range 0.." + std::to_string(ncols - 1));
     if (column_line[col])
-      fail(path, ln, "column " + std::to_string(col) + " given twice, first on line " +
-                         std::to_string(column_line[col]));
+      fail(path, ln,
+           "column " + std::to_string(col) + " given twice, first on line " +
+               std::to_string(column_line[col]));
     column_line[col] = ln;
     for (;;) {
       const std::string_view e = tok.next();
       const std::int64_t eln = tok.token_line();
-      if (e.empty()) fail(path, eln, "end of file inside column " + std::to_string(col) + " (missing '$')");
+      if (e.empty())
+        fail(path, eln, "end of file inside column " + std::to_string(col) + " (missing '$')");
       if (e == "$") break;
       const std::size_t colon = e.find(':');
       std::int64_t row = 0;
@@ -145,7 +150,8 @@ Matrix read_mci(const std::string& path) {
       if (!detail::parse_int(e.substr(0, colon), row))
         fail(path, eln, "row index " + quote(e) + " is not an integer");
       if (row < 0 || row >= nrows)
-        fail(path, eln, "row index " + std::to_string(row) + " out of range 0.." + std::to_string(nrows - 1));
+        fail(path, eln,
+             "row index " + std::to_string(row) + " out of range 0.." + std::to_string(nrows - 1));
       if (colon != std::string_view::npos && !detail::parse_real(e.substr(colon + 1), val))
         fail(path, eln, "value " + quote(e.substr(colon + 1)) + " is not a real number");
       t.push(row, col, val, 2 * eln);

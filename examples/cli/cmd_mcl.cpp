@@ -9,6 +9,9 @@
 #include "cli.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/error.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include <cuda_runtime.h>
+#endif
 
 namespace ringblas::cli {
 
@@ -28,7 +31,8 @@ constexpr const char* kUsage =
     "  -L n           at most n iterations (default 10000)\n"
     "  -o FILE        output file, '-' for stdout (default out.<FILE's name>.I<10*I>, as mcl)\n"
     "  --type T       fp64 (default) or fp32 values in the iterands\n"
-    "  --max-memory B bytes the expansion may use (expands in column phases; default no limit)\n"
+    "  --max-memory B bytes the expansion may use (expands in column phases; default: 60% of\n"
+    "                 the free device memory on a GPU, no limit on the cpu)\n"
     "  --backend B    auto (default), cpu, cuda, verify\n"
     "  -q             no progress lines\n"
     "  output: one cluster per line, tab-separated labels (indices without --abc), largest first\n"
@@ -72,7 +76,8 @@ int cmd_mcl(Args& args) {
   if (!pct) pct = args.option("--pct");
   opt.recover_pct = number(args, pct, "-pct", opt.recover_pct);
   opt.loop_factor = number(args, args.option("-c"), "-c", opt.loop_factor);
-  opt.max_iterations = static_cast<Index>(number(args, args.option("-L"), "-L", double(opt.max_iterations)));
+  opt.max_iterations =
+      static_cast<Index>(number(args, args.option("-L"), "-L", double(opt.max_iterations)));
   if (const auto t = args.option("--type")) opt.type = parse_type(*t);
   opt.memory_budget_bytes =
       static_cast<std::size_t>(number(args, args.option("--max-memory"), "--max-memory", 0));
@@ -91,7 +96,17 @@ int cmd_mcl(Args& args) {
     graph = load_matrix(path, &info).cast(Type::fp64);
   }
   Context ctx(parse_backend(backend_opt.value_or("auto")));
-  // Timed from here: the file has been read.
+#if defined(RINGBLAS_HAS_CUDA)
+  if (opt.memory_budget_bytes == 0 && ctx.backend != Backend::cpu && cuda_available()) {
+    std::size_t free_b = 0, total = 0;
+    if (cudaMemGetInfo(&free_b, &total) == cudaSuccess) opt.memory_budget_bytes = free_b / 10 * 6;
+  }
+#endif
+  // On a GPU the iterands live on the device from the start.
+  if (ctx.backend != Backend::cpu && cuda_available()) graph = graph.to(Location::device, ctx);
+  if (!quiet && opt.memory_budget_bytes)
+    std::fprintf(stderr, "[ringblas mcl] expansion budget %zu bytes\n", opt.memory_budget_bytes);
+  // Timed from here: the file has been read and the graph copied to where it is clustered.
   const auto t0 = std::chrono::steady_clock::now();
   auto last = t0;
   if (!quiet) std::fprintf(stderr, " ite      chaos   time(s)   expanded     kept  phases\n");
@@ -104,7 +119,8 @@ int cmd_mcl(Args& args) {
                    it.phases);
     last = now;
   });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const std::string out_path = out_opt.value_or(default_output(path, opt.inflation));
   std::ofstream file;
@@ -116,13 +132,17 @@ int cmd_mcl(Args& args) {
   for (const auto& c : res.clusters) {
     for (std::size_t k = 0; k < c.size(); ++k) {
       if (k) out << '\t';
-      if (abc) out << labels[static_cast<std::size_t>(c[k])];
-      else out << c[k];
+      if (abc)
+        out << labels[static_cast<std::size_t>(c[k])];
+      else
+        out << c[k];
     }
     out << '\n';
   }
   if (!quiet)
-    std::fprintf(stderr, "[ringblas mcl] %zu clusters, %d iterations, %.3f s (file reading excluded)%s%s\n",
+    std::fprintf(stderr,
+                 "[ringblas mcl] %zu clusters, %d iterations, %.3f s (reading and copying the "
+                 "graph excluded)%s%s\n",
                  res.clusters.size(), res.iterations, seconds,
                  out_path == "-" ? "" : ", output is in ", out_path == "-" ? "" : out_path.c_str());
   return 0;

@@ -1,14 +1,16 @@
-// Markov clustering: ringblas (mcl::cluster, cuda backend by default) against van Dongen's mcl
-// 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
+// Markov clustering: ringblas (mcl::cluster, automatic backend: cuda kernels) against van Dongen's
+// mcl 22-282 (the peer, run as a process with 16 threads) in the same run, on the Krogan core and
 // extended and Gavin PPI networks, soc-Epinions1 and a generated planted-cluster graph.
 //
 // Usage: bench_mcl --mcl PATH_TO_MCL [--out PREFIX] [--data DIR] [--work DIR] [--threads 16]
-//                  [--backend cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
+//                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
+//                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
+// --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
-//   (file reading and the host->device copy excluded), median of --repeats (1 for the generated
-//   graph); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
+//   (file reading and the host->device copy excluded), median of --repeats after a warm-up
+//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
 // - mcl: wall time of `mcl FILE --abc -I f -te T -o OUT`, its reading of the label file included
 //   (ringblas's own read time of the same file is listed for comparison); one run.
 // Agreement: split/join distance (van Dongen 2000; `clm dist` d1 + d2) between the two
@@ -143,7 +145,9 @@ void gzip_to_text(const std::string& gz, const std::string& text) {
   std::ofstream(text) << io::read_file_text(gz);
 }
 
-/// The planted-partition graph described at the top, as label triples.
+/// The planted-partition graph described at the top, as label triples: per cluster of size s,
+/// s * 0.45 * degree distinct node pairs inside it (at most 90% of its pairs), and per node
+/// 0.05 * degree edges to uniform random nodes, so about nodes * degree / 2 edges in all.
 void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
   std::mt19937_64 gen(seed);
   std::vector<long> start{0};
@@ -151,21 +155,35 @@ void generate_planted(const std::string& abc, long nodes, int degree, unsigned s
   while (start.back() < nodes) start.push_back(std::min(nodes, start.back() + size(gen)));
   std::ofstream out(abc);
   std::uniform_int_distribution<long> any(0, nodes - 1);
-  const int inside = degree * 9 / 10 / 2, outside = (degree - degree * 9 / 10) / 2;  // per node, one way
+  const double inside = 0.45 * degree, outside = 0.05 * degree;
   std::string buf;
+  auto edge = [&](long u, long v) {
+    buf += std::to_string(u);
+    buf += '\t';
+    buf += std::to_string(v);
+    buf += "\t1\n";
+    if (buf.size() > (1u << 24)) out << buf, buf.clear();
+  };
+  std::unordered_map<long, char> taken;
   for (std::size_t c = 0; c + 1 < start.size(); ++c) {
-    const long lo = start[c], hi = start[c + 1];
-    std::uniform_int_distribution<long> member(lo, hi - 1);
-    for (long u = lo; u < hi; ++u) {
-      for (int k = 0; k < inside; ++k) {
-        const long v = member(gen);
-        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
-      }
-      for (int k = 0; k < outside; ++k) {
+    const long lo = start[c], s = start[c + 1] - lo;
+    const long pairs = s * (s - 1) / 2;
+    const long want = std::min(long(inside * double(s)), pairs * 9 / 10);
+    std::uniform_int_distribution<long> member(0, s - 1);
+    taken.clear();
+    while (long(taken.size()) < want) {
+      long a = member(gen), b = member(gen);
+      if (a == b) continue;
+      if (a > b) std::swap(a, b);
+      if (taken.emplace(a * s + b, 1).second) edge(lo + a, lo + b);
+    }
+    for (long u = lo; u < lo + s; ++u) {
+      std::uniform_real_distribution<double> frac(0.0, 1.0);
+      long k = long(outside) + (frac(gen) < outside - double(long(outside)) ? 1 : 0);
+      while (k-- > 0) {
         const long v = any(gen);
-        if (v != u) buf += std::to_string(u) + '\t' + std::to_string(v) + "\t1\n";
+        if (v < lo || v >= lo + s) edge(u, v);
       }
-      if (buf.size() > (1u << 24)) out << buf, buf.clear();
     }
   }
   out << buf;
@@ -199,12 +217,13 @@ int count_mcl_iterations(const std::string& log) {
 
 int main(int argc, char** argv) {
   std::string mcl_bin, out_prefix, data = RINGBLAS_DATA_DIR, work = "/tmp/ringblas_bench_mcl";
-  std::string backend = "cuda";
+  std::string backend = "auto";
   int threads = 16, repeats = 3, degree = 100;
   long nodes = 1000000;
   double inflation = 2.0;
   bool generated = true;
   std::size_t max_memory = 0;
+  std::string graphs = "krogan_core,krogan_extended,gavin,soc-Epinions1,planted";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -214,22 +233,38 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--mcl") mcl_bin = next();
-    else if (a == "--out") out_prefix = next();
-    else if (a == "--data") data = next();
-    else if (a == "--work") work = next();
-    else if (a == "--threads") threads = std::stoi(next());
-    else if (a == "--backend") backend = next();
-    else if (a == "--inflation") inflation = std::stod(next());
-    else if (a == "--nodes") nodes = std::stol(next());
-    else if (a == "--degree") degree = std::stoi(next());
-    else if (a == "--repeats") repeats = std::stoi(next());
-    else if (a == "--max-memory") max_memory = std::stoull(next());
-    else if (a == "--no-generated") generated = false;
+    if (a == "--mcl")
+      mcl_bin = next();
+    else if (a == "--out")
+      out_prefix = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--work")
+      work = next();
+    else if (a == "--threads")
+      threads = std::stoi(next());
+    else if (a == "--backend")
+      backend = next();
+    else if (a == "--inflation")
+      inflation = std::stod(next());
+    else if (a == "--nodes")
+      nodes = std::stol(next());
+    else if (a == "--degree")
+      degree = std::stoi(next());
+    else if (a == "--repeats")
+      repeats = std::stoi(next());
+    else if (a == "--max-memory")
+      max_memory = std::stoull(next());
+    else if (a == "--no-generated")
+      generated = false;
+    else if (a == "--graphs")
+      graphs = next();
     else {
-      std::cerr << "unknown option " << a << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
+      std::cerr << "unknown option " << a
+                << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
-                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES]\n";
+                   "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
+                   "a,b,...]\n";
       return 2;
     }
   }
@@ -249,17 +284,30 @@ int main(int argc, char** argv) {
     std::string name, abc;
   };
   std::vector<Input> inputs;
+  const auto wanted = [&](const std::string& name) {
+    return ("," + graphs + ",").find("," + name + ",") != std::string::npos;
+  };
   const std::string ppi = data + "/mcl/ppi_yeast/";
-  gzip_to_text(ppi + "krogan2006_core.txt.gz", work + "/krogan_core.abc");
-  gzip_to_text(ppi + "krogan2006_extended.txt.gz", work + "/krogan_ext.abc");
-  gzip_to_text(ppi + "gavin2006_socioaffinities_rescaled.txt.gz", work + "/gavin.abc");
-  snap_to_abc(data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz", work + "/soc_epinions1.abc");
-  inputs.push_back({"krogan_core", work + "/krogan_core.abc"});
-  inputs.push_back({"krogan_extended", work + "/krogan_ext.abc"});
-  inputs.push_back({"gavin", work + "/gavin.abc"});
-  inputs.push_back({"soc-Epinions1", work + "/soc_epinions1.abc"});
-  if (generated) {
-    const std::string g = work + "/planted_" + std::to_string(nodes) + ".abc";
+  const struct {
+    const char* name;
+    std::string source;
+    bool snap;
+  } known[] = {{"krogan_core", ppi + "krogan2006_core.txt.gz", false},
+               {"krogan_extended", ppi + "krogan2006_extended.txt.gz", false},
+               {"gavin", ppi + "gavin2006_socioaffinities_rescaled.txt.gz", false},
+               {"soc-Epinions1", data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz", true}};
+  for (const auto& k : known) {
+    if (!wanted(k.name)) continue;
+    const std::string abc = work + "/" + k.name + ".abc";
+    if (k.snap)
+      snap_to_abc(k.source, abc);
+    else
+      gzip_to_text(k.source, abc);
+    inputs.push_back({k.name, abc});
+  }
+  if (generated && wanted("planted")) {
+    const std::string g =
+        work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
     if (!fs::exists(g)) {
       std::cerr << "generating " << g << "\n";
       generate_planted(g, nodes, degree, 12345);
@@ -268,6 +316,14 @@ int main(int argc, char** argv) {
   }
 
   Context ctx(parse_backend(backend));
+#if defined(RINGBLAS_HAS_CUDA)
+  // Without --max-memory: 60% of the free device memory, so that expansions that cannot be held
+  // whole (soc-Epinions1's second product has about 2e9 entries) run in row phases.
+  if (max_memory == 0 && backend != "cpu" && cuda_available()) {
+    std::size_t free_b = 0, total = 0;
+    if (cudaMemGetInfo(&free_b, &total) == cudaSuccess) max_memory = free_b / 10 * 6;
+  }
+#endif
   std::vector<Row> rows;
   for (const Input& in : inputs) {
     Row r;
@@ -282,9 +338,11 @@ int main(int argc, char** argv) {
     mcl::Options opt;
     opt.inflation = inflation;
     opt.memory_budget_bytes = max_memory;
-    const Matrix gd = ctx.backend == Backend::cpu ? g : g.to(Location::device, ctx);
+    const bool on_device = ctx.backend != Backend::cpu && cuda_available();
+    const Matrix gd = on_device ? g.to(Location::device, ctx) : g;
+    // Graphs over 5M edges run once without a warm-up, over 200k edges once after one.
     const bool big = r.edges > 5000000;
-    const int reps = big ? 1 : repeats;
+    const int reps = r.edges > 200000 ? 1 : repeats;
     std::vector<double> times;
     mcl::Result res;
     std::size_t peak = 0;
@@ -314,9 +372,10 @@ int main(int argc, char** argv) {
       for (Index i : c) l.push_back(labels[std::size_t(i)]);
       ours.push_back(std::move(l));
     }
-    const std::string mcl_out = work + "/" + in.name + ".mcl.out", mcl_log = work + "/" + in.name + ".mcl.log";
-    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) + " -te " +
-                            std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
+    const std::string mcl_out = work + "/" + in.name + ".mcl.out",
+                      mcl_log = work + "/" + in.name + ".mcl.log";
+    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
+                            " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
     const auto tm = Clock::now();
     const int rc = std::system(cmd.c_str());
     r.mcl_s = seconds_since(tm);
@@ -328,8 +387,9 @@ int main(int argc, char** argv) {
       r.mcl_iterations = count_mcl_iterations(mcl_log);
       if (!times.empty()) r.split_join = split_join(ours, theirs);
     }
-    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters << " clusters; mcl "
-              << r.mcl_s << " s, " << r.mcl_clusters << " clusters; split/join " << r.split_join << "\n";
+    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters
+              << " clusters; mcl " << r.mcl_s << " s, " << r.mcl_clusters
+              << " clusters; split/join " << r.split_join << "\n";
     rows.push_back(r);
   }
 
@@ -341,31 +401,41 @@ int main(int argc, char** argv) {
      << "ringblas: `mcl::cluster` on the " << backend << " backend, -I " << inflation
      << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
         "host (file reading and the copy to the device excluded), median of "
-     << repeats << " after a warm-up (1 run for graphs over 5M edges). mcl: wall time of `mcl FILE "
-        "--abc -I " << inflation << " -te " << threads
+     << repeats
+     << " after a warm-up (one run after a warm-up over 200k edges, one without over 5M edges). "
+        "mcl: wall time of `mcl FILE "
+        "--abc -I "
+     << inflation << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
         "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
-        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings.\n\n"
-     << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak device "
+        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. Expansion "
+        "memory budget: "
+     << max_memory << " bytes (0: none; row phases when the product does not fit).\n\n"
+     << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak "
+        "device "
         "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  js << "{\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \"" << backend
-     << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
+  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
+     << backend << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads
+     << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
     char line[512];
-    std::snprintf(line, sizeof(line), "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
-                  r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
-                  r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
-                  double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
-                  r.note.c_str());
+    std::snprintf(
+        line, sizeof(line),
+        "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
+        r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
+        r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
+        double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
+        r.note.c_str());
     md << line;
-    js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes << ", \"edges\": " << r.edges
-       << ", \"ringblas_s\": " << r.ringblas_s << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": "
-       << r.iterations << ", \"mcl_iterations\": " << r.mcl_iterations << ", \"peak_device_bytes\": "
-       << r.peak_bytes << ", \"clusters\": " << r.clusters << ", \"mcl_clusters\": " << r.mcl_clusters
-       << ", \"split_join\": " << r.split_join << ", \"read_s\": " << r.read_s << "}"
-       << (k + 1 < rows.size() ? "," : "") << "\n";
+    js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes
+       << ", \"edges\": " << r.edges << ", \"ringblas_s\": " << r.ringblas_s
+       << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": " << r.iterations
+       << ", \"mcl_iterations\": " << r.mcl_iterations
+       << ", \"peak_device_bytes\": " << r.peak_bytes << ", \"clusters\": " << r.clusters
+       << ", \"mcl_clusters\": " << r.mcl_clusters << ", \"split_join\": " << r.split_join
+       << ", \"read_s\": " << r.read_s << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
   }
   js << "  ]\n}\n";
   std::cerr << "wrote " << out_prefix << ".md and .json\n";

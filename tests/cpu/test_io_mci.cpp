@@ -20,8 +20,8 @@ std::string write_temp(const std::string& name, const std::string& text) {
 const std::string kHeader = "(mclheader\nmcltype matrix\ndimensions 3x3\n)\n(mclmatrix\nbegin\n";
 
 TEST(IoMci, ReadsColumnsWithAndWithoutValues) {
-  const std::string p = write_temp("ringblas_mci_ok.mci", "some text first\n" + kHeader +
-                                                              "0 1:0.5 2 $\n2  0:3 # note\n $\n)\n");
+  const std::string p = write_temp(
+      "ringblas_mci_ok.mci", "some text first\n" + kHeader + "0 1:0.5 2 $\n2  0:3 # note\n $\n)\n");
   const Matrix a = io::read_mci(p);
   EXPECT_EQ(a.nrows(), 3);
   EXPECT_EQ(a.nnz(), 3);
@@ -39,7 +39,8 @@ TEST(IoMci, SmallExampleHasItsEdges) {
   EXPECT_EQ(a.nnz(), 40);  // 40 entries in the 12 columns of small.mci
 }
 
-void expect_parse_error(const std::string& body, const std::string& where, const std::string& what) {
+void expect_parse_error(const std::string& body, const std::string& where,
+                        const std::string& what) {
   const std::string p = write_temp("ringblas_mci_bad.mci", kHeader + body);
   try {
     io::read_mci(p);

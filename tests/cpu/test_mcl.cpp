@@ -50,7 +50,8 @@ TEST(Mcl, PathsSplitAsMclSplitsThem) {
 
 TEST(Mcl, IsolatedNodesAreSingletons) {
   // A triangle and two nodes without edges (mcl: 0 1 2 / 3 / 4).
-  EXPECT_EQ(run(graph(5, {{0, 1, 1.0}, {1, 2, 1.0}, {0, 2, 1.0}})), (Clusters{{0, 1, 2}, {3}, {4}}));
+  EXPECT_EQ(run(graph(5, {{0, 1, 1.0}, {1, 2, 1.0}, {0, 2, 1.0}})),
+            (Clusters{{0, 1, 2}, {3}, {4}}));
 }
 
 TEST(Mcl, SelfLoopsOnlyGiveSingletons) {
@@ -92,7 +93,8 @@ TEST(MclInterpret, OrderIsSizeThenMembers) {
   const std::vector<Index> r{0, 1, 2, 3}, c{0, 1, 2, 1};
   const std::vector<double> v{1, 1, 1, 1};
   Context ctx = test::cpu_context();
-  EXPECT_EQ(mcl::interpret(Matrix::from_triplets(4, 4, r, c, v), ctx), (Clusters{{1, 3}, {0}, {2}}));
+  EXPECT_EQ(mcl::interpret(Matrix::from_triplets(4, 4, r, c, v), ctx),
+            (Clusters{{1, 3}, {0}, {2}}));
 }
 
 TEST(MclPhases, SmallBudgetGivesTheSameClustersInSeveralPhases) {
@@ -100,7 +102,8 @@ TEST(MclPhases, SmallBudgetGivesTheSameClustersInSeveralPhases) {
   // its product forces row phases.
   std::vector<std::tuple<Index, Index, double>> e;
   for (Index i = 0; i < 12; ++i)
-    for (Index j = i + 1; j < 12; ++j) e.emplace_back(i, j, 1.0), e.emplace_back(i + 12, j + 12, 1.0);
+    for (Index j = i + 1; j < 12; ++j)
+      e.emplace_back(i, j, 1.0), e.emplace_back(i + 12, j + 12, 1.0);
   e.emplace_back(0, 12, 0.2);
   const Matrix g = graph(24, e);
   Context ctx = test::cpu_context();
@@ -129,9 +132,10 @@ TEST(MclPruning, WithoutRecoveryEmptiedRowsGetALoopInEveryPhase) {
   opt.memory_budget_bytes = 4000;
   Context ctx = test::cpu_context();
   int max_phases = 0;
-  EXPECT_EQ(mcl::cluster(graph(9, p9), opt, ctx, [&](const mcl::IterationInfo& it) {
-              max_phases = std::max(max_phases, it.phases);
-            }).clusters,
+  EXPECT_EQ(mcl::cluster(
+                graph(9, p9), opt, ctx,
+                [&](const mcl::IterationInfo& it) { max_phases = std::max(max_phases, it.phases); })
+                .clusters,
             want);
   EXPECT_GT(max_phases, 1);
 }

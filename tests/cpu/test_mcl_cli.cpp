@@ -31,7 +31,8 @@ TEST(MclCli, LabelTriplesGiveLabelledClustersInMclsDefaultFile) {
   const auto dir = temp_dir() / "mcl_abc";
   std::filesystem::create_directories(dir);
   const auto in = dir / "cliques.abc";
-  std::ofstream(in) << "a\tb\t1\na\tc\t1\na\td\t1\nb\tc\t1\nb\td\t1\nc\td\t1\ne\tf\t1\ne\tg\t1\nf\tg\t1\n";
+  std::ofstream(in)
+      << "a\tb\t1\na\tc\t1\na\td\t1\nb\tc\t1\nb\td\t1\nc\td\t1\ne\tf\t1\ne\tg\t1\nf\tg\t1\n";
   const std::string cwd = std::filesystem::current_path().string();
   std::filesystem::current_path(dir);
   const auto r = run_cli({"mcl", in.string(), "--abc", "-q", "--backend", "cpu"});
@@ -46,7 +47,8 @@ TEST(MclCli, UsageAndInputErrors) {
   EXPECT_EQ(run_cli({"mcl", "x.mci", "-I", "two"}).code, 2);
   const auto dir = temp_dir();
   const auto bad = dir / "bad.mci";
-  std::ofstream(bad) << "(mclheader\nmcltype matrix\ndimensions 2x2\n)\n(mclmatrix\nbegin\n0 7 $\n)\n";
+  std::ofstream(bad)
+      << "(mclheader\nmcltype matrix\ndimensions 2x2\n)\n(mclmatrix\nbegin\n0 7 $\n)\n";
   const auto r = run_cli({"mcl", bad.string(), "-o", "-"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("bad.mci:7: row index 7 out of range"), std::string::npos) << r.err;

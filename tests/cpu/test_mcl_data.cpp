@@ -19,7 +19,7 @@ using test::Clustering;
 const std::string kMcl = std::string(RINGBLAS_DATA_DIR) + "/mcl";
 const std::string kExpected = RINGBLAS_REPO_DATA_DIR "/mcl";
 
-#define REQUIRE_MCL_DATA()                     \
+#define REQUIRE_MCL_DATA()                           \
   if (!std::filesystem::exists(kMcl + "/ppi_yeast")) \
   GTEST_SKIP() << "shared mcl data not found at " << kMcl
 
@@ -42,22 +42,25 @@ void expect_same(const Clustering& got, const Clustering& want, const std::strin
 TEST(MclData, KroganCoreAtI2IsMclsClustering) {
   REQUIRE_MCL_DATA();
   expect_same(ours(kMcl + "/ppi_yeast/krogan2006_core.txt.gz", true, 2.0),
-              test::read_clustering(kMcl + "/reference_output_mcl22-282/krogan2006_core.abc.I20.clusters.txt"),
+              test::read_clustering(
+                  kMcl + "/reference_output_mcl22-282/krogan2006_core.abc.I20.clusters.txt"),
               "krogan core -I 2.0");
 }
 
 TEST(MclData, ProteinsMciIsMclsClustering) {
   REQUIRE_MCL_DATA();
-  expect_same(ours(kMcl + "/debian_mcl_examples/proteins.mci.gz", false, 2.0),
-              test::read_clustering(kMcl + "/reference_output_mcl22-282/proteins.mci.I20.clusters.txt"),
-              "proteins.mci -I 2.0");
+  expect_same(
+      ours(kMcl + "/debian_mcl_examples/proteins.mci.gz", false, 2.0),
+      test::read_clustering(kMcl + "/reference_output_mcl22-282/proteins.mci.I20.clusters.txt"),
+      "proteins.mci -I 2.0");
 }
 
 TEST(MclData, SmallMciIsMclsClustering) {
   REQUIRE_MCL_DATA();
-  expect_same(ours(kMcl + "/debian_mcl_examples/small.mci", false, 2.0),
-              test::read_clustering(kMcl + "/reference_output_mcl22-282/small.mci.I20.clusters.txt"),
-              "small.mci -I 2.0");
+  expect_same(
+      ours(kMcl + "/debian_mcl_examples/small.mci", false, 2.0),
+      test::read_clustering(kMcl + "/reference_output_mcl22-282/small.mci.I20.clusters.txt"),
+      "small.mci -I 2.0");
 }
 
 struct PpiCase {
@@ -78,12 +81,17 @@ TEST_P(MclPpi, SameClustersAsMcl) {
 
 INSTANTIATE_TEST_SUITE_P(
     GavinAndKroganExtended, MclPpi,
-    testing::Values(PpiCase{"gavin_I14", "gavin2006_socioaffinities_rescaled.txt.gz", 1.4, "gavin.I14.clusters.txt"},
-                    PpiCase{"gavin_I20", "gavin2006_socioaffinities_rescaled.txt.gz", 2.0, "gavin.I20.clusters.txt"},
-                    PpiCase{"gavin_I40", "gavin2006_socioaffinities_rescaled.txt.gz", 4.0, "gavin.I40.clusters.txt"},
-                    PpiCase{"krogan_ext_I14", "krogan2006_extended.txt.gz", 1.4, "krogan_ext.I14.clusters.txt"},
-                    PpiCase{"krogan_ext_I20", "krogan2006_extended.txt.gz", 2.0, "krogan_ext.I20.clusters.txt"},
-                    PpiCase{"krogan_ext_I40", "krogan2006_extended.txt.gz", 4.0, "krogan_ext.I40.clusters.txt"}),
+    testing::Values(
+        PpiCase{"gavin_I14", "gavin2006_socioaffinities_rescaled.txt.gz", 1.4,
+                "gavin.I14.clusters.txt"},
+        PpiCase{"gavin_I20", "gavin2006_socioaffinities_rescaled.txt.gz", 2.0,
+                "gavin.I20.clusters.txt"},
+        PpiCase{"gavin_I40", "gavin2006_socioaffinities_rescaled.txt.gz", 4.0,
+                "gavin.I40.clusters.txt"},
+        PpiCase{"krogan_ext_I14", "krogan2006_extended.txt.gz", 1.4, "krogan_ext.I14.clusters.txt"},
+        PpiCase{"krogan_ext_I20", "krogan2006_extended.txt.gz", 2.0, "krogan_ext.I20.clusters.txt"},
+        PpiCase{"krogan_ext_I40", "krogan2006_extended.txt.gz", 4.0,
+                "krogan_ext.I40.clusters.txt"}),
     [](const testing::TestParamInfo<PpiCase>& p) { return std::string(p.param.name); });
 
 TEST(MclData, SplitJoinDistanceCountsMovedNodes) {

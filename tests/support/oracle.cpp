@@ -112,10 +112,14 @@ RefCell combine(const RefCell& x, const RefCell& y, F f) {
 
 /// GxB_POW written out from its definition, independently of sr::pow_op: bool x || !y; integers
 /// through double with GraphBLAS's saturating cast; floats std::pow at their own precision.
-template <class T> T naive_pow(T x, T y) {
-  if constexpr (std::is_same_v<T, bool>) return x || !y;
-  else if constexpr (std::is_integral_v<T>) return sr::cast<T>(std::pow(double(x), double(y)));
-  else return std::pow(x, y);
+template <class T>
+T naive_pow(T x, T y) {
+  if constexpr (std::is_same_v<T, bool>)
+    return x || !y;
+  else if constexpr (std::is_integral_v<T>)
+    return sr::cast<T>(std::pow(double(x), double(y)));
+  else
+    return std::pow(x, y);
 }
 
 template <class T>
