@@ -7,7 +7,8 @@
 # the benchmark commands write there).
 # GS_BUILD_BENCH=0 skips building the benchmark programs.
 # Usage: GS_TESTS='*' GS_MEMCHECK='Suite.*' GS_RACECHECK='Suite.*' \
-#        GS_BENCH='build-gpu/tests/bench/bench_x --md $OUT/x.md' bash scripts/gpu_session.sh
+#        GS_BENCH='build-gpu/tests/bench/bench_x --md $RES/x.md' bash scripts/gpu_session.sh
+# GS_TESTS=none skips the tests; benchmark tables come back in $OUT/results.tgz.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-logs}
@@ -30,9 +31,11 @@ stamp "built"
 export LD_LIBRARY_PATH=/tmp/ringblas-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 bin=build-gpu/tests/ringblas_gpu_tests
 
-timeout "${GS_TESTS_S:-300}" $bin --gtest_filter="${GS_TESTS:-*}" >"$out/gpu_tests.log" 2>&1
-stamp "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu_tests.log" | tr '\n' ' ')"
-grep -E '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log" | head -40 >>"$out/summary.log"
+if [ "${GS_TESTS:-*}" != none ]; then
+  timeout "${GS_TESTS_S:-300}" $bin --gtest_filter="${GS_TESTS:-*}" >"$out/gpu_tests.log" 2>&1
+  stamp "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu_tests.log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log" | head -40 >>"$out/summary.log"
+fi
 
 run_san() {  # tool, seconds, filter
   [ -n "$3" ] || return 0
@@ -49,10 +52,16 @@ run_san() {  # tool, seconds, filter
 run_san memcheck "${GS_SAN_S:-200}" "${GS_MEMCHECK:-}"
 run_san racecheck "${GS_SAN_S:-200}" "${GS_RACECHECK:-}"
 
+# Benchmarks write their tables under $RES (exported), which comes back as one archive.
 if [ -n "${GS_BENCH:-}" ]; then
+  export RES=$tmp/results GPU_TAG
+  GPU_TAG=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -c 'A-Za-z0-9\n' '_')
+  mkdir -p "$RES"
   timeout "${GS_BENCH_S:-400}" bash -c "$GS_BENCH" >"$tmp/bench.log" 2>&1
   stamp "benchmarks rc=$?"
-  tail -60 "$tmp/bench.log" >>"$out/summary.log"
+  cp "$tmp/bench.log" "$RES/bench.log"
+  tail -40 "$tmp/bench.log" >>"$out/summary.log"
+  tar -czf "$out/results.tgz" -C "$RES" .
 fi
 cat "$out/sanitize.log" 2>/dev/null
 stamp done
