@@ -5,7 +5,7 @@
 # has its own time limit so that one slow step cannot eat the call. Logs land in $OUT (8 files
 # at most come back from the device tool: summary.log, gpu_tests.log, sanitize.log, plus what
 # the benchmark commands write there).
-# GS_BUILD_BENCH=0 skips building the benchmark programs.
+# GS_BUILD_BENCH=0 skips building the benchmark programs; GS_TARGETS='a b' builds only those.
 # Usage: GS_TESTS='*' GS_MEMCHECK='Suite.*' GS_RACECHECK='Suite.*' \
 #        GS_BENCH='build-gpu/tests/bench/bench_x --md $RES/x.md' bash scripts/gpu_session.sh
 # GS_TESTS=none skips the tests; benchmark tables come back in $OUT/results.tgz.
@@ -20,7 +20,7 @@ stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a "$out/summary.log"; }
 
 bench_flag=--bench
 [ "${GS_BUILD_BENCH:-1}" = 0 ] && bench_flag=
-OUT=$tmp bash scripts/gpu_host_build.sh --build-only $bench_flag >"$tmp/host.log" 2>&1
+OUT=$tmp bash scripts/gpu_host_build.sh --build-only $bench_flag ${GS_TARGETS:+--target "$GS_TARGETS"} >"$tmp/host.log" 2>&1
 build_rc=$?
 { cat "$tmp/gpu.txt"; tail -3 "$tmp/build.log"; } >>"$out/summary.log" 2>&1
 if [ $build_rc != 0 ]; then
