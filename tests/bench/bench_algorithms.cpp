@@ -234,7 +234,7 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
       std::string fb;
       std::istringstream lines(trace.str());
       for (std::string line; std::getline(lines, line);)
-        if (line.find("falling back") != std::string::npos) {
+        if (line.find("suitesparse (cpu)") != std::string::npos) {  // dispatch chose the cpu
           const std::string op = line.substr(0, line.find(':'));
           if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
         }
@@ -245,6 +245,10 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
       r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
     }
     r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
+    // Each row as soon as it is measured, so that a run cut short still reports what it did.
+    std::cerr << "  " << g.name << " " << spec.name << ": gpu " << r.gpu_ms << " ms, cpu " << r.cpu_ms
+              << " ms, " << r.cpu_ms / r.gpu_ms << "x, " << r.rate << (r.teps ? " GTEPS" : " G/s")
+              << ", agree " << r.agree << ", cpu fallbacks " << r.fallbacks << " " << r.note << '\n';
     rows.push_back(r);
   }
 }
