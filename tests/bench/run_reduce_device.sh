@@ -4,7 +4,8 @@
 # build (scripts/gpu_host_build.sh --build-only --bench), MonoidAtomics and ReduceIndexOps tests,
 # bench_reduce_transpose, the other gpu tests (the atomics and transpose refactors touch
 # spgemm_hash, spmm_subwarp, spmm_batched, spmv), then compute-sanitizer memcheck/racecheck on
-# a subset. Files in $OUT: summary.log, reduce_tests.log, sanitize.log, reduce_transpose.{md,json}.
+# a subset (REDUCE_SKIP_BENCH=1 / REDUCE_SKIP_SAN=1 split it over two calls; REDUCE_BENCH_SIZES
+# picks the sizes in millions of entries). Files in $OUT: summary.log, reduce_tests.log, sanitize.log, reduce_transpose.{md,json}.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$root/gpu-logs}
@@ -22,7 +23,7 @@ bin=build-gpu/tests/ringblas_gpu_tests
 $bin --gtest_filter='MonoidAtomics*:ReduceIndexOps*' >"$out/reduce_tests.log" 2>&1
 stamp "reduce/index ops: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/reduce_tests.log" | tr '\n' ' ')"
 bench=build-gpu/tests/bench/bench_reduce_transpose
-timeout "${REDUCE_BENCH_S:-240}" $bench --json "$out/reduce_transpose.json" --md "$out/reduce_transpose.md" \
+[ -n "${REDUCE_SKIP_BENCH:-}" ] || timeout "${REDUCE_BENCH_S:-300}" $bench --json "$out/reduce_transpose.json" --md "$out/reduce_transpose.md" \
   --reps 10 --cpu-reps 3 --sizes "${REDUCE_BENCH_SIZES:-10,50,100}" 2>"$tmp/bench.err"
 stamp "bench rc=$? $(tail -3 "$tmp/bench.err" | tr '\n' ' ')"
 $bin --gtest_filter='-MonoidAtomics*:ReduceIndexOps*' >"$tmp/other.log" 2>&1
@@ -34,6 +35,7 @@ run_san() {  # tool, seconds, filter
   local rc=$?
   { echo "== $1 rc=$rc filter=$3"; grep -E "^\[  (PASSED|FAILED)|ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Hazard" "$tmp/san.log" | head -30; } >>"$out/sanitize.log"
 }
+[ -n "${REDUCE_SKIP_SAN:-}" ] && { cat "$out/summary.log"; tail -40 "$out/reduce_transpose.md"; exit 0; }
 small='MonoidAtomics*:ReduceIndexOps.SanitizerSubset:ReduceIndexOps.AnyMonoid*:ReduceIndexOps.ReduceAllMaskedOut*:ReduceIndexOps.DeviceResidentChain*'
 run_san memcheck "${REDUCE_SAN_S:-120}" "$small"
 run_san racecheck "${REDUCE_SAN_S:-120}" "$small"
