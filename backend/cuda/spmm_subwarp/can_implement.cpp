@@ -8,10 +8,8 @@
 
 namespace ringblas::cuda::spmm_subwarp {
 
-std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
-                                         const DenseMatrix& C, const Epilogue* ep,
-                                         const Descriptor& desc) {
-  (void)B;
+std::optional<std::string> kernel_support(const Semiring& s, const Epilogue* ep,
+                                          const Descriptor& desc) {
   if (!detail::with_spmm_semiring(s, [](auto) {}))
     return "semiring " + s.name() +
            " is not compiled for the cuda SpMM kernels "
@@ -21,6 +19,14 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   if (desc.transpose_b) return "B must not be transposed";
   if (desc.replace || desc.mask_complement || desc.mask_structure)
     return "a dense output takes no mask flags";
+  return std::nullopt;
+}
+
+std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const DenseMatrix& B,
+                                         const DenseMatrix& C, const Epilogue* ep,
+                                         const Descriptor& desc) {
+  (void)B;
+  if (auto why = kernel_support(s, ep, desc)) return why;
   constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
   if (A.nrows() > lim || A.ncols() > lim || A.nnz() > lim)
     return "A needs 64-bit indices; the SpMM kernels use 32-bit ones";

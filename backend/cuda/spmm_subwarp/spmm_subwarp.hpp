@@ -16,4 +16,9 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
                                          const DenseMatrix& C, const Epilogue* ep,
                                          const Descriptor& desc);
 
+/// The part of can_implement every SpMM kernel shares (spmm_subwarp and spmm_batched): semiring
+/// compiled, numeric type for an epilogue, B untransposed, no mask flags.
+std::optional<std::string> kernel_support(const Semiring& s, const Epilogue* ep,
+                                          const Descriptor& desc);
+
 }  // namespace ringblas::cuda::spmm_subwarp
