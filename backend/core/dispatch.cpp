@@ -1,11 +1,15 @@
 // The non-template parts of the dispatch rule (backend/core/dispatch.hpp).
 #include "backend/core/dispatch.hpp"
 
+#include "backend/cuda/cuda_backend.hpp"
+
 namespace ringblas::detail {
 
 const char* executor_name(Executor e) { return e == Executor::cpu ? "cpu" : "cuda"; }
 
 bool is_cuda_variant(Variant v) { return v != Variant::automatic && v != Variant::suitesparse; }
+
+void sync_for_trace(const Context& ctx) { cuda::synchronize(ctx); }
 
 bool cuda_compiled() {
 #if defined(RINGBLAS_HAS_CUDA)
