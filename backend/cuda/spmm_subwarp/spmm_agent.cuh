@@ -47,14 +47,10 @@ template <class T> struct DenseView {
 template <class S, int V> struct RowAgent {
   using T = typename S::value_type;
 
-  /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
-  /// independent, so an unrolled loop of steps keeps several B rows in flight per thread.
-  __device__ __forceinline__ static void product_step(T (&acc)[V], int p, bool first, int row, int col0,
-                                                      const std::int32_t* __restrict__ ci,
-                                                      const T* __restrict__ av, const DenseView<T>& d) {
-    const int k = ci[p];
-    T a{};
-    if constexpr (S::reads_a) a = av[p];
+  /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
+  /// columns (`first`: acc starts with this product).
+  __device__ __forceinline__ static void product(T (&acc)[V], bool first, T a, int row, int k,
+                                                 int col0, const DenseView<T>& d) {
     T bv[V];
     if constexpr (S::reads_b) {
       if constexpr (V == 1) {
@@ -73,6 +69,16 @@ template <class S, int V> struct RowAgent {
       const T prod = S::mul(a, bv[v], row, k, k, col0 + v);
       acc[v] = first ? prod : S::add(acc[v], prod);
     }
+  }
+
+  /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
+  /// independent, so an unrolled loop of steps keeps several B rows in flight per thread.
+  __device__ __forceinline__ static void product_step(T (&acc)[V], int p, bool first, int row, int col0,
+                                                      const std::int32_t* __restrict__ ci,
+                                                      const T* __restrict__ av, const DenseView<T>& d) {
+    T a{};
+    if constexpr (S::reads_a) a = av[p];
+    product(acc, first, a, row, ci[p], col0, d);
   }
 
   /// Stores (whole row) or atomically combines (part of a row) acc into C(row, col0 ..).

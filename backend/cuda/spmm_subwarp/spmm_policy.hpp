@@ -17,6 +17,9 @@ struct SpmmPolicy {
   /// Mean row length from which single SpMM uses the nnz-split mapping (skewed graphs: SNAP
   /// wiki-Vote / soc-Epinions1 in bench_spmm; Gnutella, mean 2.4, stays on rows).
   static constexpr double split_mean_row = 4.0;
+  /// spmm_rowsplit: rows longer than this are shared by every sub-warp of their block (issue
+  /// 14; bench_spmm sweeps it as ringblas_rowsplit_kernel_L<n>).
+  static constexpr int long_row = 64;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
