@@ -6,6 +6,7 @@
 
 #include "backend/core/host_access.hpp"
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched_run.hpp"
@@ -135,7 +136,10 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   const bool vec_ok = !coo && vw > 1 && p.n % vw == 0 && p.c_cs == 1 && aligned16(p.c) &&
                       (p.c_rs * tsz) % 16 == 0 &&
                       (!p.b || (p.b_cs == 1 && aligned16(p.b) && (p.b_rs * tsz) % 16 == 0));
-  const SubwarpShape shape = subwarp_shape(p.n, vec_ok ? vw : 1);
+  const SubwarpShape shape =
+      rowsplit ? rowsplit_shape(p.n, vec_ok ? vw : 1, p.k, static_cast<int>(tsz),
+                                SpmmPolicy::rowsplit_l2_fraction * double(device_props(ctx.device).l2_bytes))
+               : subwarp_shape(p.n, vec_ok ? vw : 1);
   Buffer rows;
   if (coo) {
     rows = expand_rows(a, ctx);
