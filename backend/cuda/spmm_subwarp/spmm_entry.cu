@@ -140,6 +140,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
       rowsplit ? rowsplit_shape(p.n, vec_ok ? vw : 1, p.k, static_cast<int>(tsz),
                                 SpmmPolicy::rowsplit_l2_fraction * double(device_props(ctx.device).l2_bytes))
                : subwarp_shape(p.n, vec_ok ? vw : 1);
+  const int rowsplit_threads =
+      rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
   Buffer rows;
   if (coo) {
     rows = expand_rows(a, ctx);
@@ -149,7 +151,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
     ctx.trace_line(std::string(op) + ": " +
                  (coo ? "spmm_subwarp_coo" : rowsplit ? "spmm_rowsplit" : "spmm_subwarp") +
                  (rowsplit ? " (rows over " + std::to_string(SpmmPolicy::long_row) +
-                                 " nonzeros shared by a block)"
+                                 " nonzeros shared by a block of " + std::to_string(rowsplit_threads) +
+                                 " threads)"
                            : "") +
                  (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp)" : "") + ", " +
                  std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " + std::to_string(p.n) +
@@ -158,7 +161,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   with_spmm_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
     if (coo) spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
-    else if (rowsplit) spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, ctx.stream, ctx.debug_sync);
+    else if (rowsplit)
+      spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, rowsplit_threads, ctx.stream, ctx.debug_sync);
     else if (split) spmm_csr_split_launch<S>(p, shape, L, ctx.stream, ctx.debug_sync);
     else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
   });

@@ -50,6 +50,14 @@ inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
   return s;
 }
 
+/// spmm_rowsplit's block size: the largest of 256, 128, 64 threads that still gives every SM two
+/// blocks (small graphs at small n_B: Cora at n_B = 16 has 43 blocks of 256 for 132 SMs).
+inline int rowsplit_block_threads(long long m, int log_sw, int sm_count) {
+  int threads = SpmmPolicy::block_threads;
+  while (threads > 64 && ((m << log_sw) + threads - 1) / threads < 2ll * sm_count) threads /= 2;
+  return threads;
+}
+
 /// spmm_rowsplit's shape: subwarp_shape(n_cols, vec), with fewer lanes (and so more column
 /// chunks, grid y, which run one after the other) while k x chunk_cols values of `value_bytes`
 /// exceed `l2_share` bytes.

@@ -1,10 +1,10 @@
 // spmm_rowsplit kernel and launcher (included only by the instantiation units inst_rowsplit_*.cu).
 // C = epilogue(A ⊕.⊗ B), A in CSR, for any row-length distribution (power-law graphs included),
 // in one launch with no preprocessing, no atomics and no second pass:
-// - Thread mapping: blocks of SpmmPolicy::block_threads threads cut into sub-warps of 2^log_sw
-//   lanes (the sub-warp shape of spmm_subwarp: smallest power of two covering n_B in vectors of
-//   V columns, at most 32; wider B in column chunks, grid y). Block x owns block_threads / 2^log_sw
-//   consecutive rows, one per sub-warp.
+// - Thread mapping: blocks of `threads` (64 to SpmmPolicy::block_threads, a launch argument)
+//   cut into sub-warps of 2^log_sw lanes (rowsplit_shape: smallest power of two covering n_B in
+//   vectors of V columns, at most 32, narrower where B's slice would not fit L2; wider B in column
+//   chunks, grid y). Block x owns threads / 2^log_sw consecutive rows, one per sub-warp.
 // - Phase 1, short rows (at most `long_row` nonzeros): the sub-warp reduces its row alone.
 //   Phase 2, long rows (the few heavy rows of a power-law graph): every sub-warp of the block
 //   takes one contiguous piece of each long row of the block in turn; the pieces' partial rows
@@ -17,7 +17,8 @@
 //   V columns per 16-byte vector load); the next batch's indices are loaded before the current
 //   batch is consumed, so a row costs about one memory latency per batch instead of two per
 //   nonzero.
-// Shared memory: block_threads x 16 bytes of partial rows, plus the block's long-row list.
+// Shared memory: block_threads x 16 bytes of partial rows, plus the block's long-row list
+// (about 5.4 KB, sized for the largest block).
 // Output: every element of C written exactly once with its epilogue (the identity where a row
 // has no entry). A reduction starts with its first product (what the any monoid needs).
 #pragma once
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   const int sw = 1 << log_sw;
   const int tid = static_cast<int>(threadIdx.x);
   const int sub = tid >> log_sw, lane = tid & (sw - 1);
-  const int nsub = kThreads >> log_sw;
+  const int nsub = static_cast<int>(blockDim.x) >> log_sw;
   const unsigned mask = sw == 32 ? 0xffffffffu : ((1u << sw) - 1u) << ((tid & 31) & ~(sw - 1));
   const int row = static_cast<int>(blockIdx.x) * nsub + sub;
   const int col_want = static_cast<int>(blockIdx.y) * chunk_cols + lane * V;
@@ -156,25 +157,27 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
 }
 
 template <class S>
-void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, void* stream,
-                          bool sync) {
+void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, int threads,
+                          void* stream, bool sync) {
   using T = typename S::value_type;
   if (p.m == 0 || p.n == 0) return;
   auto s = static_cast<cudaStream_t>(stream);
-  const int rows_per_block = SpmmPolicy::block_threads >> shape.log_sw;
+  if (threads < 32 || threads > SpmmPolicy::block_threads || threads % 32 != 0)
+    throw InvalidValue("spmm_rowsplit: block of " + std::to_string(threads) + " threads");
+  const int rows_per_block = threads >> shape.log_sw;
   const dim3 grid(static_cast<unsigned>((p.m + rows_per_block - 1) / rows_per_block), shape.chunks);
   const DenseView<T> d{static_cast<const T*>(p.b), p.b_rs, p.b_cs, static_cast<T*>(p.c), p.c_rs, p.c_cs};
   const Epi<T> ep(p.epilogue);
   if constexpr (vec_width<T>() > 1) {
     if (shape.vec > 1) {
-      spmm_rowsplit_kernel<S, vec_width<T>()><<<grid, SpmmPolicy::block_threads, 0, s>>>(
+      spmm_rowsplit_kernel<S, vec_width<T>()><<<grid, threads, 0, s>>>(
           p, d, ep, shape.log_sw, shape.chunk_cols, long_row);
       RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel<vec>", s, sync);
       return;
     }
   }
-  spmm_rowsplit_kernel<S, 1><<<grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, shape.log_sw,
-                                                                        shape.chunk_cols, long_row);
+  spmm_rowsplit_kernel<S, 1><<<grid, threads, 0, s>>>(p, d, ep, shape.log_sw, shape.chunk_cols,
+                                                       long_row);
   RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel", s, sync);
 }
 
@@ -183,4 +186,4 @@ void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int l
 #define RINGBLAS_INSTANTIATE_SPMM_ROWSPLIT(SR)                                                 \
   template void ringblas::cuda::detail::spmm_rowsplit_launch<SR>(                              \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
-      int, void*, bool);
+      int, int, void*, bool);
