@@ -430,16 +430,20 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   int sms = 0;
   BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int threads = rowsplit_block_threads(p.m, fit.log_sw, sms);
+  const bool stream_c = double(p.m) * n * 4 > double(l2);
   for (int L : {32, 64, 128, 256, 1 << 30})
     record("single", cfg, "kernel_rowsplit_L" + (L > 1000000 ? std::string("off") : std::to_string(L)), a.nnz(), n,
-           [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, L, threads, nullptr, false); });
+           [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, L, threads, stream_c, nullptr, false); });
+  record("single", cfg, std::string("kernel_rowsplit_L64_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
+         [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, threads, !stream_c, nullptr, false); });
   for (int t : {64, 128, 256})
     if (t != threads)
       record("single", cfg, "kernel_rowsplit_L64_block" + std::to_string(t), a.nnz(), n,
-             [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, t, nullptr, false); });
+             [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, t, stream_c, nullptr, false); });
   if (vec.vec > 1)
     record("single", cfg, "kernel_rowsplit_L64_scalar", a.nnz(), n, [&] {
-      spmm_rowsplit_launch<PlusTimes>(p, scalar, 64, rowsplit_block_threads(p.m, scalar.log_sw, sms), nullptr, false);
+      spmm_rowsplit_launch<PlusTimes>(p, scalar, 64, rowsplit_block_threads(p.m, scalar.log_sw, sms), stream_c,
+                                      nullptr, false);
     });
   // Narrower and wider column chunks than the rule's: 2^log_sw lanes of vw columns.
   for (int log_sw = 3; log_sw <= 5; ++log_sw) {
@@ -449,7 +453,9 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     sh.chunk_cols = (1 << log_sw) * vw;
     sh.chunks = (n + sh.chunk_cols - 1) / sh.chunk_cols;
     record("single", cfg, "kernel_rowsplit_L64_sw" + std::to_string(1 << log_sw), a.nnz(), n,
-           [&] { spmm_rowsplit_launch<PlusTimes>(p, sh, 64, rowsplit_block_threads(p.m, sh.log_sw, sms), nullptr, false); });
+           [&] { spmm_rowsplit_launch<PlusTimes>(p, sh, 64, rowsplit_block_threads(p.m, sh.log_sw, sms), stream_c,
+                                           nullptr, false);
+         });
   }
   record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
          [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });

@@ -82,8 +82,11 @@ template <class S, int V> struct RowAgent {
   }
 
   /// Stores (whole row) or atomically combines (part of a row) acc into C(row, col0 ..).
+  /// `streaming`: 16-byte stores marked evict-first (st.global.cs), for a C larger than L2 whose
+  /// lines would otherwise push out the B rows the kernel still gathers.
   __device__ __forceinline__ static void flush(T (&acc)[V], bool whole, int row, int col0,
-                                               const DenseView<T>& d, const Epi<T>& ep) {
+                                               const DenseView<T>& d, const Epi<T>& ep,
+                                               bool streaming = false) {
     if (!whole) {
 #pragma unroll
       for (int v = 0; v < V; ++v) atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
@@ -95,7 +98,16 @@ template <class S, int V> struct RowAgent {
       VecOf<T, V> out;
 #pragma unroll
       for (int v = 0; v < V; ++v) out.v[v] = ep(acc[v], col0 + v);
-      *reinterpret_cast<VecOf<T, V>*>(d.c + row * d.c_rs + col0) = out;
+      T* dst = d.c + row * d.c_rs + col0;
+      if constexpr (sizeof(out) == 16) {
+        if (streaming) {
+          int4 bits;
+          memcpy(&bits, &out, 16);
+          __stcs(reinterpret_cast<int4*>(dst), bits);
+          return;
+        }
+      }
+      *reinterpret_cast<VecOf<T, V>*>(dst) = out;
     }
   }
 

@@ -142,6 +142,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
                : subwarp_shape(p.n, vec_ok ? vw : 1);
   const int rowsplit_threads =
       rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
+  // C larger than L2: its lines are written once and never reread by this kernel.
+  const bool stream_c = double(p.m) * double(p.n) * double(tsz) > double(device_props(ctx.device).l2_bytes);
   Buffer rows;
   if (coo) {
     rows = expand_rows(a, ctx);
@@ -162,7 +164,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
     using S = decltype(sr_tag);
     if (coo) spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
     else if (rowsplit)
-      spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, rowsplit_threads, ctx.stream, ctx.debug_sync);
+      spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, rowsplit_threads, stream_c, ctx.stream,
+                              ctx.debug_sync);
     else if (split) spmm_csr_split_launch<S>(p, shape, L, ctx.stream, ctx.debug_sync);
     else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
   });

@@ -20,7 +20,7 @@
 // Shared memory: block_threads x 16 bytes of partial rows, plus the block's long-row list
 // (about 5.4 KB, sized for the largest block).
 // Output: every element of C written exactly once with its epilogue (the identity where a row
-// has no entry). A reduction starts with its first product (what the any monoid needs).
+// has no entry); `stream_c` marks the stores evict-first (a C larger than L2). A reduction starts with its first product (what the any monoid needs).
 #pragma once
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
@@ -81,7 +81,8 @@ template <class S, int V> struct RowSplitAgent {
 template <class S, int V>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads)
     spmm_rowsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
-                         Epi<typename S::value_type> ep, int log_sw, int chunk_cols, int long_row) {
+                         Epi<typename S::value_type> ep, int log_sw, int chunk_cols, int long_row,
+                         bool stream_c) {
   using T = typename S::value_type;
   using Agent = RowSplitAgent<S, V>;
   constexpr int kThreads = SpmmPolicy::block_threads;
@@ -118,7 +119,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
 #pragma unroll
         for (int v = 0; v < V; ++v) acc[v] = S::identity();
       }
-      if (active) RowAgent<S, V>::flush(acc, true, row, col0, d, ep);
+      if (active) RowAgent<S, V>::flush(acc, true, row, col0, d, ep, stream_c);
     }
   }
   __syncthreads();
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
         }
         got = true;
       }
-      RowAgent<S, V>::flush(out, true, r, col0, d, ep);  // a long row has entries: got is true
+      RowAgent<S, V>::flush(out, true, r, col0, d, ep, stream_c);  // a long row has entries
     }
     __syncthreads();
   }
@@ -158,7 +159,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
 
 template <class S>
 void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, int threads,
-                          void* stream, bool sync) {
+                          bool stream_c, void* stream, bool sync) {
   using T = typename S::value_type;
   if (p.m == 0 || p.n == 0) return;
   auto s = static_cast<cudaStream_t>(stream);
@@ -171,13 +172,13 @@ void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int l
   if constexpr (vec_width<T>() > 1) {
     if (shape.vec > 1) {
       spmm_rowsplit_kernel<S, vec_width<T>()><<<grid, threads, 0, s>>>(
-          p, d, ep, shape.log_sw, shape.chunk_cols, long_row);
+          p, d, ep, shape.log_sw, shape.chunk_cols, long_row, stream_c);
       RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel<vec>", s, sync);
       return;
     }
   }
   spmm_rowsplit_kernel<S, 1><<<grid, threads, 0, s>>>(p, d, ep, shape.log_sw, shape.chunk_cols,
-                                                       long_row);
+                                                       long_row, stream_c);
   RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel", s, sync);
 }
 
@@ -186,4 +187,4 @@ void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int l
 #define RINGBLAS_INSTANTIATE_SPMM_ROWSPLIT(SR)                                                 \
   template void ringblas::cuda::detail::spmm_rowsplit_launch<SR>(                              \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
-      int, int, void*, bool);
+      int, int, bool, void*, bool);
