@@ -619,7 +619,7 @@ int main(int argc, char** argv) {
         if (r.group == group && r.config == config && r.impl == impl) rec = &r;
       return rec && rec->us > 0 ? rec : nullptr;
     };
-    auto table = [&](bool single) {
+    auto write_table = [&](bool single) {
       std::vector<std::string> impls, configs;
       for (const auto& r : g_records) {
         if ((r.group == "single") != single || r.group == "single_host") continue;
@@ -671,8 +671,8 @@ int main(int argc, char** argv) {
         out << "\n";
       }
     };
-    table(false);
-    table(true);
+    write_table(false);
+    write_table(true);
     out << "\n## Achieved bandwidth (compulsory bytes: A's arrays + B + C once) vs device copy "
         << fmt(copy_bw, 0) << " GB/s\n\n| config | impl | GB/s | % of copy |\n|---|---|---|---|\n";
     for (const auto& r : g_records)
