@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_rowsplit_impl.cuh"  // tuned instantiations, bench only
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
 
@@ -436,6 +437,15 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
            [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, L, threads, stream_c, nullptr, false); });
   record("single", cfg, std::string("kernel_rowsplit_L64_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
          [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, threads, !stream_c, nullptr, false); });
+  // Code-changing knobs (registers via minimum blocks per SM, B loads in flight per thread).
+  record("single", cfg, "kernel_rowsplit_L64_minblocks4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 4, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_minblocks6", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 6, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_unroll4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 4>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_unroll16", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 16>(p, fit, 64, threads, stream_c, nullptr, false); });
   for (int t : {64, 128, 256})
     if (t != threads)
       record("single", cfg, "kernel_rowsplit_L64_block" + std::to_string(t), a.nnz(), n,

@@ -13,7 +13,7 @@
 // - Coalesced row caching (Huang et al., GE-SpMM, SC'20; Yang, Buluç, Owens, "Design principles
 //   for sparse matrix multiplication on the GPU", Euro-Par'18): the sub-warp loads 2^log_sw
 //   column indices and values of A with one coalesced load (one per lane), broadcasts them by
-//   warp shuffles, and issues the B-row loads of the whole batch back to back (unrolled by 8,
+//   warp shuffles, and issues the B-row loads of the whole batch back to back (unrolled 8 deep,
 //   V columns per 16-byte vector load); the next batch's indices are loaded before the current
 //   batch is consumed, so a row costs about one memory latency per batch instead of two per
 //   nonzero.
@@ -34,7 +34,7 @@ __device__ __forceinline__ T shfl_value(unsigned mask, T x, int src, int width) 
   else return __shfl_sync(mask, x, src, width);
 }
 
-template <class S, int V> struct RowSplitAgent {
+template <class S, int V, int Unroll> struct RowSplitAgent {
   using T = typename S::value_type;
 
   /// acc (+)= A(row, begin .. end-1) (x) B(.., col0 ..): the calling sub-warp's lanes (`mask`,
@@ -63,7 +63,7 @@ template <class S, int V> struct RowSplitAgent {
       const int nk = next + lane < end ? ci[next + lane] : 0;
       T na{};
       if constexpr (S::reads_a) na = next + lane < end ? av[next + lane] : T{};
-#pragma unroll 8
+#pragma unroll(Unroll)
       for (int j = 0; j < count; ++j) {
         const int k = __shfl_sync(mask, my_k, j, sw);
         T a{};
@@ -78,13 +78,15 @@ template <class S, int V> struct RowSplitAgent {
   }
 };
 
-template <class S, int V>
-__global__ void __launch_bounds__(SpmmPolicy::block_threads)
+/// MinBlocks (registers) and Unroll (B-row loads in flight per thread) are the tuning knobs that
+/// change code; the library launches <1, 8>, bench_spmm instantiates others to measure them.
+template <class S, int V, int MinBlocks, int Unroll>
+__global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_rowsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int chunk_cols, int long_row,
                          bool stream_c) {
   using T = typename S::value_type;
-  using Agent = RowSplitAgent<S, V>;
+  using Agent = RowSplitAgent<S, V, Unroll>;
   constexpr int kThreads = SpmmPolicy::block_threads;
   static_assert(V * sizeof(T) <= 16, "partials hold 16 bytes per thread");
   __shared__ alignas(16) unsigned char partial_bytes[kThreads * 16];
@@ -157,9 +159,9 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   }
 }
 
-template <class S>
-void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, int threads,
-                          bool stream_c, void* stream, bool sync) {
+template <class S, int MinBlocks = 1, int Unroll = 8>
+void spmm_rowsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int long_row,
+                                int threads, bool stream_c, void* stream, bool sync) {
   using T = typename S::value_type;
   if (p.m == 0 || p.n == 0) return;
   auto s = static_cast<cudaStream_t>(stream);
@@ -171,15 +173,21 @@ void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int l
   const Epi<T> ep(p.epilogue);
   if constexpr (vec_width<T>() > 1) {
     if (shape.vec > 1) {
-      spmm_rowsplit_kernel<S, vec_width<T>()><<<grid, threads, 0, s>>>(
+      spmm_rowsplit_kernel<S, vec_width<T>(), MinBlocks, Unroll><<<grid, threads, 0, s>>>(
           p, d, ep, shape.log_sw, shape.chunk_cols, long_row, stream_c);
       RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel<vec>", s, sync);
       return;
     }
   }
-  spmm_rowsplit_kernel<S, 1><<<grid, threads, 0, s>>>(p, d, ep, shape.log_sw, shape.chunk_cols,
-                                                       long_row, stream_c);
+  spmm_rowsplit_kernel<S, 1, MinBlocks, Unroll><<<grid, threads, 0, s>>>(
+      p, d, ep, shape.log_sw, shape.chunk_cols, long_row, stream_c);
   RINGBLAS_CHECK_LAUNCH("spmm_rowsplit_kernel", s, sync);
+}
+
+template <class S>
+void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, int threads,
+                          bool stream_c, void* stream, bool sync) {
+  spmm_rowsplit_launch_tuned<S>(p, shape, long_row, threads, stream_c, stream, sync);
 }
 
 }  // namespace ringblas::cuda::detail
