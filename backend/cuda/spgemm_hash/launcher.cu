@@ -20,6 +20,8 @@ namespace ringblas::cuda::spgemm_hash {
 namespace {
 
 std::atomic<std::size_t> budget_override{0};
+std::mutex tuning_mutex;
+tuning tuning_now = tuning::defaults();
 
 std::string human(std::int64_t x) {
   char buf[32];
@@ -101,6 +103,22 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
     ctx.trace_line(std::string("mxm: write-back C<M") + (desc.replace ? ", replace" : "") +
                    "> = C" + (accum ? " " + std::string(binary_op_name(*accum)) : "") + " T");
   write_back(C, mask, accum, desc.replace, std::move(T), ctx);
+}
+
+tuning tuning::defaults() {
+  return tuning{policy::bitmap_symbolic, policy::dense_windows, policy::dense_min_nnz, true};
+}
+
+tuning tuning::previous() { return tuning{false, 0, policy::dense_min_nnz, false}; }
+
+void set_tuning(const tuning& t) {
+  std::lock_guard<std::mutex> lock(tuning_mutex);
+  tuning_now = t;
+}
+
+tuning current_tuning() {
+  std::lock_guard<std::mutex> lock(tuning_mutex);
+  return tuning_now;
 }
 
 std::vector<manifest_entry> manifest() {

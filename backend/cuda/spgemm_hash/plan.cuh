@@ -46,11 +46,12 @@ template <class I> struct plan {
 /// type I). `budget_bytes` bounds what the call holds on the device: when the bound on C
 /// (sum of min(products, ncols) x `entry_bytes`) plus `row_bytes` per row exceeds it, only the
 /// analysis runs and the plan says too_large; otherwise it also bounds the global-memory hash
-/// tables of the symbolic phase.
+/// tables of the symbolic phase. `pa` selects the issue-14 paths; the bins run on `streams` side
+/// streams (0: all on ctx's stream).
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const Context& ctx);
+                  const paths& pa, int streams, const Context& ctx);
 
 /// Number of persistent blocks for rows of the global bin: bounded by the SMs and by the bytes
 /// their tables take (`slot_bytes` per slot, `max_slots` per block). 0 when not even one fits.

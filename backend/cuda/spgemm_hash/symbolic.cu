@@ -4,6 +4,9 @@
 // tables, 64 rows per block, 8 KiB shared; k_symbolic_block: one block per row, a table of 512 to
 // 32768 slots = up to 128 KiB shared; k_symbolic_global: persistent blocks, tables in global
 // memory), the exclusive scan to C's row pointers and the regrouping by output size.
+// Block rows whose column span exceeds their table count in a bitmap of span bits instead
+// (paths::bitmap: 32 columns per slot, atomicOr, no probing); the bins of one phase run on side
+// streams (bin_fork) when the tuning asks for it.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -11,6 +14,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/spgemm_hash/bin_streams.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
 #include "ringblas/error.hpp"
 
@@ -22,7 +26,7 @@ constexpr int analyze_block = 256;
 
 template <class I>
 __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, int2* range,
-                          std::uint8_t* bins, counters* cnt) {
+                          std::uint8_t* bins, counters* cnt, bool bitmap) {
   __shared__ unsigned hist[P::num_bins];
   __shared__ unsigned long long block_products, block_cap, block_max;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
@@ -49,7 +53,7 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
     }
     if (lane == 0) {
       const std::int64_t cap = s < B.ncols ? s : B.ncols;
-      const int b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1);
+      const int b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1, bitmap);
       products[row] = s;
       range[row] = make_int2(lo, hi);
       bins[row] = std::uint8_t(b);
@@ -72,7 +76,7 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
 template <class I>
 __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
                                    const int2* range, const I* rp, std::uint8_t* bins,
-                                   counters* cnt) {
+                                   counters* cnt, paths pa) {
   __shared__ unsigned hist[P::num_bins];
   __shared__ unsigned long long block_max, block_global;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
@@ -84,7 +88,7 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
     // Each row adds less than 2^31, so a sum past I's range shows as a decreasing pointer.
     if (nnz < 0) cnt->overflow = 1;
     const int2 rg = range[row];
-    const int b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1);
+    const int b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1, pa);
     bins[row] = std::uint8_t(b);
     atomicAdd(&hist[b], 1u);
     if (b == P::bin_global) {
@@ -174,10 +178,33 @@ __device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<
   __syncthreads();
 }
 
+/// Counts a row's distinct columns in a bitmap of `words` 32-bit words over the columns
+/// base .. base + 32 words - 1: a product sets its bit with atomicOr and counts when it was clear.
+template <class I>
+__device__ __forceinline__ void symbolic_row_bitmap(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                    const mask_ref<I>& M, std::int64_t row,
+                                                    std::int64_t products, unsigned* bits,
+                                                    unsigned words, int base, int* cnt,
+                                                    I* row_nnz) {
+  for (unsigned s = threadIdx.x; s < words; s += blockDim.x) bits[s] = 0u;
+  if (threadIdx.x == 0) *cnt = 0;
+  __syncthreads();
+  const int g = lanes_per_entry(products, std::int64_t(A.rp[row + 1] - A.rp[row]));
+  int local = 0;
+  for_each_product(A, B, M, row, threadIdx.x, blockDim.x, g, [&](I, I, I, I j) {
+    const unsigned off = unsigned(int(j) - base), bit = 1u << (off & 31u);
+    local += (atomicOr(&bits[off >> 5], bit) & bit) == 0u;
+  });
+  local = __reduce_add_sync(0xffffffffu, local);
+  if ((threadIdx.x & 31) == 0 && local) atomicAdd(cnt, local);
+  __syncthreads();
+  if (threadIdx.x == 0) row_nnz[row] = I(*cnt);
+}
+
 template <class I>
 __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
                                  const std::int64_t* products, const int2* range,
-                                 unsigned table_size, I* row_nnz) {
+                                 unsigned table_size, I* row_nnz, bool bitmap) {
   extern __shared__ int smem_keys[];
   __shared__ int cnt;
   const std::int64_t row = rows[blockIdx.x];
@@ -185,6 +212,11 @@ __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, cons
   const int2 rg = range[row];
   const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
   const bool direct = span <= std::int64_t(table_size);
+  if (!direct && bitmap && span <= 32 * std::int64_t(table_size)) {
+    symbolic_row_bitmap(A, B, M, row, products[row], reinterpret_cast<unsigned*>(smem_keys),
+                        unsigned((span + 31) / 32), rg.x, &cnt, row_nnz);
+    return;
+  }
   const unsigned size = direct ? unsigned(span) : table_size;
   symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, rg.x, &cnt, row_nnz);
 }
@@ -252,7 +284,7 @@ void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bi
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const Context& ctx) {
+                  const paths& pa, int streams, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   plan<I> p;
   const std::int64_t n = A.nrows;
@@ -265,7 +297,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   device_array<std::uint8_t> bins(std::size_t(n), ctx);
   if (n > 0) {
     k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products.data(), p.row_range.data(), bins.data(), cnt.data());
+        A, B, p.row_products.data(), p.row_range.data(), bins.data(), cnt.data(), pa.bitmap);
     RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
   }
   counters c = read_counters(cnt, ctx);
@@ -286,23 +318,28 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   p.row_ptr.fill_zero(ctx);
   I* row_nnz = p.row_ptr.data();
   const I* sr = srows.data();
-  if (auto m = sb.count[P::bin_pwarp]) {
-    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, s>>>(
-        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
-    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", s, ctx.debug_sync);
-  }
   const std::size_t max_smem = std::size_t(P::symbolic_table(P::num_block_bins - 1)) * sizeof(int);
   RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_symbolic_block<I>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
-  for (int b = 0; b < P::num_block_bins; ++b) {
+  // Block bins (largest rows first, so that they start early) and the pwarp bin, each on the
+  // next side stream; the global bin below stays on s (its tables are freed in order on s).
+  bin_fork fork(s, ctx.device, streams);
+  for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = sb.count[bin]) {
       const unsigned table = unsigned(P::symbolic_table(b));
-      k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), s>>>(
+      cudaStream_t bs = fork.next();
+      k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), bs>>>(
           A, B, M, sr + sb.offset[bin], p.row_products.data(), p.row_range.data(), table,
-          row_nnz);
-      RINGBLAS_CHECK_LAUNCH("k_symbolic_block", s, ctx.debug_sync);
+          row_nnz, pa.bitmap);
+      RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
+  }
+  if (auto m = sb.count[P::bin_pwarp]) {
+    cudaStream_t bs = fork.next();
+    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
+        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_global]) {
     // Global rows use a direct table of ncols slots when that is no larger than the hash table
@@ -313,6 +350,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     const unsigned g = global_blocks(
         m, max_slots, sizeof(int), budget_bytes > committed ? budget_bytes - committed : 0, ctx);
     if (g == 0 && n > 1) {
+      fork.join();
       p.too_large = true;  // fewer rows at a time leave room for the table
       return p;
     }
@@ -330,6 +368,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     if (g < m)
       p.symbolic_note = std::to_string(m) + " global rows in chunks of " + std::to_string(g);
   }
+  fork.join();
   {
     std::size_t bytes = 0;
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
@@ -341,7 +380,8 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   cnt.fill_zero(ctx);
   if (n > 0) {
     k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), bins.data(), cnt.data());
+        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), bins.data(), cnt.data(),
+        pa);
     RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
   }
   c = read_counters(cnt, ctx);
@@ -361,9 +401,9 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
 
 template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
                                       const mask_ref<std::int32_t>&, std::size_t, std::size_t,
-                                      std::size_t, const Context&);
+                                      std::size_t, const paths&, int, const Context&);
 template plan<std::int64_t> make_plan(const csr_ref<std::int64_t>&, const csr_ref<std::int64_t>&,
                                       const mask_ref<std::int64_t>&, std::size_t, std::size_t,
-                                      std::size_t, const Context&);
+                                      std::size_t, const paths&, int, const Context&);
 
 }  // namespace ringblas::cuda::spgemm_hash
