@@ -57,6 +57,8 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
+  list(rows, prepare_network_table());
+  list(rows, mxm_layers_prepared_table());
   return rows;
 }
 

@@ -212,4 +212,31 @@ const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table() {
   return t;
 }
 
+// The prepared-network form of mxm_layers (listed on mxm_layers' line): preparation and layers.
+const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table() {
+  using P = LayerNetworkProblem;
+  static const Table<P, SparseNetwork> t{
+      "mxm_layers (prepare_network)",
+      {
+          {Variant::sparse_layer, kCuda, always<P, SparseNetwork>,
+           [](const P& p, SparseNetwork& out, Context& x) {
+             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table() {
+  using P = PreparedLayersProblem;
+  static const Table<P, std::vector<Index>> t{
+      "mxm_layers (prepared network)",
+      {
+          {Variant::sparse_layer, kCuda, always<P, std::vector<Index>>,
+           [](const P& p, std::vector<Index>& out, Context& x) {
+             out = cuda::sparse_layer::run_network(p.net, p.features, p.options, p.stats, p.survivors, x);
+           }},
+      }};
+  return t;
+}
+
 }  // namespace ringblas::detail

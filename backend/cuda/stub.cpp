@@ -76,6 +76,14 @@ DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, flo
                       LayerChainStats*, Context&) {
   not_compiled("mxm_layers");
 }
+SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
+                              LayerChainStats*, Context&) {
+  not_compiled("prepare_network");
+}
+std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,
+                               LayerChainStats*, DenseMatrix*, Context&) {
+  not_compiled("mxm_layers");
+}
 }  // namespace sparse_layer
 }  // namespace cuda
 }  // namespace ringblas

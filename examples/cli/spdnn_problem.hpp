@@ -29,6 +29,7 @@ struct SpdnnProblem {
   Index file_images = 0;  ///< images in the file (the truth covers these)
   Index upsample = 1;     ///< > 1: the 1024 images upsampled, no truth
   Index progress = 0;     ///< progress every P layers, 0: none
+  double images_s = 0, network_s = 0;  ///< wall time reading the images / building the network
   std::string images_path;
   Matrix images;  ///< count x neurons
   sparse_dnn::Network net;

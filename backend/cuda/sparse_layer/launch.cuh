@@ -32,3 +32,10 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue
                   bool sync);
 
 }  // namespace ringblas::cuda::sparse_layer
+
+namespace ringblas::cuda::sparse_layer {
+/// Element p of an index array stored as int32 (wide 0) or int64 (wide 1).
+__device__ __forceinline__ long long load_index(const void* a, int wide, long long p) {
+  return wide ? static_cast<const long long*>(a)[p] : static_cast<const int*>(a)[p];
+}
+}  // namespace ringblas::cuda::sparse_layer
