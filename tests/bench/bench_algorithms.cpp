@@ -53,8 +53,8 @@ namespace {
 using namespace ringblas;
 
 int g_reps = 5;
-int g_cpu_reps = -1;       ///< --cpu-reps; -1: reps / 2, and 1 without warm-up on the largest graphs
-bool g_index32 = true;     ///< --index64 clears it: the device graph keeps 64-bit indices
+int g_cpu_reps = -1;    ///< --cpu-reps; -1: reps / 2, and 1 without warm-up on the largest graphs
+bool g_index32 = true;  ///< --index64 clears it: the device graph keeps 64-bit indices
 std::ostream* g_trace_out = nullptr;  ///< --trace FILE: the dispatch trace of one GPU run each
 /// Graphs with more entries run the cpu executor once, without warm-up (R-MAT scale 22: one
 /// cpu run of each algorithm takes from seconds to minutes).
@@ -186,11 +186,12 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   gpu.trace_out = &trace;
   // The device copy in the kernels' index width (32-bit where the sizes fit), made once like
   // the copy itself: otherwise every SpMV narrows A's indices again.
-  const bool narrow = g_index32 && g.host.nnz() < (Index(1) << 31) - 1 &&
-                      g.host.nrows() < (Index(1) << 31) - 1;
+  const bool narrow =
+      g_index32 && g.host.nnz() < (Index(1) << 31) - 1 && g.host.nrows() < (Index(1) << 31) - 1;
   const Matrix dev =
-      have_gpu ? (narrow ? g.host.with_index_type(IndexType::i32) : g.host).to(Location::device, gpu)
-               : Matrix();
+      have_gpu
+          ? (narrow ? g.host.with_index_type(IndexType::i32) : g.host).to(Location::device, gpu)
+          : Matrix();
   const bool large = g.host.nnz() > kLargeGraph;
   const int cpu_reps = g_cpu_reps > 0 ? g_cpu_reps : large ? 1 : std::max(1, g_reps / 2);
   const bool cpu_warm_up = !(g_cpu_reps <= 0 && large);
@@ -249,53 +250,62 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
     r.graph = g.name;
     r.algorithm = spec.name;
     std::cerr << g.name << " " << spec.name << "...\n";
-    Vector cpu_result;
-    r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
-    r.cpu_reps = cpu_reps;
-    const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
-    if (spec.name == "bfs" || spec.name.rfind("sssp", 0) == 0) {
-      r.teps = true;
-      r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
-    } else {
-      r.rate = double(g.host.nnz());
+    // A failing algorithm is reported in its row; the others still run.
+    try {
+      Vector cpu_result;
+      r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
+      r.cpu_reps = cpu_reps;
+      const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
+      if (spec.name == "bfs" || spec.name.rfind("sssp", 0) == 0) {
+        r.teps = true;
+        r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
+      } else {
+        r.rate = double(g.host.nnz());
+      }
+      if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
+      if (spec.name.rfind("tc", 0) == 0)
+        r.note = std::to_string(std::int64_t(want[0])) + " triangles";
+      if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
+      if (have_gpu) {
+        Vector gpu_result;
+        r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
+        // One more run with the trace on, to list the operations that fell back to the cpu.
+        trace.str("");
+        gpu.trace = true;
+        const TransferCounters before = gpu.transfers;
+        spec.run(gpu, dev);
+        gpu.trace = false;
+        const TransferCounters& after = gpu.transfers;
+        r.syncs = "h2d " + std::to_string(after.host_to_device - before.host_to_device) + ", d2h " +
+                  std::to_string(after.device_to_host - before.device_to_host);
+        if (g_trace_out)
+          *g_trace_out << "=== " << g.name << " " << spec.name << " (" << r.syncs
+                       << " copies counted)\n"
+                       << trace.str() << std::flush;
+        std::string fb;
+        std::istringstream lines(trace.str());
+        for (std::string line; std::getline(lines, line);)
+          if (line.find("suitesparse (cpu)") != std::string::npos) {  // dispatch chose the cpu
+            const std::string op = line.substr(0, line.find(':'));
+            if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
+          }
+        r.fallbacks = fb.empty() ? "none" : fb;
+        const Vector h = gpu_result.location() == Location::host
+                             ? gpu_result
+                             : gpu_result.to(Location::host, gpu);
+        const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
+        r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+      }
+      r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
+      // Each row as soon as it is measured, so that a run cut short still reports what it did.
+      std::cerr << "  " << g.name << " " << spec.name << ": gpu " << r.gpu_ms << " ms, cpu "
+                << r.cpu_ms << " ms, " << r.cpu_ms / r.gpu_ms << "x, " << r.rate
+                << (r.teps ? " GTEPS" : " G/s") << ", agree " << r.agree << ", cpu fallbacks "
+                << r.fallbacks << ", copies " << r.syncs << " " << r.note << '\n';
+    } catch (const std::exception& e) {
+      r.agree = std::string("ERROR: ") + e.what();
+      std::cerr << "  " << g.name << " " << spec.name << ": " << r.agree << '\n';
     }
-    if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
-    if (spec.name.rfind("tc", 0) == 0) r.note = std::to_string(std::int64_t(want[0])) + " triangles";
-    if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
-    if (have_gpu) {
-      Vector gpu_result;
-      r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
-      // One more run with the trace on, to list the operations that fell back to the cpu.
-      trace.str("");
-      gpu.trace = true;
-      const TransferCounters before = gpu.transfers;
-      spec.run(gpu, dev);
-      gpu.trace = false;
-      const TransferCounters& after = gpu.transfers;
-      r.syncs = "h2d " + std::to_string(after.host_to_device - before.host_to_device) + ", d2h " +
-                std::to_string(after.device_to_host - before.device_to_host);
-      if (g_trace_out)
-        *g_trace_out << "=== " << g.name << " " << spec.name << " (" << r.syncs
-                     << " copies counted)\n" << trace.str() << std::flush;
-      std::string fb;
-      std::istringstream lines(trace.str());
-      for (std::string line; std::getline(lines, line);)
-        if (line.find("suitesparse (cpu)") != std::string::npos) {  // dispatch chose the cpu
-          const std::string op = line.substr(0, line.find(':'));
-          if (fb.find(op) == std::string::npos) fb += (fb.empty() ? "" : " ") + op;
-        }
-      r.fallbacks = fb.empty() ? "none" : fb;
-      const Vector h =
-          gpu_result.location() == Location::host ? gpu_result : gpu_result.to(Location::host, gpu);
-      const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
-      r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-    }
-    r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
-    // Each row as soon as it is measured, so that a run cut short still reports what it did.
-    std::cerr << "  " << g.name << " " << spec.name << ": gpu " << r.gpu_ms << " ms, cpu " << r.cpu_ms
-              << " ms, " << r.cpu_ms / r.gpu_ms << "x, " << r.rate << (r.teps ? " GTEPS" : " G/s")
-              << ", agree " << r.agree << ", cpu fallbacks " << r.fallbacks << ", copies "
-              << r.syncs << " " << r.note << '\n';
     rows.push_back(r);
     flush();
   }
@@ -357,7 +367,8 @@ int main(int argc, char** argv) {
       for (std::string s; std::getline(ss, s, ',');) scales.push_back(std::stoi(s));
     } else {
       std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
-                   " [--cpu-reps N] [--index64] [--trace FILE] [--quick] [--scales 20,22] [--bc-sources K]"
+                   " [--cpu-reps N] [--index64] [--trace FILE] [--quick] [--scales 20,22] "
+                   "[--bc-sources K]"
                    " [--algorithms bfs,tc,...] [--graphs soc-Epinions1,rmat22]\n";
       return 2;
     }
@@ -410,11 +421,14 @@ int main(int argc, char** argv) {
     std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
     std::ofstream md(md_path);
     md << "# Graph algorithms: GPU vs cpu executor (" << gpu << ", " << date << ")\n\n"
-       << "Median of " << g_reps << " GPU runs (CUDA events, after warm-up; the graph on the device "
+       << "Median of " << g_reps
+       << " GPU runs (CUDA events, after warm-up; the graph on the device "
        << (g_index32 ? "with 32-bit indices" : "as read") << ") and the cpu runs of the 'cpu runs' "
        << "column (SuiteSparse:GraphBLAS, all cores; after a warm-up except on graphs over "
-       << kLargeGraph << " entries). BFS/SSSP rate: Graph500 GTEPS (input edges "
-          "in the source's component / time); others: nnz(A) / time in G/s. 'fallbacks': operations "
+       << kLargeGraph
+       << " entries). BFS/SSSP rate: Graph500 GTEPS (input edges "
+          "in the source's component / time); others: nnz(A) / time in G/s. 'fallbacks': "
+          "operations "
           "that ran on the cpu inside the GPU run. BFS and SSSP start at the highest-degree vertex "
           "(one root, not Graph500's 64).\n\n"
        << "| graph | n | nnz | algorithm | GPU ms | cpu ms | cpu runs | speed-up | rate | agree | "

@@ -56,17 +56,15 @@ TEST_F(SpgemmDot, ManifestSemiringsMasksAccumReplaceTransposes) {
   for (const Semiring& s : dot_semirings())
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
-        const Matrix A = ta ? random_matrix(k, m, 0.15, s.type, ++seed, Pattern::dense_row,
-                                            ValueKind::integral)
-                            : random_matrix(m, k, 0.15, s.type, ++seed, Pattern::dense_row,
-                                            ValueKind::integral);
-        const Matrix B = tb ? random_matrix(n, k, 0.2, s.type, ++seed, Pattern::empty_rows,
-                                            ValueKind::integral)
-                            : random_matrix(k, n, 0.2, s.type, ++seed, Pattern::empty_rows,
-                                            ValueKind::integral);
+        const Matrix A =
+            ta ? random_matrix(k, m, 0.15, s.type, ++seed, Pattern::dense_row, ValueKind::integral)
+               : random_matrix(m, k, 0.15, s.type, ++seed, Pattern::dense_row, ValueKind::integral);
+        const Matrix B =
+            tb ? random_matrix(n, k, 0.2, s.type, ++seed, Pattern::empty_rows, ValueKind::integral)
+               : random_matrix(k, n, 0.2, s.type, ++seed, Pattern::empty_rows, ValueKind::integral);
         const Matrix M = random_mask(m, n, 0.3, Type::int32, ++seed);
-        const Matrix C0 = random_matrix(m, n, 0.2, s.type, ++seed, Pattern::random,
-                                        ValueKind::integral);
+        const Matrix C0 =
+            random_matrix(m, n, 0.2, s.type, ++seed, Pattern::random, ValueKind::integral);
         for (MaskMode mm : {MaskMode::value, MaskMode::structure})
           for (bool replace : {false, true})
             for (bool acc : {false, true}) {
@@ -86,12 +84,13 @@ TEST_F(SpgemmDot, DegenerateOperands) {
   for (Pattern pa : {Pattern::empty, Pattern::full, Pattern::diagonal, Pattern::empty_rows})
     for (Pattern pm : {Pattern::empty, Pattern::full, Pattern::diagonal, Pattern::empty_rows}) {
       const Matrix A = random_matrix(m, k, 0.3, Type::fp64, ++seed, pa, ValueKind::integral);
-      const Matrix B = random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row,
-                                     ValueKind::integral);
+      const Matrix B =
+          random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row, ValueKind::integral);
       const Matrix M = random_matrix(m, n, 0.3, Type::boolean, ++seed, pm);
-      EXPECT_EQ(verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
-                           Matrix(m, n, Type::fp64)),
-                "")
+      EXPECT_EQ(
+          verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                     Matrix(m, n, Type::fp64)),
+          "")
           << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
     }
   // Zero-sized shapes.
@@ -119,7 +118,8 @@ TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
         rows.push_back(ci[p]), cols.push_back(i);
       }
     for (Index h : {Index{5}, Index{1700}})
-      for (Index v = 0; v < n; v += 2) rows.push_back(h), cols.push_back(v), rows.push_back(v), cols.push_back(h);
+      for (Index v = 0; v < n; v += 2)
+        rows.push_back(h), cols.push_back(v), rows.push_back(v), cols.push_back(h);
   }
   const Matrix S = Matrix::from_triplets<std::int32_t>(
       n, n, rows, cols, std::vector<std::int32_t>(rows.size(), 1), Dup::first);
@@ -159,8 +159,7 @@ TEST_F(SpgemmDot, RefusesWhatItCannotCompute) {
   d.mask_complement = true;
   EXPECT_THROW(mxm(C, &M, no_accum, s, A, A, d, ctx), NotImplemented);
   d.mask_complement = false;
-  EXPECT_THROW(mxm(C, &M, no_accum, semiring("max_min", Type::fp64), A, A, d, ctx),
-               NotImplemented);
+  EXPECT_THROW(mxm(C, &M, no_accum, semiring("max_min", Type::fp64), A, A, d, ctx), NotImplemented);
   // Without a mask automatic keeps the row-wise product.
   std::ostringstream trace;
   Context t(Backend::cuda);

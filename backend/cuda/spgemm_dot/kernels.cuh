@@ -16,21 +16,22 @@ namespace ringblas::cuda::spgemm_dot {
 
 /// Type-erased operands of one launch (32-bit indices).
 struct DotProblem {
-  int nrows = 0;                    ///< rows of the mask (and of A, C)
-  long long nnz = 0;                ///< mask entries
+  int nrows = 0;      ///< rows of the mask (and of A, C)
+  long long nnz = 0;  ///< mask entries
   const std::int32_t* m_rp = nullptr;
   const std::int32_t* m_ci = nullptr;
   const std::int32_t* a_rp = nullptr;
   const std::int32_t* a_ci = nullptr;
-  const void* a_values = nullptr;   ///< nullptr when the multiply does not read A
+  const void* a_values = nullptr;      ///< nullptr when the multiply does not read A
   const std::int32_t* b_rp = nullptr;  ///< Bt = op(B)ᵀ: row j holds column j of op(B)
   const std::int32_t* b_ci = nullptr;
   const void* b_values = nullptr;
-  void* t_values = nullptr;         ///< one per mask entry
-  std::int32_t* keep = nullptr;     ///< one per mask entry (plus the scan's slot)
+  void* t_values = nullptr;      ///< one per mask entry
+  std::int32_t* keep = nullptr;  ///< one per mask entry (plus the scan's slot)
 };
 
-template <class T> __device__ __forceinline__ T dot_shfl_xor(T v, int off) {
+template <class T>
+__device__ __forceinline__ T dot_shfl_xor(T v, int off) {
   if constexpr (sizeof(T) < 4)
     return static_cast<T>(__shfl_xor_sync(0xffffffffu, static_cast<int>(v), off));
   else
@@ -42,8 +43,10 @@ __device__ __forceinline__ int row_of(const std::int32_t* rp, int nrows, long lo
   int lo = 0, hi = nrows - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) >> 1;
-    if (rp[mid] <= e) lo = mid;
-    else hi = mid - 1;
+    if (rp[mid] <= e)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -76,8 +79,10 @@ __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
         int hi = s1;  // lower_bound of k in sci[lo, s1)
         while (lo < hi) {
           const int mid = (lo + hi) >> 1;
-          if (sci[mid] < k) lo = mid + 1;
-          else hi = mid;
+          if (sci[mid] < k)
+            lo = mid + 1;
+          else
+            hi = mid;
         }
         if (lo == s1 || sci[lo] != k) continue;
         const int pa = probe_a ? q : lo, pb = probe_a ? lo : q;

@@ -5,7 +5,8 @@
 namespace ringblas::cuda::spgemm_dot {
 
 /// Calls f(S{}) for the manifest's semiring equal to `s`; false when it is not compiled.
-template <class F> bool with_dot_semiring(const Semiring& s, F&& f) {
+template <class F>
+bool with_dot_semiring(const Semiring& s, F&& f) {
   if (s.is_user()) return false;
 #define RINGBLAS_DOT_SEMIRING(M, O, TY)                                           \
   if (s.add == MonoidCode::M && s.mul == BinaryOpCode::O && s.type == Type::TY) { \

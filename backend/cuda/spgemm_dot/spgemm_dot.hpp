@@ -39,7 +39,8 @@ inline double cost(const Matrix* mask, const Matrix& A, const Matrix& B, const D
   const double avg_a = rows_a > 0 ? double(A.nnz()) / rows_a : 0.0;
   const double cols_b = double(d.transpose_b ? B.nrows() : B.ncols());
   const double avg_b = cols_b > 0 ? double(B.nnz()) / cols_b : 0.0;  // a row of op(B)ᵀ
-  return double(mask->nnz()) * (avg_a + avg_b + 1.0) + (d.transpose_b ? 0.0 : 8.0 * double(B.nnz()));
+  return double(mask->nnz()) * (avg_a + avg_b + 1.0) +
+         (d.transpose_b ? 0.0 : 8.0 * double(B.nnz()));
 }
 
 }  // namespace ringblas::cuda::spgemm_dot
