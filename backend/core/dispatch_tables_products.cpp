@@ -7,6 +7,7 @@
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
@@ -125,6 +126,22 @@ const Table<MxmProblem, Matrix>& mxm_table() {
                    [](const MxmProblem& p, Matrix& c, Context& x) {
                      cuda::mxm(c, p.mask, p.accum, p.s, p.A, p.B,
                                with_variant(p.d, Variant::spgemm_hash), x);
+                   },
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::rowwise_cost(p.A, p.B, p.d);
+                   }},
+          // Masked dot products: chosen over the row-wise product when the mask is much
+          // sparser than the unmasked product (spgemm_dot.hpp's density rule).
+          MxmEntry{Variant::spgemm_dot, kCuda,
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
+                   },
+                   [](const MxmProblem& p, Matrix& c, Context& x) {
+                     cuda::spgemm_dot::run(c, p.mask, p.accum, p.s, p.A, p.B,
+                                           with_variant(p.d, Variant::spgemm_dot), x);
+                   },
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::cost(p.mask, p.A, p.B, p.d);
                    }},
           MxmEntry{Variant::suitesparse, kCpu, always<MxmProblem, Matrix>,
                    [](const MxmProblem& p, Matrix& c, Context& x) {

@@ -35,7 +35,7 @@ constexpr std::array<std::string_view, 12> select_names{
 constexpr std::array<std::string_view, 17> variant_names{
     "automatic",  "suitesparse",   "spgemm_hash", "spmm_subwarp", "spmm_subwarp_coo",
     "spmm_batched", "spmm_batched_coo", "spmv_pull", "spmv_push", "sparse_layer", "maxk",
-    "elementwise", "reduce", "transpose", "extract", "assign", "spmm_rowsplit"};
+    "elementwise", "reduce", "transpose", "extract", "assign", "spmm_rowsplit", "spgemm_dot"};
 constexpr std::array<std::string_view, 4> backend_names{"auto", "cpu", "cuda", "verify"};
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
@@ -50,6 +51,16 @@ std::optional<std::string> can_implement(const Semiring&, const Matrix&, const M
   return kNotCompiled;
 }
 }  // namespace spgemm_hash
+namespace spgemm_dot {
+std::optional<std::string> can_implement(const Semiring&, const Matrix*, const Matrix&,
+                                         const Matrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+void run(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Matrix&,
+         const Descriptor&, Context&) {
+  not_compiled("mxm (spgemm_dot)");
+}
+}  // namespace spgemm_dot
 namespace spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,
                                          const DenseMatrix&, const Epilogue*, const Descriptor&) {

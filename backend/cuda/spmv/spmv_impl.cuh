@@ -1,7 +1,8 @@
 // spmv kernels and launchers (included only by inst_*.cu).
 // - spmv_pull_kernel: one sub-warp of 2^log_sw threads per output r (a row of the CSR whose rows
-//   are outputs); lanes stride over the row, skip absent u(k), stop early at the monoid's
-//   terminal (any: at the first product), then combine (value, found) pairs with __shfl_xor_sync
+//   are outputs); lanes stride over the row in steps of the sub-warp, skip absent u(k), and the
+//   whole sub-warp stops after the step in which a lane reached the monoid's terminal (any: its
+//   first product; __any_sync over the sub-warp's lanes), then combine (value, found) pairs with __shfl_xor_sync
 //   over the full warp (every lane reaches the shuffles: no early return). Outputs the mask
 //   excludes are skipped entirely (BFS: C<¬visited>). Shared memory: none.
 // - spmv_push_kernel: one sub-warp per stored u(k) scatters its products along row k of the
@@ -40,21 +41,33 @@ __global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_s
   T acc{};
   bool found = false;
   if (valid) {
-    for (int q = p.row_ptr[r] + lane; q < p.row_ptr[r + 1]; q += sw) {
-      const int k = p.col_idx[q];
-      if (p.u_present && !p.u_present[k]) continue;
-      T a{}, u{};
-      if constexpr (S::reads_a || S::reads_b) {
-        // the operand order decides which of A and u the multiply reads
-        if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
-        if (p.a_first ? S::reads_b : S::reads_a) u = uv[k];
+    // The sub-warp's lanes of this warp: they share r, hence the row and the trip count.
+    const unsigned group = sw == 32 ? 0xffffffffu
+                                    : ((1u << sw) - 1u) << (static_cast<int>(threadIdx.x & 31) & ~(sw - 1));
+    const int end = p.row_ptr[r + 1];
+    for (int base = p.row_ptr[r]; base < end; base += sw) {
+      const int q = base + lane;
+      if (q < end) {
+        const int k = p.col_idx[q];
+        if (!p.u_present || p.u_present[k]) {
+          T a{}, u{};
+          if constexpr (S::reads_a || S::reads_b) {
+            // the operand order decides which of A and u the multiply reads
+            if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
+            if (p.a_first ? S::reads_b : S::reads_a) u = uv[k];
+          }
+          const T v = spmv_product<S>(p.a_first, a, u, r, k);
+          acc = found ? S::add(acc, v) : v;
+          found = true;
+        }
       }
-      const T v = spmv_product<S>(p.a_first, a, u, r, k);
-      acc = found ? S::add(acc, v) : v;
-      found = true;
-      if constexpr (S::is_any) break;
-      if constexpr (S::has_terminal) {
-        if (acc == S::terminal()) break;
+      // Early exit for the whole sub-warp once any lane holds a final value: the first product
+      // for `any` (BFS pull: an unvisited vertex stops at its first parent in the frontier),
+      // the terminal for monoids that have one.
+      if constexpr (S::is_any) {
+        if (__any_sync(group, found)) break;
+      } else if constexpr (S::has_terminal) {
+        if (__any_sync(group, found && acc == S::terminal())) break;
       }
     }
   }
