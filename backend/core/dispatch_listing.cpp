@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "backend/core/dispatch_tables.hpp"
+#include "backend/core/dispatch_tables_maxk.hpp"
 #include "ringblas/kernels.hpp"
 
 namespace ringblas {
@@ -57,6 +58,9 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
+  list(rows, maxk_table());
+  list(rows, mxm_cbsr_table());
+  list(rows, mxm_sampled_table());
   return rows;
 }
 
