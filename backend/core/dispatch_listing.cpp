@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "backend/core/dispatch_tables.hpp"
+#include "backend/core/dispatch_tables_maxk.hpp"
 #include "ringblas/kernels.hpp"
 
 namespace ringblas {
@@ -66,6 +67,9 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());
+  list(rows, maxk_table());
+  list(rows, mxm_cbsr_table());
+  list(rows, mxm_sampled_table());
   return rows;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/maxk/maxk.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
@@ -96,5 +97,23 @@ std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerC
   not_compiled("mxm_layers");
 }
 }  // namespace sparse_layer
+namespace maxk {
+std::optional<std::string> can_implement_topk(const DenseMatrix&) { return kNotCompiled; }
+std::optional<std::string> can_implement_forward(const Semiring&, const Matrix&,
+                                                 const DenseMatrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+std::optional<std::string> can_implement_backward(const Semiring&, const Matrix&,
+                                                  const DenseMatrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+void topk(Cbsr&, const DenseMatrix&, int, Context&) { not_compiled("maxk"); }
+void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Descriptor&, Context&) {
+  not_compiled("mxm (cbsr)");
+}
+void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&) {
+  not_compiled("mxm (sampled cbsr)");
+}
+}  // namespace maxk
 }  // namespace cuda
 }  // namespace ringblas
