@@ -41,6 +41,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, mxm_dense_table());
   list(rows, mxm_dense_epilogue_table());
   list(rows, mxm_batched_table());
+  list(rows, mxm_batched_stacked_table());
   list(rows, ewise_add_table(static_cast<const Matrix*>(nullptr)));
   list(rows, ewise_add_table(static_cast<const Vector*>(nullptr)));
   list(rows, ewise_mult_table(static_cast<const Matrix*>(nullptr)));

@@ -36,6 +36,15 @@ struct BatchedMxmProblem {
   const Descriptor& d;
 };
 
+/// C = epilogue(diag(A[0], ...) ⊕.⊗ B) with B and C stacked by rows (mxm_batched, stacked).
+struct StackedBatchedMxmProblem {
+  const Semiring& s;
+  const std::vector<Matrix>& A;
+  const DenseMatrix& B;
+  const Epilogue& ep;
+  const Descriptor& d;
+};
+
 /// w<m> = w accum A ⊕.⊗ u (mxv) or u ⊕.⊗ A (vxm).
 struct MxvProblem {
   const Vector* mask;

@@ -15,6 +15,7 @@ const Table<MxvProblem, Vector>& vxm_table();
 const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_table();
 const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_epilogue_table();
 const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table();
+const Table<StackedBatchedMxmProblem, DenseMatrix>& mxm_batched_stacked_table();
 const Table<EwiseProblem<Matrix>, Matrix>& ewise_add_table(const Matrix*);
 const Table<EwiseProblem<Vector>, Vector>& ewise_add_table(const Vector*);
 const Table<EwiseProblem<Matrix>, Matrix>& ewise_mult_table(const Matrix*);

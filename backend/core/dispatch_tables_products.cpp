@@ -214,6 +214,34 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
   return t;
 }
 
+const Table<StackedBatchedMxmProblem, DenseMatrix>& mxm_batched_stacked_table() {
+  using P = StackedBatchedMxmProblem;
+  static const Table<P, DenseMatrix> t{
+      "mxm_batched (stacked)",
+      {
+          {Variant::spmm_batched, kCuda,
+           [](const P& p, const DenseMatrix& c) -> Reason {
+             if (c.type() != p.s.type || (reads_y(p.s.mul) && p.B.type() != p.s.type))
+               return "the stacked form needs B and C of the semiring's type";
+             return cuda::spmm_batched::can_implement(p.s, &p.ep, p.d, {}, false);
+           },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::mxm_batched(c, p.s, p.A, p.B, p.ep, with_variant(p.d, Variant::spmm_batched), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& c, Context& x) {
+             auto on_host = [](const Matrix& m) { return m.location() == Location::host; };
+             std::vector<Matrix> host_a;
+             if (!std::all_of(p.A.begin(), p.A.end(), on_host))
+               for (const auto& m : p.A) host_a.push_back(on_host(m) ? m : m.to(Location::host, x));
+             HostInputs h(x);
+             const Epilogue ep(p.ep.kind, p.ep.bias ? &h(*p.ep.bias) : nullptr, p.ep.clamp);
+             cpu::mxm_batched(c, p.s, host_a.empty() ? p.A : host_a, h(p.B), ep, p.d, x);
+           }},
+      }};
+  return t;
+}
+
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table() {
   using P = LayerChainProblem;
   static const Table<P, DenseMatrix> t{
