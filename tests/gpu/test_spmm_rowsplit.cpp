@@ -6,6 +6,7 @@
 // choice between it and spmm_subwarp.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -149,8 +150,12 @@ TEST_F(SpmmRowsplit, DeviceResidentOperandsStayOnTheDevice) {
   DenseMatrix Ch(A.nrows(), 128, Type::fp32);
   mxm(Ch, s, A, B, {}, cpu);
   const DenseMatrix back = Cd.to(Location::host, cuda);
+  // R-MAT weights are not integers: sums in another order differ in the last bits.
   for (Index i = 0; i < A.nrows(); ++i)
-    for (Index j = 0; j < 128; ++j) ASSERT_EQ(back.at<float>(i, j), Ch.at<float>(i, j)) << i << "," << j;
+    for (Index j = 0; j < 128; ++j) {
+      const float want = Ch.at<float>(i, j);
+      ASSERT_NEAR(back.at<float>(i, j), want, 1e-4f * (1.0f + std::fabs(want))) << i << "," << j;
+    }
 }
 
 TEST_F(SpmmRowsplit, AutomaticChoiceIsTracedAndAgrees) {
