@@ -22,6 +22,12 @@ struct LayerChainOptions {
   std::size_t weight_budget_bytes = 0;
   /// Stream even when everything fits (tests reach the out-of-core path with it).
   bool force_out_of_core = false;
+  /// Once few features remain (as many as one wave of blocks holds), run every remaining layer
+  /// in one launch (the tail kernel: each block keeps its features' activations in shared memory
+  /// from layer to layer), instead of one launch per layer. Needs resident weights and at most
+  /// Tail::max_neurons (3200) neurons; the host reads the active count (one synchronization)
+  /// after layers 4, 8, 16, ... to decide.
+  bool fused_tail = false;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;
@@ -35,7 +41,8 @@ struct LayerChainStats {
   double compaction_ms = 0;  ///< separate compaction passes (0: fused into the layer kernel)
   double transfer_ms = 0;    ///< features in and results out
   std::vector<Index> active;  ///< features still active after each layer
-  std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream)
+  std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream); the tail kernel's layers count as one
+  Index tail_from = 0;           ///< first layer (1-based) run by the tail kernel; 0: none
   std::size_t weight_bytes = 0;  ///< prepared weights (all layers)
   bool out_of_core = false;
 };

@@ -79,7 +79,10 @@ sparse_dnn::Network network_of(std::vector<Matrix> weights, float bias, float ym
   return net;
 }
 
-class SparseNetworkGpu : public test::GpuTest {};
+class SparseNetworkGpu : public test::GpuTest {
+ public:
+  static void poison(std::size_t bytes, const Context& ctx) { poison_device_pool(bytes, ctx); }
+};
 
 #if defined(RINGBLAS_HAS_CUDA)
 /// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
@@ -231,6 +234,54 @@ TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {
     const auto g = got.values_vector<float>(), w = want.values_vector<float>();
     for (std::size_t p = 0; p < w.size(); ++p)
       ASSERT_NEAR(g[p], w[p], 1e-4f * std::max(1.0f, std::fabs(w[p]))) << batch << " entry " << p;
+  }
+}
+
+/// The tail kernel (LayerChainOptions::fused_tail) against the per-layer launches: the same ids,
+/// per-layer counts and final activations, and it really ran.
+void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const std::string& what) {
+  Context gpu(Backend::cuda);
+  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+  LayerChainOptions plain, tail;
+  tail.fused_tail = true;
+  LayerChainStats sp, st;
+  DenseMatrix ap, at;
+  SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
+  const std::vector<Index> ip = mxm_layers(prepared, y0, plain, &sp, gpu, &ap);
+  SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
+  const std::vector<Index> it = mxm_layers(prepared, y0, tail, &st, gpu, &at);
+  EXPECT_EQ(sp.tail_from, 0) << what;
+  EXPECT_GT(st.tail_from, 0) << what << ": the tail kernel did not run";
+  EXPECT_EQ(it, ip) << what;
+  EXPECT_EQ(st.active, sp.active) << what;
+  const DenseMatrix hp = ap.to(Location::host, gpu), ht = at.to(Location::host, gpu);
+  ASSERT_EQ(ht.ncols(), hp.ncols()) << what;
+  for (Index x = 0; x < hp.nrows() * hp.ncols(); ++x) {
+    const float a = ht.values().as<float>()[x], b = hp.values().as<float>()[x];
+    ASSERT_NEAR(a, b, 1e-5f * std::max(1.0f, std::fabs(b))) << what << " element " << x;
+  }
+}
+
+TEST_F(SparseNetworkGpu, TailKernelMatchesPerLayerLaunches) {
+  test::Rng rng(41);
+  // Both parities of the number of layers left after the check at layer 4.
+  for (Index layers : {Index(9), Index(10)}) {
+    const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, layers, 24), -0.03125f, 4.0f);
+    expect_tail_matches(net, random_features(rng, 300, 3000, 0.05), std::to_string(layers) + " layers");
+    if (HasFatalFailure()) return;
+  }
+  if (have_challenge_data()) {
+    const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
+    const Matrix images = gc::read_images(kImages, 1024);
+    expect_tail_matches(net, images, "Graph Challenge 1024 x 120");
+    Context gpu(Backend::cuda);
+    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    LayerChainOptions tail;
+    tail.fused_tail = true;
+    std::vector<Index> truth;
+    for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
+      if (c < 1200) truth.push_back(c);
+    EXPECT_EQ(mxm_layers(prepared, images, tail, nullptr, gpu), truth);
   }
 }
 

@@ -121,21 +121,37 @@ struct Chain {
 
 /// Layer k's weights on the device when its kernel is queued: `base(k)` is called for k = 0..L-1
 /// in order just before (it may make the stream wait for a copy), `after(k)` just after.
+/// `resident`: base has no side effects and every layer is on the device from the start (the
+/// tail kernel needs that).
 struct WeightSource {
   const std::vector<BlobLayout>& layout;
   std::function<const std::uint32_t*(int)> base;
   std::function<void(int)> after;
+  bool resident = false;
 };
 
 /// Queues every layer on s (one fused kernel each; the kernel reads the previous count from
-/// device memory), then reads the counts back (the one synchronization) and reports them.
-/// ev: nl + 1 timing events (null when not timed): before the first layer and after each.
+/// device memory; with opt.fused_tail, the layers left once few features remain in one tail
+/// launch), then reads the counts back (the one synchronization, besides the tail's checks) and
+/// reports them. ev: nl + 1 timing events (null when not timed).
 void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_rs, long long in_cs,
                 const std::vector<float>& bias, float ymax, const LayerChainOptions& opt,
                 LayerChainStats& st, const Events* ev, Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   const int nl = c.nl, n = c.n;
+  // The tail kernel: when it can run, its per-layer views are uploaded once.
+  const int capacity = opt.fused_tail && w.resident && nl > 2 && c.nf > 0 ? tail_capacity(n) : 0;
+  device_array<TailLayer> tail_layers(capacity > 0 ? std::size_t(nl) : 0, ctx);
+  if (capacity > 0) {
+    std::vector<TailLayer> h(static_cast<std::size_t>(nl));
+    for (int k = 0; k < nl; ++k) h[std::size_t(k)] = TailLayer{view_of(w.layout[std::size_t(k)], w.base(k)), bias[std::size_t(k)]};
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tail_layers.data(), h.data(), h.size() * sizeof(TailLayer), cudaMemcpyHostToDevice, s));
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // h is a host temporary
+  }
+  std::vector<int> timed_at{0};  // event slots recorded: 0, then one per launch
   if (ev && nl > 0) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[0], s));
+  int check = 3;            // the active count is read after layers 4, 8, 16, ... (0-based 3, 7, 15)
+  bool tail_next = false;   // the tail starts after this layer (parity, see below)
   for (int k = 0; k < nl && c.nf > 0; ++k) {
     const std::uint32_t* base = w.base(k);
     FeatureArgs f{};
@@ -157,7 +173,38 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
     launch_layer(view_of(w.layout[std::size_t(k)], base), f, BiasReluClamp{bias[std::size_t(k)], ymax}, s,
                  ctx.debug_sync);
     if (ev) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[std::size_t(k + 1)], s));
+    timed_at.push_back(k + 1);
     if (w.after) w.after(k);
+    if (capacity > 0 && !tail_next && k == check && k + 2 < nl) {
+      check = 2 * check + 1;
+      int active = 0;
+      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&active, c.counts.data() + k, sizeof(int), cudaMemcpyDeviceToHost, s));
+      RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      tail_next = active <= capacity;
+    }
+    // The tail starts after layer k once due, if the buffers differ: it reads y[k % 2] and writes
+    // the last layer's y[(nl - 1) % 2] (else one more per-layer launch first).
+    if (tail_next && k + 1 < nl && (nl - 1 - k) % 2 == 1) {
+      TailArgs A{};
+      A.layers = tail_layers.data() + (k + 1);
+      A.count = nl - 1 - k;
+      A.neurons = n;
+      A.ymax = ymax;
+      A.in = c.y[k % 2].data();
+      A.gather = c.list[k % 2].data();
+      A.count_in = c.counts.data() + k;
+      A.bound = c.nf;
+      A.counts = c.counts.data() + (k + 1);
+      A.out = c.y[(nl - 1) % 2].data();
+      A.list_out = c.list[(nl - 1) % 2].data();
+      A.ids_in = c.id[k % 2].data();
+      A.ids_out = c.id[(nl - 1) % 2].data();
+      launch_tail(A, s, ctx.debug_sync);
+      if (ev) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[std::size_t(nl)], s));
+      timed_at.push_back(nl);
+      st.tail_from = k + 2;  // 1-based
+      break;
+    }
   }
   c.last = c.nf > 0 ? nl - 1 : -1;
   std::vector<int> counts_h(std::size_t(std::max(nl, 1)), 0);
@@ -168,12 +215,13 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
     if (opt.on_layer) opt.on_layer(k + 1, counts_h[std::size_t(k)]);
   }
   c.survivors = c.last >= 0 ? counts_h[std::size_t(c.last)] : (nl == 0 ? c.nf : 0);
-  if (ev)
-    for (int k = 0; k <= c.last; ++k) {
-      st.layer_ms.push_back(elapsed((*ev)[std::size_t(k)], (*ev)[std::size_t(k + 1)]));
+  if (ev && c.last >= 0) {
+    for (std::size_t i = 1; i < timed_at.size(); ++i) {
+      st.layer_ms.push_back(elapsed((*ev)[std::size_t(timed_at[i - 1])], (*ev)[std::size_t(timed_at[i])]));
       st.kernel_ms += st.layer_ms.back();
     }
-  if (ev && c.last >= 0) st.inference_ms = elapsed((*ev)[0], (*ev)[std::size_t(c.last + 1)]);
+    st.inference_ms = elapsed((*ev)[0], (*ev)[std::size_t(timed_at.back())]);
+  }
   st.compaction_ms = 0;  // fused into the kernel
 }
 
@@ -287,7 +335,8 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
 
   // --- the layers on the resident weights ---
   Chain c(n, nf, nl, ctx);
-  const WeightSource src{w.layout, [&](int k) { return w.blob.as<std::uint32_t>() + w.offset[std::size_t(k)]; }, {}};
+  const WeightSource src{w.layout, [&](int k) { return w.blob.as<std::uint32_t>() + w.offset[std::size_t(k)]; }, {},
+                         true};
   run_layers(c, src, dense.data(), 1, n, net.bias, net.ymax, opt, st, timed ? &lev : nullptr, ctx);
 
   // --- the ids back (a list), the activations only when asked for ---
@@ -416,7 +465,8 @@ DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<floa
         if (!stream_now) return;
         RINGBLAS_CUDA_TRY(cudaEventRecord(done[std::size_t(k)], s));
         issue_copy(k + 2);
-      }};
+      },
+      !stream_now};
   run_layers(c, src, fd.values().as<float>(), in_rs, in_cs, bias, ymax, opt, st, timed ? &lev : nullptr, ctx);
   if (stream_now) RINGBLAS_CUDA_TRY(cudaStreamSynchronize(copy_stream.s));
 

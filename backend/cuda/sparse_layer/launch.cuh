@@ -4,6 +4,7 @@
 
 #include "backend/cuda/sparse_layer/agent.cuh"
 #include "backend/cuda/sparse_layer/prepare.hpp"
+#include "backend/cuda/sparse_layer/tail.cuh"
 
 namespace ringblas::cuda::sparse_layer {
 
@@ -30,6 +31,13 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const BiasReluClamp&
                   bool sync);
 void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue& epi, cudaStream_t s,
                   bool sync);
+
+/// The tail kernel over A.bound features (grid: one block per Tail::minibatch of them).
+void launch_tail(const TailArgs& A, cudaStream_t s, bool sync);
+
+/// Features the tail kernel runs in one wave on the current device for `neurons` (0 when its
+/// shared memory does not fit).
+int tail_capacity(int neurons);
 
 }  // namespace ringblas::cuda::sparse_layer
 
