@@ -48,7 +48,7 @@ struct TailArgs {
   long long* ids_out;       ///< feature id of list_out[t]
 };
 
-__global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailArgs A) {
+static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailArgs A) {
   constexpr int MB = Tail::minibatch;
   extern __shared__ float act[];  // [2][MB][neurons]
   __shared__ int alive[MB];
