@@ -5,7 +5,8 @@
 //   first product; __any_sync over the sub-warp's lanes), then combine (value, found) pairs with __shfl_xor_sync
 //   over the full warp (every lane reaches the shuffles: no early return). Outputs the mask
 //   excludes are skipped entirely (BFS: C<¬visited>). Shared memory: none.
-// - spmv_push_kernel: one sub-warp per stored u(k) scatters its products along row k of the
+// - spmv_push_kernel: one group of 2^log_sw threads per stored u(k) (a sub-warp, or more than a
+//   warp when u has few entries: no shuffles here) scatters its products along row k of the
 //   CSR whose rows are inputs, with the monoid's atomic into t (filled with the identity first)
 //   and a presence flag. Shared memory: none.
 // Output: dense t_values / t_present over n_out; t_values is meaningful where t_present is set.
