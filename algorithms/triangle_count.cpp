@@ -16,10 +16,10 @@ namespace {
 /// degree): a comparison sort of millions of vertices would cost more than the count itself).
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const Index n = S.nrows();
+  // deg = S +.pair 0 (a dense vector): the entry count of each row, without a copy of S.
   Vector deg = new_vector(n, Type::int64, S.location(), ctx);
-  Matrix ones = new_matrix(n, n, Type::int64, S.location(), ctx);
-  apply(ones, nullptr, no_accum, UnaryOpCode::one, S, {}, ctx);
-  reduce(deg, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
+  mxv(deg, nullptr, no_accum, semiring("plus_pair", Type::int64), S,
+      constant_vector(n, Index{0}, S.location(), ctx), {}, ctx);
   const Vector host_deg = deg.location() == Location::host ? deg : deg.to(Location::host, ctx);
   std::vector<Index> d(static_cast<std::size_t>(n), 0);
   const std::vector<Index> idx = host_deg.indices_vector();

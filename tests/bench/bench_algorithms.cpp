@@ -18,7 +18,8 @@
 //   each algorithm, to see where the time goes; the row shows that run's counted copies.
 // Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //                         [--index64] [--trace FILE] [--quick] [--scales 20,22] [--bc-sources K]
-//                         [--algorithms bfs,sssp_bf,sssp_delta,pagerank,tc,tc_nosort,cc,kcore,bc]
+//                         [--algorithms bfs,bfs_edges,sssp_bf,sssp_delta,pagerank,tc,tc_nosort,
+//                                       cc,kcore,bc]
 //                         [--graphs soc-Epinions1,rmat20,...]
 #include <algorithm>
 #include <chrono>
@@ -200,13 +201,25 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   const Index source = Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
   algorithms::BfsOptions bopt;
   bopt.symmetric = true;
+  std::string bfs_steps;  ///< push and pull steps of the last BFS run
+  auto bfs_levels = [&](Context& c, const Matrix& a, const algorithms::BfsOptions& o) {
+    algorithms::BfsResult b = algorithms::bfs(a, source, o, c);
+    bfs_steps = std::to_string(b.push_steps) + " push + " + std::to_string(b.pull_steps) + " pull";
+    return b.level;
+  };
   algorithms::PageRankOptions popt;
   popt.tol = 1e-10;
   std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
   std::iota(sources.begin(), sources.end(), Index{0});
   const std::vector<Spec> specs = {
-      {"bfs",
-       [&](Context& c, const Matrix& a) { return algorithms::bfs(a, source, bopt, c).level; }, 0},
+      {"bfs", [&](Context& c, const Matrix& a) { return bfs_levels(c, a, bopt); }, 0},
+      {"bfs_edges",  // Beamer's push-to-pull switch on edge counts
+       [&](Context& c, const Matrix& a) {
+         algorithms::BfsOptions o = bopt;
+         o.edge_counts = true;
+         return bfs_levels(c, a, o);
+       },
+       0},
       {"sssp_bf",
        [&](Context& c, const Matrix& a) {
          return algorithms::sssp_bellman_ford(a, source, c).distance;
@@ -256,13 +269,14 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
       r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
       r.cpu_reps = cpu_reps;
       const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
-      if (spec.name == "bfs" || spec.name.rfind("sssp", 0) == 0) {
+      if (spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0) {
         r.teps = true;
         r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
       } else {
         r.rate = double(g.host.nnz());
       }
       if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
+      if (spec.name.rfind("bfs", 0) == 0) r.note = bfs_steps + " steps";
       if (spec.name.rfind("tc", 0) == 0)
         r.note = std::to_string(std::int64_t(want[0])) + " triangles";
       if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";

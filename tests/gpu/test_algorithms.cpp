@@ -81,6 +81,10 @@ TEST_P(AlgorithmsGpu, Bfs) {
       for (auto [w, x] : adj.out[p]) edge |= w == v;
       ASSERT_TRUE(edge) << "vertex " << v << " parent " << p;
     }
+    // Beamer's switch on edge counts: other directions, the same levels.
+    opt.parents = false;
+    opt.edge_counts = true;
+    EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
   });
 }
 

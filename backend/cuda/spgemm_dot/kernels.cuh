@@ -1,11 +1,11 @@
 // The spgemm_dot kernel (included only by launcher.cu): one sub-warp of 2^log_sw lanes per mask
-// entry e = (i, j). Its row i is found by a binary search of the mask's row pointers (no expanded
-// row array); the lanes stride over the shorter of row i of A and row j of Bt (Bt's rows are
-// op(B)'s columns), each binary-searching its column k in the longer row from where its previous
-// search ended (a lane's keys increase); matches are multiplied and added with the semiring, the
-// any monoid and terminal values stopping a lane early; the sub-warp combines its (value, found)
-// pairs with __shfl_xor_sync (every lane of the warp reaches the shuffles: no early return).
-// Output: t_values[e] and keep[e] (1 where row i and row j share a column). Shared memory: none.
+// entry e = (i, j) (its row i read from the mask's expanded row array); the lanes stride over the
+// shorter of row i of A and row j of Bt (Bt's rows are op(B)'s columns), each binary-searching its
+// column k in the longer row from where its previous search ended (a lane's keys increase); matches
+// are multiplied and added with the semiring, the any monoid and terminal values stopping a lane
+// early; the sub-warp combines its (value, found) pairs with __shfl_xor_sync (every lane of the
+// warp reaches the shuffles: no early return). Output: t_values[e] and keep[e] (1 where row i and
+// row j share a column). Shared memory: none.
 #pragma once
 #include <cstdint>
 
@@ -16,9 +16,9 @@ namespace ringblas::cuda::spgemm_dot {
 
 /// Type-erased operands of one launch (32-bit indices).
 struct DotProblem {
-  int nrows = 0;      ///< rows of the mask (and of A, C)
-  long long nnz = 0;  ///< mask entries
-  const std::int32_t* m_rp = nullptr;
+  int nrows = 0;                         ///< rows of the mask (and of A, C)
+  long long nnz = 0;                     ///< mask entries
+  const std::int32_t* m_rows = nullptr;  ///< the row of each mask entry
   const std::int32_t* m_ci = nullptr;
   const std::int32_t* a_rp = nullptr;
   const std::int32_t* a_ci = nullptr;
@@ -38,19 +38,6 @@ __device__ __forceinline__ T dot_shfl_xor(T v, int off) {
     return __shfl_xor_sync(0xffffffffu, v, off);
 }
 
-/// The row r with rp[r] <= e < rp[r + 1] (rows may be empty).
-__device__ __forceinline__ int row_of(const std::int32_t* rp, int nrows, long long e) {
-  int lo = 0, hi = nrows - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) >> 1;
-    if (rp[mid] <= e)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
 template <class S>
 __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
   using T = typename S::value_type;
@@ -62,7 +49,7 @@ __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
   T acc{};
   bool found = false;
   if (valid) {
-    const int i = row_of(p.m_rp, p.nrows, e);
+    const int i = p.m_rows[e];
     const int j = p.m_ci[e];
     const int a0 = p.a_rp[i], a1 = p.a_rp[i + 1];
     const int b0 = p.b_rp[j], b1 = p.b_rp[j + 1];

@@ -12,6 +12,7 @@
 #include "backend/cuda/spgemm_dot/policy.hpp"
 #include "backend/cuda/spgemm_dot/semirings.hpp"
 #include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
+#include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::spgemm_dot {
@@ -43,10 +44,16 @@ void run(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Ma
     using V = typename S::value_type;
     device_array<V> vals(nnz > 0 ? nnz : 1, ctx);
     device_array<std::int32_t> keep(nnz + 1, ctx);
+    // The row of every mask entry (one pass), so that a sub-warp starts without a search.
+    detail::DevCsr mask_csr;
+    mask_csr.nrows = m;
+    mask_csr.nnz = Index(nnz);
+    mask_csr.row_ptr = dm.row_ptr.as<std::int32_t>();
+    const Buffer m_rows = detail::expand_rows(mask_csr, ctx);
     DotProblem p;
     p.nrows = static_cast<int>(m);
     p.nnz = static_cast<long long>(nnz);
-    p.m_rp = dm.row_ptr.as<std::int32_t>();
+    p.m_rows = m_rows.as<std::int32_t>();
     p.m_ci = dm.col_idx.as<std::int32_t>();
     p.a_rp = a.row_ptr().as<std::int32_t>();
     p.a_ci = a.col_idx().as<std::int32_t>();
