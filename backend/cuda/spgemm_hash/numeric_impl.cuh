@@ -317,9 +317,12 @@ __global__ void k_scatter_global(numeric_args<S, I> a, const I* rows, const std:
   }
 }
 
-/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), bin
-/// (1), rows grouped twice, C's row pointers, the segment bounds of global rows (16).
-template <class I> constexpr std::size_t pass_row_bytes() { return 33 + 3 * sizeof(I); }
+/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), the
+/// row lists of the bins (num_bins - 1 slots), C's row pointers, the segment bounds of global rows
+/// (16).
+template <class I> constexpr std::size_t pass_row_bytes() {
+  return 32 + std::size_t(policy::num_bins) * sizeof(I);
+}
 
 /// What one two-phase pass over some rows of A returns.
 struct pass_result {
