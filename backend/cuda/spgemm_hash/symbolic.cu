@@ -300,7 +300,10 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
   // Block bins (largest rows first, so that they start early) and the pwarp bin, each on the
   // next side stream; the global bin below stays on s (its tables are freed in order on s).
-  bin_fork fork(s, ctx.device, streams);
+  int kernels = sb.count[P::bin_pwarp] > 0;
+  for (int b = 0; b < P::num_block_bins; ++b) kernels += sb.count[P::bin_block0 + b] > 0;
+  const bool global_rows = sb.count[P::bin_global] > 0;
+  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(global_rows) - 1), !global_rows);
   for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = sb.count[bin]) {
