@@ -432,10 +432,13 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
   only_windows.dense_windows = fresh.dense_windows;
   only_windows.dense_min_nnz = fresh.dense_min_nnz;
   only_streams.concurrent_bins = fresh.concurrent_bins;
+  // A second threshold for the windowed rows, to choose the default from the same run.
+  spgemm_hash_tuning low_min = fresh;
+  low_min.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
   const std::pair<const char*, spgemm_hash_tuning> variants[] = {
-      {"old", old}, {"new", fresh}, {"bitmap", only_bitmap}, {"windows", only_windows},
-      {"streams", only_streams}};
-  constexpr int nv = 5;
+      {"old", old},         {"new", fresh},           {"bitmap", only_bitmap},
+      {"windows", only_windows}, {"streams", only_streams}, {"new_low_min", low_min}};
+  constexpr int nv = 6;
 
   cusparseHandle_t h;
   BENCH_CUSPARSE(cusparseCreate(&h));
@@ -450,12 +453,14 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
        << " after 2 warm-ups, L2 flushed. old = tuning::previous(), new = tuning::defaults() (dense "
           "windows "
        << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz
-       << "); bitmap / windows / streams = old plus that one path. cuSPARSE ALG1 in this run. "
+       << "); bitmap / windows / streams = old plus that one path; new, min/4 = new with min nnz "
+       << low_min.dense_min_nnz << ". cuSPARSE ALG1 in this run. "
           "spECK: run_speck.sh in the same device call (mean of 10, C's buffers reused). "
           "Ratios: time / spECK (below 1 = faster than spECK).\n\n"
        << "| matrix | products | nnz(C) | old ms | new ms | bitmap ms | windows ms | streams ms | "
-          "cuSPARSE ms | spECK ms | old/spECK | new/spECK | new/old | check new / old |\n"
-       << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+          "new, min/4 ms | cuSPARSE ms | spECK ms | old/spECK | new/spECK | new/old | check new / "
+          "old |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   md << head.str() << std::flush;
   std::cout << head.str() << std::flush;
   std::ostringstream js;
@@ -533,7 +538,8 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
     std::ostringstream row;
     row << "| " << in.name << " | " << with_commas(products) << " | "
         << with_commas(t[1].ok ? t[1].nnz : t[0].nnz) << " | " << ms(t[0]) << " | " << ms(t[1])
-        << " | " << ms(t[2]) << " | " << ms(t[3]) << " | " << ms(t[4]) << " | " << ms(cus)
+        << " | " << ms(t[2]) << " | " << ms(t[3]) << " | " << ms(t[4]) << " | " << ms(t[5])
+        << " | " << ms(cus)
         << " | " << (has_speck ? fmt(sp->second) : "NA") << " | "
         << ratio(t[0], has_speck ? sp->second : 0) << " | "
         << ratio(t[1], has_speck ? sp->second : 0) << " | "

@@ -52,6 +52,6 @@ timeout "${SPGEMM_BENCH_S:-200}" $bench --speck "$out/speck.txt" --data "$data" 
   --max-products 1e9 --json "$out/spgemm_vs_speck.json" --md "$out/spgemm_vs_speck.md" \
   ${SPGEMM_VS_ARGS:-} 2>"$tmp/bench.err"
 stamp "bench rc=$? $(tail -2 "$tmp/bench.err" | tr '\n' ' ')"
-timeout 150 build-gpu/tests/ringblas_gpu_tests --gtest_filter='SpgemmHash*' >"$out/spgemm_tests.log" 2>&1
+timeout 120 build-gpu/tests/ringblas_gpu_tests --gtest_filter='SpgemmHash*' >"$out/spgemm_tests.log" 2>&1
 stamp "SpgemmHash rc=$?: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/spgemm_tests.log" | tr '\n' ' ')"
 grep -E "^\[  FAILED  \]|Failure" -A4 "$out/spgemm_tests.log" | head -30 >>"$out/summary.log"

@@ -439,6 +439,12 @@ TEST_F(SpgemmHash, GlobalRowsInChunksUnderASmallBudgetAndOutOfMemoryBeyond) {
   // Products = nnz = 149,390 (C: 1,792,680 bytes); five rows over 16,384 entries spanning most of
   // the 50,000 columns take the global path with direct tables of 50,000 x 12 bytes. A budget of
   // 3.3 MB leaves room for two such tables next to C: the global rows go two at a time.
+  // The issue-14 paths keep rows spanning up to 1M columns (symbolic bitmap) and 8 x 16384
+  // columns (numeric windows) in shared memory, so the global path is reached here with them off
+  // (Issue14PathsAloneAndTogetherMatchCpu runs these rows with them on).
+#if defined(RINGBLAS_HAS_CUDA)
+  TuningScope previous(cuda::spgemm_hash::tuning::previous());
+#endif
   Matrix A, B;
   bin_matrices({40000, 20000, 33000, 5, 40000, 16385}, 1, A, B, 9);
   Context ctx(Backend::cuda);

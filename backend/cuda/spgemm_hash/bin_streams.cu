@@ -39,7 +39,8 @@ const std::vector<cudaEvent_t>& thread_events(int device, int count) {
 
 }  // namespace
 
-bin_fork::bin_fork(cudaStream_t main, int device, int count) : main_(main) {
+bin_fork::bin_fork(cudaStream_t main, int device, int count, bool main_first)
+    : main_(main), main_first_(main_first) {
   if (count <= 0) return;
   const auto& all = side_streams(device, count);
   side_.assign(all.begin(), all.begin() + count);
@@ -63,8 +64,12 @@ bin_fork::~bin_fork() {
 }
 
 cudaStream_t bin_fork::next() {
+  if (main_first_ && turn_ == 0) {
+    ++turn_;
+    return main_;
+  }
   if (side_.empty()) return main_;
-  const std::size_t i = std::size_t(turn_++) % side_.size();
+  const std::size_t i = std::size_t(turn_++ - (main_first_ ? 1 : 0)) % side_.size();
   if (!used_[i]) {
     RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(side_[i], fork_, 0));
     used_[i] = true;

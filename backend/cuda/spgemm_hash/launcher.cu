@@ -36,8 +36,9 @@ std::string human(std::int64_t x) {
 
 std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc) {
   const std::size_t rows = std::size_t(desc.transpose_a ? A.ncols() : A.nrows());
-  // products (8), bin (1), grouped rows (8), C row pointers (8), per row.
-  return rows * 25 + 4096;
+  // products (8), column range (8), the bins' row lists (num_bins - 1 slots of 8), C row
+  // pointers (8), per row.
+  return rows * (16 + std::size_t(policy::num_bins) * 8) + 4096;
 }
 
 void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,

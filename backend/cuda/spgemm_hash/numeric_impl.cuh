@@ -317,9 +317,12 @@ __global__ void k_scatter_global(numeric_args<S, I> a, const I* rows, const std:
   }
 }
 
-/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), bin
-/// (1), rows grouped twice, C's row pointers, the segment bounds of global rows (16).
-template <class I> constexpr std::size_t pass_row_bytes() { return 33 + 3 * sizeof(I); }
+/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), the
+/// row lists of the bins (num_bins - 1 slots), C's row pointers, the segment bounds of global rows
+/// (16).
+template <class I> constexpr std::size_t pass_row_bytes() {
+  return 32 + std::size_t(policy::num_bins) * sizeof(I);
+}
 
 /// What one two-phase pass over some rows of A returns.
 struct pass_result {
@@ -401,7 +404,9 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
   // Block bins (largest rows first) and the pwarp bin on side streams; the global bin below
   // stays on s, whose tables and sort buffers are freed in order on s; joined before returning.
-  bin_fork fork(s, ctx.device, streams);
+  int kernels = nb.count[P::bin_pwarp] > 0;
+  for (int b = 0; b < P::num_block_bins; ++b) kernels += nb.count[P::bin_block0 + b] > 0;
+  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(mg > 0) - 1), mg == 0);
   for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = nb.count[bin]) {

@@ -35,7 +35,7 @@ template <class I> struct plan {
   device_array<std::int64_t> row_products;  ///< per row of A
   device_array<int2> row_range;             ///< per row: first and last column it can reach
   device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
-  device_array<I> rows;                     ///< row ids grouped by numeric bin
+  device_array<I> rows;  ///< row ids per numeric bin: bin b at (b - 1) nrows (bin_table offsets)
   bin_table numeric_bins;
   std::int64_t global_max_nnz = 0, global_nnz = 0;
   int symbolic_groups = 0, numeric_groups = 0;  ///< non-empty bins, for the trace
@@ -58,9 +58,5 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
 unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t slot_bytes,
                        std::size_t budget_bytes, const Context& ctx);
 
-/// Row ids of a bin table's bins, grouped (k_fill_bins), from a per-row bin id.
-template <class I>
-void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bins, I* rows,
-                const Context& ctx);
 
 }  // namespace ringblas::cuda::spgemm_hash
