@@ -79,7 +79,25 @@ __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailAr
       for (int st = L.stage_displ[b]; st < L.stage_displ[b + 1]; ++st) {
         const std::int32_t* map = L.map + L.map_displ[st];
         const int e0 = L.warp_displ[st * Policy::warps + warp], e1 = L.warp_displ[st * Policy::warps + warp + 1];
-        for (int e = e0; e < e1; ++e) {
+        // U ELL rows at a time, so that the index, map and value loads of the rows overlap.
+        constexpr int U = 4;
+        int e = e0;
+        for (; e + U <= e1; e += U) {
+          int row[U];
+          float w[U];
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            row[u] = __ldg(L.index + (long long)(e + u) * 32 + lane);
+            w[u] = __ldg(L.value + (long long)(e + u) * 32 + lane);
+          }
+#pragma unroll
+          for (int u = 0; u < U; ++u) row[u] = __ldg(map + row[u]);
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int f = 0; f < MB; ++f) acc[f] += w[u] * cur[f * n + row[u]];
+        }
+        for (; e < e1; ++e) {
           const int row = __ldg(map + __ldg(L.index + (long long)e * 32 + lane));
           const float w = __ldg(L.value + (long long)e * 32 + lane);
 #pragma unroll
