@@ -243,6 +243,7 @@ void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const
   Context gpu(Backend::cuda);
   const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
   LayerChainOptions plain, tail;
+  plain.fused_tail = false;
   tail.fused_tail = true;
   LayerChainStats sp, st;
   DenseMatrix ap, at;

@@ -150,7 +150,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
   }
   std::vector<int> timed_at{0};  // event slots recorded: 0, then one per launch
   if (ev && nl > 0) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[0], s));
-  int check = 3;            // the active count is read after layers 4, 8, 16, ... (0-based 3, 7, 15)
+  // The active count is read (one synchronization each) after layers 4, 6, 8, 12, 16, 24, 32, ...
+  int check = 3;
   bool tail_next = false;   // the tail starts after this layer (parity, see below)
   for (int k = 0; k < nl && c.nf > 0; ++k) {
     const std::uint32_t* base = w.base(k);
@@ -176,7 +177,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
     timed_at.push_back(k + 1);
     if (w.after) w.after(k);
     if (capacity > 0 && !tail_next && k == check && k + 2 < nl) {
-      check = 2 * check + 1;
+      const int ran = check + 1;  // 4, 6, 8, 12, ...: a power of two grows by half, else by a third
+      check = ran + ((ran & (ran - 1)) == 0 ? ran / 2 : ran / 3) - 1;
       int active = 0;
       RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&active, c.counts.data() + k, sizeof(int), cudaMemcpyDeviceToHost, s));
       RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
