@@ -45,20 +45,20 @@ int tail_shared_bytes(int neurons) { return 2 * Tail::minibatch * neurons * int(
 int tail_capacity(int neurons) {
   if (neurons > Tail::max_neurons) return 0;
   const int bytes = tail_shared_bytes(neurons);
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<Tail>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   int dev = 0, sms = 0, per_sm = 0;
   RINGBLAS_CUDA_TRY(cudaGetDevice(&dev));
   RINGBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_layer_tail_kernel, Tail::threads, bytes));
+  RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_layer_tail_kernel<Tail>, Tail::threads, bytes));
   return sms * per_sm * Tail::minibatch;
 }
 
 void launch_tail(const TailArgs& A, cudaStream_t s, bool sync) {
   if (A.count == 0 || A.bound <= 0) return;
   const int bytes = tail_shared_bytes(A.neurons);
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<Tail>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   const unsigned grid = unsigned((A.bound + Tail::minibatch - 1) / Tail::minibatch);
-  sparse_layer_tail_kernel<<<grid, Tail::threads, bytes, s>>>(A);
+  sparse_layer_tail_kernel<Tail><<<grid, Tail::threads, bytes, s>>>(A);
   RINGBLAS_CHECK_LAUNCH("sparse_layer_tail_kernel", s, sync);
 }
 

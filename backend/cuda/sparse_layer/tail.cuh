@@ -48,8 +48,10 @@ struct TailArgs {
   long long* ids_out;       ///< feature id of list_out[t]
 };
 
-__global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailArgs A) {
-  constexpr int MB = Tail::minibatch;
+/// (A template so that every file including this header shares one instantiation.)
+template <class TP = Tail>
+__global__ void __launch_bounds__(TP::threads) sparse_layer_tail_kernel(TailArgs A) {
+  constexpr int MB = TP::minibatch;
   extern __shared__ float act[];  // [2][MB][neurons]
   __shared__ int alive[MB];
   const int n = A.neurons;
@@ -59,7 +61,7 @@ __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailAr
   const int nf = min(MB, nfeat - f0);
   for (int f = 0; f < MB; ++f) {
     const float* col = f < nf ? A.in + (long long)A.gather[f0 + f] * n : nullptr;
-    for (int i = threadIdx.x; i < n; i += Tail::threads) act[f * n + i] = col ? col[i] : 0.0f;
+    for (int i = threadIdx.x; i < n; i += TP::threads) act[f * n + i] = col ? col[i] : 0.0f;
   }
   if (threadIdx.x < MB) alive[threadIdx.x] = 0;
   __syncthreads();
@@ -71,7 +73,7 @@ __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailAr
     float* nxt = act + ((l + 1) % 2) * MB * n;
     const LayerView& L = T.view;
     const BiasReluClamp epi{T.bias, A.ymax};
-    for (int b = threadIdx.x / Policy::block; b < L.blocks; b += Tail::threads / Policy::block) {
+    for (int b = threadIdx.x / Policy::block; b < L.blocks; b += TP::threads / Policy::block) {
       const int pos = b * Policy::block + threadIdx.x % Policy::block;
       float acc[MB];
 #pragma unroll
@@ -140,7 +142,7 @@ __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailAr
   __syncthreads();
   for (int f = 0; f < nf; ++f)
     if (slot[f] >= 0)
-      for (int i = threadIdx.x; i < n; i += Tail::threads) A.out[(long long)(f0 + f) * n + i] = last[f * n + i];
+      for (int i = threadIdx.x; i < n; i += TP::threads) A.out[(long long)(f0 + f) * n + i] = last[f * n + i];
 }
 
 }  // namespace ringblas::cuda::sparse_layer
