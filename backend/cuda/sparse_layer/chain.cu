@@ -15,6 +15,7 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -321,16 +322,28 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
     held = (f->location() == Location::host ? *f : f->to(Location::host, ctx)).cast(Type::fp32);
     f = &held;
   }
+  // The CSR arrays to the device (upload: several host threads), unless they are there.
+  const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();
+  const float* vals = f->values().as<float>();
+  Buffer on_device;
   if (f->location() != Location::device) {
-    held = f->to(Location::device, ctx);
-    f = &held;
+    auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
+    const std::size_t a = aligned(f->row_ptr().size()), b = aligned(f->col_idx().size());
+    on_device = Buffer(std::max<std::size_t>(a + b + f->values().size(), 16), Location::device, &ctx);
+    char* base = static_cast<char*>(on_device.data());
+    upload({{base, f->row_ptr().data(), f->row_ptr().size()},
+            {base + a, f->col_idx().data(), f->col_idx().size()},
+            {base + a + b, f->values().data(), f->values().size()}},
+           ctx.device, s);
+    rp = base;
+    ci = base + a;
+    vals = reinterpret_cast<const float*>(base + a + b);
   }
   device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
   dense.fill_zero(ctx);
   if (nf > 0) {
     scatter_features<<<grid_for(std::size_t(nf) * 32, 256), 256, 0, s>>>(
-        f->row_ptr().data(), f->col_idx().data(), f->index_type() == IndexType::i64 ? 1 : 0,
-        f->values().as<float>(), nf, n, dense.data());
+        rp, ci, f->index_type() == IndexType::i64 ? 1 : 0, vals, nf, n, dense.data());
     RINGBLAS_CHECK_LAUNCH("scatter_features", s, ctx.debug_sync);
   }
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[1], s));

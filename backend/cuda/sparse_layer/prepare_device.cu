@@ -24,6 +24,7 @@
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
+#include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -345,14 +346,14 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   };
 
   // --- W_k on the device as stored (fp32 values; other value types are cast on the host): one
-  // allocation for every host layer, and asynchronous copies with no synchronization between ---
+  // allocation for every host layer, filled by upload() (several host threads) ---
   std::vector<Matrix> held;  // host casts kept alive until the copies are done
   held.reserve(weights.size());
   std::vector<const Matrix*> use(weights.size());
   std::vector<Source> src(weights.size());
   std::vector<Target> tg(weights.size());
   long long entries = 0;
-  std::size_t upload = 0;
+  std::size_t upload_bytes = 0;
   auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
   for (int k = 0; k < nl; ++k) {
     const Matrix& w = weights[std::size_t(k)];
@@ -364,16 +365,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     }
     const Matrix& u = *use[std::size_t(k)];
     if (u.location() == Location::host)
-      upload += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
+      upload_bytes += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
     tg[std::size_t(k)].entries = entries;
     entries += w.nnz();
   }
-  Buffer raw(std::max<std::size_t>(upload, 16), Location::device, &ctx);
+  Buffer raw(std::max<std::size_t>(upload_bytes, 16), Location::device, &ctx);
   {
     char* at = static_cast<char*>(raw.data());
+    std::vector<UploadPiece> pieces;
     auto put = [&](const Buffer& b) -> const void* {
       if (b.size() == 0) return at;
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(at, b.data(), b.size(), cudaMemcpyHostToDevice, s));
+      pieces.push_back({at, b.data(), b.size()});
       const void* p = at;
       at += aligned(b.size());
       return p;
@@ -392,6 +394,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
         x.v = u.values().as<float>();
       }
     }
+    upload(pieces, ctx.device, s);
   }
   phase("weights uploaded");
   const int blocks = (n + P::block - 1) / P::block, words = (n + 31) / 32;
