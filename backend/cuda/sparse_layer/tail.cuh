@@ -3,7 +3,7 @@
 // a thousand features and each took ~21 us, bound by launch and latency, not by work).
 //
 // A feature's column never mixes with another feature's, so a block that owns a minibatch of
-// Tail::minibatch features can run layer after layer on them with no grid-wide synchronization:
+// TailPolicy::minibatch features can run layer after layer on them with no grid-wide synchronization:
 // the block keeps the minibatch's activations (all neurons) in shared memory, double buffered, and
 // walks each layer's prepared blob (prepare.hpp) like the per-layer kernel does, with the staged
 // input rows replaced by the map's rows of the shared activations. Per layer the block adds its
@@ -19,12 +19,17 @@
 
 namespace ringblas::cuda::sparse_layer {
 
-struct Tail {
+/// The tail kernel's shape: `MB` features per block (2 x MB x n floats of shared memory).
+template <int MB>
+struct TailPolicy {
   static constexpr int threads = 1024;  ///< four blob blocks of 256 outputs at a time
-  static constexpr int minibatch = 8;   ///< features per block: 2 x 8 x n floats of shared memory
+  static constexpr int minibatch = MB;
   /// Largest n that fits (2 x minibatch x n x 4 bytes within 200 KB of shared memory).
   static constexpr int max_neurons = 200 * 1024 / (2 * minibatch * 4);
 };
+/// 8 features per block up to 3200 neurons (the 1024-neuron networks), 4 up to 6400 (4096).
+using Tail = TailPolicy<8>;
+using WideTail = TailPolicy<4>;
 
 /// One layer as the tail kernel reads it.
 struct TailLayer {
@@ -48,8 +53,8 @@ struct TailArgs {
   long long* ids_out;       ///< feature id of list_out[t]
 };
 
-/// (A template so that every file including this header shares one instantiation.)
-template <class TP = Tail>
+/// (A template, so every file including this header shares one instantiation.)
+template <class TP>
 __global__ void __launch_bounds__(TP::threads) sparse_layer_tail_kernel(TailArgs A) {
   constexpr int MB = TP::minibatch;
   extern __shared__ float act[];  // [2][MB][neurons]
