@@ -111,13 +111,16 @@ __global__ void __launch_bounds__(TP::threads) sparse_layer_tail_kernel(TailArgs
           for (int f = 0; f < MB; ++f) acc[f] += w * cur[f * n + row];
         }
       }
-      if (pos < L.outputs) {
 #pragma unroll
-        for (int f = 0; f < MB; ++f) {
+      for (int f = 0; f < MB; ++f) {
+        bool nz = false;
+        if (pos < L.outputs) {
           const float r = epi(acc[f], pos, f);
           nxt[f * n + pos] = r;
-          if (r != 0.0f && f < nf) alive[f] = 1;  // benign race: every writer writes 1
+          nz = r != 0.0f && f < nf;
         }
+        // One vote per warp (the warp's lanes share the loop over b: same group of 256).
+        if (__any_sync(0xffffffffu, nz) && lane == 0) atomicOr(alive + f, 1);
       }
     }
     __syncthreads();
