@@ -2,6 +2,10 @@
 #include "algorithms/sparse_dnn.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <string>
 
@@ -137,14 +141,39 @@ Network graph_challenge_network(Index neurons, Index layers, const std::string& 
   Network net;
   net.neurons = neurons;
   const float b = graph_challenge::bias_for(neurons);
+  // The random state advances in layer order (cheap recipes); the layers themselves, read from
+  // their files or built from their recipes, are independent and spread over the host's cores.
   radixnet::Generator gen(neurons);
+  std::vector<radixnet::Generator::Recipe> recipe;
+  std::vector<std::string> path;
   for (Index k = 1; k <= layers; ++k) {
-    Matrix generated = gen.next();  // advances the random state even when the file is used
-    const std::string path = dir.empty() ? std::string() : graph_challenge::find_layer(dir, neurons, k);
-    net.weights.push_back(path.empty() ? std::move(generated)
-                                       : graph_challenge::read_triples(path, neurons, neurons));
-    net.bias.push_back(b);
+    recipe.push_back(gen.next_recipe());  // advances the random state even when the file is used
+    path.push_back(dir.empty() ? std::string() : graph_challenge::find_layer(dir, neurons, k));
   }
+  net.weights.resize(std::size_t(layers));
+  net.bias.assign(std::size_t(layers), b);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < std::size_t(layers);) {
+      try {
+        net.weights[k] = path[k].empty() ? gen.build(recipe[k])
+                                         : graph_challenge::read_triples(path[k], neurons, neurons);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = std::size_t(layers);
+      }
+    }
+  };
+  const unsigned threads =
+      unsigned(std::min<Index>(std::max(1u, std::thread::hardware_concurrency()), std::max<Index>(layers, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   return net;
 }
 

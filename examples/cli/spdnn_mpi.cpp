@@ -267,6 +267,9 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
                     (long long)active);
     };
   };
+  on_all_ranks(mpi, "reserving device memory", [&] {
+    if (on_gpu) reserve_device_pool(head, Index(slice.ids.size()), ctx);  // start-up, not inference
+  });
   RankStats st;
   st.first = double(ranges[std::size_t(rank)].begin);
   st.last = double(ranges[std::size_t(rank)].end);

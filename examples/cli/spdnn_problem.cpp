@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "algorithms/graph_challenge_io.hpp"
+#include "ringblas/buffer.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cli {
@@ -35,6 +36,14 @@ SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt) {
   p.network_s = std::chrono::duration<double>(clock::now() - t1).count();
   p.progress = opt.progress.value_or(opt.layers >= 100 ? opt.layers / 10 : 0);
   return p;
+}
+
+std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx) {
+  const std::size_t activations = 3 * std::size_t(net.neurons) * std::size_t(images) * sizeof(float);
+  const std::size_t weights = 64 * std::size_t(net.edges());  // upload, transpose, ranks, blob
+  const std::size_t bytes = activations + weights;
+  { const Buffer reserve(bytes, Location::device, &ctx); }
+  return bytes;
 }
 
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra) {

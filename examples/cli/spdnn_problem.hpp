@@ -39,6 +39,12 @@ struct SpdnnProblem {
 /// present, generated otherwise). IoError when no image file is found.
 SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt);
 
+/// Device memory the fused chain will take for `images` images of `net` (the dense activations,
+/// three copies, and the weights' preparation), allocated once and freed into the device pool
+/// before the timed inference, so that the pool's one-time growth (and the CUDA context
+/// creation) is start-up, not inference, as reading the files is. Returns the bytes reserved.
+std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx);
+
 /// The "spdnn: N neurons x L layers, ..." header line.
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra);
 

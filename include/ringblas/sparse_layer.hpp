@@ -25,9 +25,9 @@ struct LayerChainOptions {
   /// Once few features remain (as many as one wave of blocks holds), run every remaining layer
   /// in one launch (the tail kernel: each block keeps its features' activations in shared memory
   /// from layer to layer), instead of one launch per layer. Needs resident weights and at most
-  /// Tail::max_neurons (3200) neurons; the host reads the active count (one synchronization)
-  /// after layers 4, 8, 16, ... to decide.
-  bool fused_tail = false;
+  /// 6400 neurons (shared memory); the host reads the active count (one synchronization)
+  /// after layers 4, 6, 8, 12, 16, 24, ... to decide.
+  bool fused_tail = true;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;

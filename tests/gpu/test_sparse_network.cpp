@@ -243,6 +243,7 @@ void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const
   Context gpu(Backend::cuda);
   const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
   LayerChainOptions plain, tail;
+  plain.fused_tail = false;
   tail.fused_tail = true;
   LayerChainStats sp, st;
   DenseMatrix ap, at;
@@ -270,6 +271,10 @@ TEST_F(SparseNetworkGpu, TailKernelMatchesPerLayerLaunches) {
     expect_tail_matches(net, random_features(rng, 300, 3000, 0.05), std::to_string(layers) + " layers");
     if (HasFatalFailure()) return;
   }
+  // 4096 neurons: the tail with 4 features per block.
+  const sparse_dnn::Network wide = network_of(uneven_weights(rng, 4096, 9, 24), -0.03125f, 4.0f);
+  expect_tail_matches(wide, random_features(rng, 200, 4096, 0.04), "4096 neurons");
+  if (HasFatalFailure()) return;
   if (have_challenge_data()) {
     const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
     const Matrix images = gc::read_images(kImages, 1024);

@@ -15,6 +15,7 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -150,7 +151,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
   }
   std::vector<int> timed_at{0};  // event slots recorded: 0, then one per launch
   if (ev && nl > 0) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[0], s));
-  int check = 3;            // the active count is read after layers 4, 8, 16, ... (0-based 3, 7, 15)
+  // The active count is read (one synchronization each) after layers 4, 6, 8, 12, 16, 24, 32, ...
+  int check = 3;
   bool tail_next = false;   // the tail starts after this layer (parity, see below)
   for (int k = 0; k < nl && c.nf > 0; ++k) {
     const std::uint32_t* base = w.base(k);
@@ -176,7 +178,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
     timed_at.push_back(k + 1);
     if (w.after) w.after(k);
     if (capacity > 0 && !tail_next && k == check && k + 2 < nl) {
-      check = 2 * check + 1;
+      const int ran = check + 1;  // 4, 6, 8, 12, ...: a power of two grows by half, else by a third
+      check = ran + ((ran & (ran - 1)) == 0 ? ran / 2 : ran / 3) - 1;
       int active = 0;
       RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&active, c.counts.data() + k, sizeof(int), cudaMemcpyDeviceToHost, s));
       RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
@@ -319,16 +322,28 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
     held = (f->location() == Location::host ? *f : f->to(Location::host, ctx)).cast(Type::fp32);
     f = &held;
   }
+  // The CSR arrays to the device (upload: several host threads), unless they are there.
+  const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();
+  const float* vals = f->values().as<float>();
+  Buffer on_device;
   if (f->location() != Location::device) {
-    held = f->to(Location::device, ctx);
-    f = &held;
+    auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
+    const std::size_t a = aligned(f->row_ptr().size()), b = aligned(f->col_idx().size());
+    on_device = Buffer(std::max<std::size_t>(a + b + f->values().size(), 16), Location::device, &ctx);
+    char* base = static_cast<char*>(on_device.data());
+    upload({{base, f->row_ptr().data(), f->row_ptr().size()},
+            {base + a, f->col_idx().data(), f->col_idx().size()},
+            {base + a + b, f->values().data(), f->values().size()}},
+           ctx.device, s);
+    rp = base;
+    ci = base + a;
+    vals = reinterpret_cast<const float*>(base + a + b);
   }
   device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
   dense.fill_zero(ctx);
   if (nf > 0) {
     scatter_features<<<grid_for(std::size_t(nf) * 32, 256), 256, 0, s>>>(
-        f->row_ptr().data(), f->col_idx().data(), f->index_type() == IndexType::i64 ? 1 : 0,
-        f->values().as<float>(), nf, n, dense.data());
+        rp, ci, f->index_type() == IndexType::i64 ? 1 : 0, vals, nf, n, dense.data());
     RINGBLAS_CHECK_LAUNCH("scatter_features", s, ctx.debug_sync);
   }
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[1], s));

@@ -2,7 +2,8 @@
 // prepare.hpp for the format and the output orders): the same bytes as prepare_chain on the host
 // (tests/gpu/test_sparse_network.cpp compares them), computed for all layers at once:
 //   upload W_k (CSR, inputs x outputs) as it is stored;
-//   transpose to outputs-by-row (count, scan, scatter, sort each row);
+//   transpose to outputs-by-row: all layers as one block-diagonal matrix through the shared
+//     cuda::transpose;
 //   the output order of every layer (one radix sort of (layer, smallest input, output) keys), and
 //     each layer's inputs renamed to their positions in the previous layer's order;
 //   per block of Policy::block outputs: the bitmap of the inputs it touches, their ranks (the
@@ -20,10 +21,12 @@
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
+#include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -48,47 +51,35 @@ struct Target {
   unsigned long long stage_displ, map_displ, map, warp_displ, index, value;  ///< within the layer
 };
 
-/// cnt[k][j] += entries of output j (column j of W_k).
-__global__ void count_outputs(const Source* src, int n, int* cnt) {
+/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), 64-bit indices),
+/// so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row at once.
+__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, long long* rp, long long* ci,
+                             float* v) {
   const int k = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Source s = src[k];
-  const long long p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
-  for (long long p = p0; p < p1; ++p) atomicAdd(cnt + (long long)k * n + load_index(s.ci, s.wide, p), 1);
-}
-
-/// tp[k] = exclusive scan of cnt[k] (n + 1 entries), and cnt[k] := tp[k][0..n) (scatter cursors).
-__global__ void __launch_bounds__(1024) scan_counts(int* cnt, int* tp, int n) {
-  using Scan = cub::BlockScan<int, 1024>;
-  __shared__ typename Scan::TempStorage tmp;
-  const int k = blockIdx.x;
-  int* c = cnt + (long long)k * n;
-  int* t = tp + (long long)k * (n + 1);
-  const int chunk = (n + 1023) / 1024, lo = min(n, threadIdx.x * chunk), hi = min(n, lo + chunk);
-  int sum = 0;
-  for (int j = lo; j < hi; ++j) sum += c[j];
-  int base = 0, total = 0;
-  Scan(tmp).ExclusiveSum(sum, base, total);
-  for (int j = lo; j < hi; ++j) {
-    const int x = c[j];
-    t[j] = base;
-    c[j] = base;
-    base += x;
-  }
-  if (threadIdx.x == 0) t[n] = total;
-}
-
-/// tc/tv: the entries of W_k by output row (unsorted within a row).
-__global__ void scatter_outputs(const Source* src, const Target* tg, int n, int* cursor, int* tc, float* tv) {
-  const int k = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Source s = src[k];
-  const long long at = tg[k].entries;
-  const long long p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
+  const long long at = tg[k].entries, p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
+  const long long row = (long long)k * n + i;
+  rp[row] = at + p0;
+  if (k == nl - 1 && i == n - 1) rp[row + 1] = at + p1;
   for (long long p = p0; p < p1; ++p) {
-    const int q = atomicAdd(cursor + (long long)k * n + load_index(s.ci, s.wide, p), 1);
-    tc[at + q] = i;
-    tv[at + q] = s.v[p];
+    ci[at + p] = (long long)k * n + load_index(s.ci, s.wide, p);
+    v[at + p] = s.v[p];
+  }
+}
+
+/// The transposed stack back as layers: tp[k] (n + 1 row offsets within the layer), tc (inputs
+/// within the layer) and tv.
+__global__ void unstack_layers(const long long* rp, const long long* ci, const float* v, int n, int* tp, int* tc,
+                               float* tv) {
+  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j > n) return;
+  const long long row = (long long)k * n + j, first = rp[(long long)k * n];
+  tp[(long long)k * (n + 1) + j] = int(rp[row] - first);
+  if (j == n) return;
+  for (long long p = rp[row]; p < rp[row + 1]; ++p) {
+    tc[p] = int(ci[p] - (long long)k * n);
+    tv[p] = v[p];
   }
 }
 
@@ -345,14 +336,14 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   };
 
   // --- W_k on the device as stored (fp32 values; other value types are cast on the host): one
-  // allocation for every host layer, and asynchronous copies with no synchronization between ---
+  // allocation for every host layer, filled by upload() (several host threads) ---
   std::vector<Matrix> held;  // host casts kept alive until the copies are done
   held.reserve(weights.size());
   std::vector<const Matrix*> use(weights.size());
   std::vector<Source> src(weights.size());
   std::vector<Target> tg(weights.size());
   long long entries = 0;
-  std::size_t upload = 0;
+  std::size_t upload_bytes = 0;
   auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
   for (int k = 0; k < nl; ++k) {
     const Matrix& w = weights[std::size_t(k)];
@@ -364,16 +355,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     }
     const Matrix& u = *use[std::size_t(k)];
     if (u.location() == Location::host)
-      upload += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
+      upload_bytes += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
     tg[std::size_t(k)].entries = entries;
     entries += w.nnz();
   }
-  Buffer raw(std::max<std::size_t>(upload, 16), Location::device, &ctx);
+  Buffer raw(std::max<std::size_t>(upload_bytes, 16), Location::device, &ctx);
   {
     char* at = static_cast<char*>(raw.data());
+    std::vector<UploadPiece> pieces;
     auto put = [&](const Buffer& b) -> const void* {
       if (b.size() == 0) return at;
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(at, b.data(), b.size(), cudaMemcpyHostToDevice, s));
+      pieces.push_back({at, b.data(), b.size()});
       const void* p = at;
       at += aligned(b.size());
       return p;
@@ -392,6 +384,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
         x.v = u.values().as<float>();
       }
     }
+    upload(pieces, ctx.device, s);
   }
   phase("weights uploaded");
   const int blocks = (n + P::block - 1) / P::block, words = (n + 31) / 32;
@@ -405,21 +398,29 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   device_array<Target> tg_d(tg.size(), ctx);
   RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tg_d.data(), tg.data(), tg.size() * sizeof(Target), cudaMemcpyHostToDevice, s));
 
-  // --- transpose ---
+  // --- transpose: every layer at once, as the block-diagonal stack (cuda::transpose: a stable
+  // radix sort, so each output row lists its inputs in order) ---
   const std::size_t ne = std::size_t(std::max<long long>(entries, 1));
-  device_array<int> cnt(std::size_t(nl) * std::size_t(n), ctx), tp(std::size_t(nl) * std::size_t(n + 1), ctx);
+  const Index stacked_rows = Index(nl) * n;
+  device_array<int> tp(std::size_t(nl) * std::size_t(n + 1), ctx);
   device_array<int> tc(ne, ctx), rank(ne, ctx);
   device_array<float> tv(ne, ctx);
-  cnt.fill_zero(ctx);
   const dim3 rows_grid(grid_for(std::size_t(n), 256), unsigned(nl));
-  count_outputs<<<rows_grid, 256, 0, s>>>(src_d.data(), n, cnt.data());
-  RINGBLAS_CHECK_LAUNCH("sparse_layer count_outputs", s, ctx.debug_sync);
-  scan_counts<<<nl, 1024, 0, s>>>(cnt.data(), tp.data(), n);
-  RINGBLAS_CHECK_LAUNCH("sparse_layer scan_counts", s, ctx.debug_sync);
-  scatter_outputs<<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, cnt.data(), tc.data(), tv.data());
-  RINGBLAS_CHECK_LAUNCH("sparse_layer scatter_outputs", s, ctx.debug_sync);
-  sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
-  RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
+  {
+    Buffer srp(sizeof(long long) * std::size_t(stacked_rows + 1), Location::device, &ctx);
+    Buffer sci(sizeof(long long) * ne, Location::device, &ctx), sv(sizeof(float) * ne, Location::device, &ctx);
+    stack_layers<<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<long long>(),
+                                            sci.as<long long>(), sv.as<float>());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer stack_layers", s, ctx.debug_sync);
+    const Matrix stacked = Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, IndexType::i64, Index(entries),
+                                                std::move(srp), std::move(sci), std::move(sv));
+    const Matrix t = transpose(stacked, ctx);
+    const dim3 ends_grid(grid_for(std::size_t(n) + 1, 256), unsigned(nl));
+    unstack_layers<<<ends_grid, 256, 0, s>>>(t.row_ptr().as<long long>(), t.col_idx().as<long long>(),
+                                              t.values().as<float>(), n, tp.data(), tc.data(), tv.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer unstack_layers", s, ctx.debug_sync);
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
+  }
 
   // --- output orders, and the inputs renamed to the previous layer's positions ---
   const std::size_t cells = std::size_t(nl) * std::size_t(n);

@@ -3,7 +3,7 @@
 // a thousand features and each took ~21 us, bound by launch and latency, not by work).
 //
 // A feature's column never mixes with another feature's, so a block that owns a minibatch of
-// Tail::minibatch features can run layer after layer on them with no grid-wide synchronization:
+// TailPolicy::minibatch features can run layer after layer on them with no grid-wide synchronization:
 // the block keeps the minibatch's activations (all neurons) in shared memory, double buffered, and
 // walks each layer's prepared blob (prepare.hpp) like the per-layer kernel does, with the staged
 // input rows replaced by the map's rows of the shared activations. Per layer the block adds its
@@ -19,12 +19,17 @@
 
 namespace ringblas::cuda::sparse_layer {
 
-struct Tail {
+/// The tail kernel's shape: `MB` features per block (2 x MB x n floats of shared memory).
+template <int MB>
+struct TailPolicy {
   static constexpr int threads = 1024;  ///< four blob blocks of 256 outputs at a time
-  static constexpr int minibatch = 8;   ///< features per block: 2 x 8 x n floats of shared memory
+  static constexpr int minibatch = MB;
   /// Largest n that fits (2 x minibatch x n x 4 bytes within 200 KB of shared memory).
   static constexpr int max_neurons = 200 * 1024 / (2 * minibatch * 4);
 };
+/// 8 features per block up to 3200 neurons (the 1024-neuron networks), 4 up to 6400 (4096).
+using Tail = TailPolicy<8>;
+using WideTail = TailPolicy<4>;
 
 /// One layer as the tail kernel reads it.
 struct TailLayer {
@@ -48,8 +53,10 @@ struct TailArgs {
   long long* ids_out;       ///< feature id of list_out[t]
 };
 
-static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel(TailArgs A) {
-  constexpr int MB = Tail::minibatch;
+/// (A template, so every file including this header shares one instantiation.)
+template <class TP>
+__global__ void __launch_bounds__(TP::threads) sparse_layer_tail_kernel(TailArgs A) {
+  constexpr int MB = TP::minibatch;
   extern __shared__ float act[];  // [2][MB][neurons]
   __shared__ int alive[MB];
   const int n = A.neurons;
@@ -59,7 +66,7 @@ static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel
   const int nf = min(MB, nfeat - f0);
   for (int f = 0; f < MB; ++f) {
     const float* col = f < nf ? A.in + (long long)A.gather[f0 + f] * n : nullptr;
-    for (int i = threadIdx.x; i < n; i += Tail::threads) act[f * n + i] = col ? col[i] : 0.0f;
+    for (int i = threadIdx.x; i < n; i += TP::threads) act[f * n + i] = col ? col[i] : 0.0f;
   }
   if (threadIdx.x < MB) alive[threadIdx.x] = 0;
   __syncthreads();
@@ -71,7 +78,7 @@ static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel
     float* nxt = act + ((l + 1) % 2) * MB * n;
     const LayerView& L = T.view;
     const BiasReluClamp epi{T.bias, A.ymax};
-    for (int b = threadIdx.x / Policy::block; b < L.blocks; b += Tail::threads / Policy::block) {
+    for (int b = threadIdx.x / Policy::block; b < L.blocks; b += TP::threads / Policy::block) {
       const int pos = b * Policy::block + threadIdx.x % Policy::block;
       float acc[MB];
 #pragma unroll
@@ -79,20 +86,41 @@ static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel
       for (int st = L.stage_displ[b]; st < L.stage_displ[b + 1]; ++st) {
         const std::int32_t* map = L.map + L.map_displ[st];
         const int e0 = L.warp_displ[st * Policy::warps + warp], e1 = L.warp_displ[st * Policy::warps + warp + 1];
-        for (int e = e0; e < e1; ++e) {
+        // U ELL rows at a time, so that the index, map and value loads of the rows overlap.
+        constexpr int U = 4;
+        int e = e0;
+        for (; e + U <= e1; e += U) {
+          int row[U];
+          float w[U];
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            row[u] = __ldg(L.index + (long long)(e + u) * 32 + lane);
+            w[u] = __ldg(L.value + (long long)(e + u) * 32 + lane);
+          }
+#pragma unroll
+          for (int u = 0; u < U; ++u) row[u] = __ldg(map + row[u]);
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int f = 0; f < MB; ++f) acc[f] += w[u] * cur[f * n + row[u]];
+        }
+        for (; e < e1; ++e) {
           const int row = __ldg(map + __ldg(L.index + (long long)e * 32 + lane));
           const float w = __ldg(L.value + (long long)e * 32 + lane);
 #pragma unroll
           for (int f = 0; f < MB; ++f) acc[f] += w * cur[f * n + row];
         }
       }
-      if (pos < L.outputs) {
 #pragma unroll
-        for (int f = 0; f < MB; ++f) {
+      for (int f = 0; f < MB; ++f) {
+        bool nz = false;
+        if (pos < L.outputs) {
           const float r = epi(acc[f], pos, f);
           nxt[f * n + pos] = r;
-          if (r != 0.0f && f < nf) alive[f] = 1;  // benign race: every writer writes 1
+          nz = r != 0.0f && f < nf;
         }
+        // One vote per warp (the warp's lanes share the loop over b: same group of 256).
+        if (__any_sync(0xffffffffu, nz) && lane == 0) atomicOr(alive + f, 1);
       }
     }
     __syncthreads();
@@ -122,7 +150,7 @@ static __global__ void __launch_bounds__(Tail::threads) sparse_layer_tail_kernel
   __syncthreads();
   for (int f = 0; f < nf; ++f)
     if (slot[f] >= 0)
-      for (int i = threadIdx.x; i < n; i += Tail::threads) A.out[(long long)(f0 + f) * n + i] = last[f * n + i];
+      for (int i = threadIdx.x; i < n; i += TP::threads) A.out[(long long)(f0 + f) * n + i] = last[f * n + i];
 }
 
 }  // namespace ringblas::cuda::sparse_layer
