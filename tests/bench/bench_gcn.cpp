@@ -286,7 +286,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     const Matrix a_hat = gcn::normalized_adjacency(g.adjacency, Type::fp32, ctx);
     const gcn::Features x = random_features(n, 256, 8);
-    std::vector<std::int32_t> labels(std::size_t(n)), train(std::size_t(n));
+    std::vector<std::int32_t> labels(static_cast<std::size_t>(n)), train(static_cast<std::size_t>(n));
     std::mt19937_64 rng(9);
     for (Index i = 0; i < n; ++i) labels[std::size_t(i)] = std::int32_t(rng() % 16), train[std::size_t(i)] = std::int32_t(i);
     gcn::Options o;

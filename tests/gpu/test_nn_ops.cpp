@@ -106,7 +106,7 @@ TEST_F(NnOpsGpu, SoftmaxCrossEntropyAccuracyAndAdamAgainstCpu) {
     const Index n = 5000;
     const std::string what = "classes " + std::to_string(classes);
     const DenseMatrix Z = nn_ref::random_dense(n, classes, Type::fp32, 7, -4, 4);
-    std::vector<std::int32_t> labels(std::size_t(n)), rows;
+    std::vector<std::int32_t> labels(static_cast<std::size_t>(n)), rows;
     for (Index i = 0; i < n; ++i) labels[std::size_t(i)] = std::int32_t((i * 31) % classes);
     for (Index i = 0; i < n; i += 3) rows.push_back(std::int32_t(i));
     const DenseVector L = nn_ref::int32_vector(labels), R = nn_ref::int32_vector(rows);
