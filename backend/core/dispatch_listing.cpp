@@ -59,6 +59,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
   list(rows, maxk_table());
+  list(rows, densify_table());
   list(rows, mxm_cbsr_table());
   list(rows, mxm_sampled_table());
   return rows;
