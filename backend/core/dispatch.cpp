@@ -5,7 +5,8 @@ namespace ringblas::detail {
 
 const char* executor_name(Executor e) { return e == Executor::cpu ? "cpu" : "cuda"; }
 
-bool is_cuda_variant(Variant v) { return v != Variant::automatic && v != Variant::suitesparse; }
+bool is_cpu_variant(Variant v) { return v == Variant::suitesparse || v == Variant::host_dense; }
+bool is_cuda_variant(Variant v) { return v != Variant::automatic && !is_cpu_variant(v); }
 
 bool cuda_compiled() {
 #if defined(RINGBLAS_HAS_CUDA)
@@ -27,11 +28,10 @@ void no_entry_can_run(const char* op, Backend b, const std::string& reasons) {
 }
 
 Backend effective_backend(const char* op, Backend b, Variant forced) {
-  if (forced == Variant::suitesparse) {
+  if (is_cpu_variant(forced)) {
     if (b == Backend::cuda || b == Backend::verify)
-      throw InvalidValue(std::string(op) +
-                         ": variant suitesparse is the cpu executor, but the context asks for " +
-                         backend_name(b));
+      throw InvalidValue(std::string(op) + ": variant " + std::string(variant_name(forced)) +
+                         " is the cpu executor, but the context asks for " + backend_name(b));
     return Backend::cpu;
   }
   if (is_cuda_variant(forced) && b == Backend::cpu)

@@ -86,6 +86,8 @@ struct Table {
 };
 
 bool is_cuda_variant(Variant v);
+/// The cpu executor's variants: suitesparse, and host_dense for the dense nn operations.
+bool is_cpu_variant(Variant v);
 /// True in builds with the cuda backend (whether or not a device is visible).
 bool cuda_compiled();
 /// Why the cuda executor cannot run anything here ("built without CUDA", "no CUDA device is

@@ -62,6 +62,13 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, densify_table());
   list(rows, mxm_cbsr_table());
   list(rows, mxm_sampled_table());
+  list(rows, gemm_table());
+  list(rows, column_sums_table());
+  list(rows, relu_backward_table());
+  list(rows, dropout_table());
+  list(rows, softmax_cross_entropy_table());
+  list(rows, accuracy_table());
+  list(rows, adam_step_table());
   return rows;
 }
 

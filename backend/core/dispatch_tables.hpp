@@ -5,6 +5,7 @@
 #include "backend/core/dense_batch.hpp"
 #include "backend/core/dispatch.hpp"
 #include "backend/core/dispatch_problems.hpp"
+#include "backend/core/nn_problems.hpp"
 
 namespace ringblas::detail {
 
@@ -31,5 +32,13 @@ const Table<IndexedProblem, Matrix>& extract_table();
 const Table<IndexedProblem, Matrix>& assign_table();
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table();
+// The dense nn operations (include/ringblas/nn.hpp; rows in dispatch_tables_nn.cpp).
+const Table<GemmProblem, DenseMatrix>& gemm_table();
+const Table<ColumnSumsProblem, DenseVector>& column_sums_table();
+const Table<ReluBackwardProblem, DenseMatrix>& relu_backward_table();
+const Table<DropoutProblem, DenseMatrix>& dropout_table();
+const Table<RowsProblem, LossOut>& softmax_cross_entropy_table();
+const Table<RowsProblem, LossOut>& accuracy_table();
+const Table<AdamProblem, AdamOut>& adam_step_table();
 
 }  // namespace ringblas::detail

@@ -1,6 +1,8 @@
-// The cpu executor: every operation of backend/core/operations.def on SuiteSparse:GraphBLAS.
+// The cpu executor: every operation of backend/core/operations.def on SuiteSparse:GraphBLAS
+// (the dense nn operations on OpenBLAS and plain loops: cpu_nn*.cpp).
 // Inputs and outputs are host-resident (the dispatch copies device data first).
 #pragma once
+#include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
 
 namespace ringblas::cpu {

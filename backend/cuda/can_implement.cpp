@@ -37,3 +37,22 @@ std::optional<std::string> can_implement_assign(const Matrix& C, const Matrix*, 
 }
 
 }  // namespace ringblas::cuda
+
+namespace ringblas::cuda {
+
+// cuBLAS gemm: fp32 only (the training path); 32-bit dimensions (cublasSgemm's int arguments).
+std::optional<std::string> can_implement_gemm(const DenseMatrix& C, const DenseMatrix& A, const DenseMatrix& B) {
+  if (C.type() != Type::fp32) return "the cuda gemm is fp32 only (" + std::string(type_name(C.type())) + " given)";
+  const Index limit = Index{1} << 31;
+  for (const DenseMatrix* m : {&C, &A, &B})
+    if (m->nrows() >= limit || m->ncols() >= limit) return std::string("a dimension of 2^31 or more");
+  return runs;
+}
+
+// dense_nn kernels (dropout, ReLU backward, column sums, softmax cross-entropy, accuracy, Adam): fp32.
+std::optional<std::string> can_implement_dense_nn(Type t) {
+  if (t != Type::fp32) return "the dense_nn kernels are fp32 only (" + std::string(type_name(t)) + " given)";
+  return runs;
+}
+
+}  // namespace ringblas::cuda

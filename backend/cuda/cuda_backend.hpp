@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
 
 namespace ringblas::cuda {

@@ -1,0 +1,149 @@
+// Graph convolutional network for node classification (Kipf & Welling, "Semi-Supervised
+// Classification with Graph Convolutional Networks", ICLR 2017; reference code tkipf/gcn and
+// PyTorch Geometric's GCNConv), forward and backward written out on the public API:
+//
+//   Â = D^-1/2 (A + I) D^-1/2,   D = diag((A + I)·1)          (ewise_add, reduce, apply, mxm)
+//   layer l = 0..L-1, H_0 = X (features, rows normalised to sum 1):
+//     Hd = dropout(H_l)                    (training only; nn::dropout, a stream per epoch/layer)
+//     T  = Hd · W_l                        (nn::gemm; SpMM through mxm for sparse features)
+//     Z  = Â · T + b_l                     (mxm with a dense B and a bias epilogue)
+//     H_{l+1} = σ(Z) for l < L-1 (σ = ReLU, fused as the bias_relu epilogue), logits Z for l = L-1
+//   loss = mean over the training rows of −log softmax(Z)[label]      (nn::softmax_cross_entropy)
+//   backward, G = ∂loss/∂Z:   ∂b_l = Σ_rows G;   ∂T = Âᵀ G;   ∂W_l = Hdᵀ ∂T;
+//                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0)  (nn::relu_backward)
+//   Adam (lr 0.01) with L2 weight decay 5e-4 on the first layer's parameters only.
+// Defaults are Kipf & Welling's: 2 layers, hidden 16, dropout 0.5, 200 epochs, Glorot-uniform
+// weights and zero biases (PyG's GCNConv, whose bias the reference PyG example also decays),
+// early stopping when the validation loss exceeds the mean of the 10 before it (tkipf/gcn
+// train.py). Deterministic for a seed on the cpu executor.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "ringblas/context.hpp"
+#include "ringblas/matrix.hpp"
+#include "ringblas/nn.hpp"
+
+namespace ringblas::gcn {
+
+struct Options {
+  Index epochs = 200;
+  Index hidden = 16;
+  Index layers = 2;
+  double lr = 0.01;
+  double dropout = 0.5;
+  double weight_decay = 5e-4;  ///< first layer's weights and bias only (Kipf & Welling)
+  /// > 0: MaxK (keep the k largest entries of each row) replaces ReLU in the hidden layers
+  /// (MaxK-GNN, Peng et al., ASPLOS 2024). Not in this build yet: NotImplemented.
+  Index maxk = 0;
+  std::uint64_t seed = 0;
+  /// Stop when the validation loss exceeds the mean of the previous `early_stopping` epochs'
+  /// (checked after that many epochs); 0 = train every epoch.
+  Index early_stopping = 10;
+  Type type = Type::fp32;  ///< fp32; fp64 runs on the cpu executor (gradient tests)
+};
+
+/// The node features of the first layer: dense (row-major) or a sparse matrix (one-hot identity
+/// features and other very sparse inputs: the first transform is then an SpMM).
+struct Features {
+  bool sparse = false;
+  DenseMatrix dense;
+  Matrix matrix;
+  Index rows() const { return sparse ? matrix.nrows() : dense.nrows(); }
+  Index cols() const { return sparse ? matrix.ncols() : dense.ncols(); }
+};
+
+/// Whether the operations on ctx run on the device (cuda backend, or automatic with a GPU), so
+/// that the model keeps its matrices there.
+bool runs_on_device(const Context& ctx);
+
+/// Â = D^-1/2 (A + I) D^-1/2 with values of type t (existing self-loops keep their weight, as
+/// PyG's add_remaining_self_loops). A must be square (DimensionMismatch).
+Matrix normalized_adjacency(const Matrix& A, Type t, Context& ctx);
+
+/// X with every row divided by its sum (rows summing to 0 stay 0; Kipf's preprocess_features),
+/// values of type t.
+Matrix row_normalize(const Matrix& X, Type t, Context& ctx);
+
+/// Row-normalised features from a feature matrix: dense when n·f values take at most
+/// `dense_limit_bytes`, else sparse.
+Features make_features(const Matrix& X, Type t, Context& ctx,
+                       std::size_t dense_limit_bytes = std::size_t(1) << 28);
+/// One-hot identity features (n x n, sparse).
+Features identity_features(Index n, Type t, Context& ctx);
+
+/// The network, its parameters, gradients and Adam state, and the work arrays of one pass, all
+/// where ctx computes (runs_on_device). Steps are separate so that tests can check gradients
+/// and the benchmark can time epochs; train() below is the usual loop.
+class Model {
+ public:
+  /// Throws NotImplemented for options.maxk > 0 (naming the missing MaxK piece), InvalidValue
+  /// for layers < 1, hidden < 1, dropout outside [0, 1), a type other than fp32/fp64,
+  /// DimensionMismatch when A_hat and the features disagree.
+  Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
+        Context& ctx);
+
+  /// Forward pass; `training` applies dropout with the streams of `epoch`.
+  void forward(bool training, Index epoch);
+  /// Logits of the last forward pass (n x classes).
+  const DenseMatrix& logits() const { return out_.back(); }
+  /// Loss and accuracy of the last forward pass over `rows`, written to stats(loss_slot) and
+  /// stats(acc_slot); with `gradient`, also ∂loss/∂logits for backward().
+  void loss(DenseVector& stats, Index loss_slot, Index acc_slot, const DenseVector& labels,
+            const DenseVector& rows, bool gradient);
+  /// Gradients of every parameter from the last loss(…, gradient = true); `training` and
+  /// `epoch` as given to the forward pass (the same dropout masks).
+  void backward(bool training, Index epoch);
+  /// One Adam step of every parameter with the gradients of backward().
+  void step();
+
+  Index layers() const { return Index(weights_.size()); }
+  std::vector<DenseMatrix>& weights() { return weights_; }
+  std::vector<DenseVector>& biases() { return biases_; }
+  const std::vector<DenseMatrix>& weight_gradients() const { return d_weights_; }
+  const std::vector<DenseVector>& bias_gradients() const { return d_biases_; }
+
+ private:
+  DenseMatrix place(DenseMatrix m) const;
+  DenseVector place(DenseVector v) const;
+  std::uint64_t stream(Index epoch, Index layer) const;
+  bool dropping(bool training) const { return training && options_.dropout > 0; }
+
+  Options options_;
+  Context& ctx_;
+  Matrix a_hat_, a_hat_t_;  ///< a_hat_t_ only when Â is not symmetric
+  bool symmetric_ = true;
+  Features x_;
+  DenseMatrix x_drop_;  ///< dense features after dropout
+  Matrix x_drop_sparse_, x_drop_sparse_t_;
+  std::vector<DenseMatrix> weights_, d_weights_, m_weights_, v_weights_;
+  std::vector<DenseVector> biases_, d_biases_, m_biases_, v_biases_;
+  std::vector<DenseMatrix> t_;    ///< T = input · W per layer
+  std::vector<DenseMatrix> out_;  ///< H_{l+1} (activated) per layer; the last is the logits
+  std::vector<DenseMatrix> grad_;   ///< ∂loss/∂Z per layer
+  std::vector<DenseMatrix> d_t_;    ///< ∂loss/∂T per layer
+  Index adam_t_ = 0;
+};
+
+struct EpochStats {
+  Index epoch = 0;
+  double train_loss = 0, train_acc = 0, val_loss = 0, val_acc = 0;
+};
+
+struct Result {
+  std::vector<EpochStats> history;
+  double test_loss = 0, test_acc = 0;
+  bool stopped_early = false;
+};
+
+/// Trains on `train` rows, watches `val`, reports `test` (node ids; labels of size n, each id's
+/// label in 0..classes-1). `on_epoch` (optional) receives every epoch's numbers as soon as they
+/// are known (the loop reads the device once per epoch for them).
+Result train(const Matrix& a_hat, const Features& x, const std::vector<std::int32_t>& labels,
+             Index classes, const std::vector<std::int32_t>& train_rows,
+             const std::vector<std::int32_t>& val_rows, const std::vector<std::int32_t>& test_rows,
+             const Options& options, Context& ctx,
+             const std::function<void(const EpochStats&)>& on_epoch = {});
+
+}  // namespace ringblas::gcn

@@ -1,0 +1,140 @@
+// The rows of the dense nn operations' dispatch tables (include/ringblas/nn.hpp): gemm on cuBLAS
+// (cublas) or OpenBLAS (host_dense), the other operations on the dense_nn kernels or host loops
+// (host_dense). The cuda rows answer through cuda::can_implement_gemm / can_implement_dense_nn.
+#include "backend/core/dispatch_rows.hpp"
+#include "backend/cpu/cpu_backend.hpp"
+#include "backend/cuda/cuda_backend.hpp"
+
+namespace ringblas::detail {
+using namespace rows;
+
+const Table<GemmProblem, DenseMatrix>& gemm_table() {
+  using P = GemmProblem;
+  static const Table<P, DenseMatrix> t{
+      "gemm",
+      {
+          {Variant::cublas, kCuda,
+           [](const P& p, const DenseMatrix& c) { return cuda::can_implement_gemm(c, p.A, p.B); },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::gemm(c, p.alpha, p.A, p.B, p.beta, chosen(p.d), x);
+           }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::gemm(c, p.alpha, h(p.A), h(p.B), p.beta, chosen(p.d), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<ColumnSumsProblem, DenseVector>& column_sums_table() {
+  using P = ColumnSumsProblem;
+  static const Table<P, DenseVector> t{
+      "column_sums",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const DenseVector&) { return cuda::can_implement_dense_nn(p.A.type()); },
+           [](const P& p, DenseVector& s, Context& x) { cuda::column_sums(s, p.A, x); }},
+          {Variant::host_dense, kCpu, always<P, DenseVector>,
+           [](const P& p, DenseVector& s, Context& x) {
+             HostInputs h(x);
+             cpu::column_sums(s, h(p.A), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<ReluBackwardProblem, DenseMatrix>& relu_backward_table() {
+  using P = ReluBackwardProblem;
+  static const Table<P, DenseMatrix> t{
+      "relu_backward",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const DenseMatrix&) { return cuda::can_implement_dense_nn(p.Y.type()); },
+           [](const P& p, DenseMatrix& g, Context& x) { cuda::relu_backward(g, p.Y, x); }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& g, Context& x) {
+             HostInputs h(x);
+             cpu::relu_backward(g, h(p.Y), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<DropoutProblem, DenseMatrix>& dropout_table() {
+  using P = DropoutProblem;
+  static const Table<P, DenseMatrix> t{
+      "dropout",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P&, const DenseMatrix& m) { return cuda::can_implement_dense_nn(m.type()); },
+           [](const P& p, DenseMatrix& m, Context& x) {
+             cuda::dropout(m, p.X, p.p, p.seed, p.stream, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& m, Context& x) {
+             HostInputs h(x);
+             cpu::dropout(m, h(p.X), p.p, p.seed, p.stream, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<RowsProblem, LossOut>& softmax_cross_entropy_table() {
+  using P = RowsProblem;
+  static const Table<P, LossOut> t{
+      "softmax_cross_entropy",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const LossOut&) { return cuda::can_implement_dense_nn(p.Z.type()); },
+           [](const P& p, LossOut& o, Context& x) {
+             cuda::softmax_cross_entropy(o.G, *o.out, p.slot, p.Z, p.labels, p.rows, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, LossOut>,
+           [](const P& p, LossOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::softmax_cross_entropy(o.G, *o.out, p.slot, h(p.Z), h(p.labels), h(p.rows), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<RowsProblem, LossOut>& accuracy_table() {
+  using P = RowsProblem;
+  static const Table<P, LossOut> t{
+      "accuracy",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const LossOut&) { return cuda::can_implement_dense_nn(p.Z.type()); },
+           [](const P& p, LossOut& o, Context& x) {
+             cuda::accuracy(*o.out, p.slot, p.Z, p.labels, p.rows, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, LossOut>,
+           [](const P& p, LossOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::accuracy(*o.out, p.slot, h(p.Z), h(p.labels), h(p.rows), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<AdamProblem, AdamOut>& adam_step_table() {
+  using P = AdamProblem;
+  static const Table<P, AdamOut> t{
+      "adam_step",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const AdamOut&) { return cuda::can_implement_dense_nn(p.G.type()); },
+           [](const P& p, AdamOut& o, Context& x) {
+             cuda::adam_step(*o.W, p.G, *o.m, *o.v, p.o, p.t, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, AdamOut>,
+           [](const P& p, AdamOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::adam_step(*o.W, h(p.G), *o.m, *o.v, p.o, p.t, x);
+           }},
+      }};
+  return t;
+}
+
+}  // namespace ringblas::detail

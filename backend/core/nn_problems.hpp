@@ -1,0 +1,64 @@
+// The inputs and outputs of the dense nn operations (include/ringblas/nn.hpp) as values that their
+// dispatch tables (dispatch_tables_nn.cpp) read, and the outputs that are more than one container
+// (a loss with its gradient, Adam's parameters with their moments). Internal to backend/core.
+#pragma once
+#include <cstdint>
+
+#include "ringblas/nn.hpp"
+
+namespace ringblas::detail {
+
+/// C = alpha·op(A)·op(B) + beta·C.
+struct GemmProblem {
+  double alpha;
+  const DenseMatrix& A;
+  const DenseMatrix& B;
+  double beta;
+  const Descriptor& d;
+};
+
+/// s = Σ_i A(i, :).
+struct ColumnSumsProblem {
+  const DenseMatrix& A;
+};
+
+/// G ⊙= (Y > 0).
+struct ReluBackwardProblem {
+  const DenseMatrix& Y;
+};
+
+/// Y = dropout(X; p, seed, stream); X nullptr: in place (Y = dropout(Y)).
+struct DropoutProblem {
+  const DenseMatrix* X;
+  double p;
+  std::uint64_t seed;
+  std::uint64_t stream;
+};
+
+/// Loss or accuracy of logits Z over rows R with labels.
+struct RowsProblem {
+  Index slot;
+  const DenseMatrix& Z;
+  const DenseVector& labels;
+  const DenseVector& rows;
+};
+/// What a loss writes: the scalar slot's vector and the gradient (nullptr: none).
+struct LossOut {
+  DenseVector* out;
+  DenseMatrix* G;
+};
+
+/// One Adam step with gradient G.
+struct AdamProblem {
+  const DenseMatrix& G;
+  const nn::AdamOptions& o;
+  Index t;
+};
+/// What Adam updates.
+struct AdamOut {
+  DenseMatrix* W;
+  DenseMatrix* m;
+  DenseMatrix* v;
+};
+
+}  // namespace ringblas::detail

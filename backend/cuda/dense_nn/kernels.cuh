@@ -1,0 +1,150 @@
+// The dense_nn kernels (include/ringblas/nn.hpp), fp32, row-major:
+// - relu_backward, dropout, adam: one element per thread, grid-stride; no shared memory.
+// - column_sums: block = Policy::sum_cols columns x sum_lanes row lanes over rows_per_block rows;
+//   lanes reduce in shared memory (sum_cols x sum_lanes floats), then one atomicAdd per column
+//   into the zeroed output (summation order differs from the cpu loop: results agree within
+//   float tolerance, not bit for bit).
+// - softmax_cross_entropy, accuracy: one warp per row of the subset R (row_warps warps a block);
+//   the lanes stride over the classes, the warp reduces max / sum / argmax with shuffles; each
+//   block adds its partial result (already divided by |R|) to out[slot] with one atomicAdd.
+// dropout's generator is backend/core/nn_counter_rng.hpp, the same function the cpu loop calls.
+#pragma once
+#include <cstdint>
+
+#include "backend/core/nn_counter_rng.hpp"
+#include "backend/cuda/dense_nn/policy.hpp"
+
+namespace ringblas::cuda::dense_nn {
+
+__global__ void relu_backward_kernel(float* g, const float* y, std::size_t n) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x)
+    if (!(y[e] > 0.0f)) g[e] = 0.0f;
+}
+
+/// y = dropout(x); x may be y (in place).
+__global__ void dropout_kernel(float* y, const float* x, std::size_t n, float threshold,
+                               float scale, std::uint64_t seed, std::uint64_t stream) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x)
+    y[e] = ringblas::detail::counter_uniform(seed, stream, e) >= threshold ? x[e] * scale : 0.0f;
+}
+
+struct AdamScalars {
+  float beta1, beta2, weight_decay, eps, step, bias_correction2;
+};
+
+__global__ void adam_kernel(float* w, const float* g, float* m, float* v, std::size_t n,
+                            AdamScalars s) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    const float ge = g[e] + s.weight_decay * w[e];
+    const float me = s.beta1 * m[e] + (1.0f - s.beta1) * ge;
+    const float ve = s.beta2 * v[e] + (1.0f - s.beta2) * ge * ge;
+    m[e] = me;
+    v[e] = ve;
+    w[e] -= s.step * me / (sqrtf(ve * s.bias_correction2) + s.eps);
+  }
+}
+
+__global__ void column_sums_kernel(float* out, const float* a, std::int64_t rows,
+                                   std::int64_t cols) {
+  __shared__ float part[Policy::sum_lanes][Policy::sum_cols];
+  const std::int64_t j = std::int64_t(blockIdx.x) * Policy::sum_cols + threadIdx.x;
+  const std::int64_t first = std::int64_t(blockIdx.y) * Policy::rows_per_block;
+  const std::int64_t last = min(rows, first + Policy::rows_per_block);
+  float acc = 0.0f;
+  if (j < cols)
+    for (std::int64_t i = first + threadIdx.y; i < last; i += Policy::sum_lanes) acc += a[i * cols + j];
+  part[threadIdx.y][threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y == 0 && j < cols) {
+    float s = 0.0f;
+    for (int l = 0; l < Policy::sum_lanes; ++l) s += part[l][threadIdx.x];
+    atomicAdd(out + j, s);
+  }
+}
+
+__device__ inline float warp_sum(float x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
+}
+__device__ inline float warp_max(float x) {
+  for (int o = 16; o > 0; o >>= 1) x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, o));
+  return x;
+}
+
+/// Block-wide sum of one value per warp (lane 0's), added to *out by thread 0.
+__device__ inline void block_add(float* out, float warp_value) {
+  __shared__ float part[Policy::row_warps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) part[warp] = warp_value;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int w = 0; w < Policy::row_warps; ++w) s += part[w];
+    atomicAdd(out, s);
+  }
+}
+
+/// loss and gradient over the rows `rows[0..count)`; g (when set) was zeroed before.
+__global__ void softmax_ce_kernel(float* g, float* out, const float* z, const std::int32_t* labels,
+                                  const std::int32_t* rows, std::int64_t count, std::int64_t c,
+                                  float inv_count) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  float loss = 0.0f;
+  if (k < count) {
+    const std::int64_t i = rows[k];
+    const float* zi = z + i * c;
+    const std::int32_t label = labels[i];
+    float mx = -INFINITY;
+    for (std::int64_t j = lane; j < c; j += 32) mx = fmaxf(mx, zi[j]);
+    mx = warp_max(mx);
+    float sum = 0.0f;
+    for (std::int64_t j = lane; j < c; j += 32) sum += expf(zi[j] - mx);
+    const float log_sum = logf(warp_sum(sum));
+    if (label < 0 || label >= c)
+      loss = NAN;  // out of range: validation could not see device labels (nn.hpp)
+    else
+      loss = (log_sum - (zi[label] - mx)) * inv_count;
+    if (g) {
+      float* gi = g + i * c;
+      for (std::int64_t j = lane; j < c; j += 32)
+        gi[j] = (expf(zi[j] - mx - log_sum) - (j == label ? 1.0f : 0.0f)) * inv_count;
+    }
+  }
+  block_add(out, loss);
+}
+
+/// (argmax == label) / count summed over the rows; ties go to the lowest column.
+__global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* labels,
+                                const std::int32_t* rows, std::int64_t count, std::int64_t c,
+                                float inv_count) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  float hit = 0.0f;
+  if (k < count) {
+    const std::int64_t i = rows[k];
+    const float* zi = z + i * c;
+    float best = -INFINITY;
+    std::int64_t arg = c;
+    for (std::int64_t j = lane; j < c; j += 32)
+      if (zi[j] > best || arg == c) {
+        best = zi[j];
+        arg = j;
+      }
+    for (int o = 16; o > 0; o >>= 1) {
+      const float ob = __shfl_xor_sync(0xffffffffu, best, o);
+      const std::int64_t oa = __shfl_xor_sync(0xffffffffu, arg, o);
+      if (ob > best || (ob == best && oa < arg)) {
+        best = ob;
+        arg = oa;
+      }
+    }
+    hit = arg == labels[i] ? inv_count : 0.0f;
+  }
+  block_add(out, hit);
+}
+
+}  // namespace ringblas::cuda::dense_nn

@@ -1,0 +1,131 @@
+// cuda entry points of the dense_nn operations (include/ringblas/nn.hpp; gemm is cublas_gemm.cu):
+// operands to the device (operand.hpp), output cleared where the kernel accumulates, one launch.
+// Nothing here synchronises with the host (the scalars stay in out[slot] on the device).
+#include <cmath>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/dense_nn/kernels.cuh"
+#include "backend/cuda/dense_nn/operand.hpp"
+
+namespace ringblas::cuda {
+namespace {
+
+using dense_nn::Policy;
+
+unsigned stride_grid(std::size_t n) {
+  const unsigned g = grid_for(n, Policy::block);
+  return g < Policy::max_blocks ? g : Policy::max_blocks;
+}
+
+template <class X> float* values_of(X& x) { return x.values().template as<float>(); }
+
+}  // namespace
+
+void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx) {
+  dense_nn::make_resident(s, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  if (s.size() == 0) return;
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(values_of(s), 0, s.values().size(), st));
+  if (A.nrows() == 0) return;
+  Buffer hold;
+  const float* a = static_cast<const float*>(dense_nn::device_values(A, hold, ctx));
+  const dim3 block(Policy::sum_cols, Policy::sum_lanes);
+  const dim3 grid(grid_for(std::size_t(A.ncols()), Policy::sum_cols),
+                  grid_for(std::size_t(A.nrows()), Policy::rows_per_block));
+  dense_nn::column_sums_kernel<<<grid, block, 0, st>>>(values_of(s), a, A.nrows(), A.ncols());
+  RINGBLAS_CHECK_LAUNCH("column_sums_kernel", st, ctx.debug_sync);
+}
+
+void relu_backward(DenseMatrix& G, const DenseMatrix& Y, Context& ctx) {
+  dense_nn::make_resident(G, ctx);
+  const std::size_t n = std::size_t(G.nrows()) * std::size_t(G.ncols());
+  if (n == 0) return;
+  Buffer hold;
+  const float* y = static_cast<const float*>(dense_nn::device_values(Y, hold, ctx));
+  const cudaStream_t st = stream_of(ctx);
+  dense_nn::relu_backward_kernel<<<stride_grid(n), Policy::block, 0, st>>>(values_of(G), y, n);
+  RINGBLAS_CHECK_LAUNCH("relu_backward_kernel", st, ctx.debug_sync);
+}
+
+void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
+             std::uint64_t stream, Context& ctx) {
+  if (X) {  // out of place: Y's old values are not needed, only its device storage
+    if (Y.location() != Location::device)
+      Y = DenseMatrix::from_buffer(Y.nrows(), Y.ncols(), Y.type(), Y.layout(),
+                                   Buffer(Y.values().size(), Location::device, &ctx));
+  } else {
+    dense_nn::make_resident(Y, ctx);
+  }
+  const std::size_t n = std::size_t(Y.nrows()) * std::size_t(Y.ncols());
+  if (n == 0) return;
+  Buffer hold;
+  const float* x = X ? static_cast<const float*>(dense_nn::device_values(*X, hold, ctx)) : values_of(Y);
+  const cudaStream_t st = stream_of(ctx);
+  // The same float threshold and scale as the cpu loop (cpu_nn.cpp).
+  dense_nn::dropout_kernel<<<stride_grid(n), Policy::block, 0, st>>>(
+      values_of(Y), x, n, float(p), float(1.0 / (1.0 - p)), seed, stream);
+  RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
+}
+
+void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseVector& labels, const DenseVector& rows, Context& ctx) {
+  dense_nn::make_resident(out, ctx);
+  if (G) dense_nn::make_resident(*G, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  Buffer hz, hl, hr;
+  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
+  const auto* l = static_cast<const std::int32_t*>(dense_nn::device_values(labels, hl, ctx));
+  const auto* r = static_cast<const std::int32_t*>(dense_nn::device_values(rows, hr, ctx));
+  float* o = values_of(out) + slot;
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(o, 0, sizeof(float), st));
+  float* g = G ? values_of(*G) : nullptr;
+  if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
+  const Index count = rows.size();
+  dense_nn::softmax_ce_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
+                                Policy::row_warps * 32, 0, st>>>(g, o, z, l, r, count, Z.ncols(),
+                                                                 float(1.0 / double(count)));
+  RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
+}
+
+void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
+              const DenseVector& rows, Context& ctx) {
+  dense_nn::make_resident(out, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  Buffer hz, hl, hr;
+  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
+  const auto* l = static_cast<const std::int32_t*>(dense_nn::device_values(labels, hl, ctx));
+  const auto* r = static_cast<const std::int32_t*>(dense_nn::device_values(rows, hr, ctx));
+  float* o = values_of(out) + slot;
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(o, 0, sizeof(float), st));
+  const Index count = rows.size();
+  dense_nn::accuracy_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
+                              Policy::row_warps * 32, 0, st>>>(o, z, l, r, count, Z.ncols(),
+                                                               float(1.0 / double(count)));
+  RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
+}
+
+void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix& v,
+               const nn::AdamOptions& o, Index t, Context& ctx) {
+  dense_nn::make_resident(W, ctx);
+  dense_nn::make_resident(m, ctx);
+  dense_nn::make_resident(v, ctx);
+  const std::size_t n = std::size_t(W.nrows()) * std::size_t(W.ncols());
+  if (n == 0) return;
+  Buffer hold;
+  const float* g = static_cast<const float*>(dense_nn::device_values(G, hold, ctx));
+  // Formed in double and rounded once, as the cpu loop does (cpu_nn.cpp).
+  const dense_nn::AdamScalars s{float(o.beta1),
+                                float(o.beta2),
+                                float(o.weight_decay),
+                                float(o.eps),
+                                float(o.lr / (1.0 - std::pow(o.beta1, double(t)))),
+                                float(1.0 / (1.0 - std::pow(o.beta2, double(t))))};
+  const cudaStream_t st = stream_of(ctx);
+  dense_nn::adam_kernel<<<stride_grid(n), Policy::block, 0, st>>>(values_of(W), g, values_of(m),
+                                                                  values_of(v), n, s);
+  RINGBLAS_CHECK_LAUNCH("adam_kernel", st, ctx.debug_sync);
+}
+
+}  // namespace ringblas::cuda

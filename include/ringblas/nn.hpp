@@ -1,0 +1,94 @@
+// Dense building blocks for training graph neural networks (issue 12): GEMM, bias gradient,
+// ReLU backward, counter-based dropout, softmax cross-entropy, accuracy and Adam.
+//
+// Every operation takes row-major DenseMatrix/DenseVector operands of one float type: fp32 on
+// every executor, fp64 on the cpu executor as well (the finite-difference tests use it; the cuda
+// rows answer NotImplemented for fp64). Like the rest of the API each has one dispatch table
+// (`ringblas kernels` lists them): the cpu row ("host_dense": OpenBLAS for gemm, plain loops for
+// the rest) and the cuda rows ("cublas" for gemm, "dense_nn" for the rest). On the cuda executor
+// no operation synchronises with the host: the scalar results (loss, accuracy) are written into a
+// slot of a DenseVector so that a training loop reads all of an epoch's scalars with one copy.
+//
+// Shared rules: shapes are checked before anything runs (DimensionMismatch naming the operation),
+// layouts must be row_major and types must agree (InvalidValue). Each executor copies inputs that
+// live elsewhere for the call (counted in ctx.transfers) and moves an output it writes to its own
+// side: the cuda executor leaves outputs on the device, the cpu executor on the host. Keep a
+// training loop's matrices on the device so that nothing is copied.
+#pragma once
+#include <cstdint>
+
+#include "ringblas/context.hpp"
+#include "ringblas/descriptor.hpp"
+#include "ringblas/matrix.hpp"
+#include "ringblas/ops.hpp"
+
+namespace ringblas::nn {
+
+/// C = alpha · op(A) · op(B) + beta · C, op transposing per desc.transpose_a / desc.transpose_b
+/// (BLAS sgemm/dgemm on row-major data). C must already have the product's shape; with beta == 0
+/// its old values are not read (NaN in C does not propagate). desc's mask flags and variant
+/// other than automatic / host_dense / cublas throw NotImplemented.
+void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
+          const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// s(j) = Σ_i A(i, j) (the bias gradient of a layer whose output gradient is A). s must have
+/// size A.ncols() and A's type; its old values are overwritten.
+void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx = default_context());
+
+/// G(i,j) = Y(i,j) > 0 ? G(i,j) : 0: the gradient through Y = max(X, 0) given Y (ReLU backward),
+/// in place. G and Y have the same shape.
+void relu_backward(DenseMatrix& G, const DenseMatrix& Y, Context& ctx = default_context());
+
+/// The uniform number in [0, 1) that dropout draws for element `index` (= i·ncols + j) under
+/// (seed, stream): a counter-based generator (SplitMix64-style finaliser of the three words, 24
+/// bits), so that the cpu and cuda executors draw the same numbers, in any order, without state.
+float dropout_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+
+/// Inverted dropout in place: X(i,j) = u(i,j) >= p ? X(i,j) / (1 - p) : 0, u = dropout_uniform(
+/// seed, stream, i·ncols + j). Calling it again with the same (p, seed, stream) on the gradient
+/// of the output is the backward pass (same mask, same scale). Use a new stream per epoch and
+/// per dropout site. p in [0, 1) (InvalidValue otherwise); p == 0 leaves X unchanged.
+void dropout(DenseMatrix& X, double p, std::uint64_t seed, std::uint64_t stream,
+             Context& ctx = default_context());
+/// The same out of place: Y = dropout(X) (Y has X's shape and type; X is not changed). Saves a
+/// copy where X must be kept (a network's input features).
+void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
+             std::uint64_t stream, Context& ctx = default_context());
+
+/// Softmax cross-entropy over the rows R = `rows` (int32 row indices of Z) of the logits Z
+/// (n x C) with int32 `labels` (size n; read only at rows in R, each in [0, C)):
+///   loss = (1/|R|) Σ_{r ∈ R} −log softmax(Z(r,:))[labels(r)]   written to out(slot);
+///   G = ∂loss/∂Z: (softmax(Z(r,:)) − onehot(labels(r))) / |R| on rows r ∈ R, 0 on the others
+/// (skipped when G is nullptr; else G has Z's shape and type). out has Z's type and slot <
+/// out.size(). Rows in R must be distinct. A label out of range throws InvalidIndex when the
+/// labels are on the host; on the device (no synchronisation) it makes the loss NaN.
+void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseVector& labels, const DenseVector& rows,
+                           Context& ctx = default_context());
+
+/// out(slot) = (1/|R|) · #{r ∈ R : argmax_j Z(r, j) == labels(r)} (ties: the lowest j), with R,
+/// labels and out as in softmax_cross_entropy.
+void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
+              const DenseVector& rows, Context& ctx = default_context());
+
+/// Adam's settings (Kingma & Ba 2015); weight_decay is L2 added to the gradient (g + wd·w) as in
+/// torch.optim.Adam and Kipf & Welling's GCN, not AdamW's decoupled decay.
+struct AdamOptions {
+  double lr = 0.01;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  double weight_decay = 0.0;
+};
+
+/// One Adam step t (1-based) on parameters W with gradient G and moments m, v (same shape and
+/// type as W; zero before step 1), in place:
+///   g = G + wd·W;  m = β1·m + (1−β1)·g;  v = β2·v + (1−β2)·g²;
+///   W -= lr · (m / (1−β1^t)) / (sqrt(v / (1−β2^t)) + eps).
+void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix& v,
+               const AdamOptions& o, Index t, Context& ctx = default_context());
+/// The same for a parameter vector (a bias).
+void adam_step(DenseVector& w, const DenseVector& g, DenseVector& m, DenseVector& v,
+               const AdamOptions& o, Index t, Context& ctx = default_context());
+
+}  // namespace ringblas::nn
