@@ -28,6 +28,23 @@ const Table<MaxkProblem, Cbsr>& maxk_table() {
   return t;
 }
 
+const Table<DensifyProblem, DenseMatrix>& densify_table() {
+  using P = DensifyProblem;
+  static const Table<P, DenseMatrix> t{
+      "densify",
+      {
+          {Variant::maxk, kCuda,
+           [](const P&, const DenseMatrix& d) { return cuda::maxk::can_implement_densify(d); },
+           [](const P& p, DenseMatrix& d, Context& c) { cuda::maxk::densify(d, p.X, c); }},
+          {Variant::suitesparse, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& d, Context& c) {
+             HostInputs h(c);
+             cpu::densify(d, h(p.X), c);
+           }},
+      }};
+  return t;
+}
+
 const Table<CbsrMxmProblem, DenseMatrix>& mxm_cbsr_table() {
   using P = CbsrMxmProblem;
   static const Table<P, DenseMatrix> t{
@@ -35,13 +52,15 @@ const Table<CbsrMxmProblem, DenseMatrix>& mxm_cbsr_table() {
       {
           {Variant::maxk, kCuda,
            [](const P& p, const DenseMatrix& c) {
-             return cuda::maxk::can_implement_forward(p.s, p.A, c, p.d);
+             return cuda::maxk::can_implement_forward(p.s, p.A, c, p.ep, p.d);
            },
-           [](const P& p, DenseMatrix& c, Context& x) { cuda::maxk::forward(c, p.A, p.X, p.d, x); }},
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::maxk::forward(c, p.A, p.X, p.ep, p.d, x);
+           }},
           {Variant::suitesparse, kCpu, always<P, DenseMatrix>,
            [](const P& p, DenseMatrix& c, Context& x) {
              HostInputs h(x);
-             cpu::mxm(c, p.s, h(p.A), h(p.X), p.d, x);
+             cpu::mxm(c, p.s, h(p.A), h(p.X), h(p.ep ? p.ep->bias : nullptr), p.ep, p.d, x);
            }},
       }};
   return t;

@@ -11,11 +11,16 @@ struct MaxkProblem {
   const DenseMatrix& Y;
   int k;
 };
-/// C = op(A) ⊕.⊗ X, X in CBSR, C dense.
+/// D = X densified.
+struct DensifyProblem {
+  const Cbsr& X;
+};
+/// C = epilogue(op(A) ⊕.⊗ X), X in CBSR, C dense; ep nullptr: no epilogue.
 struct CbsrMxmProblem {
   const Semiring& s;
   const Matrix& A;
   const Cbsr& X;
+  const Epilogue* ep;
   const Descriptor& d;
 };
 /// C's values = (op(A) ⊕.⊗ B) at C's CBSR pattern.
@@ -27,6 +32,7 @@ struct SampledMxmProblem {
 };
 
 const Table<MaxkProblem, Cbsr>& maxk_table();
+const Table<DensifyProblem, DenseMatrix>& densify_table();
 const Table<CbsrMxmProblem, DenseMatrix>& mxm_cbsr_table();
 const Table<SampledMxmProblem, Cbsr>& mxm_sampled_table();
 

@@ -58,6 +58,17 @@ void maxk(Cbsr& X, const DenseMatrix& Y, int k, const Descriptor& d, Context& ct
                   detail::Tolerance{});
 }
 
+void densify(DenseMatrix& D, const Cbsr& X, const Descriptor& d, Context& ctx) {
+  const char* op = "densify";
+  require_fp32(op, "D", D.type());
+  detail::check_dense_output_flags(op, d, false);
+  if (d.transpose_a) throw NotImplemented(std::string(op) + ": transpose_a does not apply");
+  require(D.nrows() == X.nrows() && D.ncols() == X.ncols(), op,
+          "D is " + str({D.nrows(), D.ncols()}) + " but X is " + str({X.nrows(), X.ncols()}));
+  detail::execute(detail::densify_table(), detail::DensifyProblem{X}, d.variant, D, ctx,
+                  detail::Tolerance{});
+}
+
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Descriptor& d,
          Context& ctx) {
   const char* op = "mxm (cbsr)";
@@ -69,7 +80,29 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
   detail::check_dense_output_flags(op, d, false);
   require_plus_times_fp32(op, s);
   require_fp32(op, "C", C.type());
-  detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, d}, d.variant, C, ctx,
+  detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, nullptr, d}, d.variant,
+                  C, ctx,
+                  detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
+}
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
+         const Descriptor& d, Context& ctx) {
+  const char* op = "mxm (cbsr, epilogue)";
+  const Dims a = dims(A, d.transpose_a);
+  require(a.cols == X.nrows(), op,
+          "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
+  require(C.nrows() == a.rows && C.ncols() == X.ncols(), op,
+          "C is " + str({C.nrows(), C.ncols()}) + " but A*X is " + str({a.rows, X.ncols()}));
+  if (ep.has_bias() && !ep.bias)
+    throw InvalidValue(std::string(op) + ": a bias epilogue needs a bias vector");
+  if (ep.has_bias() && ep.bias->size() != C.ncols())
+    throw InvalidValue(std::string(op) + ": the bias has size " + std::to_string(ep.bias->size()) +
+                       " but C has " + std::to_string(C.ncols()) + " columns");
+  detail::check_dense_output_flags(op, d, false);
+  require_plus_times_fp32(op, s);
+  require_fp32(op, "C", C.type());
+  detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, &ep, d}, d.variant, C,
+                  ctx,
                   detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
 }
 

@@ -100,8 +100,23 @@ void maxk(Cbsr& X, const DenseMatrix& Y, int k, Context&) {
   }
 }
 
-void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Descriptor& d,
-         Context&) {
+void densify(DenseMatrix& D, const Cbsr& X, Context&) {
+  const Index n = X.nrows(), h = X.ncols();
+  const int k = X.k();
+  DenseMatrix out(n, h, Type::fp32, D.layout());
+  const float* xv = X.values().as<float>();
+  const std::uint8_t* xi = X.indices().as<std::uint8_t>();
+  for (Index i = 0; i < n; ++i)
+    for (int t = 0; t < k; ++t) {
+      const Index c = xi[i * k + t];
+      out.values().as<float>()[D.layout() == Layout::row_major ? i * h + c : c * n + i] =
+          xv[i * k + t];
+    }
+  D = std::move(out);
+}
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
+         const DenseVector* bias, const Epilogue* ep, const Descriptor& d, Context&) {
   require_plus_times_fp32("mxm (cbsr)", s);
   const HostCsr a = host_csr(A, d.transpose_a);
   const Index h = X.ncols();
@@ -118,7 +133,11 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
     }
     for (Index c = 0; c < h; ++c) {
       const Index q = C.layout() == Layout::row_major ? i * h + c : c * a.nrows + i;
-      out.values().as<float>()[q] = acc[c];
+      float x = acc[c];
+      if (ep && ep->has_bias()) x += detail::value_at<float>(bias->values(), bias->type(), c);
+      if (ep && ep->has_relu()) x = std::max(x, 0.0f);
+      if (ep && ep->clamp) x = std::min(x, float(*ep->clamp));
+      out.values().as<float>()[q] = x;
     }
   }
   C = std::move(out);

@@ -8,9 +8,12 @@ namespace ringblas::cpu {
 
 /// X = maxk(Y, k): per row the k largest by IEEE totalOrder, ties at the smaller column.
 void maxk(Cbsr& X, const DenseMatrix& Y, int k, Context& ctx);
-/// C = op(A) ⊕.⊗ X, plus_times over fp32 (NotImplemented for another semiring).
-void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Descriptor& d,
-         Context& ctx);
+/// D = X densified (zeros elsewhere), D's layout kept.
+void densify(DenseMatrix& D, const Cbsr& X, Context& ctx);
+/// C = epilogue(op(A) ⊕.⊗ X), plus_times over fp32 (NotImplemented for another semiring);
+/// `ep` nullptr: none; `bias` is ep's bias on the host.
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
+         const DenseVector* bias, const Epilogue* ep, const Descriptor& d, Context& ctx);
 /// C's values = (op(A) ⊕.⊗ B) at C's pattern, plus_times over fp32.
 void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, const Descriptor& d,
          Context& ctx);

@@ -100,15 +100,19 @@ std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerC
 namespace maxk {
 std::optional<std::string> can_implement_topk(const DenseMatrix&) { return kNotCompiled; }
 std::optional<std::string> can_implement_forward(const Semiring&, const Matrix&,
-                                                 const DenseMatrix&, const Descriptor&) {
+                                                 const DenseMatrix&, const Epilogue*,
+                                                 const Descriptor&) {
   return kNotCompiled;
 }
 std::optional<std::string> can_implement_backward(const Semiring&, const Matrix&,
                                                   const DenseMatrix&, const Descriptor&) {
   return kNotCompiled;
 }
+std::optional<std::string> can_implement_densify(const DenseMatrix&) { return kNotCompiled; }
 void topk(Cbsr&, const DenseMatrix&, int, Context&) { not_compiled("maxk"); }
-void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Descriptor&, Context&) {
+void densify(DenseMatrix&, const Cbsr&, Context&) { not_compiled("densify"); }
+void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Epilogue*, const Descriptor&,
+             Context&) {
   not_compiled("mxm (cbsr)");
 }
 void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&) {

@@ -74,11 +74,22 @@ class Cbsr {
 void maxk(Cbsr& X, const DenseMatrix& Y, int k, const Descriptor& desc = {},
           Context& ctx = default_context());
 
+/// D = X as a dense matrix: X's entries at their columns, 0 elsewhere. D (nrows x ncols of X,
+/// fp32; DimensionMismatch otherwise) is overwritten and keeps its location and layout. The gradient of maxk with respect to its
+/// input is the sampled gradient densified this way. Throws NotImplemented for another D type.
+void densify(DenseMatrix& D, const Cbsr& X, const Descriptor& desc = {},
+             Context& ctx = default_context());
+
 /// MaxK-GNN forward aggregation: C = op(A) ⊕.⊗ X with X in CBSR and C dense (overwritten; keeps
 /// its location), op(A) = Aᵀ with desc.transpose_a. Semiring plus_times over fp32 (A's values
 /// cast to fp32); C fp32. Throws DimensionMismatch, NotImplemented for another semiring, another
 /// C type, desc.transpose_b or mask flags.
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
+         const Descriptor& desc = {}, Context& ctx = default_context());
+/// The same with a fused epilogue: C = epilogue(op(A) ⊕.⊗ X) (see Epilogue; the MaxK-GCN layer
+/// adds its bias here). Throws InvalidValue when the bias is missing or its size differs from
+/// C's columns.
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
          const Descriptor& desc = {}, Context& ctx = default_context());
 
 /// MaxK-GNN backward (sampled product, SSpMM): C(i, j) = (op(A) ⊕.⊗ B)(i, j) for the k positions

@@ -381,8 +381,12 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
   ASSERT_EQ(table.size(), order.size());
   const std::set<std::string> expected = {
       "mxm cpu: suitesparse cuda: "
+<<<<<<< HEAD
       "spgemm_hash,spgemm_dot,spmm_rowsplit,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,"
       "sparse_layer",
+=======
+      "spgemm_hash,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,sparse_layer,maxk",
+>>>>>>> maxk
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",
       "mxm_batched cpu: suitesparse cuda: spmm_batched,spmm_batched_coo",
@@ -390,6 +394,8 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
       "select cpu: suitesparse cuda: elementwise",
       "reduce cpu: suitesparse cuda: reduce",
       "mxm_layers cpu: none cuda: sparse_layer",
+      "maxk cpu: suitesparse cuda: maxk",
+      "densify cpu: suitesparse cuda: maxk",
   };
   for (const std::string& e : expected)
     EXPECT_NE(std::find(order.begin(), order.end(), e), order.end()) << e << "\nin:\n" << r.out;

@@ -5,6 +5,7 @@
 // layer's gradient against finite differences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -117,6 +118,34 @@ TEST(MaxkCpu, ForwardRectangularAndEmpty) {
   }
 }
 
+TEST(MaxkCpu, ForwardEpilogue) {
+  Context ctx(Backend::cpu);
+  const Index n = 30, h = 40;
+  Cbsr x;
+  maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 2)), 8, {}, ctx);
+  const Matrix A = random_adjacency(n, n, 4, 6);
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = float(j % 5) * 0.1f - 0.2f;
+  const DenseVector bias = DenseVector::from_values(b);
+  const auto ref = reference_forward(A, x, false);
+  for (const Epilogue& ep : {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
+    DenseMatrix c(n, h, Type::fp32);
+    mxm(c, kPlusTimes, A, x, ep, {}, ctx);
+    std::vector<double> want(ref);
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < h; ++j) {
+        double& w = want[i * h + j];
+        if (ep.has_bias()) w += b[j];
+        if (ep.has_relu()) w = std::max(w, 0.0);
+      }
+    const auto got = std::vector<float>(c.values().as<float>(), c.values().as<float>() + n * h);
+    expect_near_all(got, want, "epilogue " + std::to_string(int(ep.kind)));
+  }
+  DenseMatrix c(n, h, Type::fp32);
+  const DenseVector short_bias = DenseVector::from_values(std::vector<float>(3, 1.0f));
+  EXPECT_THROW(mxm(c, kPlusTimes, A, x, Epilogue::bias_add(short_bias), {}, ctx), InvalidValue);
+}
+
 TEST(MaxkCpu, SampledBackwardMatchesReference) {
   Context ctx(Backend::cpu);
   for (Index h : {Index{40}, Index{256}})
@@ -151,6 +180,21 @@ TEST(MaxkCpu, CbsrContainer) {
   EXPECT_THROW(Cbsr(1, 6, 7), InvalidValue);
   const Cbsr z(3, 256, 256);
   EXPECT_NO_THROW(z.check_invariants());
+}
+
+TEST(MaxkCpu, DensifyPutsEntriesAtTheirColumns) {
+  Context ctx(Backend::cpu);
+  const Cbsr x = Cbsr::from_host(2, 5, 2, {1, 2, 3, 4}, {0, 4, 1, 2});
+  for (Layout l : {Layout::row_major, Layout::col_major}) {
+    DenseMatrix d(2, 5, Type::fp32, l);
+    densify(d, x, {}, ctx);
+    EXPECT_EQ(d.layout(), l);
+    for (Index i = 0; i < 2; ++i)
+      for (Index j = 0; j < 5; ++j)
+        EXPECT_EQ(d.at<float>(i, j), x.to_dense().at<float>(i, j)) << i << ", " << j;
+  }
+  DenseMatrix wrong(3, 5, Type::fp32);
+  EXPECT_THROW(densify(wrong, x, {}, ctx), DimensionMismatch);
 }
 
 TEST(MaxkCpu, Errors) {

@@ -5,6 +5,7 @@
 // operands, and outputs allocated from a poisoned device pool.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -119,6 +120,39 @@ TEST_F(MaxkGpu, ForwardVerifiesAndMatchesReference) {
       }
 }
 
+TEST_F(MaxkGpu, ForwardEpilogueVerifies) {
+  const Index n = 700, h = 256;
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = float(j % 7) * 0.1f - 0.3f;
+  const DenseVector bias = DenseVector::from_values(b);
+  for (int k : {3, 32}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 12)), k, {},
+         cpu_context());
+    const Matrix A = random_adjacency(n, n, 7, 13);
+    for (const Epilogue& ep :
+         {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
+      Context verify(Backend::verify);
+      DenseMatrix c(n, h, Type::fp32);
+      EXPECT_NO_THROW(mxm(c, kPlusTimes, A, x, ep, forced(), verify))
+          << "k " << k << " epilogue " << int(ep.kind);
+      // Device bias and output, and A without entries (the epilogue alone).
+      Context ctx(Backend::cuda);
+      const DenseVector bd = bias.to(Location::device, ctx);
+      const Epilogue epd(ep.kind, ep.has_bias() ? &bd : nullptr);
+      DenseMatrix cd = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+      mxm(cd, kPlusTimes, Matrix(n, n, Type::fp32), x, epd, forced(), ctx);
+      const auto got = host_values(cd, ctx);
+      for (Index i = 0; i < n; i += 97)
+        for (Index j = 0; j < h; ++j) {
+          float w = ep.has_bias() ? b[j] : 0.0f;
+          if (ep.has_relu()) w = std::max(w, 0.0f);
+          ASSERT_EQ(got[i * h + j], w) << i << ", " << j;
+        }
+    }
+  }
+}
+
 TEST_F(MaxkGpu, ForwardDeviceResidentIntoPoisonedPool) {
   Context ctx(Backend::cuda);
   const Index n = 3000, h = 256;
@@ -178,6 +212,26 @@ TEST_F(MaxkGpu, SampledBackwardDeviceResidentIntoPoisonedPool) {
     EXPECT_EQ(got.indices_vector(), pattern.indices_vector());
     expect_near_all(got.values_vector(), reference_sampled(A, dy, pattern, true),
                     "k " + std::to_string(k));
+  }
+}
+
+TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
+  const Index n = 2000, h = 100;
+  for (int k : {1, 3, 16, 100}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
+         cpu_context());
+    Context verify(Backend::verify);
+    DenseMatrix d(n, h, Type::fp32);
+    EXPECT_NO_THROW(densify(d, x, forced(), verify)) << "k " << k;
+    Context ctx(Backend::cuda);
+    poison_device_pool(std::size_t(n) * h * 8, ctx);
+    DenseMatrix dd = DenseMatrix::from_buffer(
+        n, h, Type::fp32, Layout::row_major,
+        Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+    densify(dd, x.to(Location::device, ctx), forced(), ctx);
+    const DenseMatrix want = x.to_dense();
+    EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << "k " << k;
   }
 }
 

@@ -70,108 +70,150 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
   }
 }
 
+/// V consecutive CBSR entries (t = V*u .. V*u+V-1 of a row) loaded at once: V = 4 when k is a
+/// multiple of 4 (16-byte value loads, 4-byte index loads, float4 atomics), else 1.
+template <int V> struct Vec;
+template <> struct Vec<1> {
+  float v[1];
+  int c[1];
+  __device__ __forceinline__ void load_values(const float* p, long long q) { v[0] = p[q]; }
+  __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) { c[0] = p[q]; }
+};
+template <> struct Vec<4> {
+  float v[4];
+  int c[4];
+  __device__ __forceinline__ void load_values(const float* p, long long q) {
+    const float4 x = reinterpret_cast<const float4*>(p)[q];
+    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+  }
+  __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) {
+    const uchar4 x = reinterpret_cast<const uchar4*>(p)[q];
+    c[0] = x.x, c[1] = x.y, c[2] = x.z, c[3] = x.w;
+  }
+};
+
+/// How a warp's lanes cover the CBSR entries of a chunk of edges, in units of V entries: with
+/// kv = k / V units per row, kv <= 32 gives 32 / kv edges per step (lane = slot * kv + unit);
+/// kv > 32 one edge per step, units lane, lane + 32, ...
+struct LaneMap {
+  int kv, per, slot, u0;
+  bool active;
+  __device__ __forceinline__ LaneMap(int k, int v, int lane) {
+    kv = k / v;
+    per = kv <= 32 ? 32 / kv : 1;
+    slot = kv <= 32 ? lane / kv : 0;
+    u0 = kv <= 32 ? lane % kv : lane;
+    active = slot < per;
+  }
+};
+
 /// Forward, row i: buf[0..h) = Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's
 /// shared-memory row by shared atomics (MaxK-GNN's sparse output buffer). A's edges are loaded
-/// 32 at a time, one per lane, and broadcast by shuffles. For k <= 32 the warp takes 32/k edges
-/// per step (lane = edge slot * k + t); for k > 32 one edge per step, t = lane, lane+32, ...
-/// Unrolled so that Policy::unroll gathers of X are in flight before their atomics.
+/// 32 at a time, one per lane, and broadcast by shuffles; Policy::unroll steps of gathers are
+/// issued before their atomics so that several loads of X's random rows are in flight per lane.
+template <int V>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
                                                  int end, const float* xv,
                                                  const std::uint8_t* xi, int k, float* buf,
                                                  int lane) {
   constexpr int U = Policy::unroll;
-  const int per = k <= 32 ? 32 / k : 1;  // edges per step
-  const int slot = k <= 32 ? lane / k : 0;
-  const int t0 = k <= 32 ? lane % k : lane;
-  const bool active = slot < per;
+  const LaneMap lm(k, V, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
     const int m = min(32, end - chunk);
     const int my_j = lane < m ? col[chunk + lane] : 0;
     const float my_a = lane < m ? av[chunk + lane] : 0.0f;
-    if (k <= 32) {
-      for (int s = 0; s < m; s += U * per) {
-        float pv[U];
-        int pi[U];
+    if (lm.kv <= 32) {
+      for (int s = 0; s < m; s += U * lm.per) {
+        Vec<V> x[U];
+        float a[U];
+        bool ok[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const int e = s + u * per + slot;
+          const int e = s + u * lm.per + lm.slot;
           const int j = __shfl_sync(kFull, my_j, e & 31);
-          const float a = __shfl_sync(kFull, my_a, e & 31);
-          pi[u] = -1;
-          if (active && e < m) {
-            const long long q = (long long)j * k + t0;
-            pv[u] = a * xv[q];
-            pi[u] = xi[q];
+          a[u] = __shfl_sync(kFull, my_a, e & 31);
+          ok[u] = lm.active && e < m;
+          if (ok[u]) {
+            const long long q = (long long)j * lm.kv + lm.u0;
+            x[u].load_values(xv, q);
+            x[u].load_columns(xi, q);
           }
         }
 #pragma unroll
         for (int u = 0; u < U; ++u)
-          if (pi[u] >= 0) atomicAdd(&buf[pi[u]], pv[u]);
+          if (ok[u])
+#pragma unroll
+            for (int r = 0; r < V; ++r) atomicAdd(&buf[x[u].c[r]], a[u] * x[u].v[r]);
       }
     } else {
-      constexpr int Q = 256 / 32;  // k <= 256: at most 8 entries per lane
       for (int e = 0; e < m; ++e) {
         const int j = __shfl_sync(kFull, my_j, e);
         const float a = __shfl_sync(kFull, my_a, e);
-        const long long row = (long long)j * k;
-        float pv[Q];
-        int pi[Q];
+        const long long row = (long long)j * lm.kv;
+        for (int u = lm.u0; u < lm.kv; u += 32) {
+          Vec<V> x;
+          x.load_values(xv, row + u);
+          x.load_columns(xi, row + u);
 #pragma unroll
-        for (int q = 0; q < Q; ++q) {
-          const int t = t0 + q * 32;
-          pi[q] = -1;
-          if (t < k) {
-            pv[q] = a * xv[row + t];
-            pi[q] = xi[row + t];
-          }
+          for (int r = 0; r < V; ++r) atomicAdd(&buf[x.c[r]], a * x.v[r]);
         }
-#pragma unroll
-        for (int q = 0; q < Q; ++q)
-          if (pi[q] >= 0) atomicAdd(&buf[pi[q]], pv[q]);
       }
     }
   }
 }
 
+__device__ __forceinline__ void add_to(float* p, const Vec<1>& g) { atomicAdd(p, g.v[0]); }
+__device__ __forceinline__ void add_to(float* p, const Vec<4>& g) {
+  atomicAdd(reinterpret_cast<float4*>(p), make_float4(g.v[0], g.v[1], g.v[2], g.v[3]));
+}
+
 /// Backward, row i of A (outer product): with buf = B(i, :) in shared memory, every edge A(i,j)
-/// adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by global atomics:
-/// summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]), sampled at C's pattern (MaxK-GNN's SSpMM).
-/// Lanes map to (edge slot, t) as in warp_forward_row.
+/// adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by global atomics
+/// (float4 atomics when V = 4): summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]), sampled at C's
+/// pattern (MaxK-GNN's SSpMM). Lanes map to (edge slot, unit) as in warp_forward_row.
+template <int V>
 __device__ __forceinline__ void warp_backward_row(const int* col, const float* av, int begin,
                                                   int end, const std::uint8_t* ci, int k,
                                                   const float* buf, float* cv, int lane) {
   constexpr int U = Policy::unroll;
-  const int per = k <= 32 ? 32 / k : 1;
-  const int slot = k <= 32 ? lane / k : 0;
-  const int t0 = k <= 32 ? lane % k : lane;
-  const bool active = slot < per;
+  const LaneMap lm(k, V, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
     const int m = min(32, end - chunk);
     const int my_j = lane < m ? col[chunk + lane] : 0;
     const float my_a = lane < m ? av[chunk + lane] : 0.0f;
-    for (int s = 0; s < m; s += (k <= 32 ? U * per : 1)) {
-      if (k <= 32) {
-        float pv[U];
-        long long pq[U];
+    if (lm.kv <= 32) {
+      for (int s = 0; s < m; s += U * lm.per) {
+        Vec<V> g[U];
+        long long q[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const int e = s + u * per + slot;
+          const int e = s + u * lm.per + lm.slot;
           const int j = __shfl_sync(kFull, my_j, e & 31);
           const float a = __shfl_sync(kFull, my_a, e & 31);
-          pq[u] = -1;
-          if (active && e < m) {
-            pq[u] = (long long)j * k + t0;
-            pv[u] = a * buf[ci[pq[u]]];
+          q[u] = -1;
+          if (lm.active && e < m) {
+            q[u] = (long long)j * lm.kv + lm.u0;
+            g[u].load_columns(ci, q[u]);
+#pragma unroll
+            for (int r = 0; r < V; ++r) g[u].v[r] = a * buf[g[u].c[r]];
           }
         }
 #pragma unroll
         for (int u = 0; u < U; ++u)
-          if (pq[u] >= 0) atomicAdd(&cv[pq[u]], pv[u]);
-      } else {
-        const int j = __shfl_sync(kFull, my_j, s);
-        const float a = __shfl_sync(kFull, my_a, s);
-        const long long row = (long long)j * k;
-        for (int t = t0; t < k; t += 32) atomicAdd(&cv[row + t], a * buf[ci[row + t]]);
+          if (q[u] >= 0) add_to(cv + q[u] * V, g[u]);
+      }
+    } else {
+      for (int e = 0; e < m; ++e) {
+        const int j = __shfl_sync(kFull, my_j, e);
+        const float a = __shfl_sync(kFull, my_a, e);
+        const long long row = (long long)j * lm.kv;
+        for (int u = lm.u0; u < lm.kv; u += 32) {
+          Vec<V> g;
+          g.load_columns(ci, row + u);
+#pragma unroll
+          for (int r = 0; r < V; ++r) g.v[r] = a * buf[g.c[r]];
+          add_to(cv + (row + u) * V, g);
+        }
       }
     }
   }

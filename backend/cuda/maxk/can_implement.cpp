@@ -25,9 +25,16 @@ std::optional<std::string> can_implement_topk(const DenseMatrix& y) {
   return std::nullopt;
 }
 
+std::optional<std::string> can_implement_densify(const DenseMatrix& d) {
+  if (d.layout() != Layout::row_major) return "D must be row-major";
+  return std::nullopt;
+}
+
 std::optional<std::string> can_implement_forward(const Semiring& s, const Matrix& a,
-                                                 const DenseMatrix& c, const Descriptor&) {
+                                                 const DenseMatrix& c, const Epilogue* ep,
+                                                 const Descriptor&) {
   if (auto why = plus_times_fp32(s)) return why;
+  if (ep && ep->has_bias() && ep->bias->type() != Type::fp32) return "the bias must be fp32";
   if (c.layout() != Layout::row_major) return "C must be row-major";
   return fits_int32(a);
 }

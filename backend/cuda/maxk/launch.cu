@@ -56,7 +56,34 @@ void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx) {
   if (!reuse) x = x.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
 
-void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Descriptor& d, Context& ctx) {
+void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
+  cudaStream_t st = stream_of(ctx);
+  Cbsr xh;
+  const Cbsr& xd = on_device(x, xh, ctx);
+  const Index n = x.nrows(), h = x.ncols();
+  const bool direct = d.location() == Location::device && d.nrows() == n && d.ncols() == h &&
+                      d.type() == Type::fp32;
+  DenseMatrix out = direct ? DenseMatrix()
+                           : DenseMatrix::from_buffer(
+                                 n, h, Type::fp32, Layout::row_major,
+                                 Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+  DenseMatrix& dst = direct ? d : out;
+  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " +
+                 std::to_string(h) + ", k " + std::to_string(x.k()));
+  if (n * h > 0) {
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
+    if (x.k() > 0) {
+      scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
+          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
+          dst.values().as<float>());
+      RINGBLAS_CHECK_LAUNCH("maxk::scatter_kernel", st, ctx.debug_sync);
+    }
+  }
+  if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
+}
+
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx) {
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
   const Matrix& ad = prepare_operand(a, d.transpose_a, IndexType::i32, Type::fp32, ahold, ctx);
@@ -72,16 +99,23 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Descriptor& d
     tmp = Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx);
     out = tmp.as<float>();
   }
+  DenseVector bias_hold;
+  const DenseVector* bias = ep && ep->has_bias() ? &on_device(*ep->bias, bias_hold, ctx) : nullptr;
+  const sparse_layer::ColumnEpilogue epi{bias ? bias->values().as<float>() : nullptr,
+                                         ep && ep->has_relu(), ep && ep->clamp.has_value(),
+                                         float(ep ? ep->clamp.value_or(0) : 0)};
+  const bool epilogue = ep && !ep->is_identity();
   ctx.trace_line("mxm (cbsr): forward_kernel, " + std::to_string(n) + " rows, " +
                  std::to_string(ad.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
                  std::to_string(x.k()));
   if (n > 0 && h > 0) {
-    if (x.k() == 0 || ad.nnz() == 0) {
+    if (!epilogue && (x.k() == 0 || ad.nnz() == 0)) {
       RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, std::size_t(n * h) * sizeof(float), st));
     } else {
-      forward_kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
+      auto kernel = x.k() % 4 == 0 ? forward_kernel<4> : forward_kernel<1>;
+      kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out);
+          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out, epi);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
     }
   }
@@ -108,7 +142,8 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0,
                                       std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
-    backward_kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
+    auto kernel = c.k() % 4 == 0 ? backward_kernel<4> : backward_kernel<1>;
+    kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
         dst.values().as<float>());
