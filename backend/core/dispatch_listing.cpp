@@ -59,15 +59,12 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
-<<<<<<< HEAD
   list(rows, prepare_network_table());
   list(rows, mxm_layers_prepared_table());
-=======
   list(rows, maxk_table());
   list(rows, densify_table());
   list(rows, mxm_cbsr_table());
   list(rows, mxm_sampled_table());
->>>>>>> maxk
   list(rows, gemm_table());
   list(rows, column_sums_table());
   list(rows, relu_backward_table());
@@ -75,12 +72,6 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());
-<<<<<<< HEAD
-  list(rows, maxk_table());
-  list(rows, mxm_cbsr_table());
-  list(rows, mxm_sampled_table());
-=======
->>>>>>> maxk
   return rows;
 }
 

@@ -381,12 +381,8 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
   ASSERT_EQ(table.size(), order.size());
   const std::set<std::string> expected = {
       "mxm cpu: suitesparse cuda: "
-<<<<<<< HEAD
       "spgemm_hash,spgemm_dot,spmm_rowsplit,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,"
-      "sparse_layer",
-=======
-      "spgemm_hash,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,sparse_layer,maxk",
->>>>>>> maxk
+      "sparse_layer,maxk",
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",
       "mxm_batched cpu: suitesparse cuda: spmm_batched,spmm_batched_coo",
