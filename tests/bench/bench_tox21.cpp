@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   std::string pyg, python = "python3", backend = "cuda";
   graph_gcn::Options opt;
   opt.epochs = 30;
+  opt.lr = 0.01;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
