@@ -78,11 +78,12 @@ int gcn_graph_classification(const std::string& dir, const gcn::Options& options
   const graph_gcn::EpochStats& b = stats[static_cast<std::size_t>(best)];
   std::printf("best validation ROC-AUC %.4f at epoch %lld; test ROC-AUC per task there:\n", b.val_auc,
               static_cast<long long>(best + 1));
-  for (std::size_t t = 0; t < b.test_auc_per_task.size(); ++t)
-    std::printf("  %-16s %s\n", ds.task_names[t].c_str(),
-                std::isnan(b.test_auc_per_task[t])
-                    ? "n/a (one class only in the test set)"
-                    : (std::to_string(b.test_auc_per_task[t]).substr(0, 6)).c_str());
+  for (std::size_t t = 0; t < b.test_auc_per_task.size(); ++t) {
+    if (std::isnan(b.test_auc_per_task[t]))
+      std::printf("  %-16s n/a (one class only in the test set)\n", ds.task_names[t].c_str());
+    else
+      std::printf("  %-16s %.4f\n", ds.task_names[t].c_str(), b.test_auc_per_task[t]);
+  }
   std::printf("test ROC-AUC: %.4f\n", b.test_auc);
   return 0;
 }
