@@ -8,10 +8,12 @@
 #include <limits>
 #include <set>
 
+#include "algorithms/gcn.hpp"
 #include "algorithms/gcn_graph_classification.hpp"
 #include "algorithms/tu_dataset_io.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/nn.hpp"
+#include "ringblas/ops.hpp"
 
 namespace {
 
@@ -175,6 +177,37 @@ TEST(GraphGcnModel, BatchingDoesNotChangeLogits) {
       EXPECT_NEAR(together[g * t + k], alone[g * t + k], 1e-6);
       EXPECT_NEAR(together[g * t + k], reversed[(2 - g) * t + k], 1e-6);
     }
+}
+
+TEST(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
+  // One GCN layer ReLU(Â H + b) of a mini-batch through mxm_batched on the per-graph blocks of the
+  // whole set's Â, against each graph alone: Â_g from gcn::normalized_adjacency of its own
+  // adjacency and the single-graph dense mxm with the same epilogue.
+  const std::string mutag = kShared + "/molecules/tudataset/MUTAG";
+  const tu::Dataset ds = tu::read_dataset(std::filesystem::exists(mutag) ? mutag : kRepoTu + "/toy_multitask");
+  Context ctx(Backend::cpu);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  const std::vector<Matrix> blocks = graph_gcn::normalized_blocks(ds, Type::fp64, ctx);
+  const std::vector<Matrix> raw = tu::graph_blocks(ds.adjacency, ds.graph_ptr);
+  const Index graphs = std::min<Index>(ds.num_graphs, 40), width = 3;
+  const Index nodes = ds.graph_ptr[graphs];
+  std::vector<double> h(static_cast<std::size_t>(nodes * width));
+  for (std::size_t k = 0; k < h.size(); ++k) h[k] = std::sin(0.7 * double(k)) - 0.1;
+  const DenseMatrix H = DenseMatrix::from_values(nodes, width, h);
+  const DenseVector bias = DenseVector::from_values(std::vector<double>{0.05, -0.2, 0.0});
+  DenseMatrix C(nodes, width, Type::fp64);
+  mxm_batched(C, s, std::vector<Matrix>(blocks.begin(), blocks.begin() + graphs), H,
+              Epilogue::bias_relu(bias), {}, ctx);
+  for (Index g = 0; g < graphs; ++g) {
+    const Index lo = ds.graph_ptr[g], n = ds.graph_ptr[g + 1] - lo;
+    const Matrix a_hat = gcn::normalized_adjacency(raw[g], Type::fp64, ctx);
+    std::vector<double> hg(h.begin() + lo * width, h.begin() + (lo + n) * width);
+    DenseMatrix cg(n, width, Type::fp64);
+    mxm(cg, s, a_hat, DenseMatrix::from_values(n, width, hg), Epilogue::bias_relu(bias), {}, ctx);
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < width; ++j)
+        ASSERT_NEAR(C.at<double>(lo + i, j), cg.at<double>(i, j), 1e-12) << "graph " << g;
+  }
 }
 
 TEST(GraphGcnModel, TrainingLowersTheLoss) {
