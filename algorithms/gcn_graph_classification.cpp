@@ -93,9 +93,11 @@ std::vector<Matrix> normalized_blocks(const tu::Dataset& ds, Type type, Context&
 // --- the model --------------------------------------------------------------------------------
 
 struct Model::Batch {
-  std::vector<Matrix> adj;     // Â_g of the batch's graphs (host; the kernels stage them)
-  std::vector<Matrix> pool;    // 1 x |g| of 1/|g|: mean readout
-  std::vector<Matrix> pool_t;  // its transpose, for the backward pass
+  std::vector<Index> graphs_of;  // graph id of each item
+  std::vector<char> borrowed;    // item k was lent by the model (else a copy: a repeated graph)
+  std::vector<Matrix> adj;       // Â_g of the batch's graphs
+  std::vector<Matrix> pool;      // 1 x |g| of 1/|g|: mean readout
+  std::vector<Matrix> pool_t;    // its transpose, for the backward pass
   DenseMatrix x;               // stacked node features (nodes x in_width)
   DenseMatrix y;               // targets (graphs x tasks), NaN where missing
   Index nodes = 0, graphs = 0;
@@ -136,6 +138,11 @@ Model::Model(const tu::Dataset& ds, const DenseMatrix& features, const Options& 
     pool_.push_back(mean_row(n, false, opt.type));
     pool_t_.push_back(mean_row(n, true, opt.type));
   }
+  // One upload of every graph's matrices: a mini-batch then passes device pointers only.
+  if (where_ != Location::host)
+    for (auto* list : {&adj_, &pool_, &pool_t_})
+      for (Matrix& m : *list) m = m.to(where_, ctx);
+  lent_.assign(static_cast<std::size_t>(ds.num_graphs), -1);
 
   // Glorot-uniform weights (PyG's GCNConv and, for comparability, the head too), zero biases.
   const Index layers = opt.layers;
@@ -167,34 +174,87 @@ DenseMatrix Model::blank(Index rows, Index cols) const {
                                   Buffer(std::max<std::size_t>(bytes, 1), where_, &ctx_));
 }
 
+/// Gives the lent matrices back when a mini-batch is done, also when it throws.
+class Model::Lease {
+ public:
+  Lease(Model& m, Batch& b) : m_(m), b_(b) {}
+  ~Lease() { m_.give_back(b_); }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+
+ private:
+  Model& m_;
+  Batch& b_;
+};
+
+void Model::give_back(Batch& b) {
+  for (std::size_t k = 0; k < b.graphs_of.size(); ++k) {
+    if (!b.borrowed[k]) continue;
+    const auto g = static_cast<std::size_t>(b.graphs_of[k]);
+    adj_[g] = std::move(b.adj[k]);
+    pool_[g] = std::move(b.pool[k]);
+    pool_t_[g] = std::move(b.pool_t[k]);
+    lent_[g] = -1;
+  }
+  b.graphs_of.clear();
+}
+
 Model::Batch Model::make_batch(const std::vector<Index>& ids, std::size_t begin,
-                               std::size_t end) const {
+                               std::size_t end) {
   Batch b;
   b.graphs = static_cast<Index>(end - begin);
   for (std::size_t k = begin; k < end; ++k) {
     const Index g = ids[k];
     b.nodes += ds_.graph_ptr[g + 1] - ds_.graph_ptr[g];
   }
-  std::vector<double> x(static_cast<std::size_t>(b.nodes * in_width_));
-  std::vector<double> y(static_cast<std::size_t>(b.graphs * tasks_));
-  std::size_t at = 0;
-  for (std::size_t k = begin; k < end; ++k) {
-    const Index g = ids[k];
-    const Index lo = ds_.graph_ptr[g], n = ds_.graph_ptr[g + 1] - lo;
-    b.adj.push_back(adj_[static_cast<std::size_t>(g)]);
-    b.pool.push_back(pool_[static_cast<std::size_t>(g)]);
-    b.pool_t.push_back(pool_t_[static_cast<std::size_t>(g)]);
-    const std::size_t cells = static_cast<std::size_t>(n * in_width_);
-    std::copy_n(x_.begin() + static_cast<std::ptrdiff_t>(lo * in_width_), cells, x.begin() + at);
-    at += cells;
-    for (Index t = 0; t < tasks_; ++t)
-      y[(k - begin) * tasks_ + t] = ds_.targets[static_cast<std::size_t>(g * tasks_ + t)];
-  }
-  b.x = dense_of(b.nodes, in_width_, x, opt_.type);
-  b.y = dense_of(b.graphs, tasks_, y, opt_.type);
+  // Features and targets first (the uploads may throw); lending last, so that an error leaves
+  // the model's matrices where they were (only a repeated graph's copy allocates while lending).
+  auto gather = [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> x(static_cast<std::size_t>(b.nodes * in_width_));
+    std::vector<T> y(static_cast<std::size_t>(b.graphs * tasks_));
+    std::size_t at = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      const Index g = ids[k];
+      const Index lo = ds_.graph_ptr[g], n = ds_.graph_ptr[g + 1] - lo;
+      const std::size_t cells = static_cast<std::size_t>(n * in_width_);
+      std::copy_n(x_.begin() + static_cast<std::ptrdiff_t>(lo * in_width_), cells, x.begin() + at);
+      at += cells;
+      for (Index t = 0; t < tasks_; ++t)
+        y[(k - begin) * tasks_ + t] = static_cast<T>(ds_.targets[static_cast<std::size_t>(g * tasks_ + t)]);
+    }
+    b.x = DenseMatrix::from_values(b.nodes, in_width_, x);
+    b.y = DenseMatrix::from_values(b.graphs, tasks_, y);
+  };
+  if (opt_.type == Type::fp64)
+    gather(0.0);
+  else
+    gather(0.0f);
   if (where_ != Location::host) {
     b.x = b.x.to(where_, ctx_);
     b.y = b.y.to(where_, ctx_);
+  }
+  const std::size_t count = end - begin;
+  for (auto* list : {&b.adj, &b.pool, &b.pool_t}) list->reserve(count);
+  b.graphs_of.reserve(count);
+  b.borrowed.reserve(count);
+  for (std::size_t k = begin; k < end; ++k) {
+    const Index g = ids[k];
+    const auto gi = static_cast<std::size_t>(g);
+    b.graphs_of.push_back(g);
+    if (lent_[gi] < 0) {
+      lent_[gi] = static_cast<Index>(b.adj.size());
+      b.borrowed.push_back(1);
+      b.adj.push_back(std::move(adj_[gi]));
+      b.pool.push_back(std::move(pool_[gi]));
+      b.pool_t.push_back(std::move(pool_t_[gi]));
+    } else {  // the same graph twice in one batch: the second is a copy of the first
+      const auto first = static_cast<std::size_t>(lent_[gi]);
+      b.borrowed.push_back(0);
+      b.adj.push_back(b.adj[first]);
+      b.pool.push_back(b.pool[first]);
+      b.pool_t.push_back(b.pool_t[first]);
+    }
   }
   return b;
 }
@@ -265,7 +325,8 @@ double Model::train_epoch(const std::vector<Index>& order, Index epoch) {
   adam.weight_decay = opt_.weight_decay;
   for (Index k = 0; k < batches; ++k) {
     const std::size_t begin = static_cast<std::size_t>(k) * bs;
-    const Batch b = make_batch(order, begin, std::min(order.size(), begin + bs));
+    Batch b = make_batch(order, begin, std::min(order.size(), begin + bs));
+    const Lease lease(*this, b);
     // Dropout streams: distinct per (epoch, batch), never 0 (0 = no dropout).
     const std::uint64_t stream = static_cast<std::uint64_t>(epoch) * 1000003u + k + 1;
     step(b, true, k, stream);
@@ -283,7 +344,8 @@ double Model::train_epoch(const std::vector<Index>& order, Index epoch) {
 }
 
 double Model::loss_and_gradients(const std::vector<Index>& ids) {
-  const Batch b = make_batch(ids, 0, ids.size());
+  Batch b = make_batch(ids, 0, ids.size());
+  const Lease lease(*this, b);
   step(b, true, 0, 0);
   const DenseVector h = where_ == Location::host ? losses_ : losses_.to(Location::host, ctx_);
   return opt_.type == Type::fp64 ? h.values().as<double>()[0] : h.values().as<float>()[0];
@@ -294,7 +356,8 @@ std::vector<float> Model::predict(const std::vector<Index>& ids) {
   out.reserve(ids.size() * static_cast<std::size_t>(tasks_));
   const std::size_t bs = static_cast<std::size_t>(opt_.batch_size);
   for (std::size_t begin = 0; begin < ids.size(); begin += bs) {
-    const Batch b = make_batch(ids, begin, std::min(ids.size(), begin + bs));
+    Batch b = make_batch(ids, begin, std::min(ids.size(), begin + bs));
+    const Lease lease(*this, b);
     const DenseMatrix o = step(b, false, 0, 0);
     if (opt_.type == Type::fp64) {
       for (double v : host_values<double>(o, ctx_)) out.push_back(static_cast<float>(v));

@@ -108,7 +108,11 @@ class Model {
 
  private:
   struct Batch;
-  Batch make_batch(const std::vector<Index>& ids, std::size_t begin, std::size_t end) const;
+  class Lease;
+  /// The mini-batch of graphs ids[begin, end): their Â_g and readout matrices are moved (lent)
+  /// into the batch, not copied, and moved back by give_back (Lease does it, also on errors).
+  Batch make_batch(const std::vector<Index>& ids, std::size_t begin, std::size_t end);
+  void give_back(Batch& b);
   /// Forward pass of a mini-batch, returning the logits; loss into losses_(slot); with
   /// `backward`, the gradients into gw_, gb_. `stream` > 0 seeds dropout (training).
   DenseMatrix step(const Batch& b, bool backward, Index slot, std::uint64_t stream);
@@ -119,8 +123,11 @@ class Model {
   Context& ctx_;
   Location where_;
   Index tasks_ = 0, in_width_ = 0;
-  std::vector<Matrix> adj_;  // Â_g per graph (host)
-  std::vector<Matrix> pool_, pool_t_;  // per graph: 1 x |g| of 1/|g| and its transpose
+  // Per graph, where the model computes (uploaded once): Â_g, and the 1 x |g| readout of 1/|g|
+  // with its transpose. A batch borrows them (lent_[g]: where graph g is in the current batch,
+  // or -1).
+  std::vector<Matrix> adj_, pool_, pool_t_;
+  std::vector<Index> lent_;
   std::vector<float> x_;     // host features, row-major n x in_width_
   std::vector<DenseMatrix> w_, gw_, mw_, vw_;
   std::vector<DenseVector> b_, gb_, mb_, vb_;

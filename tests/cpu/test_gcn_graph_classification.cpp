@@ -170,6 +170,7 @@ TEST(GraphGcnModel, BatchingDoesNotChangeLogits) {
   const auto together = model.predict({0, 1, 2});
   const auto alone = single.predict({0, 1, 2});
   const auto reversed = model.predict({2, 1, 0});
+  const auto repeated = model.predict({1, 1, 0});  // a graph twice in one batch
   const Index t = model.num_tasks();
   ASSERT_EQ(together.size(), 3u * t);
   for (Index g = 0; g < 3; ++g)
@@ -177,6 +178,12 @@ TEST(GraphGcnModel, BatchingDoesNotChangeLogits) {
       EXPECT_NEAR(together[g * t + k], alone[g * t + k], 1e-6);
       EXPECT_NEAR(together[g * t + k], reversed[(2 - g) * t + k], 1e-6);
     }
+  for (Index k = 0; k < t; ++k) {
+    EXPECT_NEAR(repeated[0 * t + k], together[1 * t + k], 1e-6);
+    EXPECT_NEAR(repeated[1 * t + k], together[1 * t + k], 1e-6);
+    EXPECT_NEAR(repeated[2 * t + k], together[0 * t + k], 1e-6);
+  }
+  EXPECT_EQ(model.predict({0, 1, 2}), together);  // every lent matrix came back
 }
 
 TEST(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
