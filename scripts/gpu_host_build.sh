@@ -31,12 +31,15 @@ if [ ! -e "$libdir/libz.so" ]; then
   [ -n "$sysz" ] && ln -sf "$sysz" "$libdir/libz.so"
 fi
 export GRAPHBLAS_ROOT=$prefix/usr
-export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+# OpenBLAS from .debs: no alternatives links, so the library and cblas.h are found in their
+# openblas-pthread/ directories (cmake/RingblasFindOpenBLAS.cmake searches those first).
+export OPENBLAS_ROOT=$prefix/usr
+export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu/openblas-pthread:$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 data=$root/.data
 [ -d "$data" ] || data=$root/../shared/data
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 build=$root/build-gpu
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAPHBLAS_ROOT="$GRAPHBLAS_ROOT" \
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAPHBLAS_ROOT="$GRAPHBLAS_ROOT" -DOPENBLAS_ROOT="$OPENBLAS_ROOT" \
   -DZLIB_ROOT="$prefix/usr" -DRINGBLAS_DATA_DIR="$data" -DRINGBLAS_BUILD_BENCH=$([ $bench = 1 ] && echo ON || echo OFF) \
   >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 ( time cmake --build "$build" -j "$(nproc)" ${target:+--target $target} ) >"$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }

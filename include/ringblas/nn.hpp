@@ -5,15 +5,15 @@
 // every executor, fp64 on the cpu executor as well (the finite-difference tests use it; the cuda
 // rows answer NotImplemented for fp64). Like the rest of the API each has one dispatch table
 // (`ringblas kernels` lists them): the cpu row ("host_dense": OpenBLAS for gemm, plain loops for
-// the rest) and the cuda rows ("cublas" for gemm, "dense_nn" for the rest). Results stay where
-// the output is: on the cuda executor no operation synchronises with the host; the scalar
-// results (loss, accuracy) are written into a slot of a DenseVector so that a training loop reads
-// all of an epoch's scalars with one copy.
+// the rest) and the cuda rows ("cublas" for gemm, "dense_nn" for the rest). On the cuda executor
+// no operation synchronises with the host: the scalar results (loss, accuracy) are written into a
+// slot of a DenseVector so that a training loop reads all of an epoch's scalars with one copy.
 //
 // Shared rules: shapes are checked before anything runs (DimensionMismatch naming the operation),
-// layouts must be row_major and types must agree (InvalidValue). The cpu executor copies
-// device-resident inputs to the host; a device-resident output it has to write is moved to the
-// host (as every other operation does).
+// layouts must be row_major and types must agree (InvalidValue). Each executor copies inputs that
+// live elsewhere for the call (counted in ctx.transfers) and moves an output it writes to its own
+// side: the cuda executor leaves outputs on the device, the cpu executor on the host. Keep a
+// training loop's matrices on the device so that nothing is copied.
 #pragma once
 #include <cstdint>
 
