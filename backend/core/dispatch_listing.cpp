@@ -72,6 +72,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());
+  list(rows, sigmoid_cross_entropy_table());
   return rows;
 }
 

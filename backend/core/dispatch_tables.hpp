@@ -43,5 +43,6 @@ const Table<DropoutProblem, DenseMatrix>& dropout_table();
 const Table<RowsProblem, LossOut>& softmax_cross_entropy_table();
 const Table<RowsProblem, LossOut>& accuracy_table();
 const Table<AdamProblem, AdamOut>& adam_step_table();
+const Table<SigmoidLossProblem, LossOut>& sigmoid_cross_entropy_table();
 
 }  // namespace ringblas::detail

@@ -60,6 +60,18 @@ TEST_F(StackedBatchedSpmm, MatchesCpu) {
     }
 }
 
+TEST_F(StackedBatchedSpmm, SemiringsThatSkipB) {
+  // plus_pair reads neither A's nor B's values; min_plus reads both.
+  for (const char* name : {"plus_pair", "min_plus", "max_times"}) {
+    const Semiring s = semiring(name, Type::fp32);
+    const Stacked st = random_items(40, false, 21);
+    Context ctx(Backend::verify);
+    const DenseMatrix B = random_dense(st.cols, 8, Type::fp32, 2, Layout::row_major, ValueKind::integral);
+    DenseMatrix C(st.rows, 8, Type::fp32);
+    EXPECT_NO_THROW(mxm_batched(C, s, st.A, B, Epilogue::none(), {}, ctx)) << name;
+  }
+}
+
 TEST_F(StackedBatchedSpmm, DeviceOperandsWriteInPlace) {
   const Semiring s = semiring("plus_times", Type::fp32);
   const Stacked st = random_items(200, false, 3);

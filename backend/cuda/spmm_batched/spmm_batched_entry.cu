@@ -109,8 +109,8 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
     const long long m = transpose_a ? a.ncols() : a.nrows(), k = transpose_a ? a.nrows() : a.ncols();
     const long long b_at = row0 ? (*row0)[b].first * row_stride(bm) * static_cast<long long>(tsz) : 0;
     const long long c_at = row0 ? (*row0)[b].second * row_stride(cm) * static_cast<long long>(tsz) : 0;
-    if (row0 && (bm.location() != Location::device || cm.location() != Location::device ||
-                 (reads_b && bm.type() != T) || cm.type() != T))
+    if (row0 && ((reads_b && (bm.location() != Location::device || bm.type() != T)) ||
+                 cm.location() != Location::device || cm.type() != T))
       throw InvalidValue(item_name(op, b) + ": the stacked form needs B and C on the device with the semiring's type");
     if (m > lim || k > lim || a.nnz() > lim || m * n > lim || k * n > lim)
       throw NotImplemented(item_name(op, b) + " is too large for the batched kernels (32-bit sizes); use mxm per item");
