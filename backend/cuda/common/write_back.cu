@@ -104,7 +104,8 @@ __global__ void k_filter_rows(Index nrows, bool has_mask, bool complement, const
         }
         found = lo < me && m_ci[lo] == j;
       }
-      keep = found != complement;
+      // No mask admits everything, and its complement nothing (GrB: an absent mask is all true).
+      keep = has_mask ? found != complement : !complement;
     }
     const unsigned ballot = __ballot_sync(0xffffffffu, keep);
     if constexpr (Fill) {
