@@ -26,6 +26,10 @@ struct SpmmPolicy {
   static constexpr double rowsplit_l2_fraction = 0.5;
   /// ... but never below this many lanes per sub-warp.
   static constexpr int rowsplit_min_log_sw = 3;
+  /// spmm_rowsplit's code knobs: __launch_bounds__ minimum blocks per SM (caps registers) and
+  /// B-row loads in flight per thread (bench_spmm: kernel_rowsplit_L64_minblocks<n>, _unroll<n>).
+  static constexpr int rowsplit_min_blocks = 1;
+  static constexpr int rowsplit_unroll = 8;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);

@@ -13,7 +13,7 @@
 // - Coalesced row caching (Huang et al., GE-SpMM, SC'20; Yang, Buluç, Owens, "Design principles
 //   for sparse matrix multiplication on the GPU", Euro-Par'18): the sub-warp loads 2^log_sw
 //   column indices and values of A with one coalesced load (one per lane), broadcasts them by
-//   warp shuffles, and issues the B-row loads of the whole batch back to back (unrolled 8 deep,
+//   warp shuffles, and issues the B-row loads of the whole batch back to back (unrolled,
 //   V columns per 16-byte vector load); the next batch's indices are loaded before the current
 //   batch is consumed, so a row costs about one memory latency per batch instead of two per
 //   nonzero.
@@ -79,7 +79,7 @@ template <class S, int V, int Unroll> struct RowSplitAgent {
 };
 
 /// MinBlocks (registers) and Unroll (B-row loads in flight per thread) are the tuning knobs that
-/// change code; the library launches <1, 8>, bench_spmm instantiates others to measure them.
+/// change code; the library launches SpmmPolicy's, bench_spmm instantiates others to measure them.
 template <class S, int V, int MinBlocks, int Unroll>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_rowsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   }
 }
 
-template <class S, int MinBlocks = 1, int Unroll = 8>
+template <class S, int MinBlocks = SpmmPolicy::rowsplit_min_blocks, int Unroll = SpmmPolicy::rowsplit_unroll>
 void spmm_rowsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int long_row,
                                 int threads, bool stream_c, void* stream, bool sync) {
   using T = typename S::value_type;
