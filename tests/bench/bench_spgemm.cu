@@ -406,6 +406,13 @@ std::string json_timing(const Timing& t, Index products) {
 
 // ---- versus mode: previous vs new pipeline vs cuSPARSE vs spECK, fp64 --------------------------
 
+std::string json_safe(std::string s) {
+  std::replace(s.begin(), s.end(), '"', '\'');
+  std::replace(s.begin(), s.end(), '\\', '/');
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
 std::map<std::string, double> read_speck(const std::string& path) {
   std::map<std::string, double> out;
   std::ifstream in(path);
@@ -553,7 +560,8 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
       js << ", \"" << variants[v].first << "\": " << json_timing(t[v], products);
     js << ", \"cusparse\": " << json_timing(cus, products)
        << ", \"speck_ms\": " << (has_speck ? std::to_string(sp->second) : std::string("null"))
-       << ", \"check_new\": \"" << check[1] << "\", \"check_old\": \"" << check[0] << "\"}";
+       << ", \"check_new\": \"" << json_safe(check[1]) << "\", \"check_old\": \""
+       << json_safe(check[0]) << "\"}";
   }
   std::ostringstream tail;
   tail << "\ngeomean time / spECK over " << n_speck << " matrices: old "

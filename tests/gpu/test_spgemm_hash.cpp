@@ -330,6 +330,42 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   }
 }
 
+/// Rows spanning more than 8 windows of 16384 columns (300,000 columns) with more outputs than a
+/// shared table holds still take the numeric global path under the defaults, while their
+/// symbolic pass counts in the last bin's bitmap (span <= 1M columns); a row spanning 2M
+/// columns takes the symbolic global path too.
+TEST_F(SpgemmHash, Issue14WideRowsKeepTheGlobalPath) {
+  TuningScope scope(cuda::spgemm_hash::tuning::defaults());
+  for (const Index n : {Index(300000), Index(2000000)}) {
+    const Index K = 20000;
+    std::vector<Index> ar, ac, br, bc;
+    std::vector<double> av, bv;
+    for (Index i = 0; i < 3; ++i)
+      for (Index k = i; k < K; k += 1 + i) {
+        ar.push_back(i);
+        ac.push_back(k);
+        av.push_back(double(1 + (k % 3)));
+      }
+    for (Index k = 0; k < K; ++k) {
+      br.push_back(k);
+      bc.push_back((k * 97) % n);
+      bv.push_back(double(1 + (k % 4)));
+      br.push_back(k);
+      bc.push_back((k * 97 + 1) % n);
+      bv.push_back(1.0);
+    }
+    const Matrix A = Matrix::from_triplets(3, K, ar, ac, av);
+    const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
+    verify_mxm("wide rows n=" + std::to_string(n), nullptr, no_accum,
+               semiring("plus_times", Type::fp64), A, B, hash_desc(),
+               Matrix(3, n, Type::fp64));
+    const Matrix M = random_mask(3, n, 0.2, Type::boolean, 8);
+    verify_mxm("wide rows masked n=" + std::to_string(n), &M, no_accum,
+               semiring("min_plus", Type::fp64), A, B, hash_desc(MaskMode::structure),
+               Matrix(3, n, Type::fp64));
+  }
+}
+
 /// The windowed path on a result that is poisoned before the kernels run: every entry written.
 TEST_F(SpgemmHash, Issue14WindowedRowsOverPoisonedPool) {
   using cuda::spgemm_hash::tuning;
