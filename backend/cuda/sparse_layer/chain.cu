@@ -1,7 +1,11 @@
 // The sparse DNN layer chain on the GPU: weights prepared on the device and resident (or, under a
-// memory budget, prepared on the host and streamed double-buffered on a copy stream when over it) and one fused sparse_layer kernel per layer, which
-// also compacts the active features on the device (agent.cuh). The host only queues kernels: no
-// memset, scan or synchronization between layers; the counts come back once at the end.
+// memory budget, prepared on the host and streamed double-buffered on a copy stream when over it),
+// one fused sparse_layer kernel per layer, which also compacts the active features on the device
+// (agent.cuh), and once few features remain the tail kernel for every remaining layer (tail.cuh).
+// The host only queues kernels: no memset or scan between layers; besides the counts at the end,
+// it reads the active count a few times (after layers 4, 6, 8, 12, ...) while the tail may start.
+// Sparse features (run_network) cross the bus as CSR arrays and are laid out densely here; only
+// the survivors' ids come back.
 #include <cuda_runtime.h>
 
 #include <algorithm>
