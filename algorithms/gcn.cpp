@@ -57,11 +57,6 @@ DenseMatrix glorot(Index a, Index b, Type t, std::mt19937_64& g) {
   return DenseMatrix::from_values(a, b, std::vector<float>(v.begin(), v.end()));
 }
 
-/// The hidden layers' nonlinearity: the one place that knows which it is. ReLU is fused into
-/// the aggregation's epilogue (forward) and undone by nn::relu_backward (backward); MaxK plugs
-/// in here (issue 12, helper maxk).
-enum class Activation { relu };
-
 }  // namespace
 
 bool runs_on_device(const Context& ctx) {
@@ -143,13 +138,11 @@ std::uint64_t Model::stream(Index epoch, Index layer) const {
 Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
              Context& ctx)
     : options_(options), ctx_(ctx), x_(x) {
-  const Activation activation = Activation::relu;
   if (options.maxk > 0)
     throw NotImplemented("gcn: --maxk " + std::to_string(options.maxk) +
                          ": the MaxK nonlinearity (row top-k to CBSR, its aggregation kernel "
                          "A x CBSR and the SSpMM backward; issue 12, helper maxk) is not in this "
                          "build; the hidden layers use ReLU");
-  (void)activation;
   const Type t = options.type;
   if (t != Type::fp32 && t != Type::fp64)
     throw InvalidValue("gcn: type must be fp32 or fp64, not " + std::string(type_name(t)));
@@ -246,10 +239,23 @@ void Model::forward(bool training, Index epoch) {
       nn::gemm(T, 1.0, *in, weights_[std::size_t(l)], 0.0, {}, ctx_);
     }
     const DenseVector& b = biases_[std::size_t(l)];
-    const bool hidden = l + 1 < L;
-    mxm(out_[std::size_t(l)], s, a_hat_, T, hidden ? Epilogue::bias_relu(b) : Epilogue::bias_add(b),
-        {}, ctx_);
+    if (l + 1 < L)
+      hidden_forward(l);
+    else
+      mxm(out_[std::size_t(l)], s, a_hat_, T, Epilogue::bias_add(b), {}, ctx_);
   }
+}
+
+// The hidden layers' nonlinearity σ, forward and backward: the one place that knows which it is
+// (MaxK, issue 12, replaces these two when options_.maxk > 0).
+void Model::hidden_forward(Index l) {
+  // H = ReLU(Â·T + b), the bias and the ReLU fused into the aggregation's epilogue.
+  const std::size_t k = std::size_t(l);
+  mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
+}
+void Model::hidden_backward(Index l, DenseMatrix& dh) {
+  // ∂Z = ∂H ⊙ (H > 0).
+  nn::relu_backward(dh, out_[std::size_t(l)], ctx_);
 }
 
 void Model::loss(DenseVector& stats, Index loss_slot, Index acc_slot, const DenseVector& labels,
@@ -286,7 +292,7 @@ void Model::backward(bool training, Index epoch) {
     DenseMatrix& dh = grad_[k - 1];
     nn::gemm(dh, 1.0, d_t_[k], weights_[k], 0.0, tb, ctx_);
     if (dropping(training)) nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
-    nn::relu_backward(dh, out_[k - 1], ctx_);
+    hidden_backward(l - 1, dh);
   }
 }
 

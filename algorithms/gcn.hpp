@@ -109,6 +109,10 @@ class Model {
   DenseVector place(DenseVector v) const;
   std::uint64_t stream(Index epoch, Index layer) const;
   bool dropping(bool training) const { return training && options_.dropout > 0; }
+  /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
+  void hidden_forward(Index l);
+  /// dh = ∂loss/∂out_[l] becomes ∂loss/∂(Â·t_[l] + b_l) in place (through σ).
+  void hidden_backward(Index l, DenseMatrix& dh);
 
   Options options_;
   Context& ctx_;
