@@ -52,7 +52,8 @@ Matrix mean_row(Index n, bool transposed, Type type) {
 }
 
 /// Sizes that may be read back into host vectors as T.
-template <class T> std::vector<T> host_values(const DenseMatrix& m, Context& ctx) {
+template <class T>
+std::vector<T> host_values(const DenseMatrix& m, Context& ctx) {
   const DenseMatrix h = m.location() == Location::host ? m : m.to(Location::host, ctx);
   const std::size_t n = static_cast<std::size_t>(h.nrows() * h.ncols());
   const T* p = h.values().as<T>();
@@ -98,8 +99,8 @@ struct Model::Batch {
   std::vector<Matrix> adj;       // Â_g of the batch's graphs
   std::vector<Matrix> pool;      // 1 x |g| of 1/|g|: mean readout
   std::vector<Matrix> pool_t;    // its transpose, for the backward pass
-  DenseMatrix x;               // stacked node features (nodes x in_width)
-  DenseMatrix y;               // targets (graphs x tasks), NaN where missing
+  DenseMatrix x;                 // stacked node features (nodes x in_width)
+  DenseMatrix y;                 // targets (graphs x tasks), NaN where missing
   Index nodes = 0, graphs = 0;
 };
 
@@ -124,8 +125,8 @@ Model::Model(const tu::Dataset& ds, const DenseMatrix& features, const Options& 
   tasks_ = ds.num_tasks;
   in_width_ = features.ncols();
   {
-    const DenseMatrix h = features.location() == Location::host ? features
-                                                                 : features.to(Location::host, ctx);
+    const DenseMatrix h =
+        features.location() == Location::host ? features : features.to(Location::host, ctx);
     x_.resize(static_cast<std::size_t>(ds.num_nodes * in_width_));
     for (Index i = 0; i < ds.num_nodes; ++i)
       for (Index j = 0; j < in_width_; ++j)
@@ -199,8 +200,7 @@ void Model::give_back(Batch& b) {
   b.graphs_of.clear();
 }
 
-Model::Batch Model::make_batch(const std::vector<Index>& ids, std::size_t begin,
-                               std::size_t end) {
+Model::Batch Model::make_batch(const std::vector<Index>& ids, std::size_t begin, std::size_t end) {
   Batch b;
   b.graphs = static_cast<Index>(end - begin);
   for (std::size_t k = begin; k < end; ++k) {
@@ -221,7 +221,8 @@ Model::Batch Model::make_batch(const std::vector<Index>& ids, std::size_t begin,
       std::copy_n(x_.begin() + static_cast<std::ptrdiff_t>(lo * in_width_), cells, x.begin() + at);
       at += cells;
       for (Index t = 0; t < tasks_; ++t)
-        y[(k - begin) * tasks_ + t] = static_cast<T>(ds_.targets[static_cast<std::size_t>(g * tasks_ + t)]);
+        y[(k - begin) * tasks_ + t] =
+            static_cast<T>(ds_.targets[static_cast<std::size_t>(g * tasks_ + t)]);
     }
     b.x = DenseMatrix::from_values(b.nodes, in_width_, x);
     b.y = DenseMatrix::from_values(b.graphs, tasks_, y);
@@ -369,8 +370,7 @@ std::vector<float> Model::predict(const std::vector<Index>& ids) {
   return out;
 }
 
-double Model::roc_auc(const std::vector<Index>& ids, std::vector<double>* per_task,
-                      double* loss) {
+double Model::roc_auc(const std::vector<Index>& ids, std::vector<double>* per_task, double* loss) {
   const std::vector<float> scores = predict(ids);  // logits: AUC is invariant under sigmoid
   std::vector<float> labels;
   labels.reserve(scores.size());
@@ -391,8 +391,7 @@ double Model::roc_auc(const std::vector<Index>& ids, std::vector<double>* per_ta
 }
 
 std::vector<EpochStats> train(Model& model, const Split& split, const Options& opt,
-                              void (*on_epoch)(const EpochStats&, void*), void* user,
-                              Index* best) {
+                              void (*on_epoch)(const EpochStats&, void*), void* user, Index* best) {
   std::vector<EpochStats> stats;
   Index best_epoch = -1;
   for (Index e = 0; e < opt.epochs; ++e) {

@@ -42,7 +42,7 @@ struct Options {
   /// train(): stop when the validation loss exceeds the mean of the previous `early_stopping`
   /// epochs' (Kipf & Welling's rule, checked after that many epochs); 0 = every epoch.
   Index early_stopping = 0;
-  Type type = Type::fp32;     ///< fp64 on the cpu executor (gradient tests)
+  Type type = Type::fp32;  ///< fp64 on the cpu executor (gradient tests)
 };
 
 /// Graph ids of the train / validation / test sets.
@@ -128,7 +128,7 @@ class Model {
   // or -1).
   std::vector<Matrix> adj_, pool_, pool_t_;
   std::vector<Index> lent_;
-  std::vector<float> x_;     // host features, row-major n x in_width_
+  std::vector<float> x_;  // host features, row-major n x in_width_
   std::vector<DenseMatrix> w_, gw_, mw_, vw_;
   std::vector<DenseVector> b_, gb_, mb_, vb_;
   DenseVector losses_;  // one slot per mini-batch, read once per epoch

@@ -37,7 +37,8 @@ bool parse_int(std::string_view s, std::int64_t& v) {
 
 /// Calls f(line_number, line) for each line of the file; blank lines are errors (TU files have a
 /// value on every line, and a blank one would shift every later node or graph by one).
-template <class F> void for_each_line(const std::string& path, const std::string& text, F f) {
+template <class F>
+void for_each_line(const std::string& path, const std::string& text, F f) {
   std::size_t pos = 0;
   Index line_no = 0;
   while (pos < text.size()) {
@@ -71,8 +72,8 @@ std::vector<std::int64_t> read_column(const std::string& path, Index expect, con
   const std::string text = io::read_file_text(path);
   for_each_line(path, text, [&](Index line, std::string_view s) {
     std::int64_t v = 0;
-    if (!parse_int(s, v)) fail(path, line, std::string("not an integer ") + what + ": '" +
-                                               std::string(trim(s)) + "'");
+    if (!parse_int(s, v))
+      fail(path, line, std::string("not an integer ") + what + ": '" + std::string(trim(s)) + "'");
     out.push_back(v);
   });
   if (expect >= 0 && static_cast<Index>(out.size()) != expect)
@@ -88,14 +89,17 @@ std::vector<Index> graph_pointers(const std::string& path, const std::vector<std
   for (std::size_t i = 0; i < ind.size(); ++i) {
     const Index line = static_cast<Index>(i) + 1;
     const std::int64_t g = ind[i];
-    if (i == 0 && g != 1) fail(path, line, "the first graph id is " + std::to_string(g) + ", not 1");
+    if (i == 0 && g != 1)
+      fail(path, line, "the first graph id is " + std::to_string(g) + ", not 1");
     if (g == cur) continue;
     if (g < cur)
-      fail(path, line, "graph id " + std::to_string(g) + " after " + std::to_string(cur) +
-                           " (a graph's nodes must be consecutive)");
+      fail(path, line,
+           "graph id " + std::to_string(g) + " after " + std::to_string(cur) +
+               " (a graph's nodes must be consecutive)");
     if (g > cur + 1)
-      fail(path, line, "graph id " + std::to_string(g) + " after " + std::to_string(cur) +
-                           ": graph " + std::to_string(cur + 1) + " has no nodes");
+      fail(path, line,
+           "graph id " + std::to_string(g) + " after " + std::to_string(cur) + ": graph " +
+               std::to_string(cur + 1) + " has no nodes");
     ptr.push_back(static_cast<Index>(i));
     cur = g;
   }
@@ -117,14 +121,15 @@ Matrix read_edges(const std::string& path, const std::vector<std::int64_t>& indi
       fail(path, line, "expected 'i, j', found '" + std::string(trim(s)) + "'");
     std::int64_t i = 0, j = 0;
     if (!parse_int(s.substr(0, comma), i) || !parse_int(s.substr(comma + 1), j))
-      fail(path, line, "expected two integer node ids 'i, j', found '" + std::string(trim(s)) + "'");
+      fail(path, line,
+           "expected two integer node ids 'i, j', found '" + std::string(trim(s)) + "'");
     for (std::int64_t v : {i, j})
       if (v < 1 || v > n)
         fail(path, line, "node id " + std::to_string(v) + " out of range 1.." + std::to_string(n));
     if (indicator[i - 1] != indicator[j - 1])
-      fail(path, line, "edge " + std::to_string(i) + ", " + std::to_string(j) + " joins graph " +
-                           std::to_string(indicator[i - 1]) + " and graph " +
-                           std::to_string(indicator[j - 1]));
+      fail(path, line,
+           "edge " + std::to_string(i) + ", " + std::to_string(j) + " joins graph " +
+               std::to_string(indicator[i - 1]) + " and graph " + std::to_string(indicator[j - 1]));
     edges.push_back({i - 1, j - 1, line});
   });
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
@@ -132,9 +137,9 @@ Matrix read_edges(const std::string& path, const std::vector<std::int64_t>& indi
   });
   for (std::size_t k = 1; k < edges.size(); ++k)
     if (edges[k].i == edges[k - 1].i && edges[k].j == edges[k - 1].j)
-      fail(path, edges[k].line, "edge " + std::to_string(edges[k].i + 1) + ", " +
-                                    std::to_string(edges[k].j + 1) + " repeats line " +
-                                    std::to_string(edges[k - 1].line));
+      fail(path, edges[k].line,
+           "edge " + std::to_string(edges[k].i + 1) + ", " + std::to_string(edges[k].j + 1) +
+               " repeats line " + std::to_string(edges[k - 1].line));
   std::vector<std::int64_t> row_ptr(static_cast<std::size_t>(n) + 1, 0), col(edges.size());
   for (std::size_t k = 0; k < edges.size(); ++k) {
     ++row_ptr[static_cast<std::size_t>(edges[k].i) + 1];
@@ -159,7 +164,8 @@ std::vector<std::string_view> split_csv(std::string_view s) {
   std::size_t pos = 0;
   while (true) {
     const auto c = s.find(',', pos);
-    out.push_back(trim(s.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos)));
+    out.push_back(
+        trim(s.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos)));
     if (c == std::string_view::npos) break;
     pos = c + 1;
   }
@@ -181,15 +187,17 @@ void read_csv_labels(const std::string& path, Dataset& ds) {
       return;
     }
     if (f.size() != fields)
-      fail(path, line, std::to_string(f.size()) + " fields, the header has " + std::to_string(fields));
+      fail(path, line,
+           std::to_string(f.size()) + " fields, the header has " + std::to_string(fields));
     for (std::size_t t = 1; t < f.size(); ++t) {
       if (f[t].empty()) {
         ds.targets.push_back(std::numeric_limits<float>::quiet_NaN());
       } else if (f[t] == "0" || f[t] == "0.0" || f[t] == "1" || f[t] == "1.0") {
         ds.targets.push_back(f[t][0] == '1' ? 1.0f : 0.0f);
       } else {
-        fail(path, line, "task " + ds.task_names[t - 1] + ": '" + std::string(f[t]) +
-                             "' is not 0, 1 or blank (missing)");
+        fail(path, line,
+             "task " + ds.task_names[t - 1] + ": '" + std::string(f[t]) +
+                 "' is not 0, 1 or blank (missing)");
       }
     }
     ++rows;
@@ -235,7 +243,8 @@ std::string find_prefix(const std::string& dir) {
   }
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
-  if (found.size() > 1) throw IoError(dir + ": more than one TU set (" + found[0] + ", " + found[1] + ")");
+  if (found.size() > 1)
+    throw IoError(dir + ": more than one TU set (" + found[0] + ", " + found[1] + ")");
   return found.empty() ? std::string() : found[0];
 }
 

@@ -22,18 +22,18 @@ namespace ringblas::tu {
 
 /// A TU data set: N graphs over n nodes, their block-diagonal adjacency and labels.
 struct Dataset {
-  std::string name;                  ///< DS, from the file names
-  Index num_nodes = 0;               ///< n
-  Index num_graphs = 0;              ///< N
-  std::vector<Index> graph_ptr;      ///< N+1: graph g owns nodes graph_ptr[g] .. graph_ptr[g+1]-1
-  Matrix adjacency;                  ///< n x n fp32 pattern (value 1), block diagonal, no duplicates
-  bool symmetric = true;             ///< every edge (i, j) has its reverse (j, i)
+  std::string name;              ///< DS, from the file names
+  Index num_nodes = 0;           ///< n
+  Index num_graphs = 0;          ///< N
+  std::vector<Index> graph_ptr;  ///< N+1: graph g owns nodes graph_ptr[g] .. graph_ptr[g+1]-1
+  Matrix adjacency;              ///< n x n fp32 pattern (value 1), block diagonal, no duplicates
+  bool symmetric = true;         ///< every edge (i, j) has its reverse (j, i)
   std::vector<std::int64_t> node_labels;  ///< n raw labels (empty: no node label file)
   /// Graph targets as N x T row-major 0/1 values, NaN where missing. A single-label file with two
   /// classes gives T = 1 (target 1 for the larger class value); with C > 2 classes, T = C
   /// one-vs-rest tasks (target 1 for the graph's class), as task_names says.
   std::vector<float> targets;
-  Index num_tasks = 0;               ///< T
+  Index num_tasks = 0;                  ///< T
   std::vector<std::string> task_names;  ///< T names (csv header, or "class=v")
 };
 

@@ -16,8 +16,7 @@ namespace {
 
 void print_epoch(const graph_gcn::EpochStats& s, void*) {
   std::printf("epoch %4lld  loss %.4f  val loss %.4f  val ROC-AUC %.4f  test ROC-AUC %.4f\n",
-              static_cast<long long>(s.epoch + 1), s.train_loss, s.val_loss, s.val_auc,
-              s.test_auc);
+              static_cast<long long>(s.epoch + 1), s.train_loss, s.val_loss, s.val_auc, s.test_auc);
   std::fflush(stdout);
 }
 
@@ -28,7 +27,8 @@ bool is_tu_dir(const std::string& dir) {
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string f = e.path().filename().string();
     for (const std::string suffix : {"_A.txt", "_A.txt.gz"})
-      if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+      if (f.size() > suffix.size() &&
+          f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
         return true;
   }
   return false;
@@ -65,8 +65,8 @@ int gcn_graph_classification(const std::string& dir, const gcn::Options& options
             << "model: " << o.layers << " GCN layers of " << o.hidden
             << " (ReLU), mean readout, linear head; masked sigmoid cross-entropy; Adam lr " << o.lr
             << ", weight decay " << o.weight_decay << " on every parameter, dropout " << o.dropout
-            << "; mini-batches of " << o.batch_size << " graphs through mxm_batched; "
-            << o.epochs << " epochs"
+            << "; mini-batches of " << o.batch_size << " graphs through mxm_batched; " << o.epochs
+            << " epochs"
             << (o.early_stopping ? ", early stopping on the validation loss (window " +
                                        std::to_string(o.early_stopping) + ")"
                                  : std::string())
@@ -76,8 +76,8 @@ int gcn_graph_classification(const std::string& dir, const gcn::Options& options
   const auto stats = graph_gcn::train(model, split, o, print_epoch, nullptr, &best);
   if (best < 0) throw InvalidValue("gcn: no epoch was run (--epochs 0)");
   const graph_gcn::EpochStats& b = stats[static_cast<std::size_t>(best)];
-  std::printf("best validation ROC-AUC %.4f at epoch %lld; test ROC-AUC per task there:\n", b.val_auc,
-              static_cast<long long>(best + 1));
+  std::printf("best validation ROC-AUC %.4f at epoch %lld; test ROC-AUC per task there:\n",
+              b.val_auc, static_cast<long long>(best + 1));
   for (std::size_t t = 0; t < b.test_auc_per_task.size(); ++t) {
     if (std::isnan(b.test_auc_per_task[t]))
       std::printf("  %-16s n/a (one class only in the test set)\n", ds.task_names[t].c_str());

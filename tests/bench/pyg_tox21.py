@@ -186,7 +186,8 @@ def main():
     med = statistics.median(times[1:] if len(times) > 1 else times)
     name = torch.cuda.get_device_name(0) if dev.type == "cuda" else "cpu"
     print(f"RESULT epoch_ms_median={med:.3f} test_auc={best_test:.4f} best_epoch={best} "
-          f"val_auc={best_val:.4f} device={name.replace(' ', '_')}", flush=True)
+          f"val_auc={best_val:.4f} final_test_auc={test:.4f} device={name.replace(' ', '_')}",
+          flush=True)
 
 
 if __name__ == "__main__":

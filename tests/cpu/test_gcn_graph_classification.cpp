@@ -34,8 +34,8 @@ double sigmoid_ce_naive(const std::vector<double>& z, const std::vector<double>&
   return present ? sum / present : 0.0;
 }
 
-double loss_of(const std::vector<double>& z, const std::vector<double>& y, Index rows,
-               Index cols, DenseMatrix* g, Context& ctx) {
+double loss_of(const std::vector<double>& z, const std::vector<double>& y, Index rows, Index cols,
+               DenseMatrix* g, Context& ctx) {
   DenseVector out = DenseVector::from_values(std::vector<double>{0.0, 0.0});
   nn::sigmoid_cross_entropy(g, out, 1, DenseMatrix::from_values(rows, cols, z),
                             DenseMatrix::from_values(rows, cols, y), ctx);
@@ -191,7 +191,8 @@ TEST(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
   // whole set's Â, against each graph alone: Â_g from gcn::normalized_adjacency of its own
   // adjacency and the single-graph dense mxm with the same epilogue.
   const std::string mutag = kShared + "/molecules/tudataset/MUTAG";
-  const tu::Dataset ds = tu::read_dataset(std::filesystem::exists(mutag) ? mutag : kRepoTu + "/toy_multitask");
+  const tu::Dataset ds =
+      tu::read_dataset(std::filesystem::exists(mutag) ? mutag : kRepoTu + "/toy_multitask");
   Context ctx(Backend::cpu);
   const Semiring s = semiring("plus_times", Type::fp64);
   const std::vector<Matrix> blocks = graph_gcn::normalized_blocks(ds, Type::fp64, ctx);
@@ -238,8 +239,9 @@ TEST(GraphGcnModel, RejectsBadInput) {
   o = small_options(Type::fp32);
   o.dropout = 1.0;
   EXPECT_THROW(graph_gcn::Model(toy.ds, toy.x, o, ctx), InvalidValue);
-  EXPECT_THROW(graph_gcn::Model(toy.ds, DenseMatrix(2, 4, Type::fp32), small_options(Type::fp32), ctx),
-               InvalidValue);
+  EXPECT_THROW(
+      graph_gcn::Model(toy.ds, DenseMatrix(2, 4, Type::fp32), small_options(Type::fp32), ctx),
+      InvalidValue);
   tu::Dataset directed = toy.ds;
   directed.symmetric = false;
   EXPECT_THROW(graph_gcn::Model(directed, toy.x, small_options(Type::fp32), ctx), InvalidValue);

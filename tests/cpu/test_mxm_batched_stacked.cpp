@@ -54,7 +54,8 @@ void expect_matches_items(const Semiring& s, const Epilogue& ep, bool transpose)
     mxm(ck, s, it.A[k], rows_of(B, rb, kk).to(Location::host, ctx), ep, d, ctx);
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < n; ++j)
-        EXPECT_EQ(C.at<double>(rc + i, j), ck.at<double>(i, j)) << "item " << k << " (" << i << ", " << j << ")";
+        EXPECT_EQ(C.at<double>(rc + i, j), ck.at<double>(i, j))
+            << "item " << k << " (" << i << ", " << j << ")";
     rb += kk;
     rc += m;
   }

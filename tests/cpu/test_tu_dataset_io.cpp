@@ -57,7 +57,8 @@ TEST(TuDatasetIo, MultiTaskToy) {
 
   const std::vector<Matrix> blocks = tu::graph_blocks(ds.adjacency, ds.graph_ptr);
   ASSERT_EQ(blocks.size(), 3u);
-  EXPECT_EQ(entries(blocks[0]), (std::vector<std::pair<Index, Index>>{{0, 1}, {1, 0}, {1, 2}, {2, 1}}));
+  EXPECT_EQ(entries(blocks[0]),
+            (std::vector<std::pair<Index, Index>>{{0, 1}, {1, 0}, {1, 2}, {2, 1}}));
   EXPECT_EQ(blocks[1].nrows(), 1);
   EXPECT_EQ(blocks[1].nnz(), 0);  // a graph of one atom: no edge
   EXPECT_EQ(entries(blocks[2]), (std::vector<std::pair<Index, Index>>{{0, 1}, {1, 0}}));
@@ -79,7 +80,8 @@ class TuMalformed : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("ringblas_tu_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("ringblas_tu_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const auto& e : fs::directory_iterator(kRepoTu + "/toy_multitask"))
@@ -168,7 +170,8 @@ TEST_F(TuMalformed, NotSymmetricIsReported) {
 bool have_shared(const std::string& rel) { return fs::exists(kShared + "/" + rel); }
 
 TEST(TuDatasetIoData, Tox21) {
-  if (!have_shared("molecules/tox21_graphs")) GTEST_SKIP() << "shared data not found at " << kShared;
+  if (!have_shared("molecules/tox21_graphs"))
+    GTEST_SKIP() << "shared data not found at " << kShared;
   const tu::Dataset ds = tu::read_dataset(kShared + "/molecules/tox21_graphs");
   // Counts from shared/data/README.md: 7,831 molecules, 145,459 atoms, 151,095 bonds.
   EXPECT_EQ(ds.num_graphs, 7831);
@@ -188,7 +191,8 @@ TEST(TuDatasetIoData, Tox21) {
 }
 
 TEST(TuDatasetIoData, Mutag) {
-  if (!have_shared("molecules/tudataset/MUTAG")) GTEST_SKIP() << "shared data not found at " << kShared;
+  if (!have_shared("molecules/tudataset/MUTAG"))
+    GTEST_SKIP() << "shared data not found at " << kShared;
   const tu::Dataset ds = tu::read_dataset(kShared + "/molecules/tudataset/MUTAG");
   EXPECT_EQ(ds.num_graphs, 188);
   EXPECT_EQ(ds.num_nodes, 3371);
@@ -198,7 +202,8 @@ TEST(TuDatasetIoData, Mutag) {
 }
 
 TEST(TuDatasetIoData, Enzymes) {
-  if (!have_shared("molecules/tudataset/ENZYMES")) GTEST_SKIP() << "shared data not found at " << kShared;
+  if (!have_shared("molecules/tudataset/ENZYMES"))
+    GTEST_SKIP() << "shared data not found at " << kShared;
   const tu::Dataset ds = tu::read_dataset(kShared + "/molecules/tudataset/ENZYMES");
   EXPECT_EQ(ds.num_graphs, 600);
   EXPECT_EQ(ds.num_nodes, 19580);

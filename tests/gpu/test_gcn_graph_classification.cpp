@@ -33,7 +33,8 @@ TEST_F(GraphGcnGpu, SigmoidCrossEntropyMatchesCpu) {
   nn::sigmoid_cross_entropy(&g_cpu, l_cpu, 2, z, yd, cpu);
   poison_device_pool(std::size_t(1) << 20, cuda);
   DenseMatrix g_dev = DenseMatrix(rows, cols, Type::fp32).to(Location::device, cuda);
-  DenseVector l_dev = DenseVector::from_values(std::vector<float>{0, 0, 0}).to(Location::device, cuda);
+  DenseVector l_dev =
+      DenseVector::from_values(std::vector<float>{0, 0, 0}).to(Location::device, cuda);
   nn::sigmoid_cross_entropy(&g_dev, l_dev, 2, z.to(Location::device, cuda),
                             yd.to(Location::device, cuda), cuda);
   const DenseMatrix g = g_dev.to(Location::host, cuda);
@@ -64,7 +65,8 @@ TEST_F(GraphGcnGpu, Tox21LossCurveMatchesCpu) {
   const std::vector<Index> probe(split.test.begin(), split.test.begin() + 200);
   const auto pa = on_cpu.predict(probe), pb = on_gpu.predict(probe);
   ASSERT_EQ(pa.size(), pb.size());
-  for (std::size_t k = 0; k < pa.size(); ++k) ASSERT_NEAR(pb[k], pa[k], 2e-3 + 2e-3 * std::abs(pa[k])) << k;
+  for (std::size_t k = 0; k < pa.size(); ++k)
+    ASSERT_NEAR(pb[k], pa[k], 2e-3 + 2e-3 * std::abs(pa[k])) << k;
 }
 
 }  // namespace

@@ -45,14 +45,15 @@ TEST_F(StackedBatchedSpmm, MatchesCpu) {
       const Stacked st = random_items(60, transpose, 7 + n);
       Context ctx(Backend::verify);
       poison_device_pool(std::size_t(1) << 22, ctx);
-      const DenseMatrix B = random_dense(st.cols, n, Type::fp32, 5, Layout::row_major,
-                                         ValueKind::integral);
+      const DenseMatrix B =
+          random_dense(st.cols, n, Type::fp32, 5, Layout::row_major, ValueKind::integral);
       std::vector<float> bias_v(static_cast<std::size_t>(n));
       for (Index j = 0; j < n; ++j) bias_v[j] = float(j % 3) - 1.0f;
       const DenseVector bias = DenseVector::from_values(bias_v);
       Descriptor d;
       d.transpose_a = transpose;
-      for (const Epilogue& ep : {Epilogue::none(), Epilogue::bias_relu(bias), Epilogue::bias_add(bias)}) {
+      for (const Epilogue& ep :
+           {Epilogue::none(), Epilogue::bias_relu(bias), Epilogue::bias_add(bias)}) {
         DenseMatrix C(st.rows, n, Type::fp32);
         EXPECT_NO_THROW(mxm_batched(C, s, st.A, B, ep, d, ctx))
             << "transpose " << transpose << ", n " << n;
@@ -66,7 +67,8 @@ TEST_F(StackedBatchedSpmm, SemiringsThatSkipB) {
     const Semiring s = semiring(name, Type::fp32);
     const Stacked st = random_items(40, false, 21);
     Context ctx(Backend::verify);
-    const DenseMatrix B = random_dense(st.cols, 8, Type::fp32, 2, Layout::row_major, ValueKind::integral);
+    const DenseMatrix B =
+        random_dense(st.cols, 8, Type::fp32, 2, Layout::row_major, ValueKind::integral);
     DenseMatrix C(st.rows, 8, Type::fp32);
     EXPECT_NO_THROW(mxm_batched(C, s, st.A, B, Epilogue::none(), {}, ctx)) << name;
   }
@@ -76,21 +78,24 @@ TEST_F(StackedBatchedSpmm, DeviceOperandsWriteInPlace) {
   const Semiring s = semiring("plus_times", Type::fp32);
   const Stacked st = random_items(200, false, 3);
   Context cuda(Backend::cuda), cpu(Backend::cpu);
-  const DenseMatrix B = random_dense(st.cols, 32, Type::fp32, 9, Layout::row_major, ValueKind::integral);
+  const DenseMatrix B =
+      random_dense(st.cols, 32, Type::fp32, 9, Layout::row_major, ValueKind::integral);
   DenseMatrix expect(st.rows, 32, Type::fp32);
   mxm_batched(expect, s, st.A, B, Epilogue::none(), {}, cpu);
   poison_device_pool(std::size_t(1) << 22, cuda);
   const DenseMatrix b_dev = B.to(Location::device, cuda);
   DenseMatrix c_dev = DenseMatrix(st.rows, 32, Type::fp32).to(Location::device, cuda);
   std::vector<Matrix> a_dev;
-  for (const Matrix& a : st.A) a_dev.push_back(a.with_index_type(IndexType::i32).to(Location::device, cuda));
+  for (const Matrix& a : st.A)
+    a_dev.push_back(a.with_index_type(IndexType::i32).to(Location::device, cuda));
   Descriptor d;
   d.variant = Variant::spmm_batched;
   mxm_batched(c_dev, s, a_dev, b_dev, Epilogue::none(), d, cuda);
   EXPECT_EQ(c_dev.location(), Location::device);
   const DenseMatrix got = c_dev.to(Location::host, cuda);
   for (Index i = 0; i < st.rows; ++i)
-    for (Index j = 0; j < 32; ++j) ASSERT_EQ(got.at<float>(i, j), expect.at<float>(i, j)) << i << ", " << j;
+    for (Index j = 0; j < 32; ++j)
+      ASSERT_EQ(got.at<float>(i, j), expect.at<float>(i, j)) << i << ", " << j;
 }
 
 TEST_F(StackedBatchedSpmm, Tox21MiniBatches) {
@@ -104,7 +109,8 @@ TEST_F(StackedBatchedSpmm, Tox21MiniBatches) {
     std::vector<Matrix> items(blocks.begin() + begin, blocks.begin() + begin + 128);
     Index rows = 0;
     for (const Matrix& a : items) rows += a.nrows();
-    const DenseMatrix B = random_dense(rows, 64, Type::fp32, begin, Layout::row_major, ValueKind::integral);
+    const DenseMatrix B =
+        random_dense(rows, 64, Type::fp32, begin, Layout::row_major, ValueKind::integral);
     DenseMatrix C(rows, 64, Type::fp32);
     EXPECT_NO_THROW(mxm_batched(C, s, items, B, Epilogue::none(), {}, ctx)) << "batch at " << begin;
   }
