@@ -9,6 +9,7 @@
 // No exception-driven fallback: an entry that says it can run is run, and its errors propagate.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -206,6 +207,30 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   return c;
 }
 
+void sync_for_trace(const Context& ctx);  // dispatch.cpp: waits for the device's queued work
+
+/// Writes "<op>: <ms> ms" to the trace when the operation ends (trace and trace_time on).
+class TraceTimer {
+ public:
+  TraceTimer(const char* op, const Context& ctx)
+      : op_(op), ctx_(ctx), on_(ctx.trace && ctx.trace_time),
+        start_(std::chrono::steady_clock::now()) {}
+  ~TraceTimer() {
+    if (!on_) return;
+    sync_for_trace(ctx_);
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start_;
+    ctx_.trace_line(std::string(op_) + ": " + std::to_string(ms.count()) + " ms");
+  }
+  TraceTimer(const TraceTimer&) = delete;
+  TraceTimer& operator=(const TraceTimer&) = delete;
+
+ private:
+  const char* op_;
+  const Context& ctx_;
+  bool on_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 template <class Out>
 void move_to_host(Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
@@ -225,6 +250,8 @@ void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Conte
              const Tolerance& tol) {
   const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace, cuda_unavailable());
   if (ctx.trace) ctx.trace_line(c.trace);
+  // With trace_time on, every operation's wall time goes to the trace too.
+  const TraceTimer timer(t.operation, ctx);
   if (!c.cuda) {
     move_to_host(out, ctx);
     c.cpu->run(p, out, ctx);

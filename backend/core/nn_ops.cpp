@@ -332,5 +332,25 @@ void adam_step(DenseVector& w, const DenseVector& g, DenseVector& m, DenseVector
   adam_step(W, G, M, V, o, t, ctx);
 }
 
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context& ctx) {
+  const char* op = "sigmoid_cross_entropy";
+  detail::require_float(op, Z.type(), "Z");
+  detail::require_row_major(op, Z, "Z");
+  detail::check_slot(op, out, slot, Z.type());
+  detail::require_same_type(op, Z.type(), Y.type(), "Y");
+  detail::require_row_major(op, Y, "Y");
+  detail::require_shape(op, Y, Z.nrows(), Z.ncols(), "Y");
+  if (G) {
+    detail::require_same_type(op, Z.type(), G->type(), "G");
+    detail::require_row_major(op, *G, "G");
+    detail::require_shape(op, *G, Z.nrows(), Z.ncols(), "G");
+  }
+  detail::LossOut o{&out, G};
+  detail::execute_nn(detail::sigmoid_cross_entropy_table(), detail::SigmoidLossProblem{slot, Z, Y},
+                     Variant::automatic, o, ctx,
+                     detail::Tolerance::for_type(Z.type(), double(Z.nrows() * Z.ncols())));
+}
+
 }  // namespace nn
 }  // namespace ringblas

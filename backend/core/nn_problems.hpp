@@ -48,6 +48,13 @@ struct LossOut {
   DenseMatrix* G;
 };
 
+/// Masked sigmoid cross-entropy of logits Z against targets Y (NaN = missing).
+struct SigmoidLossProblem {
+  Index slot;
+  const DenseMatrix& Z;
+  const DenseMatrix& Y;
+};
+
 /// One Adam step with gradient G.
 struct AdamProblem {
   const DenseMatrix& G;

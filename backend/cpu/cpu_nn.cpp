@@ -169,4 +169,31 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
   });
 }
 
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context&) {
+  visit_float(Z.type(), [&](auto zero) {
+    using T = decltype(zero);
+    const Index n = Z.nrows() * Z.ncols();
+    const T* z = data<T>(Z);
+    const T* y = data<T>(Y);
+    Index present = 0;
+    double loss = 0;  // summed in double, in element order
+    for (Index e = 0; e < n; ++e) {
+      if (std::isnan(y[e])) continue;
+      ++present;
+      loss += double(std::max(z[e], T(0)) - z[e] * y[e] + std::log1p(std::exp(-std::abs(z[e]))));
+    }
+    const T inv = present ? T(1) / T(present) : T(0);
+    if (G) {
+      T* g = data<T>(*G);
+      for (Index e = 0; e < n; ++e) {
+        // σ(z) without overflow for large |z|.
+        const T s = z[e] >= 0 ? T(1) / (T(1) + std::exp(-z[e])) : std::exp(z[e]) / (T(1) + std::exp(z[e]));
+        g[e] = std::isnan(y[e]) ? T(0) : (s - y[e]) * inv;
+      }
+    }
+    out.values().as<T>()[slot] = present ? T(loss / double(present)) : T(0);
+  });
+}
+
 }  // namespace ringblas::cpu

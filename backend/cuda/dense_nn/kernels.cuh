@@ -148,4 +148,34 @@ __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* 
   block_add(out, hit);
 }
 
+/// Masked sigmoid cross-entropy, pass 1: acc[0] += Σ loss, acc[1] += #present over the present
+/// targets (grid-stride, block_add's block of row_warps warps; acc zeroed before).
+__global__ void sigmoid_ce_sum_kernel(float* acc, const float* z, const float* y, std::size_t n) {
+  float loss = 0.0f, present = 0.0f;
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    if (isnan(y[e])) continue;
+    present += 1.0f;
+    loss += fmaxf(z[e], 0.0f) - z[e] * y[e] + log1pf(expf(-fabsf(z[e])));
+  }
+  block_add(acc, warp_sum(loss));
+  __syncthreads();  // block_add's shared array is reused
+  block_add(acc + 1, warp_sum(present));
+}
+
+/// Pass 2: g = (σ(z) − y) / P where y is present, 0 where missing; out = Σ loss / P (0 if P = 0).
+__global__ void sigmoid_ce_grad_kernel(float* g, float* out, const float* acc, const float* z,
+                                       const float* y, std::size_t n) {
+  const float p = acc[1];
+  const float inv = p > 0.0f ? 1.0f / p : 0.0f;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out = acc[0] * inv;
+  if (!g) return;
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    const float ez = expf(-fabsf(z[e]));
+    const float s = z[e] >= 0.0f ? 1.0f / (1.0f + ez) : ez / (1.0f + ez);
+    g[e] = isnan(y[e]) ? 0.0f : (s - y[e]) * inv;
+  }
+}
+
 }  // namespace ringblas::cuda::dense_nn

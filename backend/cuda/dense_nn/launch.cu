@@ -132,4 +132,25 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
   RINGBLAS_CHECK_LAUNCH("adam_kernel", st, ctx.debug_sync);
 }
 
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context& ctx) {
+  dense_nn::make_resident(out, ctx);
+  if (G) dense_nn::make_resident(*G, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  Buffer hz, hy;
+  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
+  const float* y = static_cast<const float*>(dense_nn::device_values(Y, hy, ctx));
+  const std::size_t n = std::size_t(Z.nrows()) * std::size_t(Z.ncols());
+  Buffer acc(2 * sizeof(float), Location::device, &ctx);  // Σ loss, #present
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(acc.data(), 0, 2 * sizeof(float), st));
+  const unsigned grid = n ? stride_grid(n) : 1;
+  if (n) {
+    dense_nn::sigmoid_ce_sum_kernel<<<grid, Policy::row_warps * 32, 0, st>>>(acc.as<float>(), z, y, n);
+    RINGBLAS_CHECK_LAUNCH("sigmoid_ce_sum_kernel", st, ctx.debug_sync);
+  }
+  dense_nn::sigmoid_ce_grad_kernel<<<grid, Policy::block, 0, st>>>(
+      G ? values_of(*G) : nullptr, values_of(out) + slot, acc.as<float>(), z, y, n);
+  RINGBLAS_CHECK_LAUNCH("sigmoid_ce_grad_kernel", st, ctx.debug_sync);
+}
+
 }  // namespace ringblas::cuda
