@@ -231,6 +231,11 @@ class TraceTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
+// How execute() handles an operation's output. An output of several containers (a loss and
+// its gradient, Adam's parameters and moments: backend/core/nn_problems.hpp) is a struct of
+// pointers with overloads of these: move_to_host moves what the cpu row writes to the host,
+// host_copy returns an owning host copy (for verify), view_of gives the Out that writes into
+// such a copy, and compare (compare.hpp or next to the struct) compares two copies.
 template <class Out>
 void move_to_host(Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
@@ -241,6 +246,10 @@ Out host_copy(const Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
     if (o.location() != Location::host) return o.to(Location::host, ctx);
   return o;
+}
+template <class Out>
+Out& view_of(Out& host) {
+  return host;
 }
 
 /// Runs operation `t` on problem `p` into `out` as chosen by choose(); verify compares the cuda
@@ -261,10 +270,11 @@ void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Conte
     c.cuda->run(p, out, ctx);
     return;
   }
-  Out expected = host_copy(out, ctx);
-  c.cpu->run(p, expected, ctx);
+  auto expected = host_copy(out, ctx);
+  decltype(auto) expected_out = view_of(expected);  // Out& for one container, Out for several
+  c.cpu->run(p, expected_out, ctx);
   c.cuda->run(p, out, ctx);
-  const Out got = host_copy(out, ctx);
+  const auto got = host_copy(out, ctx);
   if (auto diff = compare(got, expected, tol))
     throw VerificationFailed(std::string(t.operation) + ": cuda (" +
                              std::string(variant_name(c.cuda->variant)) +
