@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "backend/core/dispatch_tables.hpp"
+#include "backend/core/dispatch_tables_maxk.hpp"
 #include "ringblas/kernels.hpp"
 
 namespace ringblas {
@@ -58,6 +59,12 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
+  list(rows, prepare_network_table());
+  list(rows, mxm_layers_prepared_table());
+  list(rows, maxk_table());
+  list(rows, densify_table());
+  list(rows, mxm_cbsr_table());
+  list(rows, mxm_sampled_table());
   list(rows, gemm_table());
   list(rows, column_sums_table());
   list(rows, relu_backward_table());

@@ -154,4 +154,21 @@ struct LayerChainProblem {
   LayerChainStats* stats;
 };
 
+/// prepare_network: the weights of a fused layer chain prepared once on the device.
+struct LayerNetworkProblem {
+  const std::vector<Matrix>& weights;
+  const std::vector<float>& bias;
+  float ymax;
+  LayerChainStats* stats;
+};
+
+/// mxm_layers on a prepared network and sparse features; the output is the survivors' ids.
+struct PreparedLayersProblem {
+  const SparseNetwork& net;
+  const Matrix& features;
+  const LayerChainOptions& options;
+  LayerChainStats* stats;
+  DenseMatrix* survivors;
+};
+
 }  // namespace ringblas::detail

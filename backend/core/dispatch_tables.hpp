@@ -33,6 +33,8 @@ const Table<IndexedProblem, Matrix>& extract_table();
 const Table<IndexedProblem, Matrix>& assign_table();
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table();
+const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table();
+const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table();
 // The dense nn operations (include/ringblas/nn.hpp; rows in dispatch_tables_nn.cpp).
 const Table<GemmProblem, DenseMatrix>& gemm_table();
 const Table<ColumnSumsProblem, DenseVector>& column_sums_table();

@@ -3,7 +3,9 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/maxk/maxk.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
@@ -33,6 +35,7 @@ void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, 
 
 namespace cuda {
 bool device_present() { return false; }
+void synchronize(const Context&) {}
 #define RINGBLAS_OP(R, name, params) \
   R name params { not_compiled("cuda " #name); }
 #include "backend/core/operations.def"
@@ -49,11 +52,22 @@ std::optional<std::string> can_implement(const Semiring&, const Matrix&, const M
   return kNotCompiled;
 }
 }  // namespace spgemm_hash
+namespace spgemm_dot {
+std::optional<std::string> can_implement(const Semiring&, const Matrix*, const Matrix&,
+                                         const Matrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+void run(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Matrix&,
+         const Descriptor&, Context&) {
+  not_compiled("mxm (spgemm_dot)");
+}
+}  // namespace spgemm_dot
 namespace spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,
                                          const DenseMatrix&, const Epilogue*, const Descriptor&) {
   return kNotCompiled;
 }
+double relative_cost(Variant, const Matrix&, Index) { return 0.0; }
 }  // namespace spmm_subwarp
 namespace spmm_batched {
 std::optional<std::string> can_implement(const Semiring&, const Epilogue*, const Descriptor&,
@@ -74,6 +88,36 @@ DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, flo
                       LayerChainStats*, Context&) {
   not_compiled("mxm_layers");
 }
+SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
+                              LayerChainStats*, Context&) {
+  not_compiled("prepare_network");
+}
+std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,
+                               LayerChainStats*, DenseMatrix*, Context&) {
+  not_compiled("mxm_layers");
+}
 }  // namespace sparse_layer
+namespace maxk {
+std::optional<std::string> can_implement_topk(const DenseMatrix&) { return kNotCompiled; }
+std::optional<std::string> can_implement_forward(const Semiring&, const Matrix&,
+                                                 const DenseMatrix&, const Epilogue*,
+                                                 const Descriptor&) {
+  return kNotCompiled;
+}
+std::optional<std::string> can_implement_backward(const Semiring&, const Matrix&,
+                                                  const DenseMatrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+std::optional<std::string> can_implement_densify(const DenseMatrix&) { return kNotCompiled; }
+void topk(Cbsr&, const DenseMatrix&, int, Context&) { not_compiled("maxk"); }
+void densify(DenseMatrix&, const Cbsr&, Context&) { not_compiled("densify"); }
+void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Epilogue*, const Descriptor&,
+             Context&) {
+  not_compiled("mxm (cbsr)");
+}
+void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&) {
+  not_compiled("mxm (sampled cbsr)");
+}
+}  // namespace maxk
 }  // namespace cuda
 }  // namespace ringblas

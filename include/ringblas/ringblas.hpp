@@ -1,5 +1,6 @@
 // The ringblas public API in one include.
 #pragma once
+#include "ringblas/cbsr.hpp"
 #include "ringblas/codes.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/descriptor.hpp"

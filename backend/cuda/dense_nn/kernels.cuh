@@ -55,7 +55,8 @@ __global__ void column_sums_kernel(float* out, const float* a, std::int64_t rows
   const std::int64_t last = min(rows, first + Policy::rows_per_block);
   float acc = 0.0f;
   if (j < cols)
-    for (std::int64_t i = first + threadIdx.y; i < last; i += Policy::sum_lanes) acc += a[i * cols + j];
+    for (std::int64_t i = first + threadIdx.y; i < last; i += Policy::sum_lanes)
+      acc += a[i * cols + j];
   part[threadIdx.y][threadIdx.x] = acc;
   __syncthreads();
   if (threadIdx.y == 0 && j < cols) {
@@ -87,17 +88,38 @@ __device__ inline void block_add(float* out, float warp_value) {
   }
 }
 
+/// The row of the subset R this warp handles (one warp per row), with its logits and label.
+struct WarpRow {
+  int lane;
+  bool active;
+  std::int64_t i;
+  const float* z;
+  std::int32_t label;
+};
+__device__ inline WarpRow warp_row(const float* z, const std::int32_t* labels,
+                                   const std::int32_t* rows, std::int64_t count, std::int64_t c) {
+  WarpRow w{int(threadIdx.x % 32), false, 0, nullptr, 0};
+  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  if (k < count) {
+    w.active = true;
+    w.i = rows[k];
+    w.z = z + w.i * c;
+    w.label = labels[w.i];
+  }
+  return w;
+}
+
 /// loss and gradient over the rows `rows[0..count)`; g (when set) was zeroed before.
 __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const std::int32_t* labels,
                                   const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                   float inv_count) {
-  const int lane = threadIdx.x % 32;
-  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  const WarpRow w = warp_row(z, labels, rows, count, c);
+  const int lane = w.lane;
   float loss = 0.0f;
-  if (k < count) {
-    const std::int64_t i = rows[k];
-    const float* zi = z + i * c;
-    const std::int32_t label = labels[i];
+  if (w.active) {
+    const std::int64_t i = w.i;
+    const float* zi = w.z;
+    const std::int32_t label = w.label;
     float mx = -INFINITY;
     for (std::int64_t j = lane; j < c; j += 32) mx = fmaxf(mx, zi[j]);
     mx = warp_max(mx);
@@ -121,12 +143,11 @@ __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const st
 __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* labels,
                                 const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                 float inv_count) {
-  const int lane = threadIdx.x % 32;
-  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  const WarpRow w = warp_row(z, labels, rows, count, c);
+  const int lane = w.lane;
   float hit = 0.0f;
-  if (k < count) {
-    const std::int64_t i = rows[k];
-    const float* zi = z + i * c;
+  if (w.active) {
+    const float* zi = w.z;
     float best = -INFINITY;
     std::int64_t arg = c;
     for (std::int64_t j = lane; j < c; j += 32)
@@ -142,7 +163,7 @@ __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* 
         arg = oa;
       }
     }
-    hit = arg == labels[i] ? inv_count : 0.0f;
+    hit = arg == w.label ? inv_count : 0.0f;
   }
   block_add(out, hit);
 }

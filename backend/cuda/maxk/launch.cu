@@ -1,0 +1,155 @@
+// maxk family launchers: operands to the device (A as int32 CSR with fp32 values), outputs kept
+// where the caller has them, one kernel per operation (kernels.cuh). No synchronisation: the
+// pool frees in stream order and copies back to the host run on ctx.stream (copy_bytes).
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/maxk/kernels.cuh"
+#include "backend/cuda/maxk/maxk.hpp"
+
+namespace ringblas::cuda::maxk {
+namespace {
+
+unsigned row_grid(Index n) { return grid_for(std::size_t(n), std::size_t(Policy::warps)); }
+std::size_t row_smem(Index h) { return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float); }
+
+template <class T>
+const T& on_device(const T& x, T& hold, const Context& ctx) {
+  if (x.location() == Location::device) return x;
+  hold = x.to(Location::device, ctx);
+  return hold;
+}
+
+/// A device CBSR of x's shape whose indices equal x's (values uninitialised unless copied).
+Cbsr device_pattern(const Cbsr& x, const Context& ctx) {
+  return Cbsr::from_buffers(x.nrows(), x.ncols(), x.k(),
+                            Buffer(std::size_t(x.nnz()) * sizeof(float), Location::device, &ctx),
+                            x.indices().to(Location::device, ctx));
+}
+
+}  // namespace
+
+void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx) {
+  cudaStream_t st = stream_of(ctx);
+  DenseMatrix yh;
+  const DenseMatrix& yd = on_device(y, yh, ctx);
+  const Index n = y.nrows(), h = y.ncols();
+  const bool reuse = x.location() == Location::device && x.nrows() == n && x.ncols() == h &&
+                     x.k() == k;
+  Cbsr out = reuse ? Cbsr()
+                   : Cbsr::from_buffers(
+                         n, h, k, Buffer(std::size_t(n * k) * sizeof(float), Location::device, &ctx),
+                         Buffer(std::size_t(n * k), Location::device, &ctx));
+  Cbsr& dst = reuse ? x : out;
+  ctx.trace_line("maxk: topk_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
+                 ", k " + std::to_string(k));
+  if (n > 0 && k > 0) {
+    topk_kernel<<<row_grid(n), Policy::block, 0, st>>>(yd.values().as<float>(), int(n), int(h), k,
+                                                       dst.values().as<float>(),
+                                                       dst.indices().as<std::uint8_t>());
+    RINGBLAS_CHECK_LAUNCH("maxk::topk_kernel", st, ctx.debug_sync);
+  }
+  if (!reuse) x = x.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
+}
+
+void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
+  cudaStream_t st = stream_of(ctx);
+  Cbsr xh;
+  const Cbsr& xd = on_device(x, xh, ctx);
+  const Index n = x.nrows(), h = x.ncols();
+  const bool direct = d.location() == Location::device && d.nrows() == n && d.ncols() == h &&
+                      d.type() == Type::fp32;
+  DenseMatrix out = direct ? DenseMatrix()
+                           : DenseMatrix::from_buffer(
+                                 n, h, Type::fp32, Layout::row_major,
+                                 Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+  DenseMatrix& dst = direct ? d : out;
+  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " +
+                 std::to_string(h) + ", k " + std::to_string(x.k()));
+  if (n * h > 0) {
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
+    if (x.k() > 0) {
+      scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
+          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
+          dst.values().as<float>());
+      RINGBLAS_CHECK_LAUNCH("maxk::scatter_kernel", st, ctx.debug_sync);
+    }
+  }
+  if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
+}
+
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx) {
+  cudaStream_t st = stream_of(ctx);
+  Matrix ahold;
+  const Matrix& ad = prepare_operand(a, d.transpose_a, IndexType::i32, Type::fp32, ahold, ctx);
+  Cbsr xh;
+  const Cbsr& xd = on_device(x, xh, ctx);
+  const Index n = ad.nrows(), h = x.ncols();
+  const bool direct = c.location() == Location::device;
+  Buffer tmp;
+  float* out = nullptr;
+  if (direct) {
+    out = c.values().as<float>();
+  } else {
+    tmp = Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx);
+    out = tmp.as<float>();
+  }
+  DenseVector bias_hold;
+  const DenseVector* bias = ep && ep->has_bias() ? &on_device(*ep->bias, bias_hold, ctx) : nullptr;
+  const sparse_layer::ColumnEpilogue epi{bias ? bias->values().as<float>() : nullptr,
+                                         ep && ep->has_relu(), ep && ep->clamp.has_value(),
+                                         float(ep ? ep->clamp.value_or(0) : 0)};
+  const bool epilogue = ep && !ep->is_identity();
+  ctx.trace_line("mxm (cbsr): forward_kernel, " + std::to_string(n) + " rows, " +
+                 std::to_string(ad.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
+                 std::to_string(x.k()));
+  if (n > 0 && h > 0) {
+    if (!epilogue && (x.k() == 0 || ad.nnz() == 0)) {
+      RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, std::size_t(n * h) * sizeof(float), st));
+    } else {
+      auto kernel = x.k() % 4 == 0 ? forward_kernel<4> : forward_kernel<1>;
+      kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
+          ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
+          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out, epi);
+      RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
+    }
+  }
+  if (!direct)
+    c = DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major, tmp.to(Location::host, ctx));
+}
+
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx) {
+  cudaStream_t st = stream_of(ctx);
+  // The kernel walks the rows of M and scatters to C's rows: it computes Mᵀ ⊕.⊗ B, so M = A
+  // for op(A) = Aᵀ and M = Aᵀ otherwise.
+  Matrix mhold;
+  const Matrix& m = prepare_operand(a, !d.transpose_a, IndexType::i32, Type::fp32, mhold, ctx);
+  DenseMatrix bh;
+  const DenseMatrix& bd = on_device(b, bh, ctx);
+  const bool direct = c.location() == Location::device;
+  Cbsr staged = direct ? Cbsr() : device_pattern(c, ctx);
+  Cbsr& dst = direct ? c : staged;
+  const Index n = m.nrows(), h = b.ncols();
+  ctx.trace_line("mxm (sampled cbsr): backward_kernel, " + std::to_string(n) + " rows, " +
+                 std::to_string(m.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
+                 std::to_string(c.k()));
+  if (dst.nnz() > 0)
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0,
+                                      std::size_t(dst.nnz()) * sizeof(float), st));
+  if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
+    auto kernel = c.k() % 4 == 0 ? backward_kernel<4> : backward_kernel<1>;
+    kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
+        m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n),
+        bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
+        dst.values().as<float>());
+    RINGBLAS_CHECK_LAUNCH("maxk::backward_kernel", st, ctx.debug_sync);
+  }
+  if (!direct) c.values() = staged.values().to(Location::host, ctx);
+}
+
+}  // namespace ringblas::cuda::maxk

@@ -1,0 +1,33 @@
+// Entry points of the maxk kernel family (MaxK-GNN, Peng et al., ASPLOS 2024): the MaxK
+// nonlinearity (topk.cu), the forward product A ⊕.⊗ X with X in CBSR (forward.cu) and the
+// sampled outer-product backward (backward.cu). Plain C++: the dispatch includes it without nvcc.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "ringblas/cbsr.hpp"
+
+namespace ringblas::cuda::maxk {
+
+/// nullopt when the family can run the problem, else why not (arguments already validated by
+/// the public operation: shapes, k, the 256-column limit).
+std::optional<std::string> can_implement_topk(const DenseMatrix& y);
+std::optional<std::string> can_implement_forward(const Semiring& s, const Matrix& a,
+                                                 const DenseMatrix& c, const Epilogue* ep,
+                                                 const Descriptor& d);
+std::optional<std::string> can_implement_backward(const Semiring& s, const Matrix& a,
+                                                  const DenseMatrix& b, const Descriptor& d);
+
+std::optional<std::string> can_implement_densify(const DenseMatrix& d);
+
+/// X = maxk(Y, k); X keeps its location (reused when its shape and k already match).
+void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx);
+/// D = X densified (zeros elsewhere); D keeps its location.
+void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
+/// C = epilogue(op(A) ⊕.⊗ X) (plus_times, fp32; ep nullptr: none); C keeps its location.
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx);
+/// C's values = (op(A) ⊕.⊗ B) at C's pattern (plus_times, fp32); C keeps its location.
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx);
+
+}  // namespace ringblas::cuda::maxk

@@ -1,0 +1,21 @@
+// Tuning constants of the maxk kernel family (one place; bench_maxk measures them).
+#pragma once
+
+namespace ringblas::cuda::maxk {
+
+struct Policy {
+  /// Threads per block of every maxk kernel: 8 warps, one row per warp. Each warp of the forward
+  /// and backward kernels owns ncols floats of shared memory (1 KB at 256 columns: 8 KB a block,
+  /// so shared memory never limits occupancy below 2048 threads per SM).
+  static constexpr int block = 256;
+  static constexpr int warps = block / 32;
+  /// Edges of a row loaded (coalesced, one per lane) before the lanes walk them: 32.
+  static constexpr int edge_chunk = 32;
+  /// Gathers issued before their accumulations, so that up to this many CBSR loads per lane are
+  /// in flight at once (memory-level parallelism on the random rows of X).
+  static constexpr int unroll = 4;
+  /// Values per lane of the top-k kernel's row (256 columns / 32 lanes).
+  static constexpr int topk_per_lane = 8;
+};
+
+}  // namespace ringblas::cuda::maxk

@@ -1,0 +1,322 @@
+// MaxK-GNN kernels (backend/cuda/maxk) against cuSPARSE SpMM in the same run, on the paper's
+// kernel benchmark: a random graph of N nodes (default 100,000) where each node has exactly D
+// (default 64) distinct out-neighbours drawn uniformly at random (splitmix64, seed 42; values
+// 1/D, fp32, int32 CSR), hidden size H = 256, k = 16 / 32 / 64. Rows:
+//   cusparse_spmm   cusparseSpMM (CSR ALG2 and ALG_DEFAULT; the faster is the reference) of A
+//                   times a dense N x H fp32 row-major matrix: the aggregation MaxK replaces;
+//   maxk_topk       maxk(Y, k): the MaxK nonlinearity, N x H dense -> CBSR;
+//   maxk_forward    mxm(C, plus_times, A, X) with X = maxk(Y, k) in CBSR (variant maxk);
+//   maxk_backward   mxm(dX, plus_times, A, dY, transpose_a) sampled at X's pattern (variant maxk).
+// Every call goes through the public API on device-resident operands. CUDA events around each
+// call, after 3 warm-up calls, median of --reps runs; before every timed run a 256 MB buffer is
+// written so that L2 (50 MB on an H100) holds none of the inputs (--no-flush keeps them). The
+// forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
+// computation on 200 rows.
+// Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]
+//   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+
+using namespace ringblas;
+
+#define BENCH_CUDA(call)                                                                          \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess)                                                                        \
+      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));               \
+  } while (0)
+#define BENCH_CUSPARSE(call)                                                                      \
+  do {                                                                                            \
+    cusparseStatus_t s_ = (call);                                                                 \
+    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                            \
+      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));           \
+  } while (0)
+
+namespace {
+
+int g_reps = 20;
+bool g_flush = true;
+void* g_flush_buf = nullptr;
+constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// N x N, exactly `degree` distinct uniform random columns per row, values 1/degree.
+Matrix random_regular_graph(Index n, int degree) {
+  std::uint64_t s = 42;
+  std::vector<std::int32_t> rp(std::size_t(n) + 1), ci;
+  ci.reserve(std::size_t(n) * degree);
+  std::vector<std::int32_t> row;
+  for (Index i = 0; i < n; ++i) {
+    row.clear();
+    while (int(row.size()) < degree) {
+      const auto c = std::int32_t(splitmix(s) % std::uint64_t(n));
+      if (std::find(row.begin(), row.end(), c) == row.end()) row.push_back(c);
+    }
+    std::sort(row.begin(), row.end());
+    ci.insert(ci.end(), row.begin(), row.end());
+    rp[i + 1] = std::int32_t(ci.size());
+  }
+  std::vector<float> v(ci.size(), 1.0f / float(degree));
+  return Matrix::from_csr(n, n, rp, ci, v);
+}
+
+/// Median time in milliseconds of f() (CUDA events on the legacy stream, L2 flushed first).
+double time_ms(const std::function<void()>& f) {
+  cudaEvent_t a, b;
+  BENCH_CUDA(cudaEventCreate(&a));
+  BENCH_CUDA(cudaEventCreate(&b));
+  for (int w = 0; w < 3; ++w) f();
+  BENCH_CUDA(cudaDeviceSynchronize());
+  std::vector<double> t;
+  for (int r = 0; r < g_reps; ++r) {
+    if (g_flush) BENCH_CUDA(cudaMemsetAsync(g_flush_buf, r & 0xff, kFlushBytes));
+    BENCH_CUDA(cudaEventRecord(a));
+    f();
+    BENCH_CUDA(cudaEventRecord(b));
+    BENCH_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+struct Row {
+  std::string kernel;
+  int k;
+  double ms;
+  double speedup;  // cuSPARSE SpMM time / this time (0 for the cuSPARSE row itself)
+  double target;   // the issue's target speedup (0: none)
+  std::string check;
+};
+
+std::string fmt(double x, int prec = 3) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(prec);
+  o << x;
+  return o.str();
+}
+
+void print_row(const Row& r) {
+  std::cout << r.kernel << " k=" << r.k << ": " << fmt(r.ms, 4) << " ms";
+  if (r.speedup > 0) std::cout << ", " << fmt(r.speedup, 2) << "x cuSPARSE";
+  if (r.target > 0) std::cout << " (target " << fmt(r.target, 1) << "x: "
+                              << (r.speedup >= r.target ? "met" : "NOT met") << ")";
+  if (!r.check.empty()) std::cout << ", check " << r.check;
+  std::cout << std::endl;
+}
+
+/// cusparseSpMM C = A B (B dense n x h row-major); returns the faster algorithm's median time.
+double cusparse_spmm_ms(cusparseHandle_t sp, const Matrix& a, const DenseMatrix& b, DenseMatrix& c,
+                        std::string& which) {
+  cusparseSpMatDescr_t ma;
+  cusparseDnMatDescr_t mb, mc;
+  BENCH_CUSPARSE(cusparseCreateCsr(&ma, a.nrows(), a.ncols(), a.nnz(),
+                                   const_cast<void*>(a.row_ptr().data()),
+                                   const_cast<void*>(a.col_idx().data()),
+                                   const_cast<void*>(a.values().data()), CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  BENCH_CUSPARSE(cusparseCreateDnMat(&mb, b.nrows(), b.ncols(), b.ncols(),
+                                     const_cast<void*>(b.values().data()), CUDA_R_32F,
+                                     CUSPARSE_ORDER_ROW));
+  BENCH_CUSPARSE(cusparseCreateDnMat(&mc, c.nrows(), c.ncols(), c.ncols(), c.values().data(),
+                                     CUDA_R_32F, CUSPARSE_ORDER_ROW));
+  const float one = 1, zero = 0;
+  double best = 1e30;
+  for (auto [alg, name] : {std::pair{CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"},
+                           std::pair{CUSPARSE_SPMM_ALG_DEFAULT, "ALG_DEFAULT"}}) {
+    std::size_t bytes = 0;
+    BENCH_CUSPARSE(cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb, &zero,
+                                           mc, CUDA_R_32F, alg, &bytes));
+    void* ws = nullptr;
+    BENCH_CUDA(cudaMalloc(&ws, std::max<std::size_t>(bytes, 16)));
+    const double ms = time_ms([&] {
+      BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                  CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb, &zero, mc,
+                                  CUDA_R_32F, alg, ws));
+    });
+    BENCH_CUDA(cudaFree(ws));
+    std::cout << "cusparse_spmm " << name << ": " << fmt(ms, 4) << " ms" << std::endl;
+    if (ms < best) best = ms, which = name;
+  }
+  cusparseDestroySpMat(ma);
+  cusparseDestroyDnMat(mb);
+  cusparseDestroyDnMat(mc);
+  return best;
+}
+
+double max_rel_diff(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (std::size_t e = 0; e < a.size(); ++e)
+    worst = std::max(worst, std::abs(double(a[e]) - b[e]) / (1e-3 + std::abs(double(b[e]))));
+  return worst;
+}
+
+std::vector<float> host_floats(const DenseMatrix& d, const Context& ctx) {
+  const DenseMatrix h = d.to(Location::host, ctx);
+  return std::vector<float>(h.values().as<float>(), h.values().as<float>() + h.nrows() * h.ncols());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out = "maxk";
+  Index n = 100000;
+  int degree = 64;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc) out = argv[++i];
+    else if (a == "--nodes" && i + 1 < argc) n = std::stoll(argv[++i]);
+    else if (a == "--degree" && i + 1 < argc) degree = std::stoi(argv[++i]);
+    else if (a == "--reps" && i + 1 < argc) g_reps = std::stoi(argv[++i]);
+    else if (a == "--no-flush") g_flush = false;
+    else {
+      std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]\n";
+      return 2;
+    }
+  }
+  try {
+    const Index h = 256;
+    cudaDeviceProp prop;
+    BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    std::cout << prop.name << ", " << date << "; random graph " << n << " nodes x degree "
+              << degree << ", H " << h << (g_flush ? ", L2 flushed" : ", L2 warm") << std::endl;
+    if (g_flush) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
+
+    Context ctx(Backend::cuda);
+    const Matrix A = random_regular_graph(n, degree).to(Location::device, ctx);
+    std::vector<float> yh(std::size_t(n * h));
+    std::uint64_t s = 7;
+    for (float& v : yh) v = float(splitmix(s) >> 40) / float(1 << 24) - 0.5f;
+    const DenseMatrix Y = DenseMatrix::from_values(n, h, yh).to(Location::device, ctx);
+    const DenseMatrix dY = Y;  // any dense gradient; its values do not change the kernels' work
+
+    cusparseHandle_t sp;
+    BENCH_CUSPARSE(cusparseCreate(&sp));
+    DenseMatrix c_sp = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+    std::string alg;
+    const double sp_ms = cusparse_spmm_ms(sp, A, Y, c_sp, alg);
+    std::vector<Row> rows;
+    rows.push_back({"cusparse_spmm (" + alg + ")", 0, sp_ms, 0, 0, ""});
+    print_row(rows.back());
+
+    const Semiring pt = semiring("plus_times", Type::fp32);
+    Descriptor d;
+    d.variant = Variant::maxk;
+    Descriptor dt = d;
+    dt.transpose_a = true;
+    const std::vector<int> ks = {16, 32, 64};
+    const double fwd_target[] = {5.5, 3.8, 2.2}, bwd_target[] = {7.6, 4.0, 2.3};
+    for (std::size_t q = 0; q < ks.size(); ++q) {
+      const int k = ks[q];
+      Cbsr X(n, h, k, Location::device, &ctx);
+      const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); });
+      rows.push_back({"maxk_topk", k, topk_ms, sp_ms / topk_ms, 0, ""});
+      print_row(rows.back());
+
+      DenseMatrix C = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+      const double fwd_ms = time_ms([&] { mxm(C, pt, A, X, d, ctx); });
+      // Check: cuSPARSE on the densified CBSR.
+      const DenseMatrix Xd = X.to(Location::host, ctx).to_dense().to(Location::device, ctx);
+      std::string unused;
+      DenseMatrix C_ref = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+      {
+        const bool f = g_flush;
+        const int reps = g_reps;
+        g_flush = false;
+        g_reps = 1;
+        std::streambuf* old = std::cout.rdbuf(nullptr);
+        cusparse_spmm_ms(sp, A, Xd, C_ref, unused);
+        std::cout.rdbuf(old);
+        g_flush = f;
+        g_reps = reps;
+      }
+      const double fwd_err = max_rel_diff(host_floats(C, ctx), host_floats(C_ref, ctx));
+      rows.push_back({"maxk_forward", k, fwd_ms, sp_ms / fwd_ms, fwd_target[q],
+                      "max rel diff vs cuSPARSE " + fmt(fwd_err * 1e6, 2) + "e-6"});
+      print_row(rows.back());
+
+      Cbsr dX = X;
+      const double bwd_ms = time_ms([&] { mxm(dX, pt, A, dY, dt, ctx); });
+      // Check 200 rows on the host: dX(i, t) = Σ_j A(j, i) dY(j, idx_i[t]).
+      const Matrix Ah = A.to(Location::host, ctx);
+      const Cbsr dXh = dX.to(Location::host, ctx);
+      const auto rp = Ah.row_ptr_vector(), ci = Ah.col_idx_vector();
+      const auto av = Ah.values_vector<float>();
+      const auto idx = dXh.indices_vector();
+      const auto got = dXh.values_vector();
+      std::vector<double> want(std::size_t(200) * k, 0.0);
+      for (Index j = 0; j < n; ++j)
+        for (Index e = rp[j]; e < rp[j + 1]; ++e)
+          if (ci[e] < 200)
+            for (int t = 0; t < k; ++t)
+              want[ci[e] * k + t] += double(av[e]) * yh[j * h + idx[ci[e] * k + t]];
+      double bwd_err = 0;
+      for (std::size_t e = 0; e < want.size(); ++e)
+        bwd_err = std::max(bwd_err, std::abs(got[e] - want[e]) / (1e-3 + std::abs(want[e])));
+      rows.push_back({"maxk_backward", k, bwd_ms, sp_ms / bwd_ms, bwd_target[q],
+                      "max rel diff on 200 rows " + fmt(bwd_err * 1e6, 2) + "e-6"});
+      print_row(rows.back());
+    }
+    cusparseDestroy(sp);
+
+    std::ofstream md(out + ".md");
+    md << "# MaxK-GNN kernels vs cuSPARSE SpMM: " << prop.name << ", " << date << "\n\n"
+       << "Random graph: " << n << " nodes, exactly " << degree
+       << " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" << degree
+       << ", fp32, int32 CSR; hidden " << h << "; "
+       << (g_flush ? "L2 flushed before every run" : "L2 warm")
+       << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
+       << "speedup = cuSPARSE SpMM time / kernel time. Command: `bench_maxk --out " << out
+       << "`.\n\n| kernel | k | ms | speedup vs cuSPARSE | target | check |\n|---|---|---|---|---|---|\n";
+    for (const Row& r : rows)
+      md << "| " << r.kernel << " | " << (r.k ? std::to_string(r.k) : "-") << " | " << fmt(r.ms, 4)
+         << " | " << (r.speedup > 0 ? fmt(r.speedup, 2) + "x" : "-") << " | "
+         << (r.target > 0 ? fmt(r.target, 1) + "x " + (r.speedup >= r.target ? "met" : "NOT met")
+                          : "-")
+         << " | " << r.check << " |\n";
+    std::ofstream js(out + ".json");
+    js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"nodes\": " << n
+       << ", \"degree\": " << degree << ", \"hidden\": " << h << ", \"l2_flushed\": "
+       << (g_flush ? "true" : "false") << ", \"reps\": " << g_reps << ", \"rows\": [";
+    for (std::size_t e = 0; e < rows.size(); ++e)
+      js << (e ? ", " : "") << "{\"kernel\": \"" << rows[e].kernel << "\", \"k\": " << rows[e].k
+         << ", \"ms\": " << rows[e].ms << ", \"speedup_vs_cusparse\": " << rows[e].speedup
+         << ", \"target\": " << rows[e].target << ", \"check\": \"" << rows[e].check << "\"}";
+    js << "]}\n";
+    std::cout << "wrote " << out << ".md and " << out << ".json" << std::endl;
+    if (g_flush_buf) cudaFree(g_flush_buf);
+  } catch (const std::exception& e) {
+    std::cerr << "bench_maxk: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
