@@ -45,18 +45,11 @@ template <class T> bool parse(std::string_view s, T& v) {
 
 /// Calls f(line_number, line) for every non-blank line that is not a '%' / '#' comment.
 template <class F> void for_each_line(const std::string& text, F f) {
-  std::size_t pos = 0;
-  Index line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    ++line_no;
-    pos = end + 1;
-    std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos || line[first] == '%' || line[first] == '#') continue;
+  io::for_each_line(text, [&](Index line_no, std::string_view line) {
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '%' || line[first] == '#') return;
     f(line_no, line);
-  }
+  });
 }
 
 Matrix as_fp32_i32(const Matrix& a) {

@@ -39,17 +39,10 @@ bool parse_int(std::string_view s, std::int64_t& v) {
 /// value on every line, and a blank one would shift every later node or graph by one).
 template <class F>
 void for_each_line(const std::string& path, const std::string& text, F f) {
-  std::size_t pos = 0;
-  Index line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    ++line_no;
-    pos = end + 1;
+  io::for_each_line(text, [&](Index line_no, std::string_view line) {
     if (trim(line).empty()) fail(path, line_no, "blank line (every line holds a value)");
     f(line_no, line);
-  }
+  });
 }
 
 /// `dir`/`prefix``suffix`, or the same with ".gz"; "" when neither exists.

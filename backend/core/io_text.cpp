@@ -472,4 +472,10 @@ std::string read_file_text(const std::string& path) {
   }
 }
 
+void for_each_line(std::string_view text, const std::function<void(Index, std::string_view)>& f) {
+  detail::LineCursor cursor(text);
+  std::string_view line;
+  while (cursor.next(line)) f(cursor.line_number(), line);
+}
+
 }  // namespace ringblas::io

@@ -203,4 +203,9 @@ Matrix read_mci(const std::string& path);
 /// gzip data is corrupt or truncated.
 std::string read_file_text(const std::string& path);
 
+/// Calls f(n, line) for every line of `text`, n counting from 1; "\n" or "\r\n" ends a line
+/// (not part of it) and the last line needs no terminator. The readers' own line walk, for
+/// tools that parse formats of their own (blank and comment lines are the caller's to judge).
+void for_each_line(std::string_view text, const std::function<void(Index, std::string_view)>& f);
+
 }  // namespace ringblas::io

@@ -114,6 +114,13 @@ struct Toy {
   DenseMatrix x = tu::one_hot_node_labels(ds);
 };
 
+/// The toy set and a cpu context (the GraphGcnModel tests).
+class GraphGcnModel : public ::testing::Test {
+ protected:
+  Toy toy;
+  Context ctx{Backend::cpu};
+};
+
 graph_gcn::Options small_options(Type t) {
   graph_gcn::Options o;
   o.hidden = 5;
@@ -124,9 +131,7 @@ graph_gcn::Options small_options(Type t) {
   return o;
 }
 
-TEST(GraphGcnModel, GradientsAgainstFiniteDifferences) {
-  Toy toy;
-  Context ctx(Backend::cpu);
+TEST_F(GraphGcnModel, GradientsAgainstFiniteDifferences) {
   graph_gcn::Options o = small_options(Type::fp64);
   o.layers = 3;
   graph_gcn::Model model(toy.ds, toy.x, o, ctx);
@@ -158,11 +163,9 @@ TEST(GraphGcnModel, GradientsAgainstFiniteDifferences) {
   }
 }
 
-TEST(GraphGcnModel, BatchingDoesNotChangeLogits) {
+TEST_F(GraphGcnModel, BatchingDoesNotChangeLogits) {
   // The same graphs in one batch, in batches of one, and in another order: identical logits
   // per graph (mxm_batched over a mini-batch equals each graph through the single-graph path).
-  Toy toy;
-  Context ctx(Backend::cpu);
   graph_gcn::Options o = small_options(Type::fp64);
   graph_gcn::Model model(toy.ds, toy.x, o, ctx);
   o.batch_size = 1;
@@ -186,14 +189,13 @@ TEST(GraphGcnModel, BatchingDoesNotChangeLogits) {
   EXPECT_EQ(model.predict({0, 1, 2}), together);  // every lent matrix came back
 }
 
-TEST(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
+TEST_F(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
   // One GCN layer ReLU(Â H + b) of a mini-batch through mxm_batched on the per-graph blocks of the
   // whole set's Â, against each graph alone: Â_g from gcn::normalized_adjacency of its own
   // adjacency and the single-graph dense mxm with the same epilogue.
   const std::string mutag = kShared + "/molecules/tudataset/MUTAG";
   const tu::Dataset ds =
       tu::read_dataset(std::filesystem::exists(mutag) ? mutag : kRepoTu + "/toy_multitask");
-  Context ctx(Backend::cpu);
   const Semiring s = semiring("plus_times", Type::fp64);
   const std::vector<Matrix> blocks = graph_gcn::normalized_blocks(ds, Type::fp64, ctx);
   const std::vector<Matrix> raw = tu::graph_blocks(ds.adjacency, ds.graph_ptr);
@@ -218,9 +220,7 @@ TEST(GraphGcnModel, BatchedLayerMatchesSingleGraphPath) {
   }
 }
 
-TEST(GraphGcnModel, TrainingLowersTheLoss) {
-  Toy toy;
-  Context ctx(Backend::cpu);
+TEST_F(GraphGcnModel, TrainingLowersTheLoss) {
   graph_gcn::Options o = small_options(Type::fp32);
   o.lr = 0.05;
   graph_gcn::Model model(toy.ds, toy.x, o, ctx);
@@ -230,9 +230,7 @@ TEST(GraphGcnModel, TrainingLowersTheLoss) {
   EXPECT_LT(last, 0.5 * first);
 }
 
-TEST(GraphGcnModel, RejectsBadInput) {
-  Toy toy;
-  Context ctx(Backend::cpu);
+TEST_F(GraphGcnModel, RejectsBadInput) {
   graph_gcn::Options o = small_options(Type::fp32);
   o.layers = 0;
   EXPECT_THROW(graph_gcn::Model(toy.ds, toy.x, o, ctx), InvalidValue);
