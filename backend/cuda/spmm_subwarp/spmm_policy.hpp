@@ -29,6 +29,8 @@ struct SpmmPolicy {
   /// spmm_rowsplit's largest block: 128 threads was ahead of 256 on the larger graphs (PubMed
   /// n_B = 512: 81 vs 101 us, soc-Epinions1: 484 vs 661 us).
   static constexpr int rowsplit_max_block = 128;
+  /// spmm_rowsplit loads B one column per lane (no 16-byte vectors) up to this n_B (0: never).
+  static constexpr int rowsplit_scalar_max_cols = 0;
   /// The automatic choice (spmm_subwarp::relative_cost) takes spmm_rowsplit for a mean row below
   /// this (the nnz-split spmm_subwarp was ahead on wiki-Vote, 12.5, and soc-Epinions1, 10.7) ...
   static constexpr double rowsplit_max_mean_row = 8.0;
