@@ -39,16 +39,18 @@ std::vector<DenseEntry> dense_entries() {
   auto can_subwarp = [](const DenseMxmProblem& p, const DenseMatrix& c) {
     return cuda::spmm_subwarp::can_implement(p.s, p.A, p.B, c, p.ep, p.d);
   };
-  // Automatic orders the two single-SpMM kernels by spmm_subwarp::relative_cost (the row-length
-  // statistics of A and n_B).
+  // Automatic orders the two single-SpMM kernels by spmm_subwarp::relative_cost (A's mean row
+  // length, rows and n_B).
   return {
       {Variant::spmm_rowsplit, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_rowsplit>,
        [](const DenseMxmProblem& p, const DenseMatrix&) {
-         return cuda::spmm_subwarp::relative_cost(Variant::spmm_rowsplit, p.A, p.B.ncols());
+         return cuda::spmm_subwarp::relative_cost(Variant::spmm_rowsplit, p.A, p.d.transpose_a,
+                                                  p.B.ncols());
        }},
       {Variant::spmm_subwarp, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_subwarp>,
        [](const DenseMxmProblem& p, const DenseMatrix&) {
-         return cuda::spmm_subwarp::relative_cost(Variant::spmm_subwarp, p.A, p.B.ncols());
+         return cuda::spmm_subwarp::relative_cost(Variant::spmm_subwarp, p.A, p.d.transpose_a,
+                                                  p.B.ncols());
        }},
       {Variant::spmm_subwarp_coo, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_subwarp_coo>,
        nullptr, false},

@@ -67,7 +67,7 @@ std::optional<std::string> can_implement(const Semiring&, const Matrix&, const D
                                          const DenseMatrix&, const Epilogue*, const Descriptor&) {
   return kNotCompiled;
 }
-double relative_cost(Variant, const Matrix&, Index) { return 0.0; }
+double relative_cost(Variant, const Matrix&, bool, Index) { return 0.0; }
 }  // namespace spmm_subwarp
 namespace spmm_batched {
 std::optional<std::string> can_implement(const Semiring&, const Epilogue*, const Descriptor&,

@@ -422,51 +422,35 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   p.c = c.values().data();
   p.c_rs = n;
   p.c_cs = 1;
-  int l2 = 0;
+  int l2 = 0, sms = 0;
   BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int vw = n % 4 == 0 ? 4 : 1;
   const SubwarpShape vec = subwarp_shape(n, vw), scalar = subwarp_shape(n, 1);
-  // As the API launches it: the column chunk narrowed to fit half of L2.
-  const SubwarpShape fit = rowsplit_shape(n, vw, a.ncols(), 4, SpmmPolicy::rowsplit_l2_fraction * l2);
-  int sms = 0;
-  BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const int threads = rowsplit_block_threads(p.m, fit.log_sw, sms);
+  // As the API launches it (SpmmPolicy's knobs), then one knob changed at a time.
+  const int threads = rowsplit_block_threads(p.m, vec.log_sw, sms);
   const bool stream_c = double(p.m) * n * 4 > double(l2);
-  for (int L : {32, 64, 128, 256, 1 << 30})
+  for (int L : {32, 64, 128, 1 << 30})
     record("single", cfg, "kernel_rowsplit_L" + (L > 1000000 ? std::string("off") : std::to_string(L)), a.nnz(), n,
-           [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, L, threads, stream_c, nullptr, false); });
-  record("single", cfg, std::string("kernel_rowsplit_L64_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
-         [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, threads, !stream_c, nullptr, false); });
+           [&] { spmm_rowsplit_launch<PlusTimes>(p, vec, L, threads, stream_c, nullptr, false); });
+  record("single", cfg, std::string("kernel_rowsplit_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
+         [&] { spmm_rowsplit_launch<PlusTimes>(p, vec, 64, threads, !stream_c, nullptr, false); });
   // Code-changing knobs (registers via minimum blocks per SM, B loads in flight per thread).
-  record("single", cfg, "kernel_rowsplit_L64_minblocks4", a.nnz(), n,
-         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 4, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
-  record("single", cfg, "kernel_rowsplit_L64_minblocks6", a.nnz(), n,
-         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 6, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
-  record("single", cfg, "kernel_rowsplit_L64_unroll4", a.nnz(), n,
-         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 4>(p, fit, 64, threads, stream_c, nullptr, false); });
-  record("single", cfg, "kernel_rowsplit_L64_unroll16", a.nnz(), n,
-         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 16>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_minblocks2_unroll4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 2, 4>(p, vec, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_minblocks6_unroll4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 6, 4>(p, vec, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_minblocks4_unroll8", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 4, 8>(p, vec, 64, threads, stream_c, nullptr, false); });
   for (int t : {64, 128, 256})
     if (t != threads)
-      record("single", cfg, "kernel_rowsplit_L64_block" + std::to_string(t), a.nnz(), n,
-             [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, t, stream_c, nullptr, false); });
+      record("single", cfg, "kernel_rowsplit_block" + std::to_string(t), a.nnz(), n,
+             [&] { spmm_rowsplit_launch<PlusTimes>(p, vec, 64, t, stream_c, nullptr, false); });
   if (vec.vec > 1)
-    record("single", cfg, "kernel_rowsplit_L64_scalar", a.nnz(), n, [&] {
+    record("single", cfg, "kernel_rowsplit_scalar", a.nnz(), n, [&] {
       spmm_rowsplit_launch<PlusTimes>(p, scalar, 64, rowsplit_block_threads(p.m, scalar.log_sw, sms), stream_c,
                                       nullptr, false);
     });
-  // Narrower and wider column chunks than the rule's: 2^log_sw lanes of vw columns.
-  for (int log_sw = 3; log_sw <= 5; ++log_sw) {
-    if (log_sw > vec.log_sw || log_sw == fit.log_sw) continue;
-    SubwarpShape sh = vec;
-    sh.log_sw = log_sw;
-    sh.chunk_cols = (1 << log_sw) * vw;
-    sh.chunks = (n + sh.chunk_cols - 1) / sh.chunk_cols;
-    record("single", cfg, "kernel_rowsplit_L64_sw" + std::to_string(1 << log_sw), a.nnz(), n,
-           [&] { spmm_rowsplit_launch<PlusTimes>(p, sh, 64, rowsplit_block_threads(p.m, sh.log_sw, sms), stream_c,
-                                           nullptr, false);
-         });
-  }
   record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
          [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });
   const double mean_row = double(a.nnz()) / double(std::max<Index>(a.nrows(), 1));
@@ -640,7 +624,8 @@ int main(int argc, char** argv) {
       if (single)
         out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
-               "shared by the block; `_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
+               "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
+               "`_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else

@@ -163,17 +163,26 @@ TEST_F(SpmmRowsplit, DeviceResidentOperandsStayOnTheDevice) {
     for (Index j = 0; j < 128; ++j) ASSERT_EQ(back.at<float>(i, j), Ch.at<float>(i, j)) << i << "," << j;
 }
 
-TEST_F(SpmmRowsplit, AutomaticChoiceIsTracedAndAgrees) {
-  const Matrix A = rmat(10, 8, 9).adjacency.cast(Type::fp32);
-  const DenseMatrix B = random_dense(A.ncols(), 64, Type::fp32, 98, Layout::row_major, ValueKind::integral);
-  EXPECT_EQ(check(semiring("plus_times", Type::fp32), A, B, nullptr, Layout::row_major, Variant::automatic), "");
-  Context ctx(Backend::cuda);
-  std::ostringstream lines;
-  ctx.trace = true;
-  ctx.trace_out = &lines;
-  DenseMatrix C(A.nrows(), 64, Type::fp32);
-  mxm(C, semiring("plus_times", Type::fp32), A, B, {}, ctx);
-  EXPECT_NE(lines.str().find("mxm (dense): spmm_rowsplit (cuda)"), std::string::npos) << lines.str();
+TEST_F(SpmmRowsplit, AutomaticChoiceFollowsTheCostModel) {
+  // Short rows (about 4 per row) and a narrow B: spmm_rowsplit; long mean rows (R-MAT, about 14
+  // per row): the nnz-split spmm_subwarp (spmm_subwarp::relative_cost). Both agree with the cpu.
+  const Matrix short_rows = random_matrix(3000, 3000, 4.0 / 3000, Type::fp32, 101, Pattern::random,
+                                          ValueKind::integral, IndexType::i32);
+  const Matrix long_rows = integral_values(rmat(10, 8, 9).adjacency, Type::fp32, 102);
+  ASSERT_GE(double(long_rows.nnz()) / double(long_rows.nrows()), 8.0);
+  const Semiring s = semiring("plus_times", Type::fp32);
+  for (const auto& [A, want] : {std::pair<const Matrix*, const char*>{&short_rows, "spmm_rowsplit"},
+                                {&long_rows, "spmm_subwarp"}}) {
+    const DenseMatrix B = random_dense(A->ncols(), 64, Type::fp32, 98, Layout::row_major, ValueKind::integral);
+    EXPECT_EQ(check(s, *A, B, nullptr, Layout::row_major, Variant::automatic), "");
+    Context ctx(Backend::cuda);
+    std::ostringstream lines;
+    ctx.trace = true;
+    ctx.trace_out = &lines;
+    DenseMatrix C(A->nrows(), 64, Type::fp32);
+    mxm(C, s, *A, B, {}, ctx);
+    EXPECT_NE(lines.str().find(std::string("mxm (dense): ") + want + " (cuda)"), std::string::npos) << lines.str();
+  }
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // spmm_subwarp::can_implement (plain C++, so that the dispatch asks it without a launch).
 #include <cstdint>
+#include <algorithm>
 #include <limits>
 #include <string>
 
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_policy.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
 
 namespace ringblas::cuda::spmm_subwarp {
@@ -36,12 +38,17 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   return std::nullopt;
 }
 
-double relative_cost(Variant v, const Matrix& A, Index n_b) {
-  // TODO(issue 14): provisional order, spmm_rowsplit first everywhere, until bench_spmm's H100
-  // run gives the crossover in mean row length and n_B.
-  (void)A;
-  (void)n_b;
-  return v == Variant::spmm_rowsplit ? 0.0 : 1.0;
+double relative_cost(Variant v, const Matrix& A, bool transpose_a, Index n_b) {
+  // bench_spmm on an H100 (2026-11-23, tests/bench/results/spmm_notes.md): spmm_rowsplit ahead
+  // where the product is latency bound (short rows, small C or narrow B), the nnz-split mapping
+  // of spmm_subwarp ahead on long mean rows and on wide B over large graphs.
+  using detail::SpmmPolicy;
+  const double rows = double(std::max<Index>(transpose_a ? A.ncols() : A.nrows(), 1));
+  const double mean_row = double(A.nnz()) / rows;
+  const bool rowsplit_first =
+      mean_row < SpmmPolicy::rowsplit_max_mean_row &&
+      (n_b < 128 || rows * double(n_b) <= SpmmPolicy::rowsplit_max_wide_output);
+  return (v == Variant::spmm_rowsplit) == rowsplit_first ? 0.0 : 1.0;
 }
 
 }  // namespace ringblas::cuda::spmm_subwarp

@@ -136,10 +136,10 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   const bool vec_ok = !coo && vw > 1 && p.n % vw == 0 && p.c_cs == 1 && aligned16(p.c) &&
                       (p.c_rs * tsz) % 16 == 0 &&
                       (!p.b || (p.b_cs == 1 && aligned16(p.b) && (p.b_rs * tsz) % 16 == 0));
-  const SubwarpShape shape =
-      rowsplit ? rowsplit_shape(p.n, vec_ok ? vw : 1, p.k, static_cast<int>(tsz),
-                                SpmmPolicy::rowsplit_l2_fraction * double(device_props(ctx.device).l2_bytes))
-               : subwarp_shape(p.n, vec_ok ? vw : 1);
+  // spmm_rowsplit on a narrow B: one column per lane (more lanes per row, fewer rows in step per
+  // warp) where the bench found it ahead of 16-byte vectors.
+  const bool vectors = vec_ok && !(rowsplit && p.n <= SpmmPolicy::rowsplit_scalar_max_cols);
+  const SubwarpShape shape = subwarp_shape(p.n, vectors ? vw : 1);
   const int rowsplit_threads =
       rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
   // C larger than L2: its lines are written once and never reread by this kernel.

@@ -20,16 +20,23 @@ struct SpmmPolicy {
   /// spmm_rowsplit: rows longer than this are shared by every sub-warp of their block (issue
   /// 14; bench_spmm sweeps it as ringblas_rowsplit_kernel_L<n>).
   static constexpr int long_row = 64;
-  /// spmm_rowsplit: a column chunk is narrowed until the slice of B it gathers (k rows x chunk
-  /// columns) fits in this fraction of L2, so that B rows read for one output row are still in L2
-  /// for the next (soc-Epinions1 at n_B >= 128: 128 columns = 39 MB, 64 = 19 MB of a 50 MB L2).
-  static constexpr double rowsplit_l2_fraction = 0.5;
-  /// ... but never below this many lanes per sub-warp.
-  static constexpr int rowsplit_min_log_sw = 3;
   /// spmm_rowsplit's code knobs: __launch_bounds__ minimum blocks per SM (caps registers) and
   /// B-row loads in flight per thread (bench_spmm: kernel_rowsplit_L64_minblocks<n>, _unroll<n>).
-  static constexpr int rowsplit_min_blocks = 1;
-  static constexpr int rowsplit_unroll = 8;
+  /// H100 2026-11-23: <4, 4> was ahead of <1, 8> (80 registers, 3 blocks per SM) on every graph
+  /// at n_B >= 64 (PubMed n_B = 512: 88 / 92 vs 101 us) and at n_B = 16 (wiki-Vote 46 vs 69 us).
+  static constexpr int rowsplit_min_blocks = 4;
+  static constexpr int rowsplit_unroll = 4;
+  /// spmm_rowsplit's largest block: 128 threads was ahead of 256 on the larger graphs (PubMed
+  /// n_B = 512: 81 vs 101 us, soc-Epinions1: 484 vs 661 us).
+  static constexpr int rowsplit_max_block = 128;
+  /// spmm_rowsplit loads B one column per lane (no 16-byte vectors) up to this n_B (0: never).
+  static constexpr int rowsplit_scalar_max_cols = 0;
+  /// The automatic choice (spmm_subwarp::relative_cost) takes spmm_rowsplit for a mean row below
+  /// this (the nnz-split spmm_subwarp was ahead on wiki-Vote, 12.5, and soc-Epinions1, 10.7) ...
+  static constexpr double rowsplit_max_mean_row = 8.0;
+  /// ... unless n_B >= 128 and C has more than this many elements (bandwidth bound: spmm_subwarp
+  /// ahead on PubMed and p2p-Gnutella31 from n_B = 128; rowsplit ahead on Cora up to n_B = 512).
+  static constexpr double rowsplit_max_wide_output = double(1 << 21);
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
@@ -54,27 +61,12 @@ inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
   return s;
 }
 
-/// spmm_rowsplit's block size: the largest of 256, 128, 64 threads that still gives every SM two
-/// blocks (small graphs at small n_B: Cora at n_B = 16 has 43 blocks of 256 for 132 SMs).
+/// spmm_rowsplit's block size: the largest of 128 and 64 threads that still gives every SM two
+/// blocks (small graphs at small n_B: Cora at n_B = 16 has 85 blocks of 128 for 132 SMs).
 inline int rowsplit_block_threads(long long m, int log_sw, int sm_count) {
-  int threads = SpmmPolicy::block_threads;
+  int threads = SpmmPolicy::rowsplit_max_block;
   while (threads > 64 && ((m << log_sw) + threads - 1) / threads < 2ll * sm_count) threads /= 2;
   return threads;
-}
-
-/// spmm_rowsplit's shape: subwarp_shape(n_cols, vec), with fewer lanes (and so more column
-/// chunks, grid y, which run one after the other) while k x chunk_cols values of `value_bytes`
-/// exceed `l2_share` bytes.
-inline SubwarpShape rowsplit_shape(long long n_cols, int vec, long long k, int value_bytes,
-                                   double l2_share) {
-  SubwarpShape s = subwarp_shape(n_cols, vec);
-  while (s.log_sw > SpmmPolicy::rowsplit_min_log_sw &&
-         double(k) * double(s.chunk_cols) * value_bytes > l2_share) {
-    --s.log_sw;
-    s.chunk_cols = (1 << s.log_sw) * vec;
-    s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
-  }
-  return s;
 }
 
 }  // namespace ringblas::cuda::detail

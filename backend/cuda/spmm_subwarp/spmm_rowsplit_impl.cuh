@@ -1,10 +1,10 @@
 // spmm_rowsplit kernel and launcher (included only by the instantiation units inst_rowsplit_*.cu).
 // C = epilogue(A ⊕.⊗ B), A in CSR, for any row-length distribution (power-law graphs included),
 // in one launch with no preprocessing, no atomics and no second pass:
-// - Thread mapping: blocks of `threads` (64 to SpmmPolicy::block_threads, a launch argument)
-//   cut into sub-warps of 2^log_sw lanes (rowsplit_shape: smallest power of two covering n_B in
-//   vectors of V columns, at most 32, narrower where B's slice would not fit L2; wider B in column
-//   chunks, grid y). Block x owns threads / 2^log_sw consecutive rows, one per sub-warp.
+// - Thread mapping: blocks of `threads` (64 to SpmmPolicy::block_threads, a launch argument;
+//   rowsplit_block_threads) cut into sub-warps of 2^log_sw lanes (subwarp_shape: smallest power
+//   of two covering n_B in vectors of V columns, at most 32; wider B in column chunks, grid y).
+//   Block x owns threads / 2^log_sw consecutive rows, one per sub-warp.
 // - Phase 1, short rows (at most `long_row` nonzeros): the sub-warp reduces its row alone.
 //   Phase 2, long rows (the few heavy rows of a power-law graph): every sub-warp of the block
 //   takes one contiguous piece of each long row of the block in turn; the pieces' partial rows
@@ -13,7 +13,7 @@
 // - Coalesced row caching (Huang et al., GE-SpMM, SC'20; Yang, Buluç, Owens, "Design principles
 //   for sparse matrix multiplication on the GPU", Euro-Par'18): the sub-warp loads 2^log_sw
 //   column indices and values of A with one coalesced load (one per lane), broadcasts them by
-//   warp shuffles, and issues the B-row loads of the whole batch back to back (unrolled,
+//   full-warp shuffles (every sub-warp of a warp in step, to the warp's longest row), and issues the B-row loads of the whole batch back to back (unrolled,
 //   V columns per 16-byte vector load); the next batch's indices are loaded before the current
 //   batch is consumed, so a row costs about one memory latency per batch instead of two per
 //   nonzero.
@@ -37,43 +37,53 @@ __device__ __forceinline__ T shfl_value(unsigned mask, T x, int src, int width) 
 template <class S, int V, int Unroll> struct RowSplitAgent {
   using T = typename S::value_type;
 
-  /// acc (+)= A(row, begin .. end-1) (x) B(.., col0 ..): the calling sub-warp's lanes (`mask`,
-  /// `sw` of them, this one `lane`) all call it with the same range; `started` says whether acc
-  /// holds a value yet. Every lane loads and computes (lanes past n_B use a valid col0 and do not
-  /// store), so that the shuffles see the whole sub-warp.
+  /// acc (+)= A(row, begin .. end-1) (x) B(.., col0 ..) for this lane's sub-warp (`sw` lanes,
+  /// this one `lane`); `started` says whether acc holds a value yet. All 32 lanes of the warp
+  /// call it together, each sub-warp with its own range (empty where it has nothing to do), and
+  /// the loops run to the warp's longest range so that every shuffle is a full-warp one. With one
+  /// shuffle mask per sub-warp the time grew as 32 / sw, as if the sub-warps of a warp ran one
+  /// after the other (bench_spmm on an H100, 2026-11-23: soc-Epinions1 at n_B = 16 4.4x slower
+  /// with 4-lane than with 16-lane sub-warps). Lanes past n_B load a valid column, store nothing.
   __device__ __forceinline__ static void reduce(T (&acc)[V], bool& started, int begin, int end,
-                                                int row, int col0, int lane, int sw, unsigned mask,
+                                                int row, int col0, int lane, int sw,
                                                 const std::int32_t* __restrict__ ci,
                                                 const T* __restrict__ av, const DenseView<T>& d) {
-    if (begin >= end) return;
-    if constexpr (S::is_any) {  // any product will do: the first
+    if constexpr (S::is_any) {  // any product will do: the first (no shuffles)
+      if (begin >= end) return;
       T a{};
       if constexpr (S::reads_a) a = av[begin];
       if (!started) RowAgent<S, V>::product(acc, true, a, row, ci[begin], col0, d);
       started = true;
       return;
-    }
-    int p = begin;
-    int my_k = p + lane < end ? ci[p + lane] : 0;
-    T my_a{};
-    if constexpr (S::reads_a) my_a = p + lane < end ? av[p + lane] : T{};
-    while (p < end) {
-      const int count = min(sw, end - p);
-      const int next = p + sw;
-      const int nk = next + lane < end ? ci[next + lane] : 0;
-      T na{};
-      if constexpr (S::reads_a) na = next + lane < end ? av[next + lane] : T{};
+    } else {
+      constexpr unsigned kFull = 0xffffffffu;
+      const int len = max(end - begin, 0);
+      const int batches = static_cast<int>(__reduce_max_sync(kFull, static_cast<unsigned>((len + sw - 1) / sw)));
+      int p = begin;
+      int my_k = p + lane < end ? ci[p + lane] : 0;
+      T my_a{};
+      if constexpr (S::reads_a) my_a = p + lane < end ? av[p + lane] : T{};
+      for (int b = 0; b < batches; ++b) {
+        const int count = max(0, min(sw, end - p));
+        const int most = static_cast<int>(__reduce_max_sync(kFull, static_cast<unsigned>(count)));
+        const int next = p + sw;
+        const int nk = next + lane < end ? ci[next + lane] : 0;
+        T na{};
+        if constexpr (S::reads_a) na = next + lane < end ? av[next + lane] : T{};
 #pragma unroll(Unroll)
-      for (int j = 0; j < count; ++j) {
-        const int k = __shfl_sync(mask, my_k, j, sw);
-        T a{};
-        if constexpr (S::reads_a) a = shfl_value(mask, my_a, j, sw);
-        RowAgent<S, V>::product(acc, !started, a, row, k, col0, d);
-        started = true;
+        for (int j = 0; j < most; ++j) {
+          const int k = __shfl_sync(kFull, my_k, j, sw);
+          T a{};
+          if constexpr (S::reads_a) a = shfl_value(kFull, my_a, j, sw);
+          if (j < count) {
+            RowAgent<S, V>::product(acc, !started, a, row, k, col0, d);
+            started = true;
+          }
+        }
+        my_k = nk;
+        if constexpr (S::reads_a) my_a = na;
+        p = next;
       }
-      my_k = nk;
-      if constexpr (S::reads_a) my_a = na;
-      p = next;
     }
   }
 };
@@ -98,7 +108,6 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   const int tid = static_cast<int>(threadIdx.x);
   const int sub = tid >> log_sw, lane = tid & (sw - 1);
   const int nsub = static_cast<int>(blockDim.x) >> log_sw;
-  const unsigned mask = sw == 32 ? 0xffffffffu : ((1u << sw) - 1u) << ((tid & 31) & ~(sw - 1));
   const int row = static_cast<int>(blockIdx.x) * nsub + sub;
   const int col_want = static_cast<int>(blockIdx.y) * chunk_cols + lane * V;
   const bool active = col_want < p.n;
@@ -109,34 +118,35 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
 
   if (tid == 0) n_long = 0;
   __syncthreads();
+  int begin = 0, end = 0;
+  bool is_long = false;
   if (row < p.m) {
-    const int begin = rp[row], end = rp[row + 1];
-    if (end - begin > long_row) {
-      if (lane == 0) long_rows[atomicAdd(&n_long, 1)] = row;
-    } else {
-      T acc[V];
-      bool started = false;
-      Agent::reduce(acc, started, begin, end, row, col0, lane, sw, mask, ci, av, d);
-      if (!started) {
+    begin = rp[row];
+    end = rp[row + 1];
+    is_long = end - begin > long_row;
+  }
+  if (is_long && lane == 0) long_rows[atomicAdd(&n_long, 1)] = row;
+  {
+    T acc[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v) acc[v] = S::identity();
-      }
-      if (active) RowAgent<S, V>::flush(acc, true, row, col0, d, ep, stream_c);
-    }
+    for (int v = 0; v < V; ++v) acc[v] = S::identity();  // also what an empty row stores
+    bool started = false;
+    Agent::reduce(acc, started, begin, is_long ? begin : end, row, col0, lane, sw, ci, av, d);
+    if (row < p.m && !is_long && active) RowAgent<S, V>::flush(acc, true, row, col0, d, ep, stream_c);
   }
   __syncthreads();
   const int longs = n_long;
   T* partial = reinterpret_cast<T*>(partial_bytes);
   for (int i = 0; i < longs; ++i) {
     const int r = long_rows[i];
-    const int begin = rp[r], end = rp[r + 1];
-    const int per = (end - begin + nsub - 1) / nsub;
-    const int my_begin = min(begin + sub * per, end), my_end = min(my_begin + per, end);
+    const int r_begin = rp[r], r_end = rp[r + 1];
+    const int per = (r_end - r_begin + nsub - 1) / nsub;
+    const int my_begin = min(r_begin + sub * per, r_end), my_end = min(my_begin + per, r_end);
     T acc[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) acc[v] = S::identity();
     bool started = false;
-    Agent::reduce(acc, started, my_begin, my_end, r, col0, lane, sw, mask, ci, av, d);
+    Agent::reduce(acc, started, my_begin, my_end, r, col0, lane, sw, ci, av, d);
 #pragma unroll
     for (int v = 0; v < V; ++v) partial[tid * V + v] = acc[v];
     if (lane == 0) has_part[sub] = started;
