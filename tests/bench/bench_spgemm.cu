@@ -454,11 +454,12 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
   desc.variant = Variant::spgemm_hash;
   std::ofstream md(o.md);
   std::ostringstream head;
-  head << "# spgemm_hash previous vs new pipeline vs cuSPARSE vs spECK, C = A·A, fp64 (" << prop.name
+  head << "# spgemm_hash previous vs new pipeline vs cuSPARSE vs spECK, C = A·A, fp64 ("
+       << prop.name
        << ", " << date << ")\n\n"
        << "ours: whole call incl. allocating C, median of " << o.reps
-       << " after 2 warm-ups, L2 flushed. old = tuning::previous(), new = tuning::defaults() (dense "
-          "windows "
+       << " after 2 warm-ups, L2 flushed. old = tuning::previous(), new = tuning::defaults() "
+          "(dense windows "
        << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz
        << "); bitmap / windows / streams = old plus that one path; new, min/4 = new with min nnz "
        << low_min.dense_min_nnz << ". cuSPARSE ALG1 in this run. "
@@ -554,7 +555,8 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
         << " |\n";
     md << row.str() << std::flush;
     std::cout << row.str() << std::flush;
-    js << (first ? "" : ",\n") << "    {\"name\": \"" << in.name << "\", \"products\": " << products;
+    js << (first ? "" : ",\n") << "    {\"name\": \"" << in.name
+       << "\", \"products\": " << products;
     first = false;
     for (int v = 0; v < nv; ++v)
       js << ", \"" << variants[v].first << "\": " << json_timing(t[v], products);

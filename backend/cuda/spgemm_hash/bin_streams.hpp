@@ -9,11 +9,11 @@
 namespace ringblas::cuda::spgemm_hash {
 
 /// One fork/join over `count` side streams of `device` (created once per device, non-blocking);
-/// with count 0 every launch stays on the caller's stream and no event is touched. With
-/// `main_first` the first launch goes to the caller's stream (so n kernels need n - 1 side
-/// streams: each fork costs an event record and a wait per stream, ~1 us of host time each). Events belong to the calling host
-/// thread, so concurrent callers never wait on each other's records. The caller must call join() before it frees or
-/// reads anything the forked kernels use (device_free orders on the legacy stream only).
+/// with count <= 0 every launch stays on the caller's stream. With `main_first` the first launch
+/// goes to the caller's stream (n kernels need n - 1 side streams; each costs an event record and
+/// a wait, ~1 us of host time). Events belong to the calling host thread, so concurrent callers
+/// never wait on each other's records. Call join() before freeing or reading anything the forked
+/// kernels use (device_free orders on the legacy stream only).
 class bin_fork {
  public:
   bin_fork(cudaStream_t main, int device, int count, bool main_first);

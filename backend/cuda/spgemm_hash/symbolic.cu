@@ -113,7 +113,8 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
     atomicAdd(&cnt->global_nnz, block_global);
   }
   __syncthreads();
-  if (b != P::bin_empty) lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
+  if (b != P::bin_empty)
+    lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
 }
 
 template <class I>
