@@ -57,10 +57,14 @@ DenseMatrix glorot(Index a, Index b, Type t, std::mt19937_64& g) {
   return DenseMatrix::from_values(a, b, std::vector<float>(v.begin(), v.end()));
 }
 
-/// The hidden layers' nonlinearity: the one place that knows which it is. ReLU is fused into
-/// the aggregation's epilogue (forward) and undone by nn::relu_backward (backward); MaxK plugs
-/// in here (issue 12, helper maxk).
-enum class Activation { relu };
+/// The hidden layers' nonlinearity: ReLU is fused into the aggregation's epilogue (forward) and
+/// undone by nn::relu_backward (backward). MaxK (MaxK-GNN, Peng et al., ASPLOS 2024) sits between
+/// the transform and the aggregation, as the paper's GCN has it (Linear -> MaxK -> aggregation):
+///   forward   S = maxk(T, k) (CBSR),  H_{l+1} = Â ⊕.⊗ S + b_l      (maxk; mxm with a Cbsr X)
+///   backward  ∂S = (Âᵀ ⊕.⊗ G) at S's k positions per row (mxm with a Cbsr output: the SSpMM,
+///             written over S's values),
+///             ∂T = densify(∂S) (the gradient of the top-k selection)
+/// so H_{l+1} carries no activation of its own.
 
 }  // namespace
 
@@ -143,14 +147,19 @@ std::uint64_t Model::stream(Index epoch, Index layer) const {
 Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
              Context& ctx)
     : options_(options), ctx_(ctx), x_(x) {
-  const Activation activation = Activation::relu;
-  if (options.maxk > 0)
-    throw NotImplemented("gcn: --maxk " + std::to_string(options.maxk) +
-                         ": the MaxK nonlinearity (row top-k to CBSR, its aggregation kernel "
-                         "A x CBSR and the SSpMM backward; issue 12, helper maxk) is not in this "
-                         "build; the hidden layers use ReLU");
-  (void)activation;
   const Type t = options.type;
+  if (options.maxk < 0) throw InvalidValue("gcn: maxk must be >= 0");
+  if (options.maxk > 0 && options.layers < 2)
+    throw InvalidValue("gcn: --maxk replaces the hidden layers' ReLU, but 1 layer has none");
+  if (options.maxk > 0 && options.layers > 1) {
+    if (t != Type::fp32)
+      throw NotImplemented("gcn: --maxk: the MaxK layers compute in fp32 only, not " +
+                           std::string(type_name(t)));
+    if (options.maxk > options.hidden)
+      throw InvalidValue("gcn: --maxk " + std::to_string(options.maxk) +
+                         " keeps more entries than the hidden size " +
+                         std::to_string(options.hidden));
+  }
   if (t != Type::fp32 && t != Type::fp64)
     throw InvalidValue("gcn: type must be fp32 or fp64, not " + std::string(type_name(t)));
   if (options.layers < 1) throw InvalidValue("gcn: layers must be >= 1");
@@ -207,6 +216,8 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
     for (auto* v : {&d_weights_, &m_weights_, &v_weights_}) v->push_back(place(DenseMatrix(a_dim, b_dim, t)));
     for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_}) v->push_back(place(DenseVector(b_dim, t)));
     for (auto* v : {&t_, &out_, &grad_, &d_t_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
+    if (maxk_layer(l))
+      s_.push_back(Cbsr(n, b_dim, int(options.maxk), dev ? Location::device : Location::host, &ctx));
   }
 }
 
@@ -247,6 +258,12 @@ void Model::forward(bool training, Index epoch) {
     }
     const DenseVector& b = biases_[std::size_t(l)];
     const bool hidden = l + 1 < L;
+    if (maxk_layer(l)) {
+      Cbsr& S = s_[std::size_t(l)];
+      maxk(S, T, int(options_.maxk), {}, ctx_);
+      mxm(out_[std::size_t(l)], s, a_hat_, S, Epilogue::bias_add(b), {}, ctx_);
+      continue;
+    }
     mxm(out_[std::size_t(l)], s, a_hat_, T, hidden ? Epilogue::bias_relu(b) : Epilogue::bias_add(b),
         {}, ctx_);
   }
@@ -266,9 +283,16 @@ void Model::backward(bool training, Index epoch) {
     const std::size_t k = std::size_t(l);
     DenseMatrix& G = grad_[k];
     nn::column_sums(d_biases_[k], G, ctx_);
-    mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, G, {}, ctx_);
     Descriptor ta;
     ta.transpose_a = true;
+    if (maxk_layer(l)) {
+      // ∂S takes S's place: the backward needs only S's pattern, and the next forward pass
+      // recomputes S (no copy of the pattern, no synchronisation).
+      mxm(s_[k], s, a_hat_, G, ta, ctx_);
+      densify(d_t_[k], s_[k], {}, ctx_);
+    } else {
+      mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, G, {}, ctx_);
+    }
     if (l == 0 && x_.sparse) {
       const Matrix& in = dropping(training) ? x_drop_sparse_ : x_.matrix;
       Matrix in_t(in.ncols(), in.nrows(), options_.type, in.index_type());
@@ -286,7 +310,7 @@ void Model::backward(bool training, Index epoch) {
     DenseMatrix& dh = grad_[k - 1];
     nn::gemm(dh, 1.0, d_t_[k], weights_[k], 0.0, tb, ctx_);
     if (dropping(training)) nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
-    nn::relu_backward(dh, out_[k - 1], ctx_);
+    if (!maxk_layer(l - 1)) nn::relu_backward(dh, out_[k - 1], ctx_);
   }
 }
 
