@@ -235,6 +235,52 @@ TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
   }
 }
 
+/// n x n with degree-4 rows and three hub rows of 2500, 1025 and 5000 entries: rows longer than
+/// Policy::segment_edges (1024) are split over several warps.
+Matrix adjacency_with_hubs(Index n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Index> r, c;
+  std::vector<float> v;
+  for (Index i = 0; i < n; ++i) {
+    const Index deg = i == 7 ? 2500 : i == 100 ? 1025 : i == n - 1 ? 5000 : (i % 5 == 3 ? 0 : 4);
+    for (Index e = 0; e < deg; ++e) {
+      r.push_back(i);
+      c.push_back(deg >= 1025 ? (e * 7919 + i) % n : rng.between(0, n - 1));
+      v.push_back(float(0.25 + 0.75 * rng.uniform()));
+    }
+  }
+  return Matrix::from_triplets(n, n, r, c, v, Dup::sum, IndexType::i32);
+}
+
+TEST_F(MaxkGpu, HubRowsSplitOverWarps) {
+  const Index n = 6000, h = 64;
+  const Matrix A = adjacency_with_hubs(n, 3);
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = 0.05f * float(j % 4);
+  const DenseVector bias = DenseVector::from_values(b);
+  for (int k : {8, 13, 64}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
+         cpu_context());
+    Context verify(Backend::verify);
+    for (bool transposed : {false, true}) {
+      DenseMatrix c(n, h, Type::fp32);
+      EXPECT_NO_THROW(mxm(c, kPlusTimes, A, x, forced(transposed), verify)) << "k " << k;
+      for (const Epilogue& ep : {Epilogue::bias_add(bias), Epilogue::bias_relu(bias)})
+        EXPECT_NO_THROW(mxm(c, kPlusTimes, A, x, ep, forced(transposed), verify))
+            << "k " << k << " epilogue " << int(ep.kind);
+      Cbsr dh = x;
+      const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(k + 1));
+      EXPECT_NO_THROW(mxm(dh, kPlusTimes, A, dy, forced(transposed), verify)) << "k " << k;
+    }
+    // Against the dense reference too (the hub rows' sums span the segments).
+    Context ctx(Backend::cuda);
+    DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+    mxm(c, kPlusTimes, A, x, forced(), ctx);
+    expect_near_all(host_values(c, ctx), reference_forward(A, x, false), "k " + std::to_string(k));
+  }
+}
+
 TEST_F(MaxkGpu, AutomaticPicksMaxkAndFallsBackForOtherSemirings) {
   Context ctx(Backend::automatic);
   std::ostringstream trace;

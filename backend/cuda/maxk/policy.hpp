@@ -14,6 +14,10 @@ struct Policy {
   /// Gathers issued before their accumulations, so that up to this many CBSR loads per lane are
   /// in flight at once (memory-level parallelism on the random rows of X).
   static constexpr int unroll = 4;
+  /// Longest run of edges one warp takes: longer rows (power-law hubs) are split into segments
+  /// of this many edges, each its own warp, whose partial rows are added atomically
+  /// (MaxK-GNN's edge groups), so that one hub row does not leave the GPU waiting on one warp.
+  static constexpr int segment_edges = 1024;
   /// Values per lane of the top-k kernel's row (256 columns / 32 lanes).
   static constexpr int topk_per_lane = 8;
 };
