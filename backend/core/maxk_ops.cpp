@@ -37,8 +37,7 @@ void require_cbsr_columns(const char* op, Index h) {
 }
 
 void require_int32_rows(const char* op, Index n) {
-  if (n >= (Index{1} << 31))
-    throw NotImplemented(std::string(op) + ": 2^31 or more rows");
+  if (n >= (Index{1} << 31)) throw NotImplemented(std::string(op) + ": 2^31 or more rows");
 }
 
 }  // namespace
@@ -73,8 +72,7 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
          Context& ctx) {
   const char* op = "mxm (cbsr)";
   const Dims a = dims(A, d.transpose_a);
-  require(a.cols == X.nrows(), op,
-          "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
+  require(a.cols == X.nrows(), op, "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
   require(C.nrows() == a.rows && C.ncols() == X.ncols(), op,
           "C is " + str({C.nrows(), C.ncols()}) + " but A*X is " + str({a.rows, X.ncols()}));
   detail::check_dense_output_flags(op, d, false);
@@ -89,8 +87,7 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
          const Descriptor& d, Context& ctx) {
   const char* op = "mxm (cbsr, epilogue)";
   const Dims a = dims(A, d.transpose_a);
-  require(a.cols == X.nrows(), op,
-          "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
+  require(a.cols == X.nrows(), op, "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
   require(C.nrows() == a.rows && C.ncols() == X.ncols(), op,
           "C is " + str({C.nrows(), C.ncols()}) + " but A*X is " + str({a.rows, X.ncols()}));
   if (ep.has_bias() && !ep.bias)
@@ -110,15 +107,15 @@ void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, cons
          Context& ctx) {
   const char* op = "mxm (sampled cbsr)";
   const Dims a = dims(A, d.transpose_a);
-  require(a.cols == B.nrows(), op,
-          "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
+  require(a.cols == B.nrows(), op, "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
   require(C.nrows() == a.rows && C.ncols() == B.ncols(), op,
           "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()}));
   detail::check_dense_output_flags(op, d, false);
   require_plus_times_fp32(op, s);
   require_fp32(op, "B", B.type());
   detail::execute(detail::mxm_sampled_table(), detail::SampledMxmProblem{s, A, B, d}, d.variant, C,
-                  ctx, detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
+                  ctx,
+                  detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
 }
 
 }  // namespace ringblas

@@ -33,17 +33,17 @@
 
 using namespace ringblas;
 
-#define BENCH_CUDA(call)                                                                          \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess)                                                                        \
-      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));               \
+#define BENCH_CUDA(call)                                                            \
+  do {                                                                              \
+    cudaError_t e_ = (call);                                                        \
+    if (e_ != cudaSuccess)                                                          \
+      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
   } while (0)
-#define BENCH_CUSPARSE(call)                                                                      \
-  do {                                                                                            \
-    cusparseStatus_t s_ = (call);                                                                 \
-    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                            \
-      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));           \
+#define BENCH_CUSPARSE(call)                                                            \
+  do {                                                                                  \
+    cusparseStatus_t s_ = (call);                                                       \
+    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                  \
+      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_)); \
   } while (0)
 
 namespace {
@@ -124,8 +124,9 @@ std::string fmt(double x, int prec = 3) {
 void print_row(const Row& r) {
   std::cout << r.kernel << " k=" << r.k << ": " << fmt(r.ms, 4) << " ms";
   if (r.speedup > 0) std::cout << ", " << fmt(r.speedup, 2) << "x cuSPARSE";
-  if (r.target > 0) std::cout << " (target " << fmt(r.target, 1) << "x: "
-                              << (r.speedup >= r.target ? "met" : "NOT met") << ")";
+  if (r.target > 0)
+    std::cout << " (target " << fmt(r.target, 1)
+              << "x: " << (r.speedup >= r.target ? "met" : "NOT met") << ")";
   if (!r.check.empty()) std::cout << ", check " << r.check;
   std::cout << std::endl;
 }
@@ -135,11 +136,10 @@ double cusparse_spmm_ms(cusparseHandle_t sp, const Matrix& a, const DenseMatrix&
                         std::string& which) {
   cusparseSpMatDescr_t ma;
   cusparseDnMatDescr_t mb, mc;
-  BENCH_CUSPARSE(cusparseCreateCsr(&ma, a.nrows(), a.ncols(), a.nnz(),
-                                   const_cast<void*>(a.row_ptr().data()),
-                                   const_cast<void*>(a.col_idx().data()),
-                                   const_cast<void*>(a.values().data()), CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  BENCH_CUSPARSE(cusparseCreateCsr(
+      &ma, a.nrows(), a.ncols(), a.nnz(), const_cast<void*>(a.row_ptr().data()),
+      const_cast<void*>(a.col_idx().data()), const_cast<void*>(a.values().data()),
+      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   BENCH_CUSPARSE(cusparseCreateDnMat(&mb, b.nrows(), b.ncols(), b.ncols(),
                                      const_cast<void*>(b.values().data()), CUDA_R_32F,
                                      CUSPARSE_ORDER_ROW));
@@ -190,13 +190,19 @@ int main(int argc, char** argv) {
   int degree = 64;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) out = argv[++i];
-    else if (a == "--nodes" && i + 1 < argc) n = std::stoll(argv[++i]);
-    else if (a == "--degree" && i + 1 < argc) degree = std::stoi(argv[++i]);
-    else if (a == "--reps" && i + 1 < argc) g_reps = std::stoi(argv[++i]);
-    else if (a == "--no-flush") g_flush = false;
+    if (a == "--out" && i + 1 < argc)
+      out = argv[++i];
+    else if (a == "--nodes" && i + 1 < argc)
+      n = std::stoll(argv[++i]);
+    else if (a == "--degree" && i + 1 < argc)
+      degree = std::stoi(argv[++i]);
+    else if (a == "--reps" && i + 1 < argc)
+      g_reps = std::stoi(argv[++i]);
+    else if (a == "--no-flush")
+      g_flush = false;
     else {
-      std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]\n";
+      std::cerr
+          << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]\n";
       return 2;
     }
   }
@@ -207,8 +213,8 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-    std::cout << prop.name << ", " << date << "; random graph " << n << " nodes x degree "
-              << degree << ", H " << h << (g_flush ? ", L2 flushed" : ", L2 warm") << std::endl;
+    std::cout << prop.name << ", " << date << "; random graph " << n << " nodes x degree " << degree
+              << ", H " << h << (g_flush ? ", L2 flushed" : ", L2 warm") << std::endl;
     if (g_flush) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
 
     Context ctx(Backend::cuda);
@@ -293,10 +299,11 @@ int main(int argc, char** argv) {
        << "Random graph: " << n << " nodes, exactly " << degree
        << " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" << degree
        << ", fp32, int32 CSR; hidden " << h << "; "
-       << (g_flush ? "L2 flushed before every run" : "L2 warm")
-       << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
+       << (g_flush ? "L2 flushed before every run" : "L2 warm") << "; median of " << g_reps
+       << " runs after 3 warm-up calls (CUDA events); "
        << "speedup = cuSPARSE SpMM time / kernel time. Command: `bench_maxk --out " << out
-       << "`.\n\n| kernel | k | ms | speedup vs cuSPARSE | target | check |\n|---|---|---|---|---|---|\n";
+       << "`.\n\n| kernel | k | ms | speedup vs cuSPARSE | target | check "
+          "|\n|---|---|---|---|---|---|\n";
     for (const Row& r : rows)
       md << "| " << r.kernel << " | " << (r.k ? std::to_string(r.k) : "-") << " | " << fmt(r.ms, 4)
          << " | " << (r.speedup > 0 ? fmt(r.speedup, 2) + "x" : "-") << " | "
@@ -305,8 +312,9 @@ int main(int argc, char** argv) {
          << " | " << r.check << " |\n";
     std::ofstream js(out + ".json");
     js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"nodes\": " << n
-       << ", \"degree\": " << degree << ", \"hidden\": " << h << ", \"l2_flushed\": "
-       << (g_flush ? "true" : "false") << ", \"reps\": " << g_reps << ", \"rows\": [";
+       << ", \"degree\": " << degree << ", \"hidden\": " << h
+       << ", \"l2_flushed\": " << (g_flush ? "true" : "false") << ", \"reps\": " << g_reps
+       << ", \"rows\": [";
     for (std::size_t e = 0; e < rows.size(); ++e)
       js << (e ? ", " : "") << "{\"kernel\": \"" << rows[e].kernel << "\", \"k\": " << rows[e].k
          << ", \"ms\": " << rows[e].ms << ", \"speedup_vs_cusparse\": " << rows[e].speedup

@@ -97,9 +97,9 @@ TEST(MaxkCpu, ForwardMatchesReference) {
         DenseMatrix c(n, h, Type::fp32);
         mxm(c, kPlusTimes, A, x, d, ctx);
         const auto got = std::vector<float>(c.values().as<float>(), c.values().as<float>() + n * h);
-        expect_near_all(got, reference_forward(A, x, transposed),
-                        "H " + std::to_string(h) + " k " + std::to_string(k) +
-                            (transposed ? " A^T" : ""));
+        expect_near_all(
+            got, reference_forward(A, x, transposed),
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : ""));
       }
 }
 
@@ -128,7 +128,8 @@ TEST(MaxkCpu, ForwardEpilogue) {
   for (Index j = 0; j < h; ++j) b[j] = float(j % 5) * 0.1f - 0.2f;
   const DenseVector bias = DenseVector::from_values(b);
   const auto ref = reference_forward(A, x, false);
-  for (const Epilogue& ep : {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
+  for (const Epilogue& ep :
+       {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
     DenseMatrix c(n, h, Type::fp32);
     mxm(c, kPlusTimes, A, x, ep, {}, ctx);
     std::vector<double> want(ref);
@@ -162,9 +163,9 @@ TEST(MaxkCpu, SampledBackwardMatchesReference) {
         d.transpose_a = transposed;
         mxm(dh, kPlusTimes, A, dy, d, ctx);
         EXPECT_EQ(dh.indices_vector(), pattern) << "the pattern is kept";
-        expect_near_all(dh.values_vector(), reference_sampled(A, dy, dh, transposed),
-                        "H " + std::to_string(h) + " k " + std::to_string(k) +
-                            (transposed ? " A^T" : " A"));
+        expect_near_all(
+            dh.values_vector(), reference_sampled(A, dy, dh, transposed),
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : " A"));
       }
 }
 
@@ -251,7 +252,8 @@ TEST(MaxkCpu, LayerGradientMatchesFiniteDifferences) {
       yp[i * h + j] += float(eps);
       ym[i * h + j] -= float(eps);
       const double fd = (loss(yp) - loss(ym)) / (double(yp[i * h + j]) - double(ym[i * h + j]));
-      ASSERT_NEAR(g.at<float>(i, j), fd, 2e-2 * (1.0 + std::abs(fd))) << "Y(" << i << ", " << j << ")";
+      ASSERT_NEAR(g.at<float>(i, j), fd, 2e-2 * (1.0 + std::abs(fd)))
+          << "Y(" << i << ", " << j << ")";
     }
 }
 

@@ -25,7 +25,8 @@ std::vector<gcn::EpochStats> train_maxk(const GcnCase& gc, Context& ctx, double*
   o.maxk = 16;
   const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp32, ctx);
   const gcn::Features x = gcn::make_features(gc.features, Type::fp32, ctx);
-  const gcn::Result r = gcn::train(a_hat, x, gc.labels, gc.classes, gc.train, gc.val, gc.test, o, ctx);
+  const gcn::Result r =
+      gcn::train(a_hat, x, gc.labels, gc.classes, gc.train, gc.val, gc.test, o, ctx);
   *test_acc = r.test_acc;
   return r.history;
 }
@@ -59,7 +60,8 @@ TEST_F(GcnMaxkGpu, CoraReadsTheDeviceOncePerEpoch) {
   std::uint64_t reads_at_first_epoch = 0;
   const gcn::Result r = gcn::train(a_hat, x, d.labels, d.classes, d.train, d.val, d.test, o, gpu,
                                    [&](const gcn::EpochStats& e) {
-                                     if (e.epoch == 0) reads_at_first_epoch = gpu.transfers.device_to_host;
+                                     if (e.epoch == 0)
+                                       reads_at_first_epoch = gpu.transfers.device_to_host;
                                    });
   const std::uint64_t per_epoch_reads = gpu.transfers.device_to_host - (reads_at_first_epoch - 1);
   std::printf("MaxK-GCN (hidden 64, k 16) on Cora, GPU, seed 1: %zu epochs, test accuracy %.4f\n",

@@ -65,8 +65,8 @@ TEST_F(MaxkGpu, TopkVerifiesAndMatchesReference) {
         const Index n = 1000;
         const auto y = random_features(n, h, ties, std::uint64_t(h * 31 + k));
         Cbsr x;
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (ties ? " ties" : "");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (ties ? " ties" : "");
         ASSERT_NO_THROW(maxk(x, DenseMatrix::from_values(n, h, y), k, forced(), ctx)) << what;
         const TopkRef ref = reference_topk(y, n, h, k);
         EXPECT_EQ(x.indices_vector(), ref.indices) << what;
@@ -113,8 +113,8 @@ TEST_F(MaxkGpu, ForwardVerifiesAndMatchesReference) {
              {}, cpu_context());
         const Matrix A = random_adjacency(n, n, 9, std::uint64_t(h + k));
         DenseMatrix c(n, h, Type::fp32);
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (transposed ? " A^T" : "");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : "");
         ASSERT_NO_THROW(mxm(c, kPlusTimes, A, x, forced(transposed), ctx)) << what;
         expect_near_all(host_values(c, ctx), reference_forward(A, x, transposed), what);
       }
@@ -127,8 +127,7 @@ TEST_F(MaxkGpu, ForwardEpilogueVerifies) {
   const DenseVector bias = DenseVector::from_values(b);
   for (int k : {3, 32}) {
     Cbsr x;
-    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 12)), k, {},
-         cpu_context());
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 12)), k, {}, cpu_context());
     const Matrix A = random_adjacency(n, n, 7, 13);
     for (const Epilogue& ep :
          {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
@@ -158,8 +157,7 @@ TEST_F(MaxkGpu, ForwardDeviceResidentIntoPoisonedPool) {
   const Index n = 3000, h = 256;
   for (int k : {16, 64, 256}) {
     Cbsr xh;
-    maxk(xh, DenseMatrix::from_values(n, h, random_features(n, h, false, 3)), k, {},
-         cpu_context());
+    maxk(xh, DenseMatrix::from_values(n, h, random_features(n, h, false, 3)), k, {}, cpu_context());
     // int64 indices and fp64 values: prepared (int32, fp32) on the device.
     const Matrix A = random_adjacency(n, n, 64, 8).cast(Type::fp64).with_index_type(IndexType::i64);
     const Matrix Ad = A.to(Location::device, ctx);
@@ -181,13 +179,13 @@ TEST_F(MaxkGpu, SampledBackwardVerifiesAndMatchesReference) {
       for (bool transposed : {true, false}) {
         const Index n = 600;
         Cbsr dh;
-        maxk(dh, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))),
-             k, {}, cpu_context());
+        maxk(dh, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k,
+             {}, cpu_context());
         const Matrix A = random_adjacency(n, n, 9, std::uint64_t(3 * h + k));
         const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(h * k));
         const auto pattern = dh.indices_vector();
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (transposed ? " A^T" : " A");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : " A");
         ASSERT_NO_THROW(mxm(dh, kPlusTimes, A, dy, forced(transposed), ctx)) << what;
         EXPECT_EQ(dh.indices_vector(), pattern) << what;
         expect_near_all(dh.values_vector(), reference_sampled(A, dy, dh, transposed), what);

@@ -72,14 +72,17 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
 
 /// V consecutive CBSR entries (t = V*u .. V*u+V-1 of a row) loaded at once: V = 4 when k is a
 /// multiple of 4 (16-byte value loads, 4-byte index loads, float4 atomics), else 1.
-template <int V> struct Vec;
-template <> struct Vec<1> {
+template <int V>
+struct Vec;
+template <>
+struct Vec<1> {
   float v[1];
   int c[1];
   __device__ __forceinline__ void load_values(const float* p, long long q) { v[0] = p[q]; }
   __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) { c[0] = p[q]; }
 };
-template <> struct Vec<4> {
+template <>
+struct Vec<4> {
   float v[4];
   int c[4];
   __device__ __forceinline__ void load_values(const float* p, long long q) {
@@ -113,9 +116,8 @@ struct LaneMap {
 /// issued before their atomics so that several loads of X's random rows are in flight per lane.
 template <int V>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
-                                                 int end, const float* xv,
-                                                 const std::uint8_t* xi, int k, float* buf,
-                                                 int lane) {
+                                                 int end, const float* xv, const std::uint8_t* xi,
+                                                 int k, float* buf, int lane) {
   constexpr int U = Policy::unroll;
   const LaneMap lm(k, V, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {

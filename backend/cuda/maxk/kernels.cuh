@@ -27,13 +27,15 @@ __device__ __forceinline__ bool find_segment(const int* offsets, const int* rp, 
   int lo = 0, hi = n - 1;  // the last row r with offsets[r] <= w
   while (lo < hi) {
     const int mid = (lo + hi + 1) >> 1;
-    if (offsets[mid] <= w) lo = mid;
-    else hi = mid - 1;
+    if (offsets[mid] <= w)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   const int part = w - offsets[lo];
   const int begin = rp[lo] + part * Policy::segment_edges;
-  s = {lo, begin, min(rp[lo + 1], begin + Policy::segment_edges),
-       offsets[lo + 1] - offsets[lo] > 1, part == 0};
+  s = {lo, begin, min(rp[lo + 1], begin + Policy::segment_edges), offsets[lo + 1] - offsets[lo] > 1,
+       part == 0};
   return true;
 }
 
@@ -49,8 +51,8 @@ __global__ void __launch_bounds__(Policy::block)
     return;
   }
   const int deg = rp[r + 1] - rp[r];
-  const int c = deg <= Policy::segment_edges ? 1
-                                             : (deg + Policy::segment_edges - 1) / Policy::segment_edges;
+  const int c =
+      deg <= Policy::segment_edges ? 1 : (deg + Policy::segment_edges - 1) / Policy::segment_edges;
   counts[r] = c;
   if (zero && c > 1)
     for (int q = 0; q < h; ++q) zero[(long long)r * h + q] = 0.0f;

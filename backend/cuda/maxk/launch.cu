@@ -46,7 +46,9 @@ Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows
   s.grid = row_grid(n + a.nnz() / Policy::segment_edges + 1);
   return s;
 }
-std::size_t row_smem(Index h) { return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float); }
+std::size_t row_smem(Index h) {
+  return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float);
+}
 
 template <class T>
 const T& on_device(const T& x, T& hold, const Context& ctx) {
@@ -69,12 +71,13 @@ void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx) {
   DenseMatrix yh;
   const DenseMatrix& yd = on_device(y, yh, ctx);
   const Index n = y.nrows(), h = y.ncols();
-  const bool reuse = x.location() == Location::device && x.nrows() == n && x.ncols() == h &&
-                     x.k() == k;
-  Cbsr out = reuse ? Cbsr()
-                   : Cbsr::from_buffers(
-                         n, h, k, Buffer(std::size_t(n * k) * sizeof(float), Location::device, &ctx),
-                         Buffer(std::size_t(n * k), Location::device, &ctx));
+  const bool reuse =
+      x.location() == Location::device && x.nrows() == n && x.ncols() == h && x.k() == k;
+  Cbsr out =
+      reuse ? Cbsr()
+            : Cbsr::from_buffers(n, h, k,
+                                 Buffer(std::size_t(n * k) * sizeof(float), Location::device, &ctx),
+                                 Buffer(std::size_t(n * k), Location::device, &ctx));
   Cbsr& dst = reuse ? x : out;
   ctx.trace_line("maxk: topk_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
                  ", k " + std::to_string(k));
@@ -95,14 +98,15 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
   const bool direct = d.location() == Location::device && d.nrows() == n && d.ncols() == h &&
                       d.type() == Type::fp32;
   DenseMatrix out = direct ? DenseMatrix()
-                           : DenseMatrix::from_buffer(
-                                 n, h, Type::fp32, Layout::row_major,
-                                 Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+                           : DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major,
+                                                      Buffer(std::size_t(n * h) * sizeof(float),
+                                                             Location::device, &ctx));
   DenseMatrix& dst = direct ? d : out;
-  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " +
-                 std::to_string(h) + ", k " + std::to_string(x.k()));
+  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
+                 ", k " + std::to_string(x.k()));
   if (n * h > 0) {
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
+    RINGBLAS_CUDA_TRY(
+        cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
     if (x.k() > 0) {
       scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
           xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
@@ -149,8 +153,8 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       auto kernel = x.k() % 4 == 0 ? forward_kernel<4> : forward_kernel<1>;
       kernel<<<seg.grid, Policy::block, row_smem(h), st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h),
-          out, epi);
+          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out,
+          epi);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
     }
   }
@@ -174,8 +178,8 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
                  std::to_string(m.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
                  std::to_string(c.k()));
   if (dst.nnz() > 0)
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0,
-                                      std::size_t(dst.nnz()) * sizeof(float), st));
+    RINGBLAS_CUDA_TRY(
+        cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
     const Segments seg = make_segments(m, true, nullptr, h, ctx);
     auto kernel = c.k() % 4 == 0 ? backward_kernel<4> : backward_kernel<1>;
