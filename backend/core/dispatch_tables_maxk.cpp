@@ -102,8 +102,10 @@ std::optional<std::string> compare(const Cbsr& a, const Cbsr& b, const Tolerance
     if (ai[e] != bi[e])
       return where() + "column " + std::to_string(ai[e]) + " vs " + std::to_string(bi[e]);
     const double x = av[e], y = bv[e];
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (!(std::abs(x - y) <= tol.rel * std::max(std::abs(x), std::abs(y)) + tol.abs))
+    if (x == y || (std::isnan(x) && std::isnan(y))) continue;  // equal infinities too
+    // Unequal infinities or a NaN against a number differ whatever the tolerance.
+    if (!std::isfinite(x) || !std::isfinite(y) ||
+        !(std::abs(x - y) <= tol.rel * std::max(std::abs(x), std::abs(y)) + tol.abs))
       return where() + std::to_string(x) + " vs " + std::to_string(y);
   }
   return std::nullopt;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/core/dispatch_tables_maxk.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/maxk_reference.hpp"
 #include "support/random_matrix.hpp"
@@ -80,6 +81,20 @@ TEST(MaxkCpu, SignedZerosAndNaNFollowTotalOrder) {
   EXPECT_EQ(x.indices_vector(), (std::vector<std::uint8_t>{1, 3, 5, 6}));  // +0, inf, 1, NaN
   maxk(x, DenseMatrix::from_values(1, 8, y), 5, {}, ctx);
   EXPECT_EQ(x.indices_vector(), (std::vector<std::uint8_t>{0, 1, 3, 5, 6}));  // and -0
+}
+
+// Regression (GPU round 1): verify compared inf with inf as |inf - inf| = NaN > tolerance and
+// reported "X(0, entry 0): inf vs inf".
+TEST(MaxkCpu, VerifyComparisonTakesEqualInfinitiesAsEqual) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Cbsr a = Cbsr::from_host(1, 4, 3, {inf, -inf, nan}, {0, 2, 3});
+  const detail::Tolerance tol = detail::Tolerance::for_type(Type::fp32);
+  EXPECT_EQ(detail::compare(a, a, tol), std::nullopt);
+  const Cbsr b = Cbsr::from_host(1, 4, 3, {inf, inf, nan}, {0, 2, 3});
+  EXPECT_NE(detail::compare(a, b, tol), std::nullopt);
+  const Cbsr c = Cbsr::from_host(1, 4, 3, {inf, -inf, nan}, {0, 1, 3});
+  EXPECT_NE(detail::compare(a, c, tol), std::nullopt);
 }
 
 TEST(MaxkCpu, ForwardMatchesReference) {
