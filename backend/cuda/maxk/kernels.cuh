@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(Policy::block)
 /// rows (the first with the bias) into C, zeroed by segment_counts_kernel; only a bias epilogue
 /// may split (the launcher passes offsets == nullptr for ReLU or clamp).
 template <int V>
-__global__ void __launch_bounds__(Policy::block)
+__global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* offsets,
                    const float* xv, const std::uint8_t* xi, int k, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(Policy::block)
 /// C(j, t) += A(row, j) B(row, idx_j[t]) for every edge of row `row` of A (CSR, int32); B dense
 /// n x h row-major; C's values zeroed before the launch. V = 4 needs k % 4 == 0.
 template <int V>
-__global__ void __launch_bounds__(Policy::block)
+__global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     backward_kernel(const int* rp, const int* col, const float* av, int n, const int* offsets,
                     const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
   extern __shared__ float smem[];

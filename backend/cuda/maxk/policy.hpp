@@ -18,6 +18,10 @@ struct Policy {
   /// of this many edges, each its own warp, whose partial rows are added atomically
   /// (MaxK-GNN's edge groups), so that one hub row does not leave the GPU waiting on one warp.
   static constexpr int segment_edges = 1024;
+  /// Blocks per SM the forward and backward kernels are compiled for (__launch_bounds__): 4
+  /// caps them at 64 registers (forward<4> takes 80 unbounded: 3 blocks, 24 warps per SM);
+  /// chosen from ptxas register counts, not yet measured (bench_maxk).
+  static constexpr int blocks_per_sm = 4;
   /// Values per lane of the top-k kernel's row (256 columns / 32 lanes).
   static constexpr int topk_per_lane = 8;
 };
