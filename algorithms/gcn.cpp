@@ -57,15 +57,6 @@ DenseMatrix glorot(Index a, Index b, Type t, std::mt19937_64& g) {
   return DenseMatrix::from_values(a, b, std::vector<float>(v.begin(), v.end()));
 }
 
-/// The hidden layers' nonlinearity: ReLU is fused into the aggregation's epilogue (forward) and
-/// undone by nn::relu_backward (backward). MaxK (MaxK-GNN, Peng et al., ASPLOS 2024) sits between
-/// the transform and the aggregation, as the paper's GCN has it (Linear -> MaxK -> aggregation):
-///   forward   S = maxk(T, k) (CBSR),  H_{l+1} = Â ⊕.⊗ S + b_l      (maxk; mxm with a Cbsr X)
-///   backward  ∂S = (Âᵀ ⊕.⊗ G) at S's k positions per row (mxm with a Cbsr output: the SSpMM,
-///             written over S's values),
-///             ∂T = densify(∂S) (the gradient of the top-k selection)
-/// so H_{l+1} carries no activation of its own.
-
 }  // namespace
 
 bool runs_on_device(const Context& ctx) {
@@ -217,7 +208,8 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
     for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_}) v->push_back(place(DenseVector(b_dim, t)));
     for (auto* v : {&t_, &out_, &grad_, &d_t_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
     if (maxk_layer(l))
-      s_.push_back(Cbsr(n, b_dim, int(options.maxk), dev ? Location::device : Location::host, &ctx));
+      s_.push_back(
+          Cbsr(n, b_dim, int(options.maxk), dev ? Location::device : Location::host, &ctx));
   }
 }
 
@@ -257,16 +249,50 @@ void Model::forward(bool training, Index epoch) {
       nn::gemm(T, 1.0, *in, weights_[std::size_t(l)], 0.0, {}, ctx_);
     }
     const DenseVector& b = biases_[std::size_t(l)];
-    const bool hidden = l + 1 < L;
-    if (maxk_layer(l)) {
-      Cbsr& S = s_[std::size_t(l)];
-      maxk(S, T, int(options_.maxk), {}, ctx_);
-      mxm(out_[std::size_t(l)], s, a_hat_, S, Epilogue::bias_add(b), {}, ctx_);
-      continue;
-    }
-    mxm(out_[std::size_t(l)], s, a_hat_, T, hidden ? Epilogue::bias_relu(b) : Epilogue::bias_add(b),
-        {}, ctx_);
+    if (l + 1 < L)
+      hidden_forward(l);
+    else
+      mxm(out_[std::size_t(l)], s, a_hat_, T, Epilogue::bias_add(b), {}, ctx_);
   }
+}
+
+// The hidden layers' nonlinearity σ, forward and backward: the one place that knows which it is
+// (MaxK, issue 12, replaces these two when options_.maxk > 0).
+void Model::hidden_forward(Index l) {
+  const std::size_t k = std::size_t(l);
+  if (maxk_layer(l)) {
+    // MaxK-GNN (Peng et al., ASPLOS 2024), Linear -> MaxK -> aggregation: S = maxk(T, k) in
+    // CBSR, H = Â·S + b (the aggregation on S's k entries per row, the bias at write-back).
+    maxk(s_[k], t_[k], int(options_.maxk), {}, ctx_);
+    mxm(out_[k], plus_times(options_.type), a_hat_, s_[k], Epilogue::bias_add(biases_[k]), {},
+        ctx_);
+    return;
+  }
+  // H = ReLU(Â·T + b), the bias and the ReLU fused into the aggregation's epilogue.
+  mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
+}
+void Model::hidden_backward(Index l, DenseMatrix& dh) {
+  // MaxK acts before the aggregation (its gradient is taken there, in aggregation_backward):
+  // H = Â·S + b has no activation after it.
+  if (maxk_layer(l)) return;
+  // ∂Z = ∂H ⊙ (H > 0).
+  nn::relu_backward(dh, out_[std::size_t(l)], ctx_);
+}
+
+void Model::aggregation_backward(Index l) {
+  const std::size_t k = std::size_t(l);
+  const Semiring s = plus_times(options_.type);
+  if (!maxk_layer(l)) {  // ∂T = Âᵀ·G
+    mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, grad_[k], {}, ctx_);
+    return;
+  }
+  // MaxK: ∂S = (Âᵀ·G) sampled at S's k positions per row (the SSpMM, written over S's values:
+  // the backward needs only S's pattern, and the next forward recomputes S), then ∂T = ∂S at its
+  // columns and 0 elsewhere (the gradient of the top-k selection).
+  Descriptor ta;
+  ta.transpose_a = true;
+  mxm(s_[k], s, a_hat_, grad_[k], ta, ctx_);
+  densify(d_t_[k], s_[k], {}, ctx_);
 }
 
 void Model::loss(DenseVector& stats, Index loss_slot, Index acc_slot, const DenseVector& labels,
@@ -283,16 +309,9 @@ void Model::backward(bool training, Index epoch) {
     const std::size_t k = std::size_t(l);
     DenseMatrix& G = grad_[k];
     nn::column_sums(d_biases_[k], G, ctx_);
+    aggregation_backward(l);
     Descriptor ta;
     ta.transpose_a = true;
-    if (maxk_layer(l)) {
-      // ∂S takes S's place: the backward needs only S's pattern, and the next forward pass
-      // recomputes S (no copy of the pattern, no synchronisation).
-      mxm(s_[k], s, a_hat_, G, ta, ctx_);
-      densify(d_t_[k], s_[k], {}, ctx_);
-    } else {
-      mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, G, {}, ctx_);
-    }
     if (l == 0 && x_.sparse) {
       const Matrix& in = dropping(training) ? x_drop_sparse_ : x_.matrix;
       Matrix in_t(in.ncols(), in.nrows(), options_.type, in.index_type());
@@ -310,7 +329,7 @@ void Model::backward(bool training, Index epoch) {
     DenseMatrix& dh = grad_[k - 1];
     nn::gemm(dh, 1.0, d_t_[k], weights_[k], 0.0, tb, ctx_);
     if (dropping(training)) nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
-    if (!maxk_layer(l - 1)) nn::relu_backward(dh, out_[k - 1], ctx_);
+    hidden_backward(l - 1, dh);
   }
 }
 

@@ -83,9 +83,9 @@ Features identity_features(Index n, Type t, Context& ctx);
 /// and the benchmark can time epochs; train() below is the usual loop.
 class Model {
  public:
-  /// Throws NotImplemented for options.maxk > 0 (naming the missing MaxK piece), InvalidValue
-  /// for layers < 1, hidden < 1, dropout outside [0, 1), a type other than fp32/fp64,
-  /// DimensionMismatch when A_hat and the features disagree.
+  /// Throws InvalidValue for layers < 1, hidden < 1, dropout outside [0, 1), a type other than
+  /// fp32/fp64, maxk > hidden or maxk with a single layer; NotImplemented for maxk with fp64 or
+  /// hidden > 256 (CBSR's 8-bit columns); DimensionMismatch when A_hat and the features disagree.
   Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
         Context& ctx);
 
@@ -116,6 +116,13 @@ class Model {
   bool dropping(bool training) const { return training && options_.dropout > 0; }
   /// Is layer l a MaxK layer (a hidden layer with options.maxk > 0)?
   bool maxk_layer(Index l) const { return options_.maxk > 0 && l + 1 < options_.layers; }
+  /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
+  void hidden_forward(Index l);
+  /// dh = ∂loss/∂out_[l] becomes ∂loss/∂(Â·t_[l] + b_l) in place (through σ).
+  void hidden_backward(Index l, DenseMatrix& dh);
+  /// d_t_[l] = ∂loss/∂t_[l] from G = grad_[l], the gradient at the aggregation's output: Âᵀ·G,
+  /// or for a MaxK layer Âᵀ·G sampled at maxk(t_[l])'s pattern and densified.
+  void aggregation_backward(Index l);
 
   Options options_;
   Context& ctx_;

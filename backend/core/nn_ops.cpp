@@ -104,7 +104,9 @@ void execute_nn(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Co
     return;
   }
   auto expected = clone_host(out, ctx);
-  auto expected_view = view(expected);
+  // A reference for a single container (plain `auto` would copy it and the cpu row would write
+  // the copy), a struct of pointers for the several-output operations.
+  decltype(auto) expected_view = view(expected);
   c.cpu->run(p, expected_view, ctx);
   c.cuda->run(p, out, ctx);
   const auto got = clone_host(out, ctx);

@@ -228,6 +228,45 @@ int main(int argc, char** argv) {
   Context ctx(Backend::cuda);
   std::vector<Row> rows;
   auto wants = [&](const std::string& what) { return only.find(what) != std::string::npos; };
+  // Written after every data set, so that a later failure keeps the rows measured so far.
+  auto write_all = [&] {
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    std::ofstream md(out_prefix + ".md");
+    md << "# GCN training on ringblas (cuda), " << gpu << ", " << date << "\n\n"
+       << "Per epoch: forward with dropout, softmax cross-entropy, backward, Adam, between CUDA "
+          "events (evaluation outside). Kipf & Welling settings (2 layers, dropout 0.5, lr 0.01, "
+          "weight decay 5e-4 on layer 1), "
+       << epochs << " epochs without early stopping; the power-law graph runs "
+       << std::min<Index>(epochs, 20) << " epochs. Test accuracy at the best validation accuracy "
+          "(PyG's example) and after the last epoch.\n\n"
+       << "| data | run | nodes | nnz(Â) | features | hidden | epoch median ms | epoch mean ms | "
+          "test acc mean (min-max) | after last epoch |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    std::ofstream js(out_prefix + ".json");
+    js << "{\"gpu\": \"" << gpu << "\", \"date\": \"" << date << "\", \"epochs\": " << epochs
+       << ", \"rows\": [";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const Row& r = rows[k];
+      char acc[96] = "-", fin[32] = "-";
+      if (!std::isnan(r.acc_mean)) {
+        std::snprintf(acc, sizeof acc, "%.4f (%.4f-%.4f)", r.acc_mean, r.acc_min, r.acc_max);
+        std::snprintf(fin, sizeof fin, "%.4f", r.final_acc_mean);
+      }
+      char ms[64];
+      std::snprintf(ms, sizeof ms, "%.3f | %.3f", r.median_ms, r.mean_ms);
+      md << "| " << r.dataset << " | " << r.what << " | " << r.nodes << " | " << r.nnz << " | "
+         << r.features << " | " << r.hidden << " | " << ms << " | " << acc << " | " << fin << " |\n";
+      auto num = [](double v) { return std::isnan(v) ? std::string("null") : std::to_string(v); };
+      js << (k ? ", " : "") << "{\"dataset\": \"" << r.dataset << "\", \"run\": \"" << r.what
+         << "\", \"nodes\": " << r.nodes << ", \"nnz\": " << r.nnz << ", \"features\": " << r.features
+         << ", \"hidden\": " << r.hidden << ", \"epoch_median_ms\": " << num(r.median_ms)
+         << ", \"epoch_mean_ms\": " << num(r.mean_ms) << ", \"test_acc_mean\": " << num(r.acc_mean)
+         << ", \"test_acc_min\": " << num(r.acc_min) << ", \"test_acc_max\": " << num(r.acc_max)
+         << ", \"final_test_acc_mean\": " << num(r.final_acc_mean) << ", \"seeds\": " << r.seeds << "}";
+    }
+    js << "]}\n";
+  };
 
   if (wants("cora")) {
     const planetoid::Dataset d = planetoid::read(data + "/gcn/planetoid/cora");
@@ -258,6 +297,7 @@ int main(int argc, char** argv) {
     r.seeds = seeds;
     print_row(r);
     rows.push_back(r);
+    write_all();
   }
 
   if (wants("pubmed")) {
@@ -273,6 +313,7 @@ int main(int argc, char** argv) {
     r.mean_ms = mean(std::vector<double>(run.epoch_ms.begin() + 1, run.epoch_ms.end()));
     print_row(r);
     rows.push_back(r);
+    write_all();
   }
 
   if (wants("powerlaw")) {
@@ -308,44 +349,9 @@ int main(int argc, char** argv) {
     rk.mean_ms = mean(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
     print_row(rk);
     rows.push_back(rk);
+    write_all();
   }
 
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  std::ofstream md(out_prefix + ".md");
-  md << "# GCN training on ringblas (cuda), " << gpu << ", " << date << "\n\n"
-     << "Per epoch: forward with dropout, softmax cross-entropy, backward, Adam, between CUDA "
-        "events (evaluation outside). Kipf & Welling settings (2 layers, dropout 0.5, lr 0.01, "
-        "weight decay 5e-4 on layer 1), "
-     << epochs << " epochs without early stopping; the power-law graph runs "
-     << std::min<Index>(epochs, 20) << " epochs. Test accuracy at the best validation accuracy "
-        "(PyG's example) and after the last epoch.\n\n"
-     << "| data | run | nodes | nnz(Â) | features | hidden | epoch median ms | epoch mean ms | "
-        "test acc mean (min-max) | after last epoch |\n|---|---|---|---|---|---|---|---|---|---|\n";
-  std::ofstream js(out_prefix + ".json");
-  js << "{\"gpu\": \"" << gpu << "\", \"date\": \"" << date << "\", \"epochs\": " << epochs
-     << ", \"rows\": [";
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const Row& r = rows[k];
-    char acc[96] = "-", fin[32] = "-";
-    if (!std::isnan(r.acc_mean)) {
-      std::snprintf(acc, sizeof acc, "%.4f (%.4f-%.4f)", r.acc_mean, r.acc_min, r.acc_max);
-      std::snprintf(fin, sizeof fin, "%.4f", r.final_acc_mean);
-    }
-    char ms[64];
-    std::snprintf(ms, sizeof ms, "%.3f | %.3f", r.median_ms, r.mean_ms);
-    md << "| " << r.dataset << " | " << r.what << " | " << r.nodes << " | " << r.nnz << " | "
-       << r.features << " | " << r.hidden << " | " << ms << " | " << acc << " | " << fin << " |\n";
-    auto num = [](double v) { return std::isnan(v) ? std::string("null") : std::to_string(v); };
-    js << (k ? ", " : "") << "{\"dataset\": \"" << r.dataset << "\", \"run\": \"" << r.what
-       << "\", \"nodes\": " << r.nodes << ", \"nnz\": " << r.nnz << ", \"features\": " << r.features
-       << ", \"hidden\": " << r.hidden << ", \"epoch_median_ms\": " << num(r.median_ms)
-       << ", \"epoch_mean_ms\": " << num(r.mean_ms) << ", \"test_acc_mean\": " << num(r.acc_mean)
-       << ", \"test_acc_min\": " << num(r.acc_min) << ", \"test_acc_max\": " << num(r.acc_max)
-       << ", \"final_test_acc_mean\": " << num(r.final_acc_mean) << ", \"seeds\": " << r.seeds << "}";
-  }
-  js << "]}\n";
   std::printf("wrote %s.md and %s.json\n", out_prefix.c_str(), out_prefix.c_str());
   return 0;
 }

@@ -48,11 +48,16 @@ TEST(GcnAdjacency, RowNormaliseKeepsEmptyRowsEmpty) {
   const GcnCase gc = make_gcn_case(7, 4, 2, 2);
   const gcn::Features f = gcn::make_features(gc.features, Type::fp64, ctx);
   ASSERT_FALSE(f.sparse);
+  const auto rp = gc.features.row_ptr_vector();
+  int empty = 0;
   for (Index i = 0; i < 7; ++i) {
     double s = 0;
     for (Index j = 0; j < 4; ++j) s += f.dense.at<double>(i, j);
-    EXPECT_NEAR(s, i == 0 ? 0.0 : 1.0, 1e-14) << i;
+    const bool has = rp[std::size_t(i + 1)] > rp[std::size_t(i)];
+    empty += !has;
+    EXPECT_NEAR(s, has ? 1.0 : 0.0, 1e-14) << i;
   }
+  EXPECT_GE(empty, 1);  // row 0 has no features
   const gcn::Features sp = gcn::make_features(gc.features, Type::fp64, ctx, 0);
   EXPECT_TRUE(sp.sparse);
   EXPECT_EQ(sp.matrix.nnz(), gc.features.nnz());
@@ -133,7 +138,7 @@ TEST_P(GcnGradient, EveryParameterAgainstCentralDifferences) {
     check(b.values().as<double>(), b.size(), db[std::size_t(l)].values().as<double>(),
           "b" + std::to_string(l));
   }
-  EXPECT_GT(checked, 20);
+  EXPECT_GE(checked, 18);  // 1 layer: 5 x 3 weights and 3 biases
   EXPECT_GT(largest, 1e-3);  // the gradients are not all ~0 (a test that could not fail)
 }
 

@@ -44,7 +44,7 @@ class NnOpsGpu : public GpuTest {
 
 TEST_F(NnOpsGpu, GemmEveryTransposeAndSizeAgainstCpu) {
   poison_device_pool(64 << 20, gpu);
-  const Index shapes[][3] = {{1, 1, 1}, {7, 5, 9}, {300, 17, 200}, {2708, 16, 1433}, {33, 64, 1}};
+  const Index shapes[][3] = {{1, 1, 1}, {7, 5, 9}, {300, 17, 200}, {2708, 16, 1433}, {33, 64, 1}, {6, 5, 0}};
   for (const auto& s : shapes)
     for (int tr = 0; tr < 4; ++tr)
       for (double beta : {0.0, 0.5}) {

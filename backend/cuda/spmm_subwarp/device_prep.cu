@@ -159,6 +159,18 @@ DevDense device_dense(const DenseMatrix& B, Type type, Context& ctx) {
 }
 
 DevDense device_dense_vector(const DenseVector& v, Type type, Context& ctx) {
+  if (v.location() == Location::device && v.type() == type) {
+    // Used in place: wrapping it in a DenseMatrix would copy the buffer, and Buffer's copy
+    // synchronises the host with the device (a stall per SpMM with a bias epilogue).
+    DevDense d;
+    d.nrows = v.size();
+    d.ncols = 1;
+    d.rs = 1;
+    d.cs = 1;
+    d.type = type;
+    if (v.size()) d.values = v.values().data();
+    return d;
+  }
   DenseMatrix m = DenseMatrix::from_buffer(v.size(), 1, v.type(), Layout::row_major, v.values());
   DevDense d = device_dense(m, type, ctx);
   if (d.values == m.values().data()) {  // m is a local copy: keep its data alive
