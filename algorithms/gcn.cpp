@@ -66,8 +66,8 @@ bool runs_on_device(const Context& ctx) {
 Matrix normalized_adjacency(const Matrix& A, Type t, Context& ctx) {
   const Index n = A.nrows();
   if (A.ncols() != n)
-    throw DimensionMismatch("gcn: the adjacency must be square, it is " + std::to_string(n) +
-                            "x" + std::to_string(A.ncols()));
+    throw DimensionMismatch("gcn: the adjacency must be square, it is " + std::to_string(n) + "x" +
+                            std::to_string(A.ncols()));
   const Matrix a = host(A, ctx).cast(t);
   const Matrix I = identity(n, t);
   Matrix a_tilde(n, n, t);  // A + I, A's weight where it has a self-loop
@@ -86,7 +86,8 @@ Matrix normalized_adjacency(const Matrix& A, Type t, Context& ctx) {
 Matrix row_normalize(const Matrix& X, Type t, Context& ctx) {
   const Matrix x = host(X, ctx).cast(t);
   Vector sum(x.nrows(), t), inv(x.nrows(), t);
-  reduce(sum, nullptr, no_accum, MonoidCode::plus, x, ReduceDim::rows, {}, ctx);  // empty rows: absent
+  reduce(sum, nullptr, no_accum, MonoidCode::plus, x, ReduceDim::rows, {},
+         ctx);  // empty rows: absent
   apply(inv, nullptr, no_accum, UnaryOpCode::minv, sum, {}, ctx);
   return scale_rows(inv, x, t, ctx);
 }
@@ -172,8 +173,7 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
   transpose(at, nullptr, no_accum, a, {}, ctx);
   at = host(at, ctx);
   symmetric_ = at.row_ptr_vector() == a.row_ptr_vector() &&
-               at.col_idx_vector() == a.col_idx_vector() &&
-               visit_type(t, [&](auto z) {
+               at.col_idx_vector() == a.col_idx_vector() && visit_type(t, [&](auto z) {
                  using T = decltype(z);
                  if constexpr (std::is_floating_point_v<T>)
                    return at.values_vector<T>() == a.values_vector<T>();
@@ -204,8 +204,10 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
   for (Index l = 0; l < options.layers; ++l) {
     const Index a_dim = dims[std::size_t(l)], b_dim = dims[std::size_t(l + 1)];
     weights_.push_back(place(glorot(a_dim, b_dim, t, g)));
-    for (auto* v : {&d_weights_, &m_weights_, &v_weights_}) v->push_back(place(DenseMatrix(a_dim, b_dim, t)));
-    for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_}) v->push_back(place(DenseVector(b_dim, t)));
+    for (auto* v : {&d_weights_, &m_weights_, &v_weights_})
+      v->push_back(place(DenseMatrix(a_dim, b_dim, t)));
+    for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_})
+      v->push_back(place(DenseVector(b_dim, t)));
     for (auto* v : {&t_, &out_, &grad_, &d_t_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
     if (maxk_layer(l))
       s_.push_back(
@@ -328,7 +330,8 @@ void Model::backward(bool training, Index epoch) {
     tb.transpose_b = true;
     DenseMatrix& dh = grad_[k - 1];
     nn::gemm(dh, 1.0, d_t_[k], weights_[k], 0.0, tb, ctx_);
-    if (dropping(training)) nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
+    if (dropping(training))
+      nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
     hidden_backward(l - 1, dh);
   }
 }
@@ -361,14 +364,17 @@ Result train(const Matrix& a_hat, const Features& x, const std::vector<std::int3
     DenseVector h = DenseVector::from_values(v);
     return dev ? h.to(Location::device, ctx) : h;
   };
-  const DenseVector lab = put(labels), tr = put(train_rows), va = put(val_rows), te = put(test_rows);
+  const DenseVector lab = put(labels), tr = put(train_rows), va = put(val_rows),
+                    te = put(test_rows);
   DenseVector stats(4, options.type);
   if (dev) stats = stats.to(Location::device, ctx);
   auto read = [&] {
-    const DenseVector h = stats.location() == Location::host ? stats : stats.to(Location::host, ctx);
+    const DenseVector h =
+        stats.location() == Location::host ? stats : stats.to(Location::host, ctx);
     std::vector<double> v(4);
     for (std::size_t k = 0; k < 4; ++k)
-      v[k] = options.type == Type::fp32 ? double(h.values().as<float>()[k]) : h.values().as<double>()[k];
+      v[k] = options.type == Type::fp32 ? double(h.values().as<float>()[k])
+                                        : h.values().as<double>()[k];
     return v;
   };
   Result r;

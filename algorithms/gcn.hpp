@@ -133,10 +133,10 @@ class Model {
   Matrix x_drop_sparse_, x_drop_sparse_t_;
   std::vector<DenseMatrix> weights_, d_weights_, m_weights_, v_weights_;
   std::vector<DenseVector> biases_, d_biases_, m_biases_, v_biases_;
-  std::vector<DenseMatrix> t_;    ///< T = input · W per layer
-  std::vector<DenseMatrix> out_;  ///< H_{l+1} (activated) per layer; the last is the logits
-  std::vector<DenseMatrix> grad_;   ///< ∂loss/∂Z per layer
-  std::vector<DenseMatrix> d_t_;    ///< ∂loss/∂T per layer
+  std::vector<DenseMatrix> t_;     ///< T = input · W per layer
+  std::vector<DenseMatrix> out_;   ///< H_{l+1} (activated) per layer; the last is the logits
+  std::vector<DenseMatrix> grad_;  ///< ∂loss/∂Z per layer
+  std::vector<DenseMatrix> d_t_;   ///< ∂loss/∂T per layer
   Index adam_t_ = 0;
   /// MaxK hidden layers (options.maxk > 0): S = maxk(T) per hidden layer; backward() writes ∂S
   /// over its values (same pattern).

@@ -58,7 +58,8 @@ std::string dataset_name(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string f = e.path().filename().string();
     for (const std::string suffix : {"_adj.mtx", "_adj.mtx.gz"})
-      if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+      if (f.size() > suffix.size() &&
+          f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
         names.insert(f.substr(0, f.size() - suffix.size()));
   }
   if (names.size() > 1)
@@ -67,7 +68,8 @@ std::string dataset_name(const std::string& dir) {
   return names.empty() ? std::string() : *names.begin();
 }
 
-std::vector<std::int32_t> read_split(const std::string& path, const std::vector<std::int32_t>& labels) {
+std::vector<std::int32_t> read_split(const std::string& path,
+                                     const std::vector<std::int32_t>& labels) {
   const Index n = Index(labels.size());
   std::vector<std::int32_t> ids;
   std::vector<bool> seen(labels.size(), false);

@@ -134,8 +134,7 @@ void require_row_major(const char* op, const DenseMatrix& m, const char* what) {
 }
 void require_shape(const char* op, const DenseMatrix& m, Index r, Index c, const char* what) {
   require(m.nrows() == r && m.ncols() == c, op,
-          std::string(what) + " is " + str({m.nrows(), m.ncols()}) + " but must be " +
-              str({r, c}));
+          std::string(what) + " is " + str({m.nrows(), m.ncols()}) + " but must be " + str({r, c}));
 }
 /// Checks rows (int32, each in [0, n), when on the host) and labels (int32, size n; each of
 /// the rows' labels in [0, classes) when both are on the host).
@@ -158,16 +157,16 @@ void check_rows_labels(const char* op, const DenseVector& labels, const DenseVec
       throw InvalidIndex(std::string(op) + ": rows(" + std::to_string(k) + ") = " +
                          std::to_string(r[k]) + " is out of range 0.." + std::to_string(n - 1));
     if (l && (l[r[k]] < 0 || l[r[k]] >= classes))
-      throw InvalidIndex(std::string(op) + ": labels(" + std::to_string(r[k]) + ") = " +
-                         std::to_string(l[r[k]]) + " is out of range 0.." +
+      throw InvalidIndex(std::string(op) + ": labels(" + std::to_string(r[k]) +
+                         ") = " + std::to_string(l[r[k]]) + " is out of range 0.." +
                          std::to_string(classes - 1));
   }
 }
 void check_slot(const char* op, const DenseVector& out, Index slot, Type t) {
   require_same_type(op, t, out.type(), "out");
   if (slot < 0 || slot >= out.size())
-    throw InvalidIndex(std::string(op) + ": slot " + std::to_string(slot) + " is outside out (size " +
-                       std::to_string(out.size()) + ")");
+    throw InvalidIndex(std::string(op) + ": slot " + std::to_string(slot) +
+                       " is outside out (size " + std::to_string(out.size()) + ")");
 }
 
 }  // namespace
@@ -188,9 +187,12 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
   detail::require_row_major(op, A, "A");
   detail::require_row_major(op, B, "B");
   if (d.replace || d.mask_complement || d.mask_structure)
-    throw NotImplemented("gemm: a dense product takes no mask, so replace and mask flags do not apply");
-  const detail::Dims a = d.transpose_a ? detail::Dims{A.ncols(), A.nrows()} : detail::Dims{A.nrows(), A.ncols()};
-  const detail::Dims b = d.transpose_b ? detail::Dims{B.ncols(), B.nrows()} : detail::Dims{B.nrows(), B.ncols()};
+    throw NotImplemented(
+        "gemm: a dense product takes no mask, so replace and mask flags do not apply");
+  const detail::Dims a =
+      d.transpose_a ? detail::Dims{A.ncols(), A.nrows()} : detail::Dims{A.nrows(), A.ncols()};
+  const detail::Dims b =
+      d.transpose_b ? detail::Dims{B.ncols(), B.nrows()} : detail::Dims{B.nrows(), B.ncols()};
   require(a.cols == b.rows, op, "op(A) is " + str(a) + " but op(B) is " + str(b));
   detail::require_shape(op, C, a.rows, b.cols, "C");
   detail::execute_nn(detail::gemm_table(), detail::GemmProblem{alpha, A, B, beta, d}, d.variant, C,
@@ -297,7 +299,8 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
   if (t < 1) throw InvalidValue("adam_step: step t = " + std::to_string(t) + " must be >= 1");
   if (!(o.lr >= 0) || !(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1) ||
       !(o.eps > 0) || !(o.weight_decay >= 0))
-    throw InvalidValue("adam_step: need lr >= 0, beta1 and beta2 in [0, 1), eps > 0, weight_decay >= 0");
+    throw InvalidValue(
+        "adam_step: need lr >= 0, beta1 and beta2 in [0, 1), eps > 0, weight_decay >= 0");
   detail::AdamOut out{&W, &m, &v};
   detail::execute_nn(detail::adam_step_table(), detail::AdamProblem{G, o, t}, Variant::automatic,
                      out, ctx, detail::Tolerance::for_type(W.type(), 1));
@@ -314,7 +317,8 @@ void adam_step(DenseVector& w, const DenseVector& g, DenseVector& m, DenseVector
             std::string(names[k]) + " has size " + std::to_string(parts[k]->size()) +
                 " but w has " + std::to_string(w.size()));
   auto lend = [](DenseVector& x) {
-    return DenseMatrix::from_buffer(1, x.size(), x.type(), Layout::row_major, std::move(x.values()));
+    return DenseMatrix::from_buffer(1, x.size(), x.type(), Layout::row_major,
+                                    std::move(x.values()));
   };
   DenseVector& g_mut = const_cast<DenseVector&>(g);  // lent and returned unchanged
   DenseMatrix W = lend(w), G = lend(g_mut), M = lend(m), V = lend(v);

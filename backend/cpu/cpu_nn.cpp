@@ -25,8 +25,14 @@ void visit_float(Type t, F&& f) {
     f(double{});
 }
 
-template <class T> T* data(DenseMatrix& m) { return m.values().as<T>(); }
-template <class T> const T* data(const DenseMatrix& m) { return m.values().as<T>(); }
+template <class T>
+T* data(DenseMatrix& m) {
+  return m.values().as<T>();
+}
+template <class T>
+const T* data(const DenseMatrix& m) {
+  return m.values().as<T>();
+}
 
 }  // namespace
 
@@ -42,7 +48,8 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
   const CBLAS_TRANSPOSE tb = desc.transpose_b ? CblasTrans : CblasNoTrans;
   // BLAS reads C when beta != 0 only; beta == 0 must not let NaN in C through, which BLAS
   // implementations do not all promise, so C is cleared first.
-  if (beta == 0.0) std::fill_n(static_cast<unsigned char*>(C.values().data()), C.values().size(), 0);
+  if (beta == 0.0)
+    std::fill_n(static_cast<unsigned char*>(C.values().data()), C.values().size(), 0);
   // A k of 0 leaves C = beta·C, which BLAS does (lda must still be >= 1).
   const blasint lda = blasint(std::max<Index>(1, A.ncols()));
   const blasint ldb = blasint(std::max<Index>(1, B.ncols()));

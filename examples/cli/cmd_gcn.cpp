@@ -111,17 +111,19 @@ int cmd_gcn(Args& args) {
             << ", lr " << o.lr << ", weight decay " << o.weight_decay << " (first layer), seed "
             << o.seed << ", backend " << backend_name(g.ctx.backend) << '\n';
   auto last = std::chrono::steady_clock::now();
-  const gcn::Result r = gcn::train(
-      a_hat, x, d.labels, d.classes, d.train, d.val, d.test, o, g.ctx,
-      [&](const gcn::EpochStats& e) {
-        const auto now = std::chrono::steady_clock::now();
-        const double s = std::chrono::duration<double>(now - last).count();
-        last = now;
-        std::printf("Epoch: %04lld train_loss= %.5f train_acc= %.5f val_loss= %.5f val_acc= %.5f time= %.5f\n",
-                    static_cast<long long>(e.epoch + 1), e.train_loss, e.train_acc, e.val_loss,
-                    e.val_acc, s);
-        std::fflush(stdout);
-      });
+  const gcn::Result r = gcn::train(a_hat, x, d.labels, d.classes, d.train, d.val, d.test, o, g.ctx,
+                                   [&](const gcn::EpochStats& e) {
+                                     const auto now = std::chrono::steady_clock::now();
+                                     const double s =
+                                         std::chrono::duration<double>(now - last).count();
+                                     last = now;
+                                     std::printf(
+                                         "Epoch: %04lld train_loss= %.5f train_acc= %.5f val_loss= "
+                                         "%.5f val_acc= %.5f time= %.5f\n",
+                                         static_cast<long long>(e.epoch + 1), e.train_loss,
+                                         e.train_acc, e.val_loss, e.val_acc, s);
+                                     std::fflush(stdout);
+                                   });
   if (r.stopped_early) std::printf("Early stopping after epoch %zu\n", r.history.size());
   std::printf("test loss: %.5f\ntest accuracy: %.4f\n", r.test_loss, r.test_acc);
   return 0;

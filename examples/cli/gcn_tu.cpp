@@ -12,7 +12,8 @@ bool is_tu_dir(const std::string& dir) {
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string f = e.path().filename().string();
     for (const std::string suffix : {"_A.txt", "_A.txt.gz"})
-      if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+      if (f.size() > suffix.size() &&
+          f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
         return true;
   }
   return false;

@@ -103,10 +103,10 @@ struct Run {
 
 /// Trains for `epochs` epochs, timing each training step; with val/test rows, evaluates after
 /// every step (untimed) and keeps the test accuracy at the best validation accuracy.
-Run train_timed(const Matrix& a_hat, const gcn::Features& x, const std::vector<std::int32_t>& labels,
-                Index classes, const std::vector<std::int32_t>& train,
-                const std::vector<std::int32_t>& val, const std::vector<std::int32_t>& test,
-                const gcn::Options& o, Context& ctx) {
+Run train_timed(const Matrix& a_hat, const gcn::Features& x,
+                const std::vector<std::int32_t>& labels, Index classes,
+                const std::vector<std::int32_t>& train, const std::vector<std::int32_t>& val,
+                const std::vector<std::int32_t>& test, const gcn::Options& o, Context& ctx) {
   gcn::Model model(a_hat, x, classes, o, ctx);
   auto put = [&](const std::vector<std::int32_t>& v) {
     return DenseVector::from_values(v).to(Location::device, ctx);
@@ -150,13 +150,15 @@ struct Row {
 };
 
 void print_row(const Row& r) {
-  std::printf("%-10s %-28s n=%-8lld nnz=%-10lld f=%-5lld h=%-4lld  epoch median %.3f ms mean %.3f ms",
-              r.dataset.c_str(), r.what.c_str(), static_cast<long long>(r.nodes),
-              static_cast<long long>(r.nnz), static_cast<long long>(r.features),
-              static_cast<long long>(r.hidden), r.median_ms, r.mean_ms);
+  std::printf(
+      "%-10s %-28s n=%-8lld nnz=%-10lld f=%-5lld h=%-4lld  epoch median %.3f ms mean %.3f ms",
+      r.dataset.c_str(), r.what.c_str(), static_cast<long long>(r.nodes),
+      static_cast<long long>(r.nnz), static_cast<long long>(r.features),
+      static_cast<long long>(r.hidden), r.median_ms, r.mean_ms);
   if (!std::isnan(r.acc_mean))
-    std::printf("  test acc (best val) mean %.4f min %.4f max %.4f; after last epoch mean %.4f (%d seeds)",
-                r.acc_mean, r.acc_min, r.acc_max, r.final_acc_mean, r.seeds);
+    std::printf(
+        "  test acc (best val) mean %.4f min %.4f max %.4f; after last epoch mean %.4f (%d seeds)",
+        r.acc_mean, r.acc_min, r.acc_max, r.final_acc_mean, r.seeds);
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -179,10 +181,12 @@ void write_graph(const std::string& path, const Matrix& a) {
   pairs.reserve(ci.size() * 2);
   for (Index i = 0; i < a.nrows(); ++i)
     for (Index k = rp[std::size_t(i)]; k < rp[std::size_t(i + 1)]; ++k)
-      if (ci[std::size_t(k)] != i) pairs.push_back(std::int32_t(i)), pairs.push_back(std::int32_t(ci[std::size_t(k)]));
+      if (ci[std::size_t(k)] != i)
+        pairs.push_back(std::int32_t(i)), pairs.push_back(std::int32_t(ci[std::size_t(k)]));
   const std::int64_t header[2] = {a.nrows(), std::int64_t(pairs.size() / 2)};
   out.write(reinterpret_cast<const char*>(header), sizeof header);
-  out.write(reinterpret_cast<const char*>(pairs.data()), std::streamsize(pairs.size() * sizeof(std::int32_t)));
+  out.write(reinterpret_cast<const char*>(pairs.data()),
+            std::streamsize(pairs.size() * sizeof(std::int32_t)));
   if (!out) throw IoError("bench_gcn: cannot write " + path);
 }
 
@@ -202,13 +206,20 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--out") out_prefix = next();
-    else if (a == "--data") data = next();
-    else if (a == "--seeds") seeds = std::stoi(next());
-    else if (a == "--epochs") epochs = std::stoll(next());
-    else if (a == "--graph-file") graph_file = next();
-    else if (a == "--scale") scale = std::stoi(next());
-    else if (a == "--only") only = next();
+    if (a == "--out")
+      out_prefix = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--seeds")
+      seeds = std::stoi(next());
+    else if (a == "--epochs")
+      epochs = std::stoll(next());
+    else if (a == "--graph-file")
+      graph_file = next();
+    else if (a == "--scale")
+      scale = std::stoi(next());
+    else if (a == "--only")
+      only = next();
     else {
       std::cerr << "usage: bench_gcn --out PREFIX [--data DIR] [--seeds N] [--epochs N] "
                    "[--graph-file F] [--scale S] [--only cora,pubmed,powerlaw]\n";
@@ -239,10 +250,12 @@ int main(int argc, char** argv) {
           "events (evaluation outside). Kipf & Welling settings (2 layers, dropout 0.5, lr 0.01, "
           "weight decay 5e-4 on layer 1), "
        << epochs << " epochs without early stopping; the power-law graph runs "
-       << std::min<Index>(epochs, 20) << " epochs. Test accuracy at the best validation accuracy "
+       << std::min<Index>(epochs, 20)
+       << " epochs. Test accuracy at the best validation accuracy "
           "(PyG's example) and after the last epoch.\n\n"
        << "| data | run | nodes | nnz(Â) | features | hidden | epoch median ms | epoch mean ms | "
-          "test acc mean (min-max) | after last epoch |\n|---|---|---|---|---|---|---|---|---|---|\n";
+          "test acc mean (min-max) | after last epoch "
+          "|\n|---|---|---|---|---|---|---|---|---|---|\n";
     std::ofstream js(out_prefix + ".json");
     js << "{\"gpu\": \"" << gpu << "\", \"date\": \"" << date << "\", \"epochs\": " << epochs
        << ", \"rows\": [";
@@ -256,14 +269,17 @@ int main(int argc, char** argv) {
       char ms[64];
       std::snprintf(ms, sizeof ms, "%.3f | %.3f", r.median_ms, r.mean_ms);
       md << "| " << r.dataset << " | " << r.what << " | " << r.nodes << " | " << r.nnz << " | "
-         << r.features << " | " << r.hidden << " | " << ms << " | " << acc << " | " << fin << " |\n";
+         << r.features << " | " << r.hidden << " | " << ms << " | " << acc << " | " << fin
+         << " |\n";
       auto num = [](double v) { return std::isnan(v) ? std::string("null") : std::to_string(v); };
       js << (k ? ", " : "") << "{\"dataset\": \"" << r.dataset << "\", \"run\": \"" << r.what
-         << "\", \"nodes\": " << r.nodes << ", \"nnz\": " << r.nnz << ", \"features\": " << r.features
-         << ", \"hidden\": " << r.hidden << ", \"epoch_median_ms\": " << num(r.median_ms)
+         << "\", \"nodes\": " << r.nodes << ", \"nnz\": " << r.nnz
+         << ", \"features\": " << r.features << ", \"hidden\": " << r.hidden
+         << ", \"epoch_median_ms\": " << num(r.median_ms)
          << ", \"epoch_mean_ms\": " << num(r.mean_ms) << ", \"test_acc_mean\": " << num(r.acc_mean)
          << ", \"test_acc_min\": " << num(r.acc_min) << ", \"test_acc_max\": " << num(r.acc_max)
-         << ", \"final_test_acc_mean\": " << num(r.final_acc_mean) << ", \"seeds\": " << r.seeds << "}";
+         << ", \"final_test_acc_mean\": " << num(r.final_acc_mean) << ", \"seeds\": " << r.seeds
+         << "}";
     }
     js << "]}\n";
   };
@@ -284,8 +300,9 @@ int main(int argc, char** argv) {
       ms.insert(ms.end(), run.epoch_ms.begin() + (s == 0 ? 1 : 0), run.epoch_ms.end());
       best.push_back(run.best_val_test_acc);
       final_acc.push_back(run.final_test_acc);
-      std::printf("  cora seed %d: epoch median %.3f ms, test acc (best val) %.4f, after last epoch %.4f\n",
-                  s, median(run.epoch_ms), run.best_val_test_acc, run.final_test_acc);
+      std::printf(
+          "  cora seed %d: epoch median %.3f ms, test acc (best val) %.4f, after last epoch %.4f\n",
+          s, median(run.epoch_ms), run.best_val_test_acc, run.final_test_acc);
       std::fflush(stdout);
     }
     r.median_ms = median(ms);
@@ -321,16 +338,19 @@ int main(int argc, char** argv) {
     const test::RmatGraph g = test::rmat(scale, 16);
     write_graph(graph_file, g.adjacency);
     const Index n = g.adjacency.nrows();
-    std::printf("  power-law graph: R-MAT scale %d, %lld nodes, %lld entries, written to %s (%.1f s)\n",
-                scale, static_cast<long long>(n), static_cast<long long>(g.adjacency.nnz()),
-                graph_file.c_str(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::printf(
+        "  power-law graph: R-MAT scale %d, %lld nodes, %lld entries, written to %s (%.1f s)\n",
+        scale, static_cast<long long>(n), static_cast<long long>(g.adjacency.nnz()),
+        graph_file.c_str(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::fflush(stdout);
     const Matrix a_hat = gcn::normalized_adjacency(g.adjacency, Type::fp32, ctx);
     const gcn::Features x = random_features(n, 256, 8);
-    std::vector<std::int32_t> labels(static_cast<std::size_t>(n)), train(static_cast<std::size_t>(n));
+    std::vector<std::int32_t> labels(static_cast<std::size_t>(n)),
+        train(static_cast<std::size_t>(n));
     std::mt19937_64 rng(9);
-    for (Index i = 0; i < n; ++i) labels[std::size_t(i)] = std::int32_t(rng() % 16), train[std::size_t(i)] = std::int32_t(i);
+    for (Index i = 0; i < n; ++i)
+      labels[std::size_t(i)] = std::int32_t(rng() % 16), train[std::size_t(i)] = std::int32_t(i);
     gcn::Options o;
     o.hidden = 256;
     o.epochs = std::min<Index>(epochs, 20);

@@ -70,14 +70,15 @@ struct GradCase {
 };
 
 class GcnGradient : public testing::TestWithParam<GradCase> {};
-INSTANTIATE_TEST_SUITE_P(
-    Layers, GcnGradient,
-    testing::Values(GradCase{1, 0.0, false}, GradCase{2, 0.0, false}, GradCase{2, 0.5, false},
-                    GradCase{2, 0.5, true}, GradCase{3, 0.3, false}),
-    [](const auto& info) {
-      return "L" + std::to_string(info.param.layers) + (info.param.dropout > 0 ? "_dropout" : "") +
-             (info.param.sparse_features ? "_sparse" : "_dense");
-    });
+INSTANTIATE_TEST_SUITE_P(Layers, GcnGradient,
+                         testing::Values(GradCase{1, 0.0, false}, GradCase{2, 0.0, false},
+                                         GradCase{2, 0.5, false}, GradCase{2, 0.5, true},
+                                         GradCase{3, 0.3, false}),
+                         [](const auto& info) {
+                           return "L" + std::to_string(info.param.layers) +
+                                  (info.param.dropout > 0 ? "_dropout" : "") +
+                                  (info.param.sparse_features ? "_sparse" : "_dense");
+                         });
 
 /// Every weight's and bias's gradient (backward) against (loss(θ+h) − loss(θ−h)) / 2h with the
 /// same dropout masks: checks each layer's forward and backward, bias, ReLU, dropout, softmax
@@ -93,7 +94,8 @@ TEST_P(GcnGradient, EveryParameterAgainstCentralDifferences) {
   o.dropout = p.dropout;
   o.seed = 11;
   const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp64, ctx);
-  const gcn::Features x = gcn::make_features(gc.features, Type::fp64, ctx, p.sparse_features ? 0 : 1 << 20);
+  const gcn::Features x =
+      gcn::make_features(gc.features, Type::fp64, ctx, p.sparse_features ? 0 : 1 << 20);
   ASSERT_EQ(x.sparse, p.sparse_features);
   gcn::Model model(a_hat, x, gc.classes, o, ctx);
   // Biases start at zero; give them values so that their gradients are tested away from 0.
@@ -138,7 +140,7 @@ TEST_P(GcnGradient, EveryParameterAgainstCentralDifferences) {
     check(b.values().as<double>(), b.size(), db[std::size_t(l)].values().as<double>(),
           "b" + std::to_string(l));
   }
-  EXPECT_GE(checked, 18);  // 1 layer: 5 x 3 weights and 3 biases
+  EXPECT_GE(checked, 18);    // 1 layer: 5 x 3 weights and 3 biases
   EXPECT_GT(largest, 1e-3);  // the gradients are not all ~0 (a test that could not fail)
 }
 

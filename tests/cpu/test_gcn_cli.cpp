@@ -22,8 +22,8 @@ fs::path toy_dir(const std::string& tag, bool features = true) {
   std::ofstream(dir / "toy_adj.mtx") << "%%MatrixMarket matrix coordinate pattern symmetric\n"
                                         "6 6 5\n2 1\n3 2\n4 3\n5 4\n6 5\n";
   if (features)
-    std::ofstream(dir / "toy_features.mtx")
-        << "%%MatrixMarket matrix coordinate pattern general\n6 3 6\n1 1\n2 2\n3 3\n4 1\n5 2\n6 3\n";
+    std::ofstream(dir / "toy_features.mtx") << "%%MatrixMarket matrix coordinate pattern "
+                                               "general\n6 3 6\n1 1\n2 2\n3 3\n4 1\n5 2\n6 3\n";
   std::ofstream(dir / "toy_labels.txt") << "0\n1\n2\n0\n1\n-1\n";
   std::ofstream(dir / "toy_split_train.txt") << "0\n1\n2\n";
   std::ofstream(dir / "toy_split_val.txt") << "3\n";
@@ -65,7 +65,8 @@ TEST(PlanetoidIo, ErrorsNameTheFileAndLine) {
     const fs::path dir = toy_dir("range");
     std::ofstream(dir / "toy_split_test.txt") << "4\n6\n";
     const std::string m = message_of<InvalidIndex>([&] { planetoid::read(dir.string()); });
-    EXPECT_NE(m.find("toy_split_test.txt:2: node id 6 is out of range 0..5"), std::string::npos) << m;
+    EXPECT_NE(m.find("toy_split_test.txt:2: node id 6 is out of range 0..5"), std::string::npos)
+        << m;
   }
   {
     const fs::path dir = toy_dir("unlabeled");
@@ -94,8 +95,8 @@ TEST(PlanetoidIo, ErrorsNameTheFileAndLine) {
 }
 
 TEST(GcnCli, TrainsTheToyFolderAndPrintsEveryEpoch) {
-  const auto r = test_cli::run_cli({"gcn", toy_dir("cli").string(), "--epochs", "5", "--hidden", "4",
-                                    "--backend", "cpu"});
+  const auto r = test_cli::run_cli(
+      {"gcn", toy_dir("cli").string(), "--epochs", "5", "--hidden", "4", "--backend", "cpu"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("Epoch: 0001 train_loss="), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Epoch: 0005 train_loss="), std::string::npos) << r.out;
@@ -103,8 +104,8 @@ TEST(GcnCli, TrainsTheToyFolderAndPrintsEveryEpoch) {
 }
 
 TEST(GcnCli, IdentityFeaturesAreStated) {
-  const auto r = test_cli::run_cli({"gcn", toy_dir("nofeat", false).string(), "--epochs", "2",
-                                    "--backend", "cpu"});
+  const auto r = test_cli::run_cli(
+      {"gcn", toy_dir("nofeat", false).string(), "--epochs", "2", "--backend", "cpu"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("one-hot identity features (6 x 6"), std::string::npos) << r.out;
 }

@@ -34,12 +34,15 @@ TEST_P(NnOps, GemmEveryTransposeAlphaBetaAgainstNaiveLoops) {
   for (int tr = 0; tr < 4; ++tr)
     for (double beta : {0.0, 1.0, -0.5}) {
       const bool ta = tr & 1, tb = tr & 2;
-      const DenseMatrix A = ta ? nn_ref::random_dense(k, m, t, 1 + tr) : nn_ref::random_dense(m, k, t, 1 + tr);
-      const DenseMatrix B = tb ? nn_ref::random_dense(n, k, t, 11 + tr) : nn_ref::random_dense(k, n, t, 11 + tr);
+      const DenseMatrix A =
+          ta ? nn_ref::random_dense(k, m, t, 1 + tr) : nn_ref::random_dense(m, k, t, 1 + tr);
+      const DenseMatrix B =
+          tb ? nn_ref::random_dense(n, k, t, 11 + tr) : nn_ref::random_dense(k, n, t, 11 + tr);
       DenseMatrix C = nn_ref::random_dense(m, n, t, 21 + tr);
       if (beta == 0) {  // C's old values must not be read: NaN there may not show
         C = DenseMatrix::from_values(m, n, std::vector<double>(std::size_t(m * n), NAN));
-        if (t == Type::fp32) C = DenseMatrix::from_values(m, n, std::vector<float>(std::size_t(m * n), NAN));
+        if (t == Type::fp32)
+          C = DenseMatrix::from_values(m, n, std::vector<float>(std::size_t(m * n), NAN));
       }
       const std::vector<double> want = nn_ref::gemm(1.5, A, ta, B, tb, beta, C);
       Descriptor d;
@@ -47,7 +50,8 @@ TEST_P(NnOps, GemmEveryTransposeAlphaBetaAgainstNaiveLoops) {
       d.transpose_b = tb;
       nn::gemm(C, 1.5, A, B, beta, d, ctx);
       expect_near_all(nn_ref::values(C), want, tol_for(t) * k,
-                      "ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
+                      "ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) +
+                          " beta=" + std::to_string(beta));
     }
 }
 
@@ -143,14 +147,16 @@ TEST_P(NnOps, SoftmaxCrossEntropyLossAndGradientAgainstNaive) {
   const std::vector<std::int32_t> rows = {0, 3, 4, 9, 17, 19};
   DenseMatrix G = nn_ref::random_dense(n, c, t, 13);  // overwritten everywhere
   DenseVector out(3, t);
-  nn::softmax_cross_entropy(&G, out, 1, Z, nn_ref::int32_vector(labels), nn_ref::int32_vector(rows), ctx);
+  nn::softmax_cross_entropy(&G, out, 1, Z, nn_ref::int32_vector(labels), nn_ref::int32_vector(rows),
+                            ctx);
   const auto [loss, grad] = nn_ref::softmax_ce(Z, labels, rows);
   EXPECT_NEAR(nn_ref::values(out)[1], loss, tol_for(t) * 10);
   EXPECT_EQ(nn_ref::values(out)[0], 0.0);
   expect_near_all(nn_ref::values(G), grad, tol_for(t) * 10, "gradient");
   // Without a gradient: only the loss.
   DenseVector out2(1, t);
-  nn::softmax_cross_entropy(nullptr, out2, 0, Z, nn_ref::int32_vector(labels), nn_ref::int32_vector(rows), ctx);
+  nn::softmax_cross_entropy(nullptr, out2, 0, Z, nn_ref::int32_vector(labels),
+                            nn_ref::int32_vector(rows), ctx);
   EXPECT_NEAR(nn_ref::values(out2)[0], loss, tol_for(t) * 10);
 }
 
@@ -185,8 +191,9 @@ TEST_P(NnOps, AccuracyTiesGoToTheLowestColumn) {
                                  5, 0, 5,   // tie: 0
                                  0, 0, 1,   // 2
                                  2, 1, 0};  // 0
-  DenseMatrix Z = t == Type::fp64 ? DenseMatrix::from_values(4, 3, z)
-                                  : DenseMatrix::from_values(4, 3, std::vector<float>(z.begin(), z.end()));
+  DenseMatrix Z = t == Type::fp64
+                      ? DenseMatrix::from_values(4, 3, z)
+                      : DenseMatrix::from_values(4, 3, std::vector<float>(z.begin(), z.end()));
   const DenseVector labels = nn_ref::int32_vector({1, 2, 2, 1});
   DenseVector out(2, t);
   nn::accuracy(out, 1, Z, labels, nn_ref::int32_vector({0, 1, 2, 3}), ctx);
@@ -211,7 +218,8 @@ TEST_P(NnOps, AdamMatchesItsFormulaOverThreeSteps) {
       const double ge = g[e] + o.weight_decay * w[e];
       mm[e] = o.beta1 * mm[e] + (1 - o.beta1) * ge;
       vv[e] = o.beta2 * vv[e] + (1 - o.beta2) * ge * ge;
-      const double mh = mm[e] / (1 - std::pow(o.beta1, step)), vh = vv[e] / (1 - std::pow(o.beta2, step));
+      const double mh = mm[e] / (1 - std::pow(o.beta1, step)),
+                   vh = vv[e] / (1 - std::pow(o.beta2, step));
       w[e] -= o.lr * mh / (std::sqrt(vh) + o.eps);
     }
     expect_near_all(nn_ref::values(W), w, tol_for(t) * 10, "W at step " + std::to_string(step));
@@ -232,16 +240,20 @@ TEST_P(NnOps, AdamMatchesItsFormulaOverThreeSteps) {
 TEST(NnOpsErrors, ShapesTypesRowsAndLabelsAreChecked) {
   Context ctx(Backend::cpu);
   DenseMatrix C(3, 4, Type::fp32);
-  EXPECT_THROW(nn::gemm(C, 1, DenseMatrix(3, 2, Type::fp32), DenseMatrix(3, 4, Type::fp32), 0, {}, ctx),
-               DimensionMismatch);
-  EXPECT_THROW(nn::gemm(C, 1, DenseMatrix(3, 2, Type::fp64), DenseMatrix(2, 4, Type::fp32), 0, {}, ctx),
-               InvalidValue);
+  EXPECT_THROW(
+      nn::gemm(C, 1, DenseMatrix(3, 2, Type::fp32), DenseMatrix(3, 4, Type::fp32), 0, {}, ctx),
+      DimensionMismatch);
+  EXPECT_THROW(
+      nn::gemm(C, 1, DenseMatrix(3, 2, Type::fp64), DenseMatrix(2, 4, Type::fp32), 0, {}, ctx),
+      InvalidValue);
   DenseMatrix Ci(3, 4, Type::int32);
-  EXPECT_THROW(nn::gemm(Ci, 1, DenseMatrix(3, 2, Type::int32), DenseMatrix(2, 4, Type::int32), 0, {}, ctx),
-               InvalidValue);
+  EXPECT_THROW(
+      nn::gemm(Ci, 1, DenseMatrix(3, 2, Type::int32), DenseMatrix(2, 4, Type::int32), 0, {}, ctx),
+      InvalidValue);
   DenseMatrix Ccol(3, 4, Type::fp32, Layout::col_major);
-  EXPECT_THROW(nn::gemm(Ccol, 1, DenseMatrix(3, 2, Type::fp32), DenseMatrix(2, 4, Type::fp32), 0, {}, ctx),
-               InvalidValue);
+  EXPECT_THROW(
+      nn::gemm(Ccol, 1, DenseMatrix(3, 2, Type::fp32), DenseMatrix(2, 4, Type::fp32), 0, {}, ctx),
+      InvalidValue);
   DenseVector s(3, Type::fp32);
   EXPECT_THROW(nn::column_sums(s, C, ctx), DimensionMismatch);
 
@@ -252,14 +264,17 @@ TEST(NnOpsErrors, ShapesTypesRowsAndLabelsAreChecked) {
     nn::softmax_cross_entropy(nullptr, out, 0, Z, labels, nn_ref::int32_vector({0, 3}), ctx);
     ADD_FAILURE() << "no throw";
   } catch (const InvalidIndex& e) {
-    EXPECT_NE(std::string(e.what()).find("labels(3) = 3 is out of range 0..2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("labels(3) = 3 is out of range 0..2"), std::string::npos)
+        << e.what();
   }
-  EXPECT_NO_THROW(nn::softmax_cross_entropy(nullptr, out, 0, Z, labels, nn_ref::int32_vector({0, 2}), ctx));
+  EXPECT_NO_THROW(
+      nn::softmax_cross_entropy(nullptr, out, 0, Z, labels, nn_ref::int32_vector({0, 2}), ctx));
   EXPECT_THROW(nn::accuracy(out, 0, Z, labels, nn_ref::int32_vector({4}), ctx), InvalidIndex);
   EXPECT_THROW(nn::accuracy(out, 1, Z, labels, nn_ref::int32_vector({0}), ctx), InvalidIndex);
   EXPECT_THROW(nn::accuracy(out, 0, Z, labels, nn_ref::int32_vector({}), ctx), InvalidValue);
-  EXPECT_THROW(nn::accuracy(out, 0, Z, nn_ref::int32_vector({0, 1}), nn_ref::int32_vector({0}), ctx),
-               DimensionMismatch);
+  EXPECT_THROW(
+      nn::accuracy(out, 0, Z, nn_ref::int32_vector({0, 1}), nn_ref::int32_vector({0}), ctx),
+      DimensionMismatch);
   DenseMatrix W(2, 2, Type::fp32), m(2, 2, Type::fp32), v(2, 3, Type::fp32);
   EXPECT_THROW(nn::adam_step(W, W, m, v, {}, 1, ctx), DimensionMismatch);
   EXPECT_THROW(nn::adam_step(W, W, m, m, {}, 0, ctx), InvalidValue);
@@ -269,14 +284,17 @@ TEST(NnOpsDispatch, CudaRowsRefuseFp64AndForcedVariantsAreChecked) {
   Context ctx(Backend::cuda);
   DenseMatrix C(2, 2, Type::fp64);
   // No GPU here or fp64: either way the cuda backend cannot run it, and says so.
-  EXPECT_ANY_THROW(nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, {}, ctx));
+  EXPECT_ANY_THROW(
+      nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, {}, ctx));
   Context cpu(Backend::cpu);
   Descriptor d;
   d.variant = Variant::cublas;
-  EXPECT_THROW(nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, d, cpu),
-               InvalidValue);
+  EXPECT_THROW(
+      nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, d, cpu),
+      InvalidValue);
   d.variant = Variant::host_dense;
-  EXPECT_NO_THROW(nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, d, cpu));
+  EXPECT_NO_THROW(
+      nn::gemm(C, 1, DenseMatrix(2, 2, Type::fp64), DenseMatrix(2, 2, Type::fp64), 0, d, cpu));
 }
 
 }  // namespace

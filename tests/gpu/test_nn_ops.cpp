@@ -10,8 +10,8 @@
 
 #include "algorithms/gcn.hpp"
 #include "algorithms/planetoid_io.hpp"
-#include "ringblas/ringblas.hpp"
 #include "ringblas/nn.hpp"
+#include "ringblas/ringblas.hpp"
 #include "support/gcn_cases.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/nn_reference.hpp"
@@ -34,7 +34,8 @@ class NnOpsGpu : public GpuTest {
   static void expect_close(const DenseMatrix& got_dev, const DenseMatrix& want, double tol,
                            const std::string& what) {
     ASSERT_EQ(got_dev.location(), Location::device) << what;
-    const std::vector<double> g = nn_ref::values(got_dev.to(Location::host, Context(Backend::cuda)));
+    const std::vector<double> g =
+        nn_ref::values(got_dev.to(Location::host, Context(Backend::cuda)));
     const std::vector<double> w = nn_ref::values(want);
     ASSERT_EQ(g.size(), w.size()) << what;
     for (std::size_t k = 0; k < g.size(); ++k)
@@ -44,14 +45,17 @@ class NnOpsGpu : public GpuTest {
 
 TEST_F(NnOpsGpu, GemmEveryTransposeAndSizeAgainstCpu) {
   poison_device_pool(64 << 20, gpu);
-  const Index shapes[][3] = {{1, 1, 1}, {7, 5, 9}, {300, 17, 200}, {2708, 16, 1433}, {33, 64, 1}, {6, 5, 0}};
+  const Index shapes[][3] = {{1, 1, 1},        {7, 5, 9},   {300, 17, 200},
+                             {2708, 16, 1433}, {33, 64, 1}, {6, 5, 0}};
   for (const auto& s : shapes)
     for (int tr = 0; tr < 4; ++tr)
       for (double beta : {0.0, 0.5}) {
         const Index m = s[0], n = s[1], k = s[2];
         const bool ta = tr & 1, tb = tr & 2;
-        const DenseMatrix A = ta ? nn_ref::random_dense(k, m, Type::fp32, 1) : nn_ref::random_dense(m, k, Type::fp32, 1);
-        const DenseMatrix B = tb ? nn_ref::random_dense(n, k, Type::fp32, 2) : nn_ref::random_dense(k, n, Type::fp32, 2);
+        const DenseMatrix A = ta ? nn_ref::random_dense(k, m, Type::fp32, 1)
+                                 : nn_ref::random_dense(m, k, Type::fp32, 1);
+        const DenseMatrix B = tb ? nn_ref::random_dense(n, k, Type::fp32, 2)
+                                 : nn_ref::random_dense(k, n, Type::fp32, 2);
         const DenseMatrix C0 = nn_ref::random_dense(m, n, Type::fp32, 3);
         Descriptor d;
         d.transpose_a = ta;
@@ -89,7 +93,8 @@ TEST_F(NnOpsGpu, ElementwiseKernelsAgainstCpuWithoutHostCopies) {
       nn::column_sums(s, A, cpu);
       const DenseVector hs = ds.to(Location::host, gpu);
       for (Index j = 0; j < cols; ++j)
-        ASSERT_NEAR(hs.values().as<float>()[j], s.values().as<float>()[j], 1e-5 * double(rows)) << what;
+        ASSERT_NEAR(hs.values().as<float>()[j], s.values().as<float>()[j], 1e-5 * double(rows))
+            << what;
       DenseMatrix G = G0, X = G0, Y(rows, cols, Type::fp32);
       nn::relu_backward(G, A, cpu);
       nn::dropout(X, 0.4, 9, 3, cpu);
@@ -128,7 +133,8 @@ TEST_F(NnOpsGpu, SoftmaxCrossEntropyAccuracyAndAdamAgainstCpu) {
     EXPECT_NEAR(h.values().as<float>()[2], out.values().as<float>()[2], 1e-5) << what;
   }
   // Adam: three steps on both executors.
-  DenseMatrix W = nn_ref::random_dense(300, 20, Type::fp32, 8), m(300, 20, Type::fp32), v(300, 20, Type::fp32);
+  DenseMatrix W = nn_ref::random_dense(300, 20, Type::fp32, 8), m(300, 20, Type::fp32),
+              v(300, 20, Type::fp32);
   DenseMatrix dW = dev(W), dm = dev(m), dv = dev(v);
   nn::AdamOptions o;
   o.weight_decay = 5e-4;
@@ -149,7 +155,8 @@ TEST_F(NnOpsGpu, VerifyBackendComparesEveryOutput) {
   DenseVector out(1, Type::fp32);
   EXPECT_NO_THROW(nn::softmax_cross_entropy(&G, out, 0, Z, nn_ref::int32_vector(labels),
                                             nn_ref::int32_vector({0, 5, 9}), verify));
-  DenseMatrix W = nn_ref::random_dense(5, 5, Type::fp32, 4), m(5, 5, Type::fp32), v(5, 5, Type::fp32);
+  DenseMatrix W = nn_ref::random_dense(5, 5, Type::fp32, 4), m(5, 5, Type::fp32),
+              v(5, 5, Type::fp32);
   EXPECT_NO_THROW(nn::adam_step(W, nn_ref::random_dense(5, 5, Type::fp32, 5), m, v, {}, 1, verify));
   DenseMatrix C(4, 4, Type::fp32);
   EXPECT_NO_THROW(nn::gemm(C, 1, nn_ref::random_dense(4, 3, Type::fp32, 6),
@@ -158,14 +165,16 @@ TEST_F(NnOpsGpu, VerifyBackendComparesEveryOutput) {
 
 class GcnGpu : public GpuTest {};
 
-std::vector<gcn::EpochStats> train_case(const GcnCase& gc, Context& ctx, bool sparse, double* test_acc) {
+std::vector<gcn::EpochStats> train_case(const GcnCase& gc, Context& ctx, bool sparse,
+                                        double* test_acc) {
   gcn::Options o;
   o.seed = 5;
   o.epochs = 40;
   o.early_stopping = 0;
   const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp32, ctx);
   const gcn::Features x = gcn::make_features(gc.features, Type::fp32, ctx, sparse ? 0 : 1 << 30);
-  const gcn::Result r = gcn::train(a_hat, x, gc.labels, gc.classes, gc.train, gc.val, gc.test, o, ctx);
+  const gcn::Result r =
+      gcn::train(a_hat, x, gc.labels, gc.classes, gc.train, gc.val, gc.test, o, ctx);
   *test_acc = r.test_acc;
   return r.history;
 }
@@ -178,8 +187,10 @@ TEST_F(GcnGpu, CpuAndCudaGiveTheSameLossCurveForASeed) {
     const auto a = train_case(gc, cpu, sparse, &acc_cpu), b = train_case(gc, gpu, sparse, &acc_gpu);
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t e = 0; e < a.size(); ++e) {
-      EXPECT_NEAR(a[e].train_loss, b[e].train_loss, 2e-3 * a[e].train_loss) << "epoch " << e << " sparse " << sparse;
-      EXPECT_NEAR(a[e].val_loss, b[e].val_loss, 2e-3 * a[e].val_loss) << "epoch " << e << " sparse " << sparse;
+      EXPECT_NEAR(a[e].train_loss, b[e].train_loss, 2e-3 * a[e].train_loss)
+          << "epoch " << e << " sparse " << sparse;
+      EXPECT_NEAR(a[e].val_loss, b[e].val_loss, 2e-3 * a[e].val_loss)
+          << "epoch " << e << " sparse " << sparse;
     }
     EXPECT_NEAR(acc_cpu, acc_gpu, 0.01) << "sparse " << sparse;
   }
@@ -198,14 +209,16 @@ TEST_F(GcnGpu, CoraOnTheGpuReadsTheDeviceOncePerEpochAndReaches79Percent) {
   const std::uint64_t start = gpu.transfers.device_to_host;
   const gcn::Result r = gcn::train(a_hat, x, d.labels, d.classes, d.train, d.val, d.test, o, gpu,
                                    [&](const gcn::EpochStats& e) {
-                                     if (e.epoch == 0) reads_at_first_epoch = gpu.transfers.device_to_host;
+                                     if (e.epoch == 0)
+                                       reads_at_first_epoch = gpu.transfers.device_to_host;
                                    });
   const std::uint64_t after_setup = reads_at_first_epoch - 1;  // the first epoch's own read
   const std::uint64_t per_epoch_reads = gpu.transfers.device_to_host - after_setup;
-  std::printf("Cora on the GPU, seed 1: %zu epochs, test accuracy %.4f, %llu device reads in "
-              "training (setup %llu)\n",
-              r.history.size(), r.test_acc, static_cast<unsigned long long>(per_epoch_reads),
-              static_cast<unsigned long long>(after_setup - start));
+  std::printf(
+      "Cora on the GPU, seed 1: %zu epochs, test accuracy %.4f, %llu device reads in "
+      "training (setup %llu)\n",
+      r.history.size(), r.test_acc, static_cast<unsigned long long>(per_epoch_reads),
+      static_cast<unsigned long long>(after_setup - start));
   EXPECT_GE(r.test_acc, 0.79);
   EXPECT_EQ(per_epoch_reads, r.history.size() + 1);  // one per epoch and the test's
 }

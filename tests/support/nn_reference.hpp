@@ -22,8 +22,8 @@ inline std::vector<double> values(const DenseMatrix& m) {
 inline std::vector<double> values(const DenseVector& x) {
   std::vector<double> v(std::size_t(x.size()));
   for (Index k = 0; k < x.size(); ++k)
-    v[std::size_t(k)] = x.type() == Type::fp32 ? double(x.values().as<float>()[k])
-                                               : x.values().as<double>()[k];
+    v[std::size_t(k)] =
+        x.type() == Type::fp32 ? double(x.values().as<float>()[k]) : x.values().as<double>()[k];
   return v;
 }
 
@@ -75,7 +75,8 @@ inline std::pair<double, std::vector<double>> softmax_ce(const DenseMatrix& Z,
     for (Index j = 0; j < c; ++j) sum += std::exp(Z.at<double>(i, j) - mx);
     for (Index j = 0; j < c; ++j) {
       const double p = std::exp(Z.at<double>(i, j) - mx) / sum;
-      g[std::size_t(i * c + j)] = (p - (j == labels[std::size_t(i)] ? 1.0 : 0.0)) / double(rows.size());
+      g[std::size_t(i * c + j)] =
+          (p - (j == labels[std::size_t(i)] ? 1.0 : 0.0)) / double(rows.size());
       if (j == labels[std::size_t(i)]) loss -= std::log(p);
     }
   }

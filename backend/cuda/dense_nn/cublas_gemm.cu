@@ -42,15 +42,18 @@ const CublasApi& cublas() {
     // The toolkit's own library first (its path at build time), then the loader's search path.
     const char* names[] = {
 #if defined(RINGBLAS_CUBLAS_LIBRARY)
-        RINGBLAS_CUBLAS_LIBRARY,
+      RINGBLAS_CUBLAS_LIBRARY,
 #endif
-        "libcublas.so." RINGBLAS_STR(CUBLAS_VER_MAJOR), "libcublas.so"};
+      "libcublas.so." RINGBLAS_STR(CUBLAS_VER_MAJOR),
+      "libcublas.so"
+    };
     void* h = nullptr;
     for (const char* n : names)
       if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
     if (!h) {
       const char* why = dlerror();
-      error = std::string("cuBLAS (libcublas.so." RINGBLAS_STR(CUBLAS_VER_MAJOR) ") could not be loaded: ") +
+      error = std::string("cuBLAS (libcublas.so." RINGBLAS_STR(
+                  CUBLAS_VER_MAJOR) ") could not be loaded: ") +
               (why ? why : "not found");
       return;
     }
@@ -119,8 +122,8 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
   const float al = float(alpha), be = float(beta);
   const cublasOperation_t op_a = desc.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_b = desc.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  RINGBLAS_CUBLAS_TRY(cublas().sgemm(h, op_b, op_a, n, m, k, &al, b, int(B.ncols()), a,
-                                  int(A.ncols()), &be, c, n));
+  RINGBLAS_CUBLAS_TRY(
+      cublas().sgemm(h, op_b, op_a, n, m, k, &al, b, int(B.ncols()), a, int(A.ncols()), &be, c, n));
   if (ctx.debug_sync) RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
 }
 

@@ -55,7 +55,8 @@ __global__ void column_sums_kernel(float* out, const float* a, std::int64_t rows
   const std::int64_t last = min(rows, first + Policy::rows_per_block);
   float acc = 0.0f;
   if (j < cols)
-    for (std::int64_t i = first + threadIdx.y; i < last; i += Policy::sum_lanes) acc += a[i * cols + j];
+    for (std::int64_t i = first + threadIdx.y; i < last; i += Policy::sum_lanes)
+      acc += a[i * cols + j];
   part[threadIdx.y][threadIdx.x] = acc;
   __syncthreads();
   if (threadIdx.y == 0 && j < cols) {

@@ -19,7 +19,10 @@ unsigned stride_grid(std::size_t n) {
   return g < Policy::max_blocks ? g : Policy::max_blocks;
 }
 
-template <class X> float* values_of(X& x) { return x.values().template as<float>(); }
+template <class X>
+float* values_of(X& x) {
+  return x.values().template as<float>();
+}
 
 }  // namespace
 
@@ -61,7 +64,8 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
   const std::size_t n = std::size_t(Y.nrows()) * std::size_t(Y.ncols());
   if (n == 0) return;
   Buffer hold;
-  const float* x = X ? static_cast<const float*>(dense_nn::device_values(*X, hold, ctx)) : values_of(Y);
+  const float* x =
+      X ? static_cast<const float*>(dense_nn::device_values(*X, hold, ctx)) : values_of(Y);
   const cudaStream_t st = stream_of(ctx);
   // The same float threshold and scale as the cpu loop (cpu_nn.cpp).
   dense_nn::dropout_kernel<<<stride_grid(n), Policy::block, 0, st>>>(
