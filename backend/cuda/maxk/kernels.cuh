@@ -78,10 +78,10 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
-/// V = 4 needs k % 4 == 0 (vector loads of X's rows). A split row's segments add their partial
-/// rows (the first with the bias) into C, zeroed by segment_counts_kernel; only a bias epilogue
-/// may split (the launcher passes offsets == nullptr for ReLU or clamp).
-template <int V>
+/// Shared memory: forward_slots(k) rows of h floats per warp, summed at the end. A split row's
+/// segments add their partial rows (the first with the bias) into C, zeroed by
+/// segment_counts_kernel; only a bias epilogue may split (the launcher passes offsets ==
+/// nullptr for ReLU or clamp).
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* offsets,
                    const float* xv, const std::uint8_t* xi, int k, int h, float* c,
@@ -90,17 +90,20 @@ __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   Segment sg;
   if (!find_segment(offsets, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
-  float* buf = smem + w * h;
-  for (int q = lane; q < h; q += 32) buf[q] = 0.0f;
+  const int slots = k > 0 ? forward_slots(k) : 1;
+  float* buf = smem + w * slots * h;
+  for (int q = lane; q < slots * h; q += 32) buf[q] = 0.0f;
   __syncwarp();
-  if (k > 0) warp_forward_row<V>(col, av, sg.begin, sg.end, xv, xi, k, buf, lane);
+  if (k > 0) warp_forward_row(col, av, sg.begin, sg.end, xv, xi, k, h, buf, lane);
   __syncwarp();
   float* out = c + (long long)sg.row * h;
-  if (!sg.split) {
-    for (int q = lane; q < h; q += 32) out[q] = epi(buf[q], sg.row, q);
-  } else {
-    for (int q = lane; q < h; q += 32)
-      atomicAdd(&out[q], buf[q] + (sg.first && epi.bias ? epi.bias[q] : 0.0f));
+  for (int q = lane; q < h; q += 32) {
+    float x = buf[q];
+    for (int s = 1; s < slots; ++s) x += buf[s * h + q];
+    if (!sg.split)
+      out[q] = epi(x, sg.row, q);
+    else
+      atomicAdd(&out[q], x + (sg.first && epi.bias ? epi.bias[q] : 0.0f));
   }
 }
 

@@ -150,8 +150,8 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       // A split row's partial sums add up only under a linear epilogue (bias or none).
       const bool linear = !(ep && (ep->has_relu() || ep->clamp));
       const Segments seg = make_segments(ad, linear, out, h, ctx);
-      auto kernel = x.k() % 4 == 0 ? forward_kernel<4> : forward_kernel<1>;
-      kernel<<<seg.grid, Policy::block, row_smem(h), st>>>(
+      const int slots = x.k() > 0 ? forward_slots(x.k()) : 1;
+      forward_kernel<<<seg.grid, Policy::block, row_smem(h) * slots, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
           seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out,
           epi);

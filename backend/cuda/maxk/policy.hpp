@@ -4,13 +4,16 @@
 namespace ringblas::cuda::maxk {
 
 struct Policy {
-  /// Threads per block of every maxk kernel: 8 warps, one row per warp. Each warp of the forward
-  /// and backward kernels owns ncols floats of shared memory (1 KB at 256 columns: 8 KB a block,
-  /// so shared memory never limits occupancy below 2048 threads per SM).
+  /// Threads per block of every maxk kernel: 8 warps, one row per warp. Each warp of the backward
+  /// kernel owns ncols floats of shared memory, of the forward forward_slots(k) times that (at
+  /// most 4 KB at 256 columns: 32 KB a block).
   static constexpr int block = 256;
   static constexpr int warps = block / 32;
   /// Edges of a row loaded (coalesced, one per lane) before the lanes walk them: 32.
   static constexpr int edge_chunk = 32;
+  /// Most edges the forward takes per step for small k (forward_slots): each has its own
+  /// shared-memory row, so a warp holds up to 4 rows of h floats (4 KB at h = 256).
+  static constexpr int forward_slots = 4;
   /// Gathers issued before their accumulations, so that up to this many CBSR loads per lane are
   /// in flight at once (memory-level parallelism on the random rows of X).
   static constexpr int unroll = 4;
