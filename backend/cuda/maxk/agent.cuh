@@ -35,14 +35,23 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
     v[r] = c < h ? row[c] : 0.0f;
     key[r] = order_key(v[r]);
   }
+  // Padding slots (column >= h) get key 0, which no candidate (>= 1) counts; a real key 0 (the
+  // NaN with every bit set) is found by the selection below, which checks the column.
+  unsigned pk[P];
+#pragma unroll
+  for (int r = 0; r < P; ++r) pk[r] = r * 32 + lane < h ? key[r] : 0u;
   unsigned t = 0;
   if (k < h) {
     for (int bit = 31; bit >= 0; --bit) {
       const unsigned cand = t | (1u << bit);
       unsigned n = 0;
 #pragma unroll
-      for (int r = 0; r < P; ++r) n += (r * 32 + lane < h && key[r] >= cand) ? 1u : 0u;
-      if (int(__reduce_add_sync(kFull, n)) >= k) t = cand;
+      for (int r = 0; r < P; ++r) n += pk[r] >= cand ? 1u : 0u;
+      const int count = int(__reduce_add_sync(kFull, n));
+      if (count >= k) t = cand;
+      // Exactly k keys >= cand: they are the selection (the keys == t below are all taken), the
+      // lower bits need not be resolved. Random rows stop after about log2(h / k) + 2 bits.
+      if (count == k) break;
     }
   }
   // Keys > t are all taken; of the keys == t the ones at the smallest columns fill the rest.
