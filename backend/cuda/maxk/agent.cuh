@@ -119,6 +119,18 @@ struct LaneMap {
   }
 };
 
+/// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
+/// to broadcast by shuffles.
+struct EdgeChunk {
+  int m, j;
+  float a;
+  __device__ __forceinline__ EdgeChunk(const int* col, const float* av, int chunk, int end,
+                                       int lane)
+      : m(min(32, end - chunk)),
+        j(lane < m ? col[chunk + lane] : 0),
+        a(lane < m ? av[chunk + lane] : 0.0f) {}
+};
+
 /// Edge slots of the forward: for k < 32 the warp takes several edges per step, each slot of k
 /// lanes with its own shared-memory row (so no two lanes ever add to one address in a step);
 /// at most Policy::forward_slots. One slot for k >= 32. Host and device use it (shared memory).
@@ -144,9 +156,9 @@ __device__ __forceinline__ void warp_forward_row(const int* col, const float* av
   const bool active = slot < slots;
   float* mine = buf + (active ? slot : 0) * h;
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const int m = min(32, end - chunk);
-    const int my_j = lane < m ? col[chunk + lane] : 0;
-    const float my_a = lane < m ? av[chunk + lane] : 0.0f;
+    const EdgeChunk ec(col, av, chunk, end, lane);
+    const int m = ec.m, my_j = ec.j;
+    const float my_a = ec.a;
     if (k <= 32) {
       for (int s = 0; s < m; s += U * slots) {
         float pv[U];
@@ -211,9 +223,9 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
   constexpr int U = Policy::unroll;
   const LaneMap lm(k, V, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const int m = min(32, end - chunk);
-    const int my_j = lane < m ? col[chunk + lane] : 0;
-    const float my_a = lane < m ? av[chunk + lane] : 0.0f;
+    const EdgeChunk ec(col, av, chunk, end, lane);
+    const int m = ec.m, my_j = ec.j;
+    const float my_a = ec.a;
     if (lm.kv <= 32) {
       for (int s = 0; s < m; s += U * lm.per) {
         Vec<V> g[U];
