@@ -39,14 +39,33 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
   const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
   bool pull = false;
   Index visited = 1;
+  // Beamer's edge counts (opt.edge_counts): deg = A +.pair 1, m_u = edges not yet explored.
+  std::optional<Vector> deg;
+  double edges_unexplored = double(A.nnz());
+  Index previous_nq = 0;
   for (Index k = 1; q.nnz() > 0; ++k) {
     const Index nq = q.nnz();
     if (opt.direction_optimizing) {
-      if (!pull && double(nq) > double(n - visited) / opt.alpha)
+      if (!pull && opt.edge_counts) {
+        if (nq > previous_nq) {  // growing: m_f = Σ_{i ∈ q} deg(i)
+          if (!deg) {
+            deg = new_vector(n, Type::int64, where, ctx);
+            mxv(*deg, nullptr, no_accum, semiring("plus_pair", Type::int64), A,
+                constant_vector(n, Index{0}, where, ctx), {}, ctx);
+          }
+          Vector fd = new_vector(n, Type::int64, where, ctx);
+          ewise_mult(fd, nullptr, no_accum, BinaryOpCode::second, q, *deg, {}, ctx);
+          const double edges_frontier = double(reduce(MonoidCode::plus, fd, ctx).as<Index>());
+          pull = edges_frontier > edges_unexplored / opt.alpha;
+          edges_unexplored -= edges_frontier;
+        }
+      } else if (!pull && double(nq) > double(n - visited) / opt.alpha) {
         pull = true;
-      else if (pull && double(nq) < double(n) / opt.beta)
+      } else if (pull && double(nq) < double(n) / opt.beta) {
         pull = false;
+      }
     }
+    previous_nq = nq;
     Vector next = new_vector(n, ftype, where, ctx);
     if (pull) {
       if (!at) {

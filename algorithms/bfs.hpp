@@ -10,8 +10,13 @@
 // with ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
 // 0-based vertex id). Push runs while the frontier is small; it switches to pull when
 // |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the
-// frontier's vertex count standing in for its edge count; alpha = 14, beta = 24).
-// The only host reads per level are q's entry count, which the vector carries.
+// frontier's vertex count standing in for its edge count; alpha = 14, beta = 24). With
+// `edge_counts`, push switches to pull as Beamer states it, on edges: when
+// m_f > m_u / alpha, with m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once) and m_u the edges not yet
+// explored (nnz(A) minus the m_f of every push step); m_f is computed only while the frontier
+// grows (as LAGraph does), so the shrinking tail pays nothing for it.
+// The only host reads per level are q's entry count, which the vector carries (and m_f, a
+// scalar, on growing push levels with `edge_counts`).
 #pragma once
 #include <optional>
 
@@ -25,7 +30,8 @@ struct BfsOptions {
   /// Aᵀ for the pull steps (nullptr: computed once when first needed, or A itself when
   /// `symmetric`).
   const Matrix* transposed = nullptr;
-  bool symmetric = false;  ///< A equals Aᵀ (undirected graph): pull uses A
+  bool symmetric = false;    ///< A equals Aᵀ (undirected graph): pull uses A
+  bool edge_counts = false;  ///< Beamer's push-to-pull test on edge counts (see above)
   double alpha = 14.0, beta = 24.0;
 };
 

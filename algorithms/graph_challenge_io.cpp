@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <filesystem>
+#include <sstream>
 #include <string_view>
 
 #include "ringblas/error.hpp"
@@ -86,7 +87,8 @@ float bias_for(Index neurons) {
 Matrix read_triples(const std::string& path, Index nrows, Index ncols) {
   const std::string text = io::read_file_text(path);
   if (is_matrix_market(text)) {
-    Matrix a = io::read_matrix_market(path);
+    std::istringstream in(text);  // the text already inflated: parse it, do not read the file again
+    Matrix a = io::read_matrix_market(in, path);
     if ((nrows >= 0 && a.nrows() != nrows) || a.ncols() != ncols)
       throw DimensionMismatch(path + ": matrix is " + std::to_string(a.nrows()) + "x" +
                               std::to_string(a.ncols()) + ", expected " +

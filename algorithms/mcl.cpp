@@ -200,7 +200,8 @@ Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, c
   return out;
 }
 
-/// Contiguous row blocks [first, last) whose expected product fits the budget.
+/// Contiguous row blocks [first, last) whose product fits the budget: a row of the product is
+/// bounded by its number of products and by n.
 std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options& opt, int iteration,
                                                  Context& ctx) {
   const Index n = A.nrows();
@@ -216,7 +217,11 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
   {
     const auto idx = fh.indices_vector();
     const auto val = fh.values_vector<double>();
-    for (std::size_t k = 0; k < idx.size(); ++k) work[static_cast<std::size_t>(idx[k])] = val[k];
+    // A row of the product holds at most n entries however many products it sums (on
+    // soc-Epinions1's second iteration the cap turns 44 phases into a handful).
+    const double cap = double(A.ncols());
+    for (std::size_t k = 0; k < idx.size(); ++k)
+      work[static_cast<std::size_t>(idx[k])] = std::min(val[k], cap);
   }
   // A product entry is held up to three times while a phase is pruned (E, E∘E, the pruned copy),
   // each with its column index; A and the assembled result stay resident.
@@ -232,8 +237,8 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
     throw OutOfMemory("mcl: iteration " + std::to_string(iteration) + " cannot fit the budget of " +
                           std::to_string(opt.memory_budget_bytes) +
                           " bytes: the iterand and result take " + std::to_string(Index(resident)) +
-                          " bytes and row " + std::to_string(row) + " alone expands to " +
-                          std::to_string(Index(*worst)) + " products (" +
+                          " bytes and row " + std::to_string(row) + " alone expands to up to " +
+                          std::to_string(Index(*worst)) + " entries (" +
                           std::to_string(Index(worst_bytes)) + " bytes)",
                       static_cast<std::size_t>(resident + worst_bytes));
   }

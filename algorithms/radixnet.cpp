@@ -28,11 +28,14 @@ Generator::Generator(Index neurons, std::uint32_t seed) : neurons_(neurons), rng
                        std::to_string(neurons));
   block_length_ = 0;
   while ((Index{1} << block_length_) < m) ++block_length_;
-  base_row_.resize(static_cast<std::size_t>(neurons));
-  for (Index r = 0; r < neurons; ++r) base_row_[std::size_t(r)] = std::int32_t(r % m);
+  auto base = std::make_shared<std::vector<std::int32_t>>(static_cast<std::size_t>(neurons));
+  for (Index r = 0; r < neurons; ++r) (*base)[std::size_t(r)] = std::int32_t(r % m);
+  base_row_ = std::move(base);
 }
 
-Matrix Generator::next() {
+Matrix Generator::next() { return build(next_recipe()); }
+
+Generator::Recipe Generator::next_recipe() {
   const Index n = neurons_, m = n / kReplication;
   if (step_ == block_length_) {
     // A new block: rows take the base row rank(r) mod M, rank from sorting fresh uniforms.
@@ -42,18 +45,27 @@ Matrix Generator::next() {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::int32_t a, std::int32_t b) { return u[std::size_t(a)] < u[std::size_t(b)]; });
-    for (Index k = 0; k < n; ++k) base_row_[std::size_t(order[std::size_t(k)])] = std::int32_t(k % m);
+    auto base = std::make_shared<std::vector<std::int32_t>>(static_cast<std::size_t>(n));
+    for (Index k = 0; k < n; ++k) (*base)[std::size_t(order[std::size_t(k)])] = std::int32_t(k % m);
+    base_row_ = std::move(base);
     step_ = 0;
   }
-  const Index stride = Index{1} << step_;
+  Recipe r;
+  r.base_row = base_row_;
+  r.stride = Index{1} << step_;
   ++step_;
+  return r;
+}
 
+Matrix Generator::build(const Recipe& recipe) const {
+  const Index n = neurons_, m = n / kReplication, stride = recipe.stride;
+  const std::vector<std::int32_t>& base_row = *recipe.base_row;
   const Index per_row = 2 * kReplication;
   std::vector<std::int32_t> row_ptr(static_cast<std::size_t>(n + 1)), cols;
   cols.reserve(static_cast<std::size_t>(n * per_row));
   std::vector<std::int32_t> row(static_cast<std::size_t>(per_row));
   for (Index r = 0; r < n; ++r) {
-    const Index x = base_row_[std::size_t(r)];
+    const Index x = base_row[std::size_t(r)];
     const Index c0 = x, c1 = ((x - stride) % m + m) % m;  // (x - c) mod M in {0, stride}
     for (Index k = 0; k < kReplication; ++k) {
       row[std::size_t(2 * k)] = std::int32_t(c0 + k * m);

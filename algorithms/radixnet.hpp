@@ -16,6 +16,7 @@
 // available here, so only their shape (32 per row and column, weight 1/16) is known to match.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -31,7 +32,17 @@ class Generator {
  public:
   /// neurons = 16 * 2^k (k >= 1); throws InvalidValue otherwise.
   explicit Generator(Index neurons, std::uint32_t seed = matlab_default_seed);
-  /// The next layer: neurons x neurons, fp32 values 1/16, 32-bit indices, on the host.
+  /// What fixes one layer: the base row of every row (shared by the layers of a block) and the
+  /// stride. Cheap to get; building the layer from it is the costly part, and independent.
+  struct Recipe {
+    std::shared_ptr<const std::vector<std::int32_t>> base_row;
+    Index stride = 1;
+  };
+  /// Advances to the next layer and returns its recipe (the random state moves here only).
+  Recipe next_recipe();
+  /// The layer of a recipe: neurons x neurons, fp32 values 1/16, 32-bit indices, on the host.
+  Matrix build(const Recipe& r) const;
+  /// build(next_recipe()).
   Matrix next();
   Index neurons() const { return neurons_; }
   /// Layers per block: log2(neurons / 16).
@@ -42,7 +53,7 @@ class Generator {
   int block_length_;
   int step_ = 0;  ///< position in the current block
   std::mt19937 rng_;
-  std::vector<std::int32_t> base_row_;  ///< base row of every row of the current block (mod M)
+  std::shared_ptr<const std::vector<std::int32_t>> base_row_;  ///< of the current block (mod M)
 };
 
 /// Layers 1..layers of the network of `neurons` neurons.

@@ -2,6 +2,10 @@
 #include "algorithms/sparse_dnn.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <string>
 
@@ -42,46 +46,53 @@ Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCall
   return y;
 }
 
-/// The fused chain: images x neurons sparse -> neurons x images dense (column-major, i.e. the
-/// images' rows laid out one after another), mxm_layers, and the survivors back to sparse rows.
-Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer,
-                   InferStats* stats) {
-  const Index images = y0.nrows(), n = net.neurons;
-  DenseMatrix dense(n, images, Type::fp32, Layout::col_major);
-  {
-    const std::vector<Index> rp = y0.row_ptr_vector(), ci = y0.col_idx_vector();
-    const std::vector<float> v = y0.values_vector<float>();
-    float* d = dense.values().as<float>();
-    for (Index f = 0; f < images; ++f)
-      for (Index p = rp[std::size_t(f)]; p < rp[std::size_t(f + 1)]; ++p)
-        d[std::size_t(f * n + ci[std::size_t(p)])] = v[std::size_t(p)];
-  }
+/// The fused chain: the network prepared on the device, the sparse features (images x neurons)
+/// in, the surviving images' ids out, and, when `scores` is given, their final activations as the
+/// rows of an images x neurons sparse matrix.
+std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer,
+                             InferStats* stats, Matrix* scores) {
+  LayerChainStats prep;
+  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx, &prep);
   LayerChainOptions opt;
   opt.on_layer = on_layer;
-  std::vector<Index> ids;
-  const DenseMatrix out =
-      mxm_layers(net.weights, net.bias, net.ymax, dense, ids, opt, stats ? &stats->chain : nullptr, ctx)
-          .to(Location::host, ctx);
-  if (stats) stats->fused = true;
-  // Surviving images keep their nonzero activations; every other row is empty.
-  std::vector<Index> row_ptr(std::size_t(images + 1), 0), cols;
-  std::vector<float> vals;
-  const float* d = out.values().as<float>();
-  std::size_t next = 0;
-  for (Index f = 0; f < images; ++f) {
-    if (next < ids.size() && ids[next] == f) {
-      for (Index i = 0; i < n; ++i) {
-        const float x = d[next * std::size_t(n) + std::size_t(i)];
-        if (x != 0.0f) {
-          cols.push_back(i);
-          vals.push_back(x);
-        }
-      }
-      ++next;
-    }
-    row_ptr[std::size_t(f + 1)] = Index(cols.size());
+  DenseMatrix survivors;
+  const std::vector<Index> ids =
+      mxm_layers(prepared, y0, opt, stats ? &stats->chain : nullptr, ctx, scores ? &survivors : nullptr);
+  if (stats) {
+    stats->fused = true;
+    stats->chain.prepare_ms = prep.prepare_ms;
   }
-  return Matrix::from_csr(images, n, row_ptr, cols, vals);
+  if (scores) {
+    // Surviving images keep their nonzero activations; every other row is empty.
+    const Index images = y0.nrows(), n = net.neurons;
+    const DenseMatrix out = survivors.to(Location::host, ctx);
+    std::vector<Index> row_ptr(std::size_t(images + 1), 0), cols;
+    std::vector<float> vals;
+    const float* d = out.values().as<float>();
+    std::size_t next = 0;
+    for (Index f = 0; f < images; ++f) {
+      if (next < ids.size() && ids[next] == f) {
+        for (Index i = 0; i < n; ++i) {
+          const float x = d[next * std::size_t(n) + std::size_t(i)];
+          if (x != 0.0f) {
+            cols.push_back(i);
+            vals.push_back(x);
+          }
+        }
+        ++next;
+      }
+      row_ptr[std::size_t(f + 1)] = Index(cols.size());
+    }
+    *scores = Matrix::from_csr(images, n, row_ptr, cols, vals);
+  }
+  return ids;
+}
+
+Matrix infer_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer,
+                   InferStats* stats) {
+  Matrix scores;
+  run_fused(net, y0, ctx, on_layer, stats, &scores);
+  return scores;
 }
 
 /// First difference between two fp32 results (structure exact, values relative 1e-4), or "".
@@ -130,14 +141,39 @@ Network graph_challenge_network(Index neurons, Index layers, const std::string& 
   Network net;
   net.neurons = neurons;
   const float b = graph_challenge::bias_for(neurons);
+  // The random state advances in layer order (cheap recipes); the layers themselves, read from
+  // their files or built from their recipes, are independent and spread over the host's cores.
   radixnet::Generator gen(neurons);
+  std::vector<radixnet::Generator::Recipe> recipe;
+  std::vector<std::string> path;
   for (Index k = 1; k <= layers; ++k) {
-    Matrix generated = gen.next();  // advances the random state even when the file is used
-    const std::string path = dir.empty() ? std::string() : graph_challenge::find_layer(dir, neurons, k);
-    net.weights.push_back(path.empty() ? std::move(generated)
-                                       : graph_challenge::read_triples(path, neurons, neurons));
-    net.bias.push_back(b);
+    recipe.push_back(gen.next_recipe());  // advances the random state even when the file is used
+    path.push_back(dir.empty() ? std::string() : graph_challenge::find_layer(dir, neurons, k));
   }
+  net.weights.resize(std::size_t(layers));
+  net.bias.assign(std::size_t(layers), b);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < std::size_t(layers);) {
+      try {
+        net.weights[k] = path[k].empty() ? gen.build(recipe[k])
+                                         : graph_challenge::read_triples(path[k], neurons, neurons);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = std::size_t(layers);
+      }
+    }
+  };
+  const unsigned threads =
+      unsigned(std::min<Index>(std::max(1u, std::thread::hardware_concurrency()), std::max<Index>(layers, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   return net;
 }
 
@@ -150,6 +186,7 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
                             " columns but the network has " + std::to_string(net.neurons) + " neurons");
   Matrix y = features.location() == Location::host ? features : features.to(Location::host, ctx);
   if (y.type() != Type::fp32) y = y.cast(Type::fp32);
+  if (net.layers() == 0) return y;  // Y_0
   // The fused chain computes the sparse layers only when every bias is <= 0 (see mxm_layers);
   // whether it can run on ctx is mxm_layers' dispatch table's answer.
   const bool fusable = std::all_of(net.bias.begin(), net.bias.end(), [](float b) { return b <= 0.0f; });
@@ -174,6 +211,25 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
     return infer_fused(net, y, ctx, on_layer, stats);
   if (ctx.trace) ctx.trace_line("sparse_dnn::infer: generic operations (fused chain: " + no_chain + ")");
   return infer_generic(net, std::move(y), ctx, on_layer);
+}
+
+std::vector<Index> infer_categories(const Network& net, const Matrix& features, Context& ctx,
+                                    const LayerCallback& on_layer, InferStats* stats) {
+  net.check();
+  if (stats) *stats = InferStats{};
+  if (features.ncols() != net.neurons)
+    throw DimensionMismatch("sparse_dnn::infer_categories: features have " + std::to_string(features.ncols()) +
+                            " columns but the network has " + std::to_string(net.neurons) + " neurons");
+  const bool fusable = std::all_of(net.bias.begin(), net.bias.end(), [](float b) { return b <= 0.0f; });
+  const bool fused = fusable && net.layers() > 0 && ctx.backend != Backend::verify &&
+                     (ctx.backend == Backend::cuda || mxm_layers_unavailable(ctx).empty());
+  if (!fused) {  // verify, the generic operations, or the errors infer gives
+    Matrix y = infer(net, features, ctx, on_layer, stats);
+    return categories(y.location() == Location::host ? y : y.to(Location::host, ctx));
+  }
+  // The features go as they are (host or device, any value type): mxm_layers uploads the sparse
+  // arrays and builds the dense layout on the device.
+  return run_fused(net, features, ctx, on_layer, stats, nullptr);
 }
 
 std::vector<Index> categories(const Matrix& scores) {

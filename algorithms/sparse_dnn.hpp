@@ -8,7 +8,8 @@
 // The generic path uses mxm, apply (bound plus, bound min) and select (value_gt 0) on any
 // backend; on the cuda backend the whole layer is one fused sparse_layer kernel per layer
 // (Hidayetoglu et al., "At-Scale Sparse Deep Neural Network Inference With Efficient GPU
-// Implementation", HPEC 2020), with features that become all-zero dropped after each layer.
+// Implementation", HPEC 2020), with features that become all-zero dropped after each layer, on a
+// network prepared once on the device (prepare_network) and sparse features (mxm_layers).
 #pragma once
 #include <functional>
 #include <string>
@@ -46,7 +47,7 @@ using LayerCallback = std::function<void(Index layer, Index active_images)>;
 /// events in mxm_layers: the algorithm itself times nothing).
 struct InferStats {
   bool fused = false;     ///< the layers ran as the fused sparse_layer chain on the GPU
-  LayerChainStats chain;  ///< when fused: preparation, layers, transfers (ms)
+  LayerChainStats chain;  ///< when fused: preparation (prepare_network), layers, transfers (ms)
 };
 
 /// Y_L for Y_0 = features (images x neurons, any value type; fp32 result on the host). On the
@@ -57,6 +58,13 @@ struct InferStats {
 /// Throws DimensionMismatch when features has the wrong number of columns.
 Matrix infer(const Network& net, const Matrix& features, Context& ctx = default_context(),
              const LayerCallback& on_layer = {}, InferStats* stats = nullptr);
+
+/// categories(infer(net, features, ...)) without building Y_L where the fused chain runs: the
+/// network is prepared on the device (prepare_network), the features cross the bus in sparse
+/// form and only the ids of the images still active after the last layer come back.
+std::vector<Index> infer_categories(const Network& net, const Matrix& features,
+                                    Context& ctx = default_context(),
+                                    const LayerCallback& on_layer = {}, InferStats* stats = nullptr);
 
 /// The rows of `scores` that hold at least one entry, ascending (0-based image ids).
 std::vector<Index> categories(const Matrix& scores);

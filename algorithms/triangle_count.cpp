@@ -12,23 +12,31 @@ namespace ringblas::algorithms {
 namespace {
 
 /// S(perm, perm) = P S Pᵀ with perm sorting the vertices by decreasing degree (ties by id). The
-/// degrees are read back once to sort them on the host.
+/// degrees are read back once and sorted on the host by a stable counting sort (O(n + max
+/// degree): a comparison sort of millions of vertices would cost more than the count itself).
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   const Index n = S.nrows();
+  // deg = S +.pair 0 (a dense vector): the entry count of each row, without a copy of S.
   Vector deg = new_vector(n, Type::int64, S.location(), ctx);
-  Matrix ones = new_matrix(n, n, Type::int64, S.location(), ctx);
-  apply(ones, nullptr, no_accum, UnaryOpCode::one, S, {}, ctx);
-  reduce(deg, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
+  mxv(deg, nullptr, no_accum, semiring("plus_pair", Type::int64), S,
+      constant_vector(n, Index{0}, S.location(), ctx), {}, ctx);
   const Vector host_deg = deg.location() == Location::host ? deg : deg.to(Location::host, ctx);
   std::vector<Index> d(static_cast<std::size_t>(n), 0);
   const std::vector<Index> idx = host_deg.indices_vector();
   const std::vector<Index> val = host_deg.values_vector<Index>();
-  for (std::size_t k = 0; k < idx.size(); ++k) d[static_cast<std::size_t>(idx[k])] = val[k];
+  Index max_d = 0;
+  for (std::size_t k = 0; k < idx.size(); ++k) {
+    d[static_cast<std::size_t>(idx[k])] = val[k];
+    max_d = std::max(max_d, val[k]);
+  }
+  // start[g]: the first position of degree g, degrees in decreasing order.
+  std::vector<Index> start(static_cast<std::size_t>(max_d) + 2, 0);
+  for (Index v = 0; v < n; ++v) ++start[static_cast<std::size_t>(max_d - d[v]) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
   Indices perm;
   perm.list.resize(static_cast<std::size_t>(n));
-  std::iota(perm.list.begin(), perm.list.end(), Index{0});
-  std::stable_sort(perm.list.begin(), perm.list.end(),
-                   [&](Index a, Index b) { return d[a] > d[b]; });
+  for (Index v = 0; v < n; ++v)
+    perm.list[static_cast<std::size_t>(start[static_cast<std::size_t>(max_d - d[v])]++)] = v;
   Matrix permuted = new_matrix(n, n, S.type(), S.location(), ctx);
   extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
   return permuted;

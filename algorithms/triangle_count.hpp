@@ -20,7 +20,9 @@ namespace ringblas::algorithms {
 enum class TriangleMethod : std::uint8_t { sandia_ll, sandia_lut, cohen };
 
 struct TriangleOptions {
-  TriangleMethod method = TriangleMethod::sandia_ll;
+  /// LAGraph's default (SandiaDot): with Uᵀ given, the masked product needs no transpose and
+  /// runs as one dot product per entry of L (spgemm_dot on the GPU).
+  TriangleMethod method = TriangleMethod::sandia_lut;
   bool presort = true;  ///< relabel vertices by decreasing degree first
 };
 

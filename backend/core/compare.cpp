@@ -125,6 +125,15 @@ std::optional<std::string> compare(const DenseMatrix& a, const DenseMatrix& b, c
   return std::nullopt;
 }
 
+std::optional<std::string> compare(const DenseVector& a, const DenseVector& b,
+                                   const Tolerance& tol) {
+  // As 1 x n matrices (the buffers copied: both are host results being compared).
+  auto row = [](const DenseVector& v) {
+    return DenseMatrix::from_buffer(1, v.size(), v.type(), Layout::row_major, Buffer(v.values()));
+  };
+  return compare(row(a), row(b), tol);
+}
+
 std::optional<std::string> compare(const Scalar& a, const Scalar& b, const Tolerance& tol) {
   double x = a.as<double>(), y = b.as<double>();
   if (a.type() == Type::int64 && b.type() == Type::int64 && !tol.values_any) {

@@ -29,6 +29,7 @@ struct Tolerance {
 std::optional<std::string> compare(const Matrix& a, const Matrix& b, const Tolerance& tol);
 std::optional<std::string> compare(const Vector& a, const Vector& b, const Tolerance& tol);
 std::optional<std::string> compare(const DenseMatrix& a, const DenseMatrix& b, const Tolerance& tol);
+std::optional<std::string> compare(const DenseVector& a, const DenseVector& b, const Tolerance& tol);
 std::optional<std::string> compare(const Scalar& a, const Scalar& b, const Tolerance& tol);
 
 }  // namespace ringblas::detail

@@ -1,12 +1,16 @@
 // The non-template parts of the dispatch rule (backend/core/dispatch.hpp).
 #include "backend/core/dispatch.hpp"
 
+#include "backend/cuda/cuda_backend.hpp"
+
 namespace ringblas::detail {
 
 const char* executor_name(Executor e) { return e == Executor::cpu ? "cpu" : "cuda"; }
 
 bool is_cpu_variant(Variant v) { return v == Variant::suitesparse || v == Variant::host_dense; }
 bool is_cuda_variant(Variant v) { return v != Variant::automatic && !is_cpu_variant(v); }
+
+void sync_for_trace(const Context& ctx) { cuda::synchronize(ctx); }
 
 bool cuda_compiled() {
 #if defined(RINGBLAS_HAS_CUDA)

@@ -9,6 +9,7 @@
 // No exception-driven fallback: an entry that says it can run is run, and its errors propagate.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -206,6 +207,35 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   return c;
 }
 
+void sync_for_trace(const Context& ctx);  // dispatch.cpp: waits for the device's queued work
+
+/// Writes "<op>: <ms> ms" to the trace when the operation ends (trace and trace_time on).
+class TraceTimer {
+ public:
+  TraceTimer(const char* op, const Context& ctx)
+      : op_(op), ctx_(ctx), on_(ctx.trace && ctx.trace_time),
+        start_(std::chrono::steady_clock::now()) {}
+  ~TraceTimer() {
+    if (!on_) return;
+    sync_for_trace(ctx_);
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start_;
+    ctx_.trace_line(std::string(op_) + ": " + std::to_string(ms.count()) + " ms");
+  }
+  TraceTimer(const TraceTimer&) = delete;
+  TraceTimer& operator=(const TraceTimer&) = delete;
+
+ private:
+  const char* op_;
+  const Context& ctx_;
+  bool on_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// How execute() handles an operation's output. An output of several containers (a loss and
+// its gradient, Adam's parameters and moments: backend/core/nn_problems.hpp) is a struct of
+// pointers with overloads of these: move_to_host moves what the cpu row writes to the host,
+// host_copy returns an owning host copy (for verify), view_of gives the Out that writes into
+// such a copy, and compare (compare.hpp or next to the struct) compares two copies.
 template <class Out>
 void move_to_host(Out& o, const Context& ctx) {
   if constexpr (requires { o.location(); })
@@ -217,6 +247,10 @@ Out host_copy(const Out& o, const Context& ctx) {
     if (o.location() != Location::host) return o.to(Location::host, ctx);
   return o;
 }
+template <class Out>
+Out& view_of(Out& host) {
+  return host;
+}
 
 /// Runs operation `t` on problem `p` into `out` as chosen by choose(); verify compares the cuda
 /// result with the cpu result within `tol` and throws VerificationFailed on the first difference.
@@ -225,6 +259,8 @@ void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Conte
              const Tolerance& tol) {
   const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace, cuda_unavailable());
   if (ctx.trace) ctx.trace_line(c.trace);
+  // With trace_time on, every operation's wall time goes to the trace too.
+  const TraceTimer timer(t.operation, ctx);
   if (!c.cuda) {
     move_to_host(out, ctx);
     c.cpu->run(p, out, ctx);
@@ -234,10 +270,11 @@ void execute(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Conte
     c.cuda->run(p, out, ctx);
     return;
   }
-  Out expected = host_copy(out, ctx);
-  c.cpu->run(p, expected, ctx);
+  auto expected = host_copy(out, ctx);
+  decltype(auto) expected_out = view_of(expected);  // Out& for one container, Out for several
+  c.cpu->run(p, expected_out, ctx);
   c.cuda->run(p, out, ctx);
-  const Out got = host_copy(out, ctx);
+  const auto got = host_copy(out, ctx);
   if (auto diff = compare(got, expected, tol))
     throw VerificationFailed(std::string(t.operation) + ": cuda (" +
                              std::string(variant_name(c.cuda->variant)) +

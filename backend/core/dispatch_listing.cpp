@@ -41,6 +41,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, mxm_dense_table());
   list(rows, mxm_dense_epilogue_table());
   list(rows, mxm_batched_table());
+  list(rows, mxm_batched_stacked_table());
   list(rows, ewise_add_table(static_cast<const Matrix*>(nullptr)));
   list(rows, ewise_add_table(static_cast<const Vector*>(nullptr)));
   list(rows, ewise_mult_table(static_cast<const Matrix*>(nullptr)));
@@ -58,6 +59,8 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
+  list(rows, prepare_network_table());
+  list(rows, mxm_layers_prepared_table());
   list(rows, maxk_table());
   list(rows, densify_table());
   list(rows, mxm_cbsr_table());
@@ -69,6 +72,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());
+  list(rows, sigmoid_cross_entropy_table());
   return rows;
 }
 

@@ -36,6 +36,15 @@ struct BatchedMxmProblem {
   const Descriptor& d;
 };
 
+/// C = epilogue(diag(A[0], ...) ⊕.⊗ B) with B and C stacked by rows (mxm_batched, stacked).
+struct StackedBatchedMxmProblem {
+  const Semiring& s;
+  const std::vector<Matrix>& A;
+  const DenseMatrix& B;
+  const Epilogue& ep;
+  const Descriptor& d;
+};
+
 /// w<m> = w accum A ⊕.⊗ u (mxv) or u ⊕.⊗ A (vxm).
 struct MxvProblem {
   const Vector* mask;
@@ -143,6 +152,23 @@ struct LayerChainProblem {
   std::vector<Index>& ids;
   const LayerChainOptions& options;
   LayerChainStats* stats;
+};
+
+/// prepare_network: the weights of a fused layer chain prepared once on the device.
+struct LayerNetworkProblem {
+  const std::vector<Matrix>& weights;
+  const std::vector<float>& bias;
+  float ymax;
+  LayerChainStats* stats;
+};
+
+/// mxm_layers on a prepared network and sparse features; the output is the survivors' ids.
+struct PreparedLayersProblem {
+  const SparseNetwork& net;
+  const Matrix& features;
+  const LayerChainOptions& options;
+  LayerChainStats* stats;
+  DenseMatrix* survivors;
 };
 
 }  // namespace ringblas::detail

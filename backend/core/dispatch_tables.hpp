@@ -15,6 +15,7 @@ const Table<MxvProblem, Vector>& vxm_table();
 const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_table();
 const Table<DenseMxmProblem, DenseMatrix>& mxm_dense_epilogue_table();
 const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table();
+const Table<StackedBatchedMxmProblem, DenseMatrix>& mxm_batched_stacked_table();
 const Table<EwiseProblem<Matrix>, Matrix>& ewise_add_table(const Matrix*);
 const Table<EwiseProblem<Vector>, Vector>& ewise_add_table(const Vector*);
 const Table<EwiseProblem<Matrix>, Matrix>& ewise_mult_table(const Matrix*);
@@ -32,6 +33,8 @@ const Table<IndexedProblem, Matrix>& extract_table();
 const Table<IndexedProblem, Matrix>& assign_table();
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table();
+const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table();
+const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table();
 // The dense nn operations (include/ringblas/nn.hpp; rows in dispatch_tables_nn.cpp).
 const Table<GemmProblem, DenseMatrix>& gemm_table();
 const Table<ColumnSumsProblem, DenseVector>& column_sums_table();
@@ -40,5 +43,6 @@ const Table<DropoutProblem, DenseMatrix>& dropout_table();
 const Table<RowsProblem, LossOut>& softmax_cross_entropy_table();
 const Table<RowsProblem, LossOut>& accuracy_table();
 const Table<AdamProblem, AdamOut>& adam_step_table();
+const Table<SigmoidLossProblem, LossOut>& sigmoid_cross_entropy_table();
 
 }  // namespace ringblas::detail

@@ -137,4 +137,23 @@ const Table<AdamProblem, AdamOut>& adam_step_table() {
   return t;
 }
 
+const Table<SigmoidLossProblem, LossOut>& sigmoid_cross_entropy_table() {
+  using P = SigmoidLossProblem;
+  static const Table<P, LossOut> t{
+      "sigmoid_cross_entropy",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const LossOut&) { return cuda::can_implement_dense_nn(p.Z.type()); },
+           [](const P& p, LossOut& o, Context& x) {
+             cuda::sigmoid_cross_entropy(o.G, *o.out, p.slot, p.Z, p.Y, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, LossOut>,
+           [](const P& p, LossOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::sigmoid_cross_entropy(o.G, *o.out, p.slot, h(p.Z), h(p.Y), x);
+           }},
+      }};
+  return t;
+}
+
 }  // namespace ringblas::detail

@@ -7,6 +7,7 @@
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
@@ -38,8 +39,17 @@ std::vector<DenseEntry> dense_entries() {
   auto can_subwarp = [](const DenseMxmProblem& p, const DenseMatrix& c) {
     return cuda::spmm_subwarp::can_implement(p.s, p.A, p.B, c, p.ep, p.d);
   };
+  // Automatic orders the two single-SpMM kernels by spmm_subwarp::relative_cost (the row-length
+  // statistics of A and n_B).
   return {
-      {Variant::spmm_subwarp, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_subwarp>},
+      {Variant::spmm_rowsplit, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_rowsplit>,
+       [](const DenseMxmProblem& p, const DenseMatrix&) {
+         return cuda::spmm_subwarp::relative_cost(Variant::spmm_rowsplit, p.A, p.B.ncols());
+       }},
+      {Variant::spmm_subwarp, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_subwarp>,
+       [](const DenseMxmProblem& p, const DenseMatrix&) {
+         return cuda::spmm_subwarp::relative_cost(Variant::spmm_subwarp, p.A, p.B.ncols());
+       }},
       {Variant::spmm_subwarp_coo, kCuda, can_subwarp, run_dense_cuda<Variant::spmm_subwarp_coo>,
        nullptr, false},
       {Variant::spmm_batched, kCuda, can_batched_single<false>,
@@ -116,6 +126,22 @@ const Table<MxmProblem, Matrix>& mxm_table() {
                    [](const MxmProblem& p, Matrix& c, Context& x) {
                      cuda::mxm(c, p.mask, p.accum, p.s, p.A, p.B,
                                with_variant(p.d, Variant::spgemm_hash), x);
+                   },
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::rowwise_cost(p.A, p.B, p.d);
+                   }},
+          // Masked dot products: chosen over the row-wise product when the mask is much
+          // sparser than the unmasked product (spgemm_dot.hpp's density rule).
+          MxmEntry{Variant::spgemm_dot, kCuda,
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
+                   },
+                   [](const MxmProblem& p, Matrix& c, Context& x) {
+                     cuda::spgemm_dot::run(c, p.mask, p.accum, p.s, p.A, p.B,
+                                           with_variant(p.d, Variant::spgemm_dot), x);
+                   },
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::cost(p.mask, p.A, p.B, p.d);
                    }},
           MxmEntry{Variant::suitesparse, kCpu, always<MxmProblem, Matrix>,
                    [](const MxmProblem& p, Matrix& c, Context& x) {
@@ -188,6 +214,34 @@ const Table<BatchedMxmProblem, DenseBatch>& mxm_batched_table() {
   return t;
 }
 
+const Table<StackedBatchedMxmProblem, DenseMatrix>& mxm_batched_stacked_table() {
+  using P = StackedBatchedMxmProblem;
+  static const Table<P, DenseMatrix> t{
+      "mxm_batched (stacked)",
+      {
+          {Variant::spmm_batched, kCuda,
+           [](const P& p, const DenseMatrix& c) -> Reason {
+             if (c.type() != p.s.type || (reads_y(p.s.mul) && p.B.type() != p.s.type))
+               return "the stacked form needs B and C of the semiring's type";
+             return cuda::spmm_batched::can_implement(p.s, &p.ep, p.d, {}, false);
+           },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::mxm_batched(c, p.s, p.A, p.B, p.ep, with_variant(p.d, Variant::spmm_batched), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& c, Context& x) {
+             auto on_host = [](const Matrix& m) { return m.location() == Location::host; };
+             std::vector<Matrix> host_a;
+             if (!std::all_of(p.A.begin(), p.A.end(), on_host))
+               for (const auto& m : p.A) host_a.push_back(on_host(m) ? m : m.to(Location::host, x));
+             HostInputs h(x);
+             const Epilogue ep(p.ep.kind, p.ep.bias ? &h(*p.ep.bias) : nullptr, p.ep.clamp);
+             cpu::mxm_batched(c, p.s, host_a.empty() ? p.A : host_a, h(p.B), ep, p.d, x);
+           }},
+      }};
+  return t;
+}
+
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table() {
   using P = LayerChainProblem;
   static const Table<P, DenseMatrix> t{
@@ -198,6 +252,33 @@ const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table() {
            [](const P& p, DenseMatrix& out, Context& x) {
              out = cuda::sparse_layer::run_chain(p.weights, p.bias, p.ymax, p.features, p.ids,
                                                  p.options, p.stats, x);
+           }},
+      }};
+  return t;
+}
+
+// The prepared-network form of mxm_layers (listed on mxm_layers' line): preparation and layers.
+const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table() {
+  using P = LayerNetworkProblem;
+  static const Table<P, SparseNetwork> t{
+      "mxm_layers (prepare_network)",
+      {
+          {Variant::sparse_layer, kCuda, always<P, SparseNetwork>,
+           [](const P& p, SparseNetwork& out, Context& x) {
+             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table() {
+  using P = PreparedLayersProblem;
+  static const Table<P, std::vector<Index>> t{
+      "mxm_layers (prepared network)",
+      {
+          {Variant::sparse_layer, kCuda, always<P, std::vector<Index>>,
+           [](const P& p, std::vector<Index>& out, Context& x) {
+             out = cuda::sparse_layer::run_network(p.net, p.features, p.options, p.stats, p.survivors, x);
            }},
       }};
   return t;

@@ -1,8 +1,7 @@
 // Public dense nn operations (include/ringblas/nn.hpp): validate, then run the operation's
-// dispatch table (dispatch_tables_nn.cpp). Their outputs can be several containers (a loss and its
-// gradient; Adam's parameters and moments), so the run-and-verify step here generalises
-// detail::execute: the verify backend runs the cpu row on host copies of every output and
-// compares each of them with the cuda row's.
+// dispatch table (dispatch_tables_nn.cpp) through detail::execute. A loss with its gradient and
+// Adam's parameters with their moments are outputs of several containers: the hooks below let
+// execute move, copy and compare them (the verify backend compares every one).
 #include <cmath>
 #include <optional>
 #include <string>
@@ -18,7 +17,7 @@ namespace ringblas {
 namespace detail {
 namespace {
 
-// --- host copies of an operation's outputs, for the cpu row and for verify ----------------------
+// --- the hooks of execute() for the several-container outputs (nn_problems.hpp) -----------------
 
 DenseMatrix host_of(const DenseMatrix& m, const Context& ctx) {
   return m.location() == Location::host ? m : m.to(Location::host, ctx);
@@ -26,96 +25,43 @@ DenseMatrix host_of(const DenseMatrix& m, const Context& ctx) {
 DenseVector host_of(const DenseVector& v, const Context& ctx) {
   return v.location() == Location::host ? v : v.to(Location::host, ctx);
 }
-DenseMatrix as_row(const DenseVector& v) {
-  return DenseMatrix::from_buffer(1, v.size(), v.type(), Layout::row_major, Buffer(v.values()));
-}
 
-/// Owning host copies of LossOut / AdamOut, with the view the cpu row writes through.
-struct LossHost {
-  DenseVector out;
-  std::optional<DenseMatrix> G;
-  LossOut view() { return {&out, G ? &*G : nullptr}; }
-};
-struct AdamHost {
-  DenseMatrix W, m, v;
-  AdamOut view() { return {&W, &m, &v}; }
-};
+}  // namespace
 
-DenseMatrix clone_host(const DenseMatrix& o, const Context& ctx) { return host_of(o, ctx); }
-DenseVector clone_host(const DenseVector& o, const Context& ctx) { return host_of(o, ctx); }
-LossHost clone_host(const LossOut& o, const Context& ctx) {
-  LossHost h{host_of(*o.out, ctx), std::nullopt};
-  if (o.G) h.G = host_of(*o.G, ctx);
-  return h;
-}
-AdamHost clone_host(const AdamOut& o, const Context& ctx) {
-  return {host_of(*o.W, ctx), host_of(*o.m, ctx), host_of(*o.v, ctx)};
-}
-
-DenseMatrix& view(DenseMatrix& h) { return h; }
-DenseVector& view(DenseVector& h) { return h; }
-LossOut view(LossHost& h) { return h.view(); }
-AdamOut view(AdamHost& h) { return h.view(); }
-
-/// Moves every output to the host before the cpu row writes it.
-void move_outputs_home(DenseMatrix& o, const Context& ctx) { o = host_of(o, ctx); }
-void move_outputs_home(DenseVector& o, const Context& ctx) { o = host_of(o, ctx); }
-void move_outputs_home(LossOut& o, const Context& ctx) {
+void move_to_host(LossOut& o, const Context& ctx) {
   *o.out = host_of(*o.out, ctx);
   if (o.G) *o.G = host_of(*o.G, ctx);
 }
-void move_outputs_home(AdamOut& o, const Context& ctx) {
+void move_to_host(AdamOut& o, const Context& ctx) {
   *o.W = host_of(*o.W, ctx);
   *o.m = host_of(*o.m, ctx);
   *o.v = host_of(*o.v, ctx);
 }
-
-std::optional<std::string> differ(const DenseMatrix& a, const DenseMatrix& b, const Tolerance& t) {
-  return compare(a, b, t);
+LossHost host_copy(const LossOut& o, const Context& ctx) {
+  LossHost h{host_of(*o.out, ctx), std::nullopt};
+  if (o.G) h.G = host_of(*o.G, ctx);
+  return h;
 }
-std::optional<std::string> differ(const DenseVector& a, const DenseVector& b, const Tolerance& t) {
-  return compare(as_row(a), as_row(b), t);
+AdamHost host_copy(const AdamOut& o, const Context& ctx) {
+  return {host_of(*o.W, ctx), host_of(*o.m, ctx), host_of(*o.v, ctx)};
 }
-std::optional<std::string> differ(const LossHost& a, const LossHost& b, const Tolerance& t) {
-  if (auto d = differ(a.out, b.out, t)) return "the scalar output " + *d;
+LossOut view_of(LossHost& h) { return {&h.out, h.G ? &*h.G : nullptr}; }
+AdamOut view_of(AdamHost& h) { return {&h.W, &h.m, &h.v}; }
+std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& t) {
+  if (auto d = compare(a.out, b.out, t)) return "the scalar output " + *d;
   if (a.G)
     if (auto d = compare(*a.G, *b.G, t)) return "the gradient " + *d;
   return std::nullopt;
 }
-std::optional<std::string> differ(const AdamHost& a, const AdamHost& b, const Tolerance& t) {
+std::optional<std::string> compare(const AdamHost& a, const AdamHost& b, const Tolerance& t) {
   if (auto d = compare(a.W, b.W, t)) return "W " + *d;
   if (auto d = compare(a.m, b.m, t)) return "m " + *d;
   if (auto d = compare(a.v, b.v, t)) return "v " + *d;
   return std::nullopt;
 }
 
-template <class P, class Out>
-void execute_nn(const Table<P, Out>& t, const P& p, Variant forced, Out& out, Context& ctx,
-                const Tolerance& tol) {
-  const Choice<P, Out> c = choose(t, p, out, forced, ctx.backend, ctx.trace, cuda_unavailable());
-  if (ctx.trace) ctx.trace_line(c.trace);
-  if (!c.cuda) {
-    move_outputs_home(out, ctx);
-    c.cpu->run(p, out, ctx);
-    return;
-  }
-  if (!c.cpu) {
-    c.cuda->run(p, out, ctx);
-    return;
-  }
-  auto expected = clone_host(out, ctx);
-  // A reference for a single container (plain `auto` would copy it and the cpu row would write
-  // the copy), a struct of pointers for the several-output operations.
-  decltype(auto) expected_view = view(expected);
-  c.cpu->run(p, expected_view, ctx);
-  c.cuda->run(p, out, ctx);
-  const auto got = clone_host(out, ctx);
-  if (auto diff = differ(got, expected, tol))
-    throw VerificationFailed(std::string(t.operation) + ": cuda (" +
-                             std::string(variant_name(c.cuda->variant)) +
-                             ") and cpu results differ at " + *diff + " (cuda vs cpu)");
-  ctx.trace_line(std::string(t.operation) + ": verify passed");
-}
+namespace {
+
 // --- validation ---------------------------------------------------------------------------------
 
 void require_float(const char* op, Type t, const char* what) {
@@ -195,8 +141,8 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
       d.transpose_b ? detail::Dims{B.ncols(), B.nrows()} : detail::Dims{B.nrows(), B.ncols()};
   require(a.cols == b.rows, op, "op(A) is " + str(a) + " but op(B) is " + str(b));
   detail::require_shape(op, C, a.rows, b.cols, "C");
-  detail::execute_nn(detail::gemm_table(), detail::GemmProblem{alpha, A, B, beta, d}, d.variant, C,
-                     ctx, detail::Tolerance::for_type(C.type(), double(a.cols)));
+  detail::execute(detail::gemm_table(), detail::GemmProblem{alpha, A, B, beta, d}, d.variant, C,
+                  ctx, detail::Tolerance::for_type(C.type(), double(a.cols)));
 }
 
 void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx) {
@@ -207,8 +153,8 @@ void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx) {
   require(s.size() == A.ncols(), op,
           "s has size " + std::to_string(s.size()) + " but A has " + std::to_string(A.ncols()) +
               " columns");
-  detail::execute_nn(detail::column_sums_table(), detail::ColumnSumsProblem{A}, Variant::automatic,
-                     s, ctx, detail::Tolerance::for_type(A.type(), double(A.nrows())));
+  detail::execute(detail::column_sums_table(), detail::ColumnSumsProblem{A}, Variant::automatic, s,
+                  ctx, detail::Tolerance::for_type(A.type(), double(A.nrows())));
 }
 
 void relu_backward(DenseMatrix& G, const DenseMatrix& Y, Context& ctx) {
@@ -218,8 +164,8 @@ void relu_backward(DenseMatrix& G, const DenseMatrix& Y, Context& ctx) {
   detail::require_row_major(op, G, "G");
   detail::require_row_major(op, Y, "Y");
   detail::require_shape(op, Y, G.nrows(), G.ncols(), "Y");
-  detail::execute_nn(detail::relu_backward_table(), detail::ReluBackwardProblem{Y},
-                     Variant::automatic, G, ctx, detail::Tolerance::for_type(G.type(), 1));
+  detail::execute(detail::relu_backward_table(), detail::ReluBackwardProblem{Y}, Variant::automatic,
+                  G, ctx, detail::Tolerance::for_type(G.type(), 1));
 }
 
 float dropout_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
@@ -233,8 +179,8 @@ void dropout(DenseMatrix& X, double p, std::uint64_t seed, std::uint64_t stream,
   if (!(p >= 0.0 && p < 1.0))
     throw InvalidValue("dropout: p = " + std::to_string(p) + " is outside [0, 1)");
   if (p == 0.0) return;
-  detail::execute_nn(detail::dropout_table(), detail::DropoutProblem{nullptr, p, seed, stream},
-                     Variant::automatic, X, ctx, detail::Tolerance::for_type(X.type(), 1));
+  detail::execute(detail::dropout_table(), detail::DropoutProblem{nullptr, p, seed, stream},
+                  Variant::automatic, X, ctx, detail::Tolerance::for_type(X.type(), 1));
 }
 
 void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
@@ -248,8 +194,8 @@ void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
   if (&Y == &X) return dropout(Y, p, seed, stream, ctx);
   if (!(p >= 0.0 && p < 1.0))
     throw InvalidValue("dropout: p = " + std::to_string(p) + " is outside [0, 1)");
-  detail::execute_nn(detail::dropout_table(), detail::DropoutProblem{&X, p, seed, stream},
-                     Variant::automatic, Y, ctx, detail::Tolerance::for_type(X.type(), 1));
+  detail::execute(detail::dropout_table(), detail::DropoutProblem{&X, p, seed, stream},
+                  Variant::automatic, Y, ctx, detail::Tolerance::for_type(X.type(), 1));
 }
 
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
@@ -266,9 +212,9 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
   }
   detail::check_rows_labels(op, labels, rows, Z.nrows(), Z.ncols());
   detail::LossOut o{&out, G};
-  detail::execute_nn(detail::softmax_cross_entropy_table(),
-                     detail::RowsProblem{slot, Z, labels, rows}, Variant::automatic, o, ctx,
-                     detail::Tolerance::for_type(Z.type(), double(rows.size())));
+  detail::execute(detail::softmax_cross_entropy_table(), detail::RowsProblem{slot, Z, labels, rows},
+                  Variant::automatic, o, ctx,
+                  detail::Tolerance::for_type(Z.type(), double(rows.size())));
 }
 
 void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
@@ -280,8 +226,8 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
   if (Z.ncols() == 0) throw InvalidValue("accuracy: Z has no columns (classes)");
   detail::check_rows_labels(op, labels, rows, Z.nrows(), Z.ncols());
   detail::LossOut o{&out, nullptr};
-  detail::execute_nn(detail::accuracy_table(), detail::RowsProblem{slot, Z, labels, rows},
-                     Variant::automatic, o, ctx, detail::Tolerance::for_type(Z.type(), 1));
+  detail::execute(detail::accuracy_table(), detail::RowsProblem{slot, Z, labels, rows},
+                  Variant::automatic, o, ctx, detail::Tolerance::for_type(Z.type(), 1));
 }
 
 void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix& v,
@@ -302,8 +248,8 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
     throw InvalidValue(
         "adam_step: need lr >= 0, beta1 and beta2 in [0, 1), eps > 0, weight_decay >= 0");
   detail::AdamOut out{&W, &m, &v};
-  detail::execute_nn(detail::adam_step_table(), detail::AdamProblem{G, o, t}, Variant::automatic,
-                     out, ctx, detail::Tolerance::for_type(W.type(), 1));
+  detail::execute(detail::adam_step_table(), detail::AdamProblem{G, o, t}, Variant::automatic, out,
+                  ctx, detail::Tolerance::for_type(W.type(), 1));
 }
 
 void adam_step(DenseVector& w, const DenseVector& g, DenseVector& m, DenseVector& v,
@@ -330,6 +276,26 @@ void adam_step(DenseVector& w, const DenseVector& g, DenseVector& m, DenseVector
     }
   } give_back{{&w, &g_mut, &m, &v}, {&W, &G, &M, &V}};
   adam_step(W, G, M, V, o, t, ctx);
+}
+
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context& ctx) {
+  const char* op = "sigmoid_cross_entropy";
+  detail::require_float(op, Z.type(), "Z");
+  detail::require_row_major(op, Z, "Z");
+  detail::check_slot(op, out, slot, Z.type());
+  detail::require_same_type(op, Z.type(), Y.type(), "Y");
+  detail::require_row_major(op, Y, "Y");
+  detail::require_shape(op, Y, Z.nrows(), Z.ncols(), "Y");
+  if (G) {
+    detail::require_same_type(op, Z.type(), G->type(), "G");
+    detail::require_row_major(op, *G, "G");
+    detail::require_shape(op, *G, Z.nrows(), Z.ncols(), "G");
+  }
+  detail::LossOut o{&out, G};
+  detail::execute(detail::sigmoid_cross_entropy_table(), detail::SigmoidLossProblem{slot, Z, Y},
+                  Variant::automatic, o, ctx,
+                  detail::Tolerance::for_type(Z.type(), double(Z.nrows() * Z.ncols())));
 }
 
 }  // namespace nn

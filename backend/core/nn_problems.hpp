@@ -3,7 +3,10 @@
 // (a loss with its gradient, Adam's parameters with their moments). Internal to backend/core.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string>
 
+#include "backend/core/compare.hpp"
 #include "ringblas/nn.hpp"
 
 namespace ringblas::detail {
@@ -48,6 +51,13 @@ struct LossOut {
   DenseMatrix* G;
 };
 
+/// Masked sigmoid cross-entropy of logits Z against targets Y (NaN = missing).
+struct SigmoidLossProblem {
+  Index slot;
+  const DenseMatrix& Z;
+  const DenseMatrix& Y;
+};
+
 /// One Adam step with gradient G.
 struct AdamProblem {
   const DenseMatrix& G;
@@ -60,5 +70,23 @@ struct AdamOut {
   DenseMatrix* m;
   DenseMatrix* v;
 };
+
+// Owning host copies of the two outputs above, and the hooks through which dispatch.hpp's
+// execute() moves, copies and compares them (defined in nn_ops.cpp).
+struct LossHost {
+  DenseVector out;
+  std::optional<DenseMatrix> G;
+};
+struct AdamHost {
+  DenseMatrix W, m, v;
+};
+void move_to_host(LossOut& o, const Context& ctx);
+void move_to_host(AdamOut& o, const Context& ctx);
+LossHost host_copy(const LossOut& o, const Context& ctx);
+AdamHost host_copy(const AdamOut& o, const Context& ctx);
+LossOut view_of(LossHost& h);
+AdamOut view_of(AdamHost& h);
+std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& tol);
+std::optional<std::string> compare(const AdamHost& a, const AdamHost& b, const Tolerance& tol);
 
 }  // namespace ringblas::detail

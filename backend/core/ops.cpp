@@ -214,6 +214,33 @@ void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vect
   C = std::move(out.items);
 }
 
+void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const DenseMatrix& B, const Epilogue& ep, const Descriptor& d, Context& ctx) {
+  detail::check_dense_output_flags("mxm_batched (stacked)", d, false);
+  Index rows = 0, inner = 0, widest = 0;
+  for (const Matrix& a : A) {
+    const Dims x = dims(a, d.transpose_a);
+    rows += x.rows;
+    inner += x.cols;
+    widest = std::max(widest, x.cols);
+  }
+  require(rows == C.nrows() && inner == B.nrows() && B.ncols() == C.ncols(),
+          "mxm_batched (stacked)",
+          "the " + std::to_string(A.size()) + " items are " + std::to_string(rows) + " x " +
+              std::to_string(inner) + " stacked, B is " + str({B.nrows(), B.ncols()}) +
+              ", C is " + str({C.nrows(), C.ncols()}));
+  if (ep.has_bias()) {
+    if (!ep.bias) throw InvalidValue("mxm_batched (stacked): the epilogue needs a bias vector");
+    if (ep.bias->size() != C.ncols())
+      throw InvalidValue("mxm_batched (stacked): bias has size " +
+                         std::to_string(ep.bias->size()) + " but C has " +
+                         std::to_string(C.ncols()) + " columns");
+  }
+  detail::execute(detail::mxm_batched_stacked_table(),
+                  detail::StackedBatchedMxmProblem{s, A, B, ep, d}, d.variant, C, ctx,
+                  tol_for(C.type(), s.add, widest));
+}
+
 #define RINGBLAS_EWISE(NAME)                                                                    \
   void NAME(Matrix& C, const Matrix* M, Accum acc, BinaryOpCode op, const Matrix& A,            \
             const Matrix& B, const Descriptor& d, Context& ctx) {                               \

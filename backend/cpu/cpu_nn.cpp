@@ -34,6 +34,17 @@ const T* data(const DenseMatrix& m) {
   return m.values().as<T>();
 }
 
+/// Calls f(row i, its logits, its label) for every row i of the subset, in the subset's order
+/// (softmax cross-entropy and accuracy read the same things).
+template <class T, class F>
+void for_each_row(const DenseMatrix& Z, const DenseVector& labels, const DenseVector& rows, F&& f) {
+  const Index c = Z.ncols();
+  const T* z = data<T>(Z);
+  const std::int32_t* lab = labels.values().as<std::int32_t>();
+  const std::int32_t* r = rows.values().as<std::int32_t>();
+  for (Index k = 0; k < rows.size(); ++k) f(Index(r[k]), z + Index(r[k]) * c, lab[r[k]]);
+}
+
 }  // namespace
 
 void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
@@ -103,29 +114,24 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
                            const DenseVector& labels, const DenseVector& rows, Context&) {
   visit_float(Z.type(), [&](auto zero) {
     using T = decltype(zero);
-    const Index c = Z.ncols(), count = rows.size();
-    const T* z = data<T>(Z);
-    const std::int32_t* lab = labels.values().as<std::int32_t>();
-    const std::int32_t* r = rows.values().as<std::int32_t>();
+    const Index c = Z.ncols();
     T* g = G ? data<T>(*G) : nullptr;
     if (g) std::fill_n(g, Z.nrows() * c, T(0));
-    const T inv = T(1) / T(count);
+    const T inv = T(1) / T(rows.size());
     double loss = 0;  // summed in double: the order is fixed, the rounding small
-    for (Index k = 0; k < count; ++k) {
-      const Index i = r[k];
-      const T* zi = z + i * c;
+    for_each_row<T>(Z, labels, rows, [&](Index i, const T* zi, std::int32_t label) {
       const T mx = *std::max_element(zi, zi + c);
       T sum = 0;
       for (Index j = 0; j < c; ++j) sum += std::exp(zi[j] - mx);
       const T log_sum = std::log(sum);
-      loss += double(log_sum - (zi[lab[i]] - mx));
+      loss += double(log_sum - (zi[label] - mx));
       if (g) {
         T* gi = g + i * c;
         for (Index j = 0; j < c; ++j) gi[j] = std::exp(zi[j] - mx - log_sum) * inv;
-        gi[lab[i]] -= inv;
+        gi[label] -= inv;
       }
-    }
-    out.values().as<T>()[slot] = T(loss / double(count));
+    });
+    out.values().as<T>()[slot] = T(loss / double(rows.size()));
   });
 }
 
@@ -133,17 +139,12 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
               const DenseVector& rows, Context&) {
   visit_float(Z.type(), [&](auto zero) {
     using T = decltype(zero);
-    const Index c = Z.ncols(), count = rows.size();
-    const T* z = data<T>(Z);
-    const std::int32_t* lab = labels.values().as<std::int32_t>();
-    const std::int32_t* r = rows.values().as<std::int32_t>();
+    const Index c = Z.ncols();
     Index correct = 0;
-    for (Index k = 0; k < count; ++k) {
-      const T* zi = z + Index(r[k]) * c;
-      const Index best = std::max_element(zi, zi + c) - zi;  // first maximum: the lowest j
-      correct += best == lab[r[k]];
-    }
-    out.values().as<T>()[slot] = T(double(correct) / double(count));
+    for_each_row<T>(Z, labels, rows, [&](Index, const T* zi, std::int32_t label) {
+      correct += std::max_element(zi, zi + c) - zi == label;  // first maximum: the lowest j
+    });
+    out.values().as<T>()[slot] = T(double(correct) / double(rows.size()));
   });
 }
 
@@ -166,6 +167,34 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
       vv[e] = b2 * vv[e] + (T(1) - b2) * ge * ge;
       w[e] -= step * mm[e] / (std::sqrt(vv[e] * bc2) + eps);
     }
+  });
+}
+
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context&) {
+  visit_float(Z.type(), [&](auto zero) {
+    using T = decltype(zero);
+    const Index n = Z.nrows() * Z.ncols();
+    const T* z = data<T>(Z);
+    const T* y = data<T>(Y);
+    Index present = 0;
+    double loss = 0;  // summed in double, in element order
+    for (Index e = 0; e < n; ++e) {
+      if (std::isnan(y[e])) continue;
+      ++present;
+      loss += double(std::max(z[e], T(0)) - z[e] * y[e] + std::log1p(std::exp(-std::abs(z[e]))));
+    }
+    const T inv = present ? T(1) / T(present) : T(0);
+    if (G) {
+      T* g = data<T>(*G);
+      for (Index e = 0; e < n; ++e) {
+        // σ(z) without overflow for large |z|.
+        const T s =
+            z[e] >= 0 ? T(1) / (T(1) + std::exp(-z[e])) : std::exp(z[e]) / (T(1) + std::exp(z[e]));
+        g[e] = std::isnan(y[e]) ? T(0) : (s - y[e]) * inv;
+      }
+    }
+    out.values().as<T>()[slot] = present ? T(loss / double(present)) : T(0);
   });
 }
 

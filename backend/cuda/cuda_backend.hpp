@@ -19,4 +19,6 @@ namespace ringblas::cuda {
 
 /// True when a device is visible to this process (false in builds without CUDA).
 bool device_present();
+/// Waits for the work queued on ctx's stream (nothing without a device); used by trace timing.
+void synchronize(const Context& ctx);
 }  // namespace ringblas::cuda

@@ -5,6 +5,7 @@
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/maxk/maxk.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
@@ -34,6 +35,7 @@ void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, 
 
 namespace cuda {
 bool device_present() { return false; }
+void synchronize(const Context&) {}
 #define RINGBLAS_OP(R, name, params) \
   R name params { not_compiled("cuda " #name); }
 #include "backend/core/operations.def"
@@ -50,11 +52,22 @@ std::optional<std::string> can_implement(const Semiring&, const Matrix&, const M
   return kNotCompiled;
 }
 }  // namespace spgemm_hash
+namespace spgemm_dot {
+std::optional<std::string> can_implement(const Semiring&, const Matrix*, const Matrix&,
+                                         const Matrix&, const Descriptor&) {
+  return kNotCompiled;
+}
+void run(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Matrix&,
+         const Descriptor&, Context&) {
+  not_compiled("mxm (spgemm_dot)");
+}
+}  // namespace spgemm_dot
 namespace spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,
                                          const DenseMatrix&, const Epilogue*, const Descriptor&) {
   return kNotCompiled;
 }
+double relative_cost(Variant, const Matrix&, Index) { return 0.0; }
 }  // namespace spmm_subwarp
 namespace spmm_batched {
 std::optional<std::string> can_implement(const Semiring&, const Epilogue*, const Descriptor&,
@@ -73,6 +86,14 @@ std::string can_implement(const Semiring&, const Matrix&, const DenseMatrix&, co
 DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, float,
                       const DenseMatrix&, std::vector<Index>&, const LayerChainOptions&,
                       LayerChainStats*, Context&) {
+  not_compiled("mxm_layers");
+}
+SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
+                              LayerChainStats*, Context&) {
+  not_compiled("prepare_network");
+}
+std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,
+                               LayerChainStats*, DenseMatrix*, Context&) {
   not_compiled("mxm_layers");
 }
 }  // namespace sparse_layer

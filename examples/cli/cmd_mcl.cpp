@@ -35,6 +35,7 @@ constexpr const char* kUsage =
     "                 the free device memory on a GPU, no limit on the cpu)\n"
     "  --backend B    auto (default), cpu, cuda, verify\n"
     "  -q             no progress lines\n"
+    "  --trace        every operation's variant and wall time on stderr (a profile)\n"
     "  output: one cluster per line, tab-separated labels (indices without --abc), largest first\n"
     "  exit status: 0 success, 1 error (message on stderr), 2 bad usage\n";
 
@@ -67,6 +68,7 @@ int cmd_mcl(Args& args) {
   }
   const bool abc = args.flag("--abc");
   const bool quiet = args.flag("-q");
+  const bool trace = args.flag("--trace");
   mcl::Options opt;
   opt.inflation = number(args, args.option("-I"), "-I", opt.inflation);
   opt.prune = number(args, args.option("-P"), "-P", opt.prune);
@@ -96,6 +98,7 @@ int cmd_mcl(Args& args) {
     graph = load_matrix(path, &info).cast(Type::fp64);
   }
   Context ctx(parse_backend(backend_opt.value_or("auto")));
+  ctx.trace = ctx.trace_time = trace;
 #if defined(RINGBLAS_HAS_CUDA)
   if (opt.memory_budget_bytes == 0 && ctx.backend != Backend::cpu && cuda_available()) {
     std::size_t free_b = 0, total = 0;

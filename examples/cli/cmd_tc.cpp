@@ -11,7 +11,7 @@ constexpr const char* kUsage =
     "usage: ringblas tc FILE [--method M] [--no-presort] [options]\n"
     "  counts the triangles of the undirected graph FILE: the graph is symmetrised first\n"
     "  (A or Aᵀ having an entry makes an edge) and self-loops are ignored; prints 'triangles: N'\n"
-    "  --method M      sandia_ll (default: C<L> = L +.pair L), sandia_lut (C<L> = L +.pair Uᵀ),\n"
+    "  --method M      sandia_lut (default: C<L> = L +.pair Uᵀ), sandia_ll (C<L> = L +.pair L),\n"
     "                  cohen (C<A> = L +.pair U, halved)\n"
     "  --no-presort    keep the vertex order (default: relabel by decreasing degree)\n";
 }  // namespace
@@ -24,7 +24,7 @@ int cmd_tc(Args& args) {
   }
   GraphOptions g = graph_options(args);
   algorithms::TriangleOptions opt;
-  const std::string method = args.option("--method").value_or("sandia_ll");
+  const std::string method = args.option("--method").value_or("sandia_lut");
   if (method == "sandia_ll")
     opt.method = algorithms::TriangleMethod::sandia_ll;
   else if (method == "sandia_lut")

@@ -14,7 +14,7 @@ GraphOptions graph_options(Args& args) {
   const auto backend = args.option("--backend");
   g.output = args.option("-o");
   if (!g.output) g.output = args.option("--output");
-  g.ctx.trace = args.flag("--trace");
+  g.ctx.trace = g.ctx.trace_time = args.flag("--trace");
   try {
     g.ctx.backend = parse_backend(backend.value_or("auto"));
   } catch (const InvalidValue& e) {

@@ -21,7 +21,7 @@ GraphOptions graph_options(Args& args);
 /// Help text for the options above.
 inline constexpr const char* kGraphOptionsHelp =
     "  --backend B     auto (default), cpu, cuda, verify\n"
-    "  --trace         print dispatch decisions to stderr\n"
+    "  --trace         print dispatch decisions and each operation's wall time to stderr\n"
     "  -o FILE         write the result as a Matrix Market coordinate vector (n x 1; row v+1\n"
     "                  holds vertex v; vertices without a result are absent)\n"
     "  Vertex ids are 0-based: a Matrix Market file's row r is vertex r-1, a SNAP file's ids\n"

@@ -172,12 +172,21 @@ struct RankStats {
 constexpr int kStatFields = 11;
 static_assert(sizeof(RankStats) == kStatFields * sizeof(double));
 
-/// The layers of `net` on `slice`, then its rows still active; adds the layer time to *layer_s.
+/// The layers of `net` on `slice`, then its rows still active (their activations are needed
+/// only when more layers follow: `last` keeps just their ids, which is all the fused chain sends
+/// back); adds the layer time to *layer_s.
 sd::FeatureSlice run_layers(const sd::Network& net, const sd::FeatureSlice& slice, Context& ctx,
-                            const sd::LayerCallback& progress, RankStats& st, double* layer_s) {
+                            const sd::LayerCallback& progress, RankStats& st, double* layer_s,
+                            bool last) {
   sd::InferStats is;
   const auto t0 = clock_type::now();
-  sd::FeatureSlice out = sd::active_rows(sd::infer(net, slice.rows, ctx, progress, &is), slice.ids);
+  sd::FeatureSlice out;
+  if (last) {
+    for (Index i : sd::infer_categories(net, slice.rows, ctx, progress, &is))
+      out.ids.push_back(slice.ids[std::size_t(i)]);
+  } else {
+    out = sd::active_rows(sd::infer(net, slice.rows, ctx, progress, &is), slice.ids);
+  }
   const double wall = seconds_since(t0);
   *layer_s += is.fused ? is.chain.inference_ms / 1e3 : wall;
   st.prepare_s += is.fused ? is.chain.prepare_ms / 1e3 : 0.0;
@@ -258,13 +267,18 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
                     (long long)active);
     };
   };
+  on_all_ranks(mpi, "reserving device memory", [&] {
+    if (on_gpu) reserve_device_pool(head, Index(slice.ids.size()), ctx);  // start-up, not inference
+  });
   RankStats st;
   st.first = double(ranges[std::size_t(rank)].begin);
   st.last = double(ranges[std::size_t(rank)].end);
   MPI_Barrier(MPI_COMM_WORLD);
   const auto t0 = clock_type::now();
   on_all_ranks(mpi, "inference",
-               [&] { slice = run_layers(head, slice, ctx, progress(0), st, &st.head_s); });
+               [&] {
+                 slice = run_layers(head, slice, ctx, progress(0), st, &st.head_s, tail.layers() == 0);
+               });
   st.active_before = st.active_after = double(slice.ids.size());
   double imbalance = 0;
   bool moved = false;
@@ -290,7 +304,7 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
     st.exchange_s = seconds_since(tx);
     st.active_after = double(slice.ids.size());
     on_all_ranks(mpi, "inference after the cut",
-                 [&] { slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s); });
+                 [&] { slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s, true); });
   }
   on_all_ranks(mpi, "device check", [&] {
     if (on_gpu && !current_device_is(dev.device))
@@ -352,8 +366,8 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
           moved ? "rows moved" : "not moved");
     const double layers_s = head + exchange + tail_max;
     std::printf(
-        "inference: %.4f s on %d ranks (barrier to gathered categories; conversions and weight "
-        "preparation included), %.3f TeraEdges/s\n",
+        "inference: %.4f s on %d ranks (whole: barrier to gathered categories; weight "
+        "preparation, features in, layers, categories out), %.3f TeraEdges/s\n",
         total_s, ranks, double(p.count) * e / total_s / 1e12);
     std::printf(
         "layers: %.3f ms, %.3f TeraEdges/s (%s; slowest rank%s); load balance %.1f%% (mean/max)\n",
@@ -361,6 +375,7 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
         fused ? "fused GPU chain, CUDA events, weights prepared before" : "wall clock",
         tail.layers() > 0 ? " per phase, exchange included" : "",
         100 * sum / ranks / std::max(slowest, 1e-12));
+    std::printf("whole / layers: %.2fx\n", total_s / std::max(layers_s, 1e-12));
     if (opt.baseline_ms > 0)
       std::printf("scaling efficiency: %.1f%% (1-rank layers %.3f ms / (%d x %.3f ms))\n",
                   100 * opt.baseline_ms / (1e3 * layers_s * ranks), opt.baseline_ms, ranks,

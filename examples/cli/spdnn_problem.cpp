@@ -1,9 +1,11 @@
 // `ringblas spdnn`: loading the Graph Challenge problem and checking categories against the truth.
 #include "spdnn_problem.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 #include "algorithms/graph_challenge_io.hpp"
+#include "ringblas/buffer.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cli {
@@ -11,6 +13,8 @@ namespace ringblas::cli {
 SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt) {
   namespace gc = graph_challenge;
   SpdnnProblem p;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   // Images: the network's own, else the 1024-pixel ones upsampled.
   p.images_path = gc::find_images(opt.dir, opt.neurons);
   if (!p.images_path.empty()) {
@@ -26,9 +30,20 @@ SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt) {
   p.file_images = p.images.nrows();
   p.count = opt.images.value_or(p.file_images);
   if (p.count != p.file_images) p.images = gc::take_rows(p.images, p.count);
+  const auto t1 = clock::now();
   p.net = sparse_dnn::graph_challenge_network(opt.neurons, opt.layers, opt.dir);
+  p.images_s = std::chrono::duration<double>(t1 - t0).count();
+  p.network_s = std::chrono::duration<double>(clock::now() - t1).count();
   p.progress = opt.progress.value_or(opt.layers >= 100 ? opt.layers / 10 : 0);
   return p;
+}
+
+std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx) {
+  const std::size_t activations = 3 * std::size_t(net.neurons) * std::size_t(images) * sizeof(float);
+  const std::size_t weights = 64 * std::size_t(net.edges());  // upload, transpose, ranks, blob
+  const std::size_t bytes = activations + weights;
+  { const Buffer reserve(bytes, Location::device, &ctx); }
+  return bytes;
 }
 
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra) {
@@ -37,6 +52,8 @@ void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const st
       (long long)opt.neurons, (long long)opt.layers, (long long)p.count, p.images_path.c_str(),
       p.upsample > 1 ? ", upsampled" : "", (long long)p.net.edges(), backend_name(opt.backend),
       extra.c_str());
+  std::printf("reading (not in the inference time): images %.3f s, network %.3f s\n", p.images_s,
+              p.network_s);
   std::fflush(stdout);
 }
 

@@ -29,6 +29,7 @@ struct SpdnnProblem {
   Index file_images = 0;  ///< images in the file (the truth covers these)
   Index upsample = 1;     ///< > 1: the 1024 images upsampled, no truth
   Index progress = 0;     ///< progress every P layers, 0: none
+  double images_s = 0, network_s = 0;  ///< wall time reading the images / building the network
   std::string images_path;
   Matrix images;  ///< count x neurons
   sparse_dnn::Network net;
@@ -37,6 +38,12 @@ struct SpdnnProblem {
 /// Reads the images (or upsamples the 1024 ones) and builds the network (files in opt.dir where
 /// present, generated otherwise). IoError when no image file is found.
 SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt);
+
+/// Device memory the fused chain will take for `images` images of `net` (the dense activations,
+/// three copies, and the weights' preparation), allocated once and freed into the device pool
+/// before the timed inference, so that the pool's one-time growth (and the CUDA context
+/// creation) is start-up, not inference, as reading the files is. Returns the bytes reserved.
+std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx);
 
 /// The "spdnn: N neurons x L layers, ..." header line.
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra);

@@ -35,6 +35,9 @@ class Context {
   bool trace = false;      ///< print one line per dispatch decision to trace_out
   std::ostream* trace_out;
   bool debug_sync = false;  ///< synchronize and check after every kernel launch
+  /// With trace: also each operation's wall time, the device synchronised at its end (a
+  /// profile where no profiler runs; costs a synchronisation per operation).
+  bool trace_time = false;
   mutable TransferCounters transfers;  ///< counted by every explicit copy (Matrix::to, ...)
   std::shared_ptr<MemoryResource> workspace;  ///< created lazily by the cuda backend
 

@@ -19,8 +19,7 @@ namespace ringblas {
 enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
   spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise, reduce, transpose,
-  extract, assign,
-  host_dense, cublas, dense_nn  // include/ringblas/nn.hpp: cpu row, cuda gemm, cuda dense kernels
+  extract, assign, spmm_rowsplit, spgemm_dot, host_dense, cublas, dense_nn
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

@@ -71,6 +71,16 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
 void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
               const DenseVector& rows, Context& ctx = default_context());
 
+/// Masked sigmoid cross-entropy of multi-task binary logits Z (n x T) against targets Y (n x T,
+/// each 0, 1 or NaN = missing; torch's BCEWithLogitsLoss averaged over the present targets):
+///   loss = (1/P) Σ_{Y(i,t) present} max(z,0) − z·y + log(1 + e^−|z|)   written to out(slot),
+///   G = (σ(Z) − Y) / P where Y is present, 0 where missing (skipped when G is nullptr),
+/// P the number of present targets (loss and G are 0 when P = 0). Y and G have Z's shape and
+/// type; out has Z's type and slot < out.size() (InvalidIndex otherwise). Targets other than
+/// 0, 1, NaN are not checked (they enter the formula as given).
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context& ctx = default_context());
+
 /// Adam's settings (Kingma & Ba 2015); weight_decay is L2 added to the gradient (g + wd·w) as in
 /// torch.optim.Adam and Kipf & Welling's GCN, not AdamW's decoupled decay.
 struct AdamOptions {

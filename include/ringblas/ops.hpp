@@ -49,6 +49,18 @@ void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vect
                  const std::vector<DenseMatrix>& B, const Descriptor& desc = {},
                  Context& ctx = default_context());
 
+/// Stacked batched SpMM, the layout of a mini-batch of graphs (PyTorch Geometric's Batch): B and
+/// C hold the items' dense operands one after another by rows, and
+///   C = epilogue(diag(op(A[0]), ..., op(A[N-1])) ⊕.⊗ B),
+/// i.e. C's rows r_b .. r_b+m_b-1 are epilogue(op(A[b]) ⊕.⊗ B's rows s_b .. s_b+k_b-1), with
+/// op(A[b]) m_b x k_b, r_b = Σ_{c<b} m_c, s_b = Σ_{c<b} k_c. One kernel launch on the GPU, no
+/// per-item buffers. C is overwritten (no mask, no accumulator). Throws DimensionMismatch when
+/// Σ m_b != C.nrows(), Σ k_b != B.nrows() or B and C differ in columns; InvalidValue for a
+/// missing or wrong-sized bias; NotImplemented for desc.transpose_b or mask flags.
+void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const DenseMatrix& B, const Epilogue& epilogue, const Descriptor& desc = {},
+                 Context& ctx = default_context());
+
 /// C<M> = C accum (A ∪ B) with op where both have an entry. (GrB_eWiseAdd)
 void ewise_add(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
                const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,10 @@
 
 namespace ringblas {
 
+namespace detail {
+struct SparseNetworkState;  ///< the backend's prepared weights (device memory)
+}
+
 struct LayerChainOptions {
   /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
   /// are streamed: the next layer is copied on a second stream into a double buffer while the
@@ -17,6 +22,12 @@ struct LayerChainOptions {
   std::size_t weight_budget_bytes = 0;
   /// Stream even when everything fits (tests reach the out-of-core path with it).
   bool force_out_of_core = false;
+  /// Once few features remain (as many as one wave of blocks holds), run every remaining layer
+  /// in one launch (the tail kernel: each block keeps its features' activations in shared memory
+  /// from layer to layer), instead of one launch per layer. Needs resident weights and at most
+  /// 6400 neurons (shared memory); the host reads the active count (one synchronization)
+  /// after layers 4, 6, 8, 12, 16, 24, ... to decide.
+  bool fused_tail = true;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;
@@ -30,7 +41,8 @@ struct LayerChainStats {
   double compaction_ms = 0;  ///< separate compaction passes (0: fused into the layer kernel)
   double transfer_ms = 0;    ///< features in and results out
   std::vector<Index> active;  ///< features still active after each layer
-  std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream)
+  std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream); the tail kernel's layers count as one
+  Index tail_from = 0;           ///< first layer (1-based) run by the tail kernel; 0: none
   std::size_t weight_bytes = 0;  ///< prepared weights (all layers)
   bool out_of_core = false;
 };
@@ -49,6 +61,38 @@ struct LayerChainStats {
 DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                        float ymax, const DenseMatrix& features, std::vector<Index>& ids,
                        const LayerChainOptions& options, LayerChainStats* stats, Context& ctx);
+
+/// A network prepared once for mxm_layers on the device of the Context it was prepared with
+/// (ctx.device): every layer's weights transposed and laid out for the sparse_layer kernel by
+/// kernels on that device (no host preprocessing), resident there, reused by every call.
+/// Copies share the prepared weights.
+struct SparseNetwork {
+  Index neurons = 0;
+  std::vector<float> bias;  ///< b_k, one per layer
+  float ymax = 0;
+  int device = 0;                ///< the CUDA device holding the weights
+  std::size_t weight_bytes = 0;  ///< prepared weights (all layers)
+  std::shared_ptr<const detail::SparseNetworkState> state;  ///< backend-owned; null: not prepared
+  Index layers() const { return Index(bias.size()); }
+};
+
+/// Prepares W_1..W_L (neurons x neurons each, host or device, fp32 values: other types are cast)
+/// and b_k <= 0, ymax > 0 for mxm_layers(SparseNetwork, ...). stats (optional): prepare_ms and
+/// weight_bytes are set, the rest reset. Same errors as mxm_layers.
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, Context& ctx, LayerChainStats* stats = nullptr);
+
+/// The layers of a prepared network on sparse features: Y_0 = featuresᵀ for `features` images x
+/// neurons (CSR, host or device, fp32 values; other types are cast on the host), converted to the
+/// kernel's dense layout on the device (the sparse arrays are what crosses the bus). Returns the
+/// ids (0-based rows of `features`, ascending) of the images with a nonzero final activation: the
+/// Graph Challenge categories. `survivors`, when given, receives their final columns (neurons x
+/// count, column-major, on the device, in the order of the ids). stats: transfer_ms covers the
+/// features in and the ids out; prepare_ms is 0 (prepare_network reports it).
+/// Throws as mxm_layers, and InvalidValue for a network prepared on another device.
+std::vector<Index> mxm_layers(const SparseNetwork& net, const Matrix& features,
+                              const LayerChainOptions& options, LayerChainStats* stats,
+                              Context& ctx, DenseMatrix* survivors = nullptr);
 
 /// Why mxm_layers would not run on `ctx` (its dispatch table's answer: cpu or verify backend, a
 /// build without CUDA, no device), or "" when it runs. For algorithms that choose between the

@@ -1,6 +1,9 @@
 // Sparse DNN inference benchmark (Graph Challenge): ringblas mxm_layers (fused sparse_layer kernel,
 // device-side compaction) against a cuSPARSE baseline (cusparseSpMM + a separate bias/ReLU/clamp
 // kernel per layer, no pruning), in the same run. TeraEdges/s = images x Σ nnz(W_k) / time.
+// Two ringblas times per network: the layers (CUDA events, first layer to last) and the whole
+// inference after reading the files (host wall clock: prepare_network on the device, the sparse
+// images in, the layers, the category ids out), as `ringblas spdnn` reports them.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120]
 #include <cuda_runtime.h>
@@ -46,6 +49,9 @@ namespace gc = ringblas::graph_challenge;
 struct Result {
   std::string name;
   Index neurons = 0, layers = 0, images = 0, edges = 0;
+  double whole_ms = 0, whole_teps = 0;
+  double per_layer_ms = 0, per_layer_teps = 0;  ///< layers with fused_tail off (network prepared once)
+  Index tail_from = 0;  ///< first layer run by the tail kernel in the default run (0: none)
   double ringblas_ms = 0, kernel_ms = 0, compaction_ms = 0, transfer_ms = 0, prepare_ms = 0;
   double ringblas_teps = 0, bandwidth_gbs = 0;
   double cusparse_ms = -1, cusparse_teps = 0;
@@ -226,6 +232,9 @@ int main(int argc, char** argv) {
         const Result& r = results[i];
         j << "    {\"network\": \"" << r.name << "\", \"neurons\": " << r.neurons << ", \"layers\": " << r.layers
           << ", \"images\": " << r.images << ", \"edges_per_image\": " << r.edges
+          << ", \"whole_ms\": " << r.whole_ms << ", \"whole_teraedges\": " << r.whole_teps
+          << ", \"per_layer_launches_ms\": " << r.per_layer_ms << ", \"per_layer_launches_teraedges\": "
+          << r.per_layer_teps << ", \"tail_from\": " << r.tail_from
           << ", \"ringblas_ms\": " << r.ringblas_ms << ", \"kernel_ms\": " << r.kernel_ms
           << ", \"compaction_ms\": " << r.compaction_ms << ", \"transfer_ms\": " << r.transfer_ms
           << ", \"prepare_ms\": " << r.prepare_ms << ", \"ringblas_teraedges\": " << r.ringblas_teps
@@ -241,15 +250,23 @@ int main(int argc, char** argv) {
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
            "4096/16384-neuron layers from algorithms/radixnet. Times are medians of " << repeats
-        << " runs after a warm-up, from CUDA events; weights prepared before timing.\n\n"
-        << "| network | images | ringblas ms | TeraEdges/s | kernel ms | compaction ms | GB/s | cuSPARSE ms | "
-           "cuSPARSE TeraEdges/s | speedup | categories | check |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        << " runs after a warm-up. *layers*: CUDA events from the first layer to the last. "
+           "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
+           "mxm_layers on the host's sparse images (features in, layers, category ids out), "
+           "reading the files excluded. *layers* use the default options: once few features remain the "
+           "tail kernel runs every remaining layer in one launch (from the layer given; 0: not used). "
+           "*per-layer launches*: the same with fused_tail off, on one network prepared once and "
+           "reused for every run.\n\n"
+        << "| network | images | whole ms | whole TeraEdges/s | whole / layers | prepare ms | features in + ids out ms | layers ms | TeraEdges/s (tail from) | per-layer launches ms | per-layer TeraEdges/s | kernel ms | GB/s | cuSPARSE ms | "
+           "cuSPARSE TeraEdges/s | speedup (layers) | categories | check |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
       for (const Result& r : results) {
         char line[512];
-        std::snprintf(line, sizeof line, "| %s | %lld | %.3f | %.2f | %.3f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
-                      r.name.c_str(), (long long)r.images, r.ringblas_ms, r.ringblas_teps, r.kernel_ms,
-                      r.compaction_ms, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
+        std::snprintf(line, sizeof line, "| %s | %lld | %.3f | %.2f | %.2fx | %.2f | %.2f | %.3f | %.2f (%lld) | %.3f | %.2f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
+                      r.name.c_str(), (long long)r.images, r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms,
+                      r.prepare_ms, r.transfer_ms, r.ringblas_ms, r.ringblas_teps, (long long)r.tail_from,
+                      r.per_layer_ms, r.per_layer_teps, r.kernel_ms,
+                      r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
                       r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0, (long long)r.categories,
                       r.check.c_str());
         m << line;
@@ -268,25 +285,49 @@ int main(int argc, char** argv) {
     r.edges = net.edges();
     const Index factor = c.n == 1024 ? 1 : (c.n == 4096 ? 2 : (c.n == 16384 ? 4 : 8));
     const Matrix imgs = gc::take_rows(factor == 1 ? real : gc::upsample_images(real, factor), f);
-    const DenseMatrix y0 = dense_features(imgs, ctx);
-    std::vector<double> total, kern, comp, trans, prep;
+    std::vector<double> whole, total, kern, comp, trans, prep;
     std::vector<Index> ids;
-    LayerChainStats st;
+    LayerChainStats st, ps;
     for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up
-      const DenseMatrix out = mxm_layers(net.weights, net.bias, net.ymax, y0, ids, {}, &st, ctx);
+      const auto t0 = std::chrono::steady_clock::now();
+      const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx, &ps);
+      ids = mxm_layers(prepared, imgs, {}, &st, ctx);  // default options: the tail kernel where it applies
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      st.prepare_ms = ps.prepare_ms;
       if (rep == 0) continue;
+      whole.push_back(ms);
       total.push_back(st.inference_ms);
       kern.push_back(st.kernel_ms);
       comp.push_back(st.compaction_ms);
       trans.push_back(st.transfer_ms);
       prep.push_back(st.prepare_ms);
     }
+    r.whole_ms = median(whole);
+    r.whole_teps = double(f) * double(r.edges) / (r.whole_ms * 1e-3) / 1e12;
     r.ringblas_ms = median(total);
     r.kernel_ms = median(kern);
     r.compaction_ms = median(comp);
     r.transfer_ms = median(trans);
     r.prepare_ms = median(prep);
     r.ringblas_teps = double(f) * double(r.edges) / (r.ringblas_ms * 1e-3) / 1e12;
+    r.tail_from = st.tail_from;
+    {
+      // One launch per layer (no tail kernel), on one prepared network reused by every run.
+      const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx);
+      LayerChainOptions per_layer;
+      per_layer.fused_tail = false;
+      LayerChainStats ps2;
+      std::vector<double> ms;
+      for (int rep = 0; rep <= repeats; ++rep) {
+        const std::vector<Index> pids = mxm_layers(prepared, imgs, per_layer, &ps2, ctx);
+        if (pids != ids)
+          std::printf("%-10s per-layer launches: %zu categories, default run %zu: MISMATCH\n", r.name.c_str(),
+                      pids.size(), ids.size());
+        if (rep > 0) ms.push_back(ps2.inference_ms);
+      }
+      r.per_layer_ms = median(ms);
+      r.per_layer_teps = double(f) * double(r.edges) / (r.per_layer_ms * 1e-3) / 1e12;
+    }
     // Bytes the kernels move: every active feature column read and written per layer, plus weights.
     double bytes = double(st.weight_bytes);
     Index in_active = f;
@@ -309,6 +350,7 @@ int main(int argc, char** argv) {
       check = ids == want ? "truth PASS" : "truth FAIL";
     }
     if (baseline) {
+      const DenseMatrix y0 = dense_features(imgs, ctx);  // the baseline's input (not timed)
       std::vector<int> alive;
       run_cusparse(net, y0.values().as<float>(), int(f), alive);  // warm-up
       r.cusparse_ms = run_cusparse(net, y0.values().as<float>(), int(f), alive);
@@ -317,10 +359,13 @@ int main(int argc, char** argv) {
       check += std::string(check.empty() ? "" : ", ") + (same ? "cuSPARSE PASS" : "cuSPARSE FAIL");
     }
     r.check = check;
-    std::printf("%-10s images %lld: ringblas %.3f ms (%.2f TeraEdges/s; kernel %.3f, compaction %.3f, "
-                "prepare %.0f ms), %.0f GB/s, cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
-                r.name.c_str(), (long long)f, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, r.compaction_ms,
-                r.prepare_ms, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps, (long long)r.categories,
+    std::printf("%-10s images %lld: whole %.3f ms (%.2f TeraEdges/s, %.2fx the layers; prepare %.2f ms, "
+                "features in + ids out %.2f ms), layers %.3f ms (%.2f TeraEdges/s; kernel %.3f), "
+                "tail from layer %lld, per-layer launches %.3f ms (%.2f TeraEdges/s), %.0f GB/s, "
+                "cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
+                r.name.c_str(), (long long)f, r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms, r.prepare_ms,
+                r.transfer_ms, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, (long long)r.tail_from,
+                r.per_layer_ms, r.per_layer_teps, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps, (long long)r.categories,
                 r.check.c_str());
     std::fflush(stdout);
     results.push_back(r);

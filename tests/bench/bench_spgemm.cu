@@ -5,6 +5,12 @@
 // high-water mark. Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_spgemm --json out.json --md out.md [--data DIR] [--reps N] [--only NAME]
 //        [--max-products N]
+// Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
+//        [--dense-min-nnz N] [--real-only 1]: fp64 only; per matrix the previous pipeline
+//        (spgemm_hash::tuning::previous), the new one (tuning::defaults, or the knobs given), each
+//        issue-14 path alone, cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>" lines
+//        from shared/peers/run_speck.sh, measured in the same device call); rows printed and
+//        appended to the Markdown file as they are measured.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -17,10 +23,12 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "ringblas/ringblas.hpp"
 
 namespace {
@@ -43,6 +51,9 @@ struct Options {
   std::string json = "spgemm.json", md = "spgemm.md", data = RINGBLAS_DATA_DIR, only;
   int reps = 10;
   double max_products = 4e10;
+  std::string speck;  ///< versus mode when set
+  int dense_windows = -1, dense_min_nnz = -1;
+  bool real_only = false;
 };
 
 struct Input {
@@ -166,6 +177,7 @@ std::vector<Input> load_inputs(const Options& o) {
       }
     }
   }
+  if (o.real_only) return out;
   const std::pair<const char*, std::function<Matrix()>> gen[] = {
       {"rmat18", make_rmat18}, {"er200k_16", make_er200k}, {"band300k_27", make_band300k},
       {"stencil27_100", make_stencil27}};
@@ -392,6 +404,180 @@ std::string json_timing(const Timing& t, Index products) {
   return o.str();
 }
 
+// ---- versus mode: previous vs new pipeline vs cuSPARSE vs spECK, fp64 --------------------------
+
+std::string json_safe(std::string s) {
+  std::replace(s.begin(), s.end(), '"', '\'');
+  std::replace(s.begin(), s.end(), '\\', '/');
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
+std::map<std::string, double> read_speck(const std::string& path) {
+  std::map<std::string, double> out;
+  std::ifstream in(path);
+  std::string name, ms;
+  while (in >> name >> ms) {
+    try {
+      out[name] = std::stod(ms);
+    } catch (...) {  // "NA": spECK failed on it
+    }
+  }
+  return out;
+}
+
+int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
+  using spgemm_hash_tuning = ringblas::cuda::spgemm_hash::tuning;
+  namespace sh = ringblas::cuda::spgemm_hash;
+  const auto speck = read_speck(o.speck);
+  spgemm_hash_tuning fresh = spgemm_hash_tuning::defaults();
+  if (o.dense_windows >= 0) fresh.dense_windows = o.dense_windows;
+  if (o.dense_min_nnz >= 0) fresh.dense_min_nnz = o.dense_min_nnz;
+  const spgemm_hash_tuning old = spgemm_hash_tuning::previous();
+  spgemm_hash_tuning only_bitmap = old, only_windows = old, only_streams = old;
+  only_bitmap.bitmap_symbolic = fresh.bitmap_symbolic;
+  only_windows.dense_windows = fresh.dense_windows;
+  only_windows.dense_min_nnz = fresh.dense_min_nnz;
+  only_streams.concurrent_bins = fresh.concurrent_bins;
+  // A second threshold for the windowed rows, to choose the default from the same run.
+  spgemm_hash_tuning low_min = fresh;
+  low_min.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
+  const std::pair<const char*, spgemm_hash_tuning> variants[] = {
+      {"old", old},         {"new", fresh},           {"bitmap", only_bitmap},
+      {"windows", only_windows}, {"streams", only_streams}, {"new_low_min", low_min}};
+  constexpr int nv = 6;
+
+  cusparseHandle_t h;
+  BENCH_CUSPARSE(cusparseCreate(&h));
+  Context ctx(Backend::cuda);
+  Descriptor desc;
+  desc.variant = Variant::spgemm_hash;
+  std::ofstream md(o.md);
+  std::ostringstream head;
+  head << "# spgemm_hash previous vs new pipeline vs cuSPARSE vs spECK, C = A·A, fp64 (" << prop.name
+       << ", " << date << ")\n\n"
+       << "ours: whole call incl. allocating C, median of " << o.reps
+       << " after 2 warm-ups, L2 flushed. old = tuning::previous(), new = tuning::defaults() (dense "
+          "windows "
+       << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz
+       << "); bitmap / windows / streams = old plus that one path; new, min/4 = new with min nnz "
+       << low_min.dense_min_nnz << ". cuSPARSE ALG1 in this run. "
+          "spECK: run_speck.sh in the same device call (mean of 10, C's buffers reused). "
+          "Ratios: time / spECK (below 1 = faster than spECK).\n\n"
+       << "| matrix | products | nnz(C) | old ms | new ms | bitmap ms | windows ms | streams ms | "
+          "new, min/4 ms | cuSPARSE ms | spECK ms | old/spECK | new/spECK | new/old | check new / "
+          "old |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  md << head.str() << std::flush;
+  std::cout << head.str() << std::flush;
+  std::ostringstream js;
+  js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date
+     << "\",\n  \"dense_windows\": " << fresh.dense_windows
+     << ", \"dense_min_nnz\": " << fresh.dense_min_nnz << ",\n  \"matrices\": [\n";
+  double log_old = 0, log_new = 0;
+  int n_speck = 0, worse = 0;
+  bool first = true;
+  for (Input& in : load_inputs(o)) {
+    const Index products = count_products(in.a);
+    if (double(products) > o.max_products) continue;
+    const Matrix A = in.a.to(Location::device, ctx);
+    const Semiring s = semiring("plus_times", Type::fp64);
+    Timing t[nv];
+    std::string check[2];
+    std::vector<void*> theirs;
+    Index cz = 0;
+    Timing cus;
+    cus = measure(o.reps, [&] { return cusparse_spgemm(h, A, CUDA_R_64F, 8, nullptr); });
+    if (cus.ok) {
+      try {
+        cz = cusparse_spgemm(h, A, CUDA_R_64F, 8, &theirs);
+      } catch (const std::exception&) {
+        theirs.clear();
+      }
+    }
+    std::vector<double> av = in.a.values_vector<double>();
+    for (double& x : av) x = std::fabs(x);
+    const Matrix absA = Matrix::from_csr(in.a.nrows(), in.a.ncols(), in.a.row_ptr_vector(),
+                                         in.a.col_idx_vector(), av)
+                            .to(Location::device, ctx);
+    Matrix mag;
+    for (int v = 0; v < nv; ++v) {
+      sh::set_tuning(variants[v].second);
+      Matrix last;
+      t[v] = measure(o.reps, [&] {
+        Matrix C(A.nrows(), A.ncols(), Type::fp64);
+        mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
+        Index z = C.nnz();
+        last = std::move(C);
+        return z;
+      });
+      if (v < 2) {
+        if (!t[v].ok) check[v] = "failed: " + t[v].error;
+        else if (theirs.empty()) check[v] = "no peer";
+        else {
+          try {
+            if (mag.nrows() != A.nrows() || mag.nnz() == 0) {
+              mag = Matrix(A.nrows(), A.ncols(), Type::fp64);
+              mxm(mag, nullptr, no_accum, s, absA, absA, desc, ctx);
+            }
+            const std::string diff = check_against(last, theirs, cz, true, mag, ctx);
+            check[v] = diff.empty() ? "ok" : "WRONG: " + diff;
+          } catch (const std::exception& e) {
+            check[v] = std::string("check failed: ") + e.what();
+          }
+        }
+      }
+    }
+    sh::set_tuning(spgemm_hash_tuning::defaults());
+    for (void* p : theirs) cudaFreeAsync(p, 0);
+    const auto sp = speck.find(in.name);
+    const bool has_speck = sp != speck.end();
+    auto ms = [](const Timing& x) { return x.ok ? fmt(x.ms) : std::string("fail"); };
+    auto ratio = [](const Timing& x, double ref) {
+      return x.ok && ref > 0 ? fmt(x.ms / ref, 2) : std::string("—");
+    };
+    if (has_speck && t[0].ok && t[1].ok) {
+      log_old += std::log(t[0].ms / sp->second);
+      log_new += std::log(t[1].ms / sp->second);
+      ++n_speck;
+      worse += t[1].ms > sp->second;
+    }
+    std::ostringstream row;
+    row << "| " << in.name << " | " << with_commas(products) << " | "
+        << with_commas(t[1].ok ? t[1].nnz : t[0].nnz) << " | " << ms(t[0]) << " | " << ms(t[1])
+        << " | " << ms(t[2]) << " | " << ms(t[3]) << " | " << ms(t[4]) << " | " << ms(t[5])
+        << " | " << ms(cus)
+        << " | " << (has_speck ? fmt(sp->second) : "NA") << " | "
+        << ratio(t[0], has_speck ? sp->second : 0) << " | "
+        << ratio(t[1], has_speck ? sp->second : 0) << " | "
+        << ratio(t[1], t[0].ok ? t[0].ms : 0) << " | " << check[1] << " / " << check[0]
+        << " |\n";
+    md << row.str() << std::flush;
+    std::cout << row.str() << std::flush;
+    js << (first ? "" : ",\n") << "    {\"name\": \"" << in.name << "\", \"products\": " << products;
+    first = false;
+    for (int v = 0; v < nv; ++v)
+      js << ", \"" << variants[v].first << "\": " << json_timing(t[v], products);
+    js << ", \"cusparse\": " << json_timing(cus, products)
+       << ", \"speck_ms\": " << (has_speck ? std::to_string(sp->second) : std::string("null"))
+       << ", \"check_new\": \"" << json_safe(check[1]) << "\", \"check_old\": \""
+       << json_safe(check[0]) << "\"}";
+  }
+  std::ostringstream tail;
+  tail << "\ngeomean time / spECK over " << n_speck << " matrices: old "
+       << fmt(n_speck ? std::exp(log_old / n_speck) : 0, 3) << ", new "
+       << fmt(n_speck ? std::exp(log_new / n_speck) : 0, 3) << "; new slower than spECK on "
+       << worse << "\n";
+  md << tail.str() << std::flush;
+  std::cout << tail.str() << std::flush;
+  js << "\n  ],\n  \"geomean_old_over_speck\": " << (n_speck ? std::exp(log_old / n_speck) : 0)
+     << ",\n  \"geomean_new_over_speck\": " << (n_speck ? std::exp(log_new / n_speck) : 0)
+     << ",\n  \"n_speck\": " << n_speck << "\n}\n";
+  std::ofstream(o.json) << js.str();
+  cusparseDestroy(h);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -404,6 +590,10 @@ int main(int argc, char** argv) {
     else if (k == "--reps") o.reps = std::max(10, std::stoi(v));
     else if (k == "--only") o.only = v;
     else if (k == "--max-products") o.max_products = std::stod(v);
+    else if (k == "--speck") o.speck = v;
+    else if (k == "--dense-windows") o.dense_windows = std::stoi(v);
+    else if (k == "--dense-min-nnz") o.dense_min_nnz = std::stoi(v);
+    else if (k == "--real-only") o.real_only = v != "0";
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -415,6 +605,7 @@ int main(int argc, char** argv) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  if (!o.speck.empty()) return run_versus(o, prop, date);
   cusparseHandle_t h;
   BENCH_CUSPARSE(cusparseCreate(&h));
   Context ctx(Backend::cuda);

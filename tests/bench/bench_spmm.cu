@@ -6,16 +6,20 @@
 //   (items padded to the largest dim and nnz where sizes differ), cublasSgemmBatched on the
 //   densified (padded) matrices, and a TensorFlow-style kernel (one thread per product, global
 //   atomics, block-diagonal COO, C zeroed by a memset inside the timing);
-// - single large SpMM: Cora, PubMed and SNAP graphs x n_B against cusparseSpMM (CSR ALG2 and the
-//   default algorithm).
+// - single SpMM (issue 14): Cora, PubMed and SNAP graphs x n_B through the public API (automatic
+//   and each variant forced), the spmm_rowsplit / spmm_subwarp launchers alone with their tuning
+//   knobs, cusparseSpMM (default, CSR ALG1/ALG2/ALG3) in the same run, and the host time per call
+//   of ringblas and cuSPARSE. `--single` runs only this part (about 2 minutes on an H100).
 // CUDA events around each call, warm-up, median of repeats; GFLOP/s = 2 nnz(A) n_B / time;
 // bandwidth against the measured device-to-device copy bandwidth. JSON + Markdown with the GPU.
-// Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]
+// Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
+//        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1] [--widths 16,64,128,256,512]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -27,6 +31,7 @@
 #include <vector>
 
 #include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
+#include "backend/cuda/spmm_subwarp/spmm_rowsplit_impl.cuh"  // tuned instantiations, bench only
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
 
@@ -355,6 +360,35 @@ std::vector<Matrix> tox21(const std::string& dir, std::size_t count) {
   return out;
 }
 
+/// Host time per call in us of f() issued `calls` times back to back without waiting for the GPU
+/// (what a training loop pays on the CPU per call; the GPU queue is deep enough not to block).
+double host_us(const std::function<void()>& f, int calls = 200) {
+  for (int w = 0; w < 5; ++w) f();
+  BENCH_CUDA(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i) f();
+  const auto t1 = std::chrono::steady_clock::now();
+  BENCH_CUDA(cudaDeviceSynchronize());
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
+}
+
+void record_host(const std::string& cfg, const std::string& impl, long long nnz, int n,
+                 const std::function<void()>& f) {
+  Record r{"single_host", cfg, impl, nnz, n};
+  try {
+    r.us = host_us(f);
+  } catch (const std::exception& e) {
+    r.note = e.what();
+    cudaGetLastError();
+  }
+  std::cerr << "single_host " << cfg << " " << impl << ": " << r.us << " us host\n";
+  g_records.push_back(r);
+}
+
+/// Single SpMM C = A B (fp32, row-major B and C, all on the device): the public API (automatic
+/// and each variant forced), the kernels alone through their launchers (spmm_rowsplit with
+/// several long-row thresholds and vector widths, spmm_subwarp's row and nnz-split mappings),
+/// cuSPARSE (default, CSR ALG1/ALG2/ALG3) in the same run, and the host time per call.
 void run_single(const std::string& name, const Matrix& host, int n, cusparseHandle_t sp) {
   Context ctx(Backend::cuda);
   const Matrix a = host.cast(Type::fp32).with_index_type(IndexType::i32).to(Location::device, ctx);
@@ -364,9 +398,83 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const std::string cfg = name + " n_B=" + std::to_string(n);
   g_bytes = 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
   record("single", cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
-  Descriptor own;  // our kernel even where the automatic choice falls back to cuSPARSE
-  own.variant = Variant::spmm_subwarp;
-  record("single", cfg, "ringblas_subwarp_forced", a.nnz(), n, [&] { mxm(c, s, a, b, own, ctx); });
+  for (Variant v : {Variant::spmm_rowsplit, Variant::spmm_subwarp}) {
+    Descriptor own;
+    own.variant = v;
+    record("single", cfg, "ringblas_api_" + std::string(variant_name(v)), a.nnz(), n,
+           [&] { mxm(c, s, a, b, own, ctx); });
+  }
+  record_host(cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
+
+  // The kernels alone, on the same device arrays.
+  using namespace ringblas::cuda::detail;
+  SpmmProblem p;
+  p.m = int(a.nrows());
+  p.k = int(a.ncols());
+  p.n = n;
+  p.nnz = a.nnz();
+  p.row_ptr = a.row_ptr().as<std::int32_t>();
+  p.col_idx = a.col_idx().as<std::int32_t>();
+  p.a_values = a.values().data();
+  p.b = b.values().data();
+  p.b_rs = n;
+  p.b_cs = 1;
+  p.c = c.values().data();
+  p.c_rs = n;
+  p.c_cs = 1;
+  int l2 = 0;
+  BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  const int vw = n % 4 == 0 ? 4 : 1;
+  const SubwarpShape vec = subwarp_shape(n, vw), scalar = subwarp_shape(n, 1);
+  // As the API launches it: the column chunk narrowed to fit half of L2.
+  const SubwarpShape fit = rowsplit_shape(n, vw, a.ncols(), 4, SpmmPolicy::rowsplit_l2_fraction * l2);
+  int sms = 0;
+  BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int threads = rowsplit_block_threads(p.m, fit.log_sw, sms);
+  const bool stream_c = double(p.m) * n * 4 > double(l2);
+  for (int L : {32, 64, 128, 256, 1 << 30})
+    record("single", cfg, "kernel_rowsplit_L" + (L > 1000000 ? std::string("off") : std::to_string(L)), a.nnz(), n,
+           [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, L, threads, stream_c, nullptr, false); });
+  record("single", cfg, std::string("kernel_rowsplit_L64_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
+         [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, threads, !stream_c, nullptr, false); });
+  // Code-changing knobs (registers via minimum blocks per SM, B loads in flight per thread).
+  record("single", cfg, "kernel_rowsplit_L64_minblocks4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 4, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_minblocks6", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 6, 8>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_unroll4", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 4>(p, fit, 64, threads, stream_c, nullptr, false); });
+  record("single", cfg, "kernel_rowsplit_L64_unroll16", a.nnz(), n,
+         [&] { spmm_rowsplit_launch_tuned<PlusTimes, 1, 16>(p, fit, 64, threads, stream_c, nullptr, false); });
+  for (int t : {64, 128, 256})
+    if (t != threads)
+      record("single", cfg, "kernel_rowsplit_L64_block" + std::to_string(t), a.nnz(), n,
+             [&] { spmm_rowsplit_launch<PlusTimes>(p, fit, 64, t, stream_c, nullptr, false); });
+  if (vec.vec > 1)
+    record("single", cfg, "kernel_rowsplit_L64_scalar", a.nnz(), n, [&] {
+      spmm_rowsplit_launch<PlusTimes>(p, scalar, 64, rowsplit_block_threads(p.m, scalar.log_sw, sms), stream_c,
+                                      nullptr, false);
+    });
+  // Narrower and wider column chunks than the rule's: 2^log_sw lanes of vw columns.
+  for (int log_sw = 3; log_sw <= 5; ++log_sw) {
+    if (log_sw > vec.log_sw || log_sw == fit.log_sw) continue;
+    SubwarpShape sh = vec;
+    sh.log_sw = log_sw;
+    sh.chunk_cols = (1 << log_sw) * vw;
+    sh.chunks = (n + sh.chunk_cols - 1) / sh.chunk_cols;
+    record("single", cfg, "kernel_rowsplit_L64_sw" + std::to_string(1 << log_sw), a.nnz(), n,
+           [&] { spmm_rowsplit_launch<PlusTimes>(p, sh, 64, rowsplit_block_threads(p.m, sh.log_sw, sms), stream_c,
+                                           nullptr, false);
+         });
+  }
+  record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
+         [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });
+  const double mean_row = double(a.nnz()) / double(std::max<Index>(a.nrows(), 1));
+  int L = 8;
+  while (L < 256 && (L < 2 * mean_row || L < a.nnz() / 8192)) L *= 2;
+  record("single", cfg, "kernel_subwarp_nnzsplit", a.nnz(), n,
+         [&] { spmm_csr_split_launch<PlusTimes>(p, vec, L, nullptr, false); });
+
   const float one = 1.0f, zero = 0.0f;
   cusparseSpMatDescr_t ma;
   cusparseDnMatDescr_t mb, mc;
@@ -375,7 +483,10 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
                                    CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   BENCH_CUSPARSE(cusparseCreateDnMat(&mb, b.nrows(), n, n, const_cast<void*>(b.values().data()), CUDA_R_32F, CUSPARSE_ORDER_ROW));
   BENCH_CUSPARSE(cusparseCreateDnMat(&mc, c.nrows(), n, n, c.values().data(), CUDA_R_32F, CUSPARSE_ORDER_ROW));
-  for (const auto& alg_label : {std::pair{CUSPARSE_SPMM_CSR_ALG2, "cusparse_alg2"}, std::pair{CUSPARSE_SPMM_ALG_DEFAULT, "cusparse_default"}}) {
+  for (const auto& alg_label : {std::pair{CUSPARSE_SPMM_ALG_DEFAULT, "cusparse_default"},
+                                std::pair{CUSPARSE_SPMM_CSR_ALG1, "cusparse_alg1"},
+                                std::pair{CUSPARSE_SPMM_CSR_ALG2, "cusparse_alg2"},
+                                std::pair{CUSPARSE_SPMM_CSR_ALG3, "cusparse_alg3"}}) {
     const cusparseSpMMAlg_t alg = alg_label.first;
     const std::string label = alg_label.second;
     std::size_t bytes = 0;
@@ -384,11 +495,18 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       BENCH_CUSPARSE(cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma,
                                              mb, &zero, mc, CUDA_R_32F, alg, &bytes));
       BENCH_CUDA(cudaMalloc(&buf, std::max<std::size_t>(bytes, 1)));
-      record("single", cfg, label, a.nnz(), n, [&] {
+      // ALG3 needs its preprocessing once per matrix (not timed: the analysis is reused).
+      if (alg == CUSPARSE_SPMM_CSR_ALG3)
+        BENCH_CUSPARSE(cusparseSpMM_preprocess(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                               ma, mb, &zero, mc, CUDA_R_32F, alg, buf));
+      auto call = [&] {
         BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb,
                                     &zero, mc, CUDA_R_32F, alg, buf));
-      });
+      };
+      record("single", cfg, label, a.nnz(), n, call);
+      if (alg == CUSPARSE_SPMM_ALG_DEFAULT) record_host(cfg, label, a.nnz(), n, call);
     } catch (const std::exception& e) {
+      std::cerr << "single " << cfg << " " << label << ": " << e.what() << "\n";
       g_records.push_back(Record{"single", cfg, label, a.nnz(), n, -1, e.what()});
     }
     cudaFree(buf);
@@ -406,7 +524,9 @@ std::string fmt(double x, int prec = 1) {
 
 int main(int argc, char** argv) {
   std::string json = "spmm.json", md = "spmm.md", data = RINGBLAS_DATA_DIR;
-  bool quick = false;
+  bool quick = false, single_only = false;
+  std::string graphs = "cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1";
+  std::vector<int> single_widths = {16, 64, 128, 256, 512};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json = argv[++i];
@@ -414,8 +534,15 @@ int main(int argc, char** argv) {
     else if (a == "--data" && i + 1 < argc) data = argv[++i];
     else if (a == "--reps" && i + 1 < argc) g_reps = std::stoi(argv[++i]);
     else if (a == "--quick") quick = true;
-    else {
-      std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n";
+    else if (a == "--single") single_only = true;
+    else if (a == "--graphs" && i + 1 < argc) graphs = argv[++i];
+    else if (a == "--widths" && i + 1 < argc) {
+      single_widths.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string w; std::getline(list, w, ',');) single_widths.push_back(std::stoi(w));
+    } else {
+      std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
+                   "                  [--single] [--graphs cora,pubmed,...] [--widths 16,64,...]\n";
       return 2;
     }
   }
@@ -432,6 +559,7 @@ int main(int argc, char** argv) {
     struct Cfg { int batch, dim, per_row; };
     std::vector<Cfg> table = {{50, 50, 2}, {100, 50, 3}, {100, 32, 3}, {100, 64, 3}, {100, 128, 3}, {100, 64, 1}, {100, 64, 5}};
     const std::vector<int> widths = quick ? std::vector<int>{16, 64, 512} : std::vector<int>{16, 32, 64, 128, 256, 512};
+    if (single_only) table.clear();
     for (const Cfg& c : table)
       for (int n : widths) {
         std::vector<Matrix> A;
@@ -439,7 +567,7 @@ int main(int argc, char** argv) {
         run_batch("batched", "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) + " nnz/row=" +
                                  std::to_string(c.per_row) + " n_B=" + std::to_string(n), A, n, sp, bl);
       }
-    if (!quick)
+    if (!quick && !single_only)
       for (int batch : {50, 100})
         for (int dim : {32, 64, 128})
           for (int per_row : {1, 3, 5}) {
@@ -449,12 +577,13 @@ int main(int argc, char** argv) {
                                   std::to_string(per_row) + " n_B=64", A, 64, sp, bl);
           }
     for (int n : {64, 256, 1024}) {
+      if (single_only) break;
       std::vector<Matrix> A;
       for (int k = 0; k < 100; ++k) A.push_back(random_fixed_rows(32 + int(next_rand() % 225), 1 + int(next_rand() % 5)));
       run_batch("mixed", "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n), A, n, sp, bl);
     }
     const std::string tox = data + "/molecules/tox21_graphs/";
-    if (std::filesystem::exists(tox + "tox21_A.txt.gz")) {
+    if (!single_only && std::filesystem::exists(tox + "tox21_A.txt.gz")) {
       for (std::size_t count : {std::size_t(7831), std::size_t(10000)})
         for (int n : {64, 128, 256}) run_batch("tox21", "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n), tox21(tox, count), n, sp, bl);
     }
@@ -465,11 +594,12 @@ int main(int argc, char** argv) {
         {"p2p-Gnutella31", data + "/snap/p2p-Gnutella31.txt.gz"},
         {"soc-Epinions1", data + "/snap/soc-Epinions1_lwcc_undirected.txt.gz"}};
     for (auto& [name, path] : singles) {
+      if (("," + graphs + ",").find("," + name + ",") == std::string::npos) continue;
       std::string p = path;
       if (!std::filesystem::exists(p) && p.size() > 3 && p.substr(p.size() - 3) == ".gz") p = p.substr(0, p.size() - 3);
       if (!std::filesystem::exists(p)) continue;
       const Matrix g = io::read_graph(p);
-      for (int n : {64, 128, 256, 512}) run_single(name, g, n, sp);
+      for (int n : single_widths) run_single(name, g, n, sp);
     }
 
     // ---- output --------------------------------------------------------------------------------
@@ -487,41 +617,72 @@ int main(int argc, char** argv) {
          << (i + 1 < g_records.size() ? ",\n" : "\n");
     }
     js << "]}\n";
-    // Markdown: one row per configuration, one column per implementation (us, GFLOP/s).
-    std::vector<std::string> impls, configs;
-    for (const auto& r : g_records) {
-      if (std::find(impls.begin(), impls.end(), r.impl) == impls.end()) impls.push_back(r.impl);
-      if (std::find(configs.begin(), configs.end(), r.config) == configs.end()) configs.push_back(r.config);
-    }
+    // Markdown: one row per configuration, one column per implementation (us, GFLOP/s); the
+    // batched groups and the single SpMM in separate tables.
     std::ofstream out(md);
     out << "# SpMM benchmark (f32, row-major): " << prop.name << ", " << date << "\n\n"
         << "Time per whole call in us (GFLOP/s = 2 nnz(A) n_B / time). Device copy bandwidth "
-        << fmt(copy_bw, 0) << " GB/s. `_padded`: items padded to the largest dim/nnz (equal sizes needed).\n"
-        << "`best_peer` = fastest of cuSPARSE strided / loop / cuBLAS batched / TF COO; speedup = best_peer / ringblas_api.\n\n"
-        << "| config |";
-    for (const auto& i : impls) out << " " << i << " |";
-    out << " speedup vs best peer (api) | speedup (kernel) |\n|---|";
-    for (std::size_t i = 0; i < impls.size() + 2; ++i) out << "---|";
-    out << "\n";
-    for (const auto& c : configs) {
-      out << "| " << c << " |";
-      double api = -1, kern = -1, peer = -1;
-      for (const auto& i : impls) {
-        const Record* rec = nullptr;
-        for (const auto& r : g_records)
-          if (r.config == c && r.impl == i) rec = &r;
-        if (!rec || rec->us < 0) {
-          out << " n/a |";
-          continue;
-        }
-        out << " " << fmt(rec->us) << " (" << fmt(2.0 * rec->nnz * rec->n / (rec->us * 1e3)) << ") |";
-        if (i == "ringblas_api") api = rec->us;
-        else if (i == "ringblas_csr_kernel") kern = rec->us;
-        else if (i.rfind("ringblas", 0) != 0 && (peer < 0 || rec->us < peer)) peer = rec->us;
+        << fmt(copy_bw, 0) << " GB/s.\n";
+    auto find = [&](const std::string& group, const std::string& config, const std::string& impl) -> const Record* {
+      const Record* rec = nullptr;
+      for (const auto& r : g_records)
+        if (r.group == group && r.config == config && r.impl == impl) rec = &r;
+      return rec && rec->us > 0 ? rec : nullptr;
+    };
+    auto write_table = [&](bool single) {
+      std::vector<std::string> impls, configs;
+      for (const auto& r : g_records) {
+        if ((r.group == "single") != single || r.group == "single_host") continue;
+        if (std::find(impls.begin(), impls.end(), r.impl) == impls.end()) impls.push_back(r.impl);
+        if (std::find(configs.begin(), configs.end(), r.config) == configs.end()) configs.push_back(r.config);
       }
-      out << " " << (api > 0 && peer > 0 ? fmt(peer / api, 2) + "x" : "n/a") << " | "
-          << (kern > 0 && peer > 0 ? fmt(peer / kern, 2) + "x" : "n/a") << " |\n";
-    }
+      if (configs.empty()) return;
+      if (single)
+        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
+               "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
+               "shared by the block; `_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
+               "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
+               "issued back to back.\n\n| config |";
+      else
+        out << "\n## Batched SpMM\n\n`_padded`: items padded to the largest dim/nnz (equal sizes needed). "
+               "best peer = fastest of cuSPARSE strided / loop / cuBLAS batched / TF COO.\n\n| config |";
+      for (const auto& i : impls) out << " " << i << " |";
+      out << (single ? " best kernel | api vs best cuSPARSE | best kernel vs best cuSPARSE | host us api / cusparse |\n|---|"
+                     : " speedup vs best peer (api) | speedup (kernel) |\n|---|");
+      for (std::size_t i = 0; i < impls.size() + (single ? 4 : 2); ++i) out << "---|";
+      out << "\n";
+      for (const auto& c : configs) {
+        out << "| " << c << " |";
+        double api = -1, kern = -1, peer = -1;
+        std::string kern_name = "n/a";
+        for (const auto& i : impls) {
+          const Record* rec = nullptr;
+          for (const auto& r : g_records)
+            if (r.group != "single_host" && (r.group == "single") == single && r.config == c && r.impl == i && r.us > 0) rec = &r;
+          if (!rec) {
+            out << " n/a |";
+            continue;
+          }
+          out << " " << fmt(rec->us) << " (" << fmt(2.0 * rec->nnz * rec->n / (rec->us * 1e3)) << ") |";
+          const bool is_kernel = single ? i.rfind("kernel_", 0) == 0 : i == "ringblas_csr_kernel";
+          const bool is_peer = single ? i.rfind("cusparse", 0) == 0 : i.rfind("ringblas", 0) != 0;
+          if (i == "ringblas_api") api = rec->us;
+          else if (is_kernel && (kern < 0 || rec->us < kern)) kern = rec->us, kern_name = i;
+          else if (is_peer && (peer < 0 || rec->us < peer)) peer = rec->us;
+        }
+        if (single) out << " " << kern_name << " |";
+        out << " " << (api > 0 && peer > 0 ? fmt(peer / api, 2) + "x" : "n/a") << " | "
+            << (kern > 0 && peer > 0 ? fmt(peer / kern, 2) + "x" : "n/a") << " |";
+        if (single) {
+          const Record* ha = find("single_host", c, "ringblas_api");
+          const Record* hc = find("single_host", c, "cusparse_default");
+          out << " " << (ha ? fmt(ha->us) : "n/a") << " / " << (hc ? fmt(hc->us) : "n/a") << " |";
+        }
+        out << "\n";
+      }
+    };
+    write_table(false);
+    write_table(true);
     out << "\n## Achieved bandwidth (compulsory bytes: A's arrays + B + C once) vs device copy "
         << fmt(copy_bw, 0) << " GB/s\n\n| config | impl | GB/s | % of copy |\n|---|---|---|---|\n";
     for (const auto& r : g_records)

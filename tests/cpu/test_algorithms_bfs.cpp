@@ -62,6 +62,9 @@ void check_bfs(const Matrix& A, Index s, bool direction_optimizing) {
   const algorithms::BfsResult l = algorithms::bfs(A, s, opt, ctx);
   EXPECT_EQ(test::dense_of<Index>(l.level, -1, ctx), expected);
   EXPECT_FALSE(l.parent.has_value());
+  // Beamer's switch on edge counts changes the directions taken, never the levels.
+  opt.edge_counts = true;
+  EXPECT_EQ(test::dense_of<Index>(algorithms::bfs(A, s, opt, ctx).level, -1, ctx), expected);
 }
 
 TEST(AlgorithmsBfs, SingleVertex) { check_bfs(test::graph_of(1, {}, false), 0, true); }
@@ -101,6 +104,11 @@ TEST(AlgorithmsBfs, DirectionOptimizingTakesPullSteps) {
   const algorithms::BfsResult r = algorithms::bfs(A, 0, opt, ctx);
   EXPECT_GT(r.pull_steps, 0);
   EXPECT_EQ(test::dense_of<Index>(r.level, -1, ctx), queue_bfs(test::adjacency_of(A), 0));
+  // On edge counts: the leaves' 1 + 2 + ... edges exceed the unexplored ones / alpha too.
+  opt.edge_counts = true;
+  const algorithms::BfsResult e = algorithms::bfs(A, 0, opt, ctx);
+  EXPECT_GT(e.pull_steps, 0);
+  EXPECT_EQ(test::dense_of<Index>(e.level, -1, ctx), queue_bfs(test::adjacency_of(A), 0));
 }
 
 TEST(AlgorithmsBfs, SharedGraphs) {

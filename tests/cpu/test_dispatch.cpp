@@ -261,7 +261,8 @@ TEST_F(Dispatch, ForcedVariantOfAnotherOperationNamesWhyAndLeavesOutput) {
     const std::string m =
         message_of<NotImplemented>([&] { mxm(C, nullptr, no_accum, s, A, B, d, ctx); });
     EXPECT_NE(
-        m.find("mxm: variant spmv_push does not compute mxm (its cuda variants: spgemm_hash)"),
+        m.find("mxm: variant spmv_push does not compute mxm (its cuda variants: spgemm_hash, "
+               "spgemm_dot)"),
         std::string::npos)
         << m;
     EXPECT_TRUE(same(C, before));
@@ -380,7 +381,8 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
   ASSERT_EQ(table.size(), order.size());
   const std::set<std::string> expected = {
       "mxm cpu: suitesparse cuda: "
-      "spgemm_hash,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,sparse_layer,maxk",
+      "spgemm_hash,spgemm_dot,spmm_rowsplit,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,"
+      "sparse_layer,maxk",
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",
       "mxm_batched cpu: suitesparse cuda: spmm_batched,spmm_batched_coo",

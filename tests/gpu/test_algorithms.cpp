@@ -1,7 +1,8 @@
 // The graph algorithms (algorithms/) on the GPU against the same algorithm on the cpu backend,
 // on the shared graphs: Backend::cuda (every operation on a cuda kernel, operands on the device
 // throughout; NotImplemented names an operation still missing there) and Backend::automatic
-// with the graph on the device (cuda where a kernel exists, else the cpu fallback).
+// with the graph on the device (cuda where a kernel exists, else the cpu fallback); the device
+// graph with 64-bit and with 32-bit indices.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,15 +31,19 @@ class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backe
   Context cpu{Backend::cpu};
   Context gpu{GetParam()};
 
-  /// Runs `body(file, A_host, A_device)` for every shared graph present.
+  /// Runs `body(A_host, A_device)` for every shared graph present, the device copy once with
+  /// 64-bit and once with 32-bit indices (the benchmark's device graph; the kernels' width).
   template <class F>
   void for_each_graph(F&& body) {
     for (const std::string& file : kGraphs) {
       if (!data_present(file)) continue;
       SCOPED_TRACE(file);
       const Matrix host = load_shared_graph(file);
-      poison_device_pool(std::size_t(host.nnz()) * 16 + 4096, gpu);
-      body(host, host.to(Location::device, gpu));
+      for (IndexType it : {IndexType::i64, IndexType::i32}) {
+        SCOPED_TRACE(it == IndexType::i32 ? "32-bit device indices" : "64-bit device indices");
+        poison_device_pool(std::size_t(host.nnz()) * 16 + 4096, gpu);
+        body(host, host.with_index_type(it).to(Location::device, gpu));
+      }
     }
   }
   template <class T>
@@ -76,6 +81,10 @@ TEST_P(AlgorithmsGpu, Bfs) {
       for (auto [w, x] : adj.out[p]) edge |= w == v;
       ASSERT_TRUE(edge) << "vertex " << v << " parent " << p;
     }
+    // Beamer's switch on edge counts: other directions, the same levels.
+    opt.parents = false;
+    opt.edge_counts = true;
+    EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
   });
 }
 
@@ -93,12 +102,14 @@ TEST_P(AlgorithmsGpu, PageRank) {
 TEST_P(AlgorithmsGpu, TriangleCount) {
   for_each_graph([&](const Matrix& h, const Matrix& d) {
     for (auto m : {algorithms::TriangleMethod::sandia_ll, algorithms::TriangleMethod::sandia_lut,
-                   algorithms::TriangleMethod::cohen}) {
-      algorithms::TriangleOptions opt;
-      opt.method = m;
-      EXPECT_EQ(algorithms::triangle_count(d, opt, gpu), algorithms::triangle_count(h, opt, cpu))
-          << "method " << int(m);
-    }
+                   algorithms::TriangleMethod::cohen})
+      for (bool presort : {true, false}) {
+        algorithms::TriangleOptions opt;
+        opt.method = m;
+        opt.presort = presort;
+        EXPECT_EQ(algorithms::triangle_count(d, opt, gpu), algorithms::triangle_count(h, opt, cpu))
+            << "method " << int(m) << " presort " << presort;
+      }
   });
 }
 

@@ -46,7 +46,7 @@ TEST_F(DispatchGpu, AutomaticPicksTheProductsVariants) {
   const DenseMatrix Bd = random_dense(300, 16, Type::fp64, 3);
   DenseMatrix Cd(300, 16);
   mxm(Cd, s, A, Bd, {}, ctx);
-  EXPECT_NE(take().find("[ringblas] mxm (dense): spmm_subwarp (cuda); skipped spmm_subwarp_coo: "
+  EXPECT_NE(take().find("[ringblas] mxm (dense): spmm_rowsplit (cuda); skipped spmm_subwarp_coo: "
                         "runs only when forced"),
             std::string::npos);
 

@@ -271,6 +271,124 @@ TEST_F(SpgemmHash, PowerLawRowsMatchCpu) {
              A, A, hash_desc(MaskMode::structure, true), A);
 }
 
+#if defined(RINGBLAS_HAS_CUDA)
+/// Sets spgemm_hash's tuning for one scope and restores the previous one.
+struct TuningScope {
+  cuda::spgemm_hash::tuning saved = cuda::spgemm_hash::current_tuning();
+  explicit TuningScope(const cuda::spgemm_hash::tuning& t) { cuda::spgemm_hash::set_tuning(t); }
+  ~TuningScope() { cuda::spgemm_hash::set_tuning(saved); }
+};
+
+/// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams),
+/// each alone, all together, forced onto every eligible row (min nnz 1, up to 64 windows), and
+/// all off, against the cpu backend: rows in every bin over a 50,000-column span (stride 7:
+/// hash rows, 1-4 windows of 16384 columns; stride 1: direct rows), empty rows, one dense row,
+/// power-law rows, masks and a complemented valued mask with accumulate and replace.
+TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
+  using cuda::spgemm_hash::tuning;
+  tuning forced = tuning::defaults();
+  forced.dense_windows = 64;
+  forced.dense_min_nnz = 1;
+  tuning bitmap = tuning::previous(), windows = tuning::previous(), streams = tuning::previous();
+  bitmap.bitmap_symbolic = true;
+  windows.dense_windows = forced.dense_windows;
+  windows.dense_min_nnz = forced.dense_min_nnz;
+  streams.concurrent_bins = true;
+  const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
+                                                  {"previous", tuning::previous()},
+                                                  {"forced", forced},
+                                                  {"bitmap", bitmap},
+                                                  {"windows", windows},
+                                                  {"streams", streams}};
+  const Matrix P = rmat(13, 16, 4243);
+  for (const auto& [name, t] : cases) {
+    TuningScope scope(t);
+    for (auto [per_row, stride] : {std::pair<Index, Index>{1, 7}, {3, 7}, {2, 1}}) {
+      Matrix A, B;
+      bin_matrices(boundary_degrees(), per_row, A, B, 91 + std::uint64_t(per_row), stride);
+      const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+      const std::string tag = std::string(name) + " per_row=" + std::to_string(per_row) +
+                              " stride=" + std::to_string(stride);
+      verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A,
+                 B, hash_desc(), C0);
+      verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A,
+                 B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::fp32));
+      verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64),
+                 A, B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
+      const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 6);
+      verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
+                 hash_desc(MaskMode::structure), C0);
+      verify_mxm(tag + " complemented", &M, BinaryOpCode::plus,
+                 semiring("max_times", Type::fp64), A, B,
+                 hash_desc(MaskMode::complement_value, true), C0);
+    }
+    const Matrix C0(P.nrows(), P.ncols(), Type::fp64);
+    verify_mxm(std::string(name) + " rmat13 plus_times", nullptr, no_accum,
+               semiring("plus_times", Type::fp64), P, P, hash_desc(), C0);
+    verify_mxm(std::string(name) + " rmat13 masked accum", &P, BinaryOpCode::plus,
+               semiring("plus_times", Type::fp64), P, P, hash_desc(MaskMode::structure, true), P);
+  }
+}
+
+/// Rows spanning more than 8 windows of 16384 columns (300,000 columns) with more outputs than a
+/// shared table holds still take the numeric global path under the defaults, while their
+/// symbolic pass counts in the last bin's bitmap (span <= 1M columns); a row spanning 2M
+/// columns takes the symbolic global path too.
+TEST_F(SpgemmHash, Issue14WideRowsKeepTheGlobalPath) {
+  TuningScope scope(cuda::spgemm_hash::tuning::defaults());
+  for (const Index n : {Index(300000), Index(2000000)}) {
+    const Index K = 20000;
+    std::vector<Index> ar, ac, br, bc;
+    std::vector<double> av, bv;
+    for (Index i = 0; i < 3; ++i)
+      for (Index k = i; k < K; k += 1 + i) {
+        ar.push_back(i);
+        ac.push_back(k);
+        av.push_back(double(1 + (k % 3)));
+      }
+    for (Index k = 0; k < K; ++k) {
+      br.push_back(k);
+      bc.push_back((k * 97) % n);
+      bv.push_back(double(1 + (k % 4)));
+      br.push_back(k);
+      bc.push_back((k * 97 + 1) % n);
+      bv.push_back(1.0);
+    }
+    const Matrix A = Matrix::from_triplets(3, K, ar, ac, av);
+    const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
+    verify_mxm("wide rows n=" + std::to_string(n), nullptr, no_accum,
+               semiring("plus_times", Type::fp64), A, B, hash_desc(),
+               Matrix(3, n, Type::fp64));
+    const Matrix M = random_mask(3, n, 0.2, Type::boolean, 8);
+    verify_mxm("wide rows masked n=" + std::to_string(n), &M, no_accum,
+               semiring("min_plus", Type::fp64), A, B, hash_desc(MaskMode::structure),
+               Matrix(3, n, Type::fp64));
+  }
+}
+
+/// The windowed path on a result that is poisoned before the kernels run: every entry written.
+TEST_F(SpgemmHash, Issue14WindowedRowsOverPoisonedPool) {
+  using cuda::spgemm_hash::tuning;
+  tuning forced = tuning::defaults();
+  forced.dense_windows = 64;
+  forced.dense_min_nnz = 1;
+  TuningScope scope(forced);
+  Context ctx(Backend::cuda);
+  Matrix A, B;
+  bin_matrices(boundary_degrees(), 2, A, B, 32);
+  Context cpu(Backend::cpu);
+  const Semiring s = semiring("plus_times", Type::fp64);
+  Matrix want(A.nrows(), B.ncols(), Type::fp64);
+  mxm(want, nullptr, no_accum, s, A, B, {}, cpu);
+  poison_device_pool(std::size_t(256) << 20, ctx);
+  const Matrix got = gpu_mxm(Matrix(A.nrows(), B.ncols(), Type::fp64), nullptr, no_accum, s, A, B,
+                             hash_desc(), ctx);
+  EXPECT_EQ(got.row_ptr_vector(), want.row_ptr_vector());
+  EXPECT_EQ(got.col_idx_vector(), want.col_idx_vector());
+  EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>());
+}
+#endif
+
 TEST_F(SpgemmHash, DeviceResidentInputsNeedNoCopies) {
   Context ctx(Backend::cuda);
   const Matrix A = random_matrix(300, 200, 0.05, Type::fp64, 3).to(Location::device, ctx);
@@ -357,6 +475,12 @@ TEST_F(SpgemmHash, GlobalRowsInChunksUnderASmallBudgetAndOutOfMemoryBeyond) {
   // Products = nnz = 149,390 (C: 1,792,680 bytes); five rows over 16,384 entries spanning most of
   // the 50,000 columns take the global path with direct tables of 50,000 x 12 bytes. A budget of
   // 3.3 MB leaves room for two such tables next to C: the global rows go two at a time.
+  // The issue-14 paths keep rows spanning up to 1M columns (symbolic bitmap) and 8 x 16384
+  // columns (numeric windows) in shared memory, so the global path is reached here with them off
+  // (Issue14PathsAloneAndTogetherMatchCpu runs these rows with them on).
+#if defined(RINGBLAS_HAS_CUDA)
+  TuningScope previous(cuda::spgemm_hash::tuning::previous());
+#endif
   Matrix A, B;
   bin_matrices({40000, 20000, 33000, 5, 40000, 16385}, 1, A, B, 9);
   Context ctx(Backend::cuda);

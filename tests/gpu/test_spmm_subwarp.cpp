@@ -1,5 +1,5 @@
-// GPU tests of the dense-output mxm (SpMM) on the spmm_subwarp / spmm_subwarp_coo kernels and
-// the batched kernels forced on a single product: every variant x n_B in {1 .. 1024} x layouts,
+// GPU tests of the dense-output mxm (SpMM) on the spmm_subwarp / spmm_subwarp_coo / spmm_rowsplit
+// kernels and the batched kernels forced on a single product: every variant x n_B in {1 .. 1024} x layouts,
 // every manifest semiring, 1x1 to 1e5 rows, empty rows, index widths, device residency,
 // transposed A, epilogues, unsorted COO with duplicates, and Cora's normalized adjacency times
 // its features; all against the cpu backend (Backend::verify) or a host loop for COO.
@@ -21,7 +21,8 @@ namespace ringblas::test {
 namespace {
 
 constexpr Variant kSpmmVariants[] = {Variant::spmm_subwarp, Variant::spmm_subwarp_coo,
-                                     Variant::spmm_batched, Variant::spmm_batched_coo};
+                                     Variant::spmm_rowsplit, Variant::spmm_batched,
+                                     Variant::spmm_batched_coo};
 constexpr Index kWidths[] = {1, 2, 3, 7, 16, 17, 32, 33, 64, 256, 1024};
 
 /// The core semirings of backend/cuda/spmm_subwarp/spmm_manifest.def.
@@ -92,6 +93,7 @@ TEST_F(SpmmSubwarp, DegenerateAndLargeShapes) {
     const DenseMatrix B = random_dense(20000, n, Type::fp64, 18);
     EXPECT_EQ(verify_spmm(s, big, B, Variant::spmm_subwarp), "") << "n_B " << n;
     EXPECT_EQ(verify_spmm(s, big, B, Variant::spmm_subwarp_coo), "") << "n_B " << n;
+    EXPECT_EQ(verify_spmm(s, big, B, Variant::spmm_rowsplit), "") << "n_B " << n;
     EXPECT_EQ(verify_spmm(s, big, B, Variant::spmm_batched), "") << "n_B " << n;
   }
   // A 1e5-row output column does not fit the batched COO kernel's shared tile: rejected, not

@@ -88,5 +88,8 @@ bool device_present() {
   }();
   return present;
 }
+void synchronize(const Context& ctx) {
+  if (device_present()) cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream));
+}
 }  // namespace cuda
 }  // namespace ringblas

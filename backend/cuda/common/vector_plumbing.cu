@@ -116,8 +116,13 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
   const std::size_t tsz = type_size(tw);
   cudaStream_t s = stream_of(ctx);
   const std::size_t n1 = std::max<std::size_t>(static_cast<std::size_t>(n), 1);
-  Buffer t_w(n1 * tsz, Location::device, &ctx);
-  cast_into(t_w.data(), tw, t_values, t_type, static_cast<std::size_t>(n), ctx);
+  // t in w's type: t itself when the types agree (no copy), else a cast copy.
+  Buffer t_cast;
+  if (t_type != tw) {
+    t_cast = Buffer(n1 * tsz, Location::device, &ctx);
+    cast_into(t_cast.data(), tw, t_values, t_type, static_cast<std::size_t>(n), ctx);
+  }
+  const void* t_w = t_type != tw ? t_cast.data() : t_values;
   const bool need_old = w_old.nnz() > 0 && (accum.has_value() || ((admit != nullptr) && !replace));
   Buffer old_vals, old_present;
   if (need_old) {
@@ -135,7 +140,7 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
     using T = decltype(z);
     if (n > 0) {
       write_back_kernel<T><<<blocks(n), 256, 0, s>>>(
-          static_cast<int>(n), t_w.as<T>(), t_present, admit, need_old ? old_vals.as<T>() : nullptr,
+          static_cast<int>(n), static_cast<const T*>(t_w), t_present, admit, need_old ? old_vals.as<T>() : nullptr,
           need_old ? old_present.as<unsigned char>() : nullptr, accum ? static_cast<int>(*accum) : -1, replace,
           vals.as<T>(), flags.as<unsigned char>());
       RINGBLAS_CHECK_LAUNCH("write_back_kernel", s, ctx.debug_sync);

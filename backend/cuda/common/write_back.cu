@@ -1,7 +1,8 @@
 // C<M, replace> = C accum T on the device: one thread per row merges the sorted rows of C, T and
 // the structural mask (merge_rows in row_merge.cuh, shared with the element-wise family), in two
 // passes (count, then fill after an exclusive scan). Output rows are sorted with no duplicates
-// because all three inputs are.
+// because all three inputs are. An empty C (the common case: a fresh output) takes a warp per
+// row that filters T by the mask instead.
 #include <cstdint>
 #include <string>
 
@@ -74,6 +75,52 @@ __global__ void k_write_back(WriteBackArgs a, const I* c_rp, const I* c_ci, cons
   if constexpr (!Fill) out_rp[r] = o;
 }
 
+/// C empty: C<M> = T keeps the entries of T the mask admits, whatever the accumulator and
+/// replace (C has no entry to accumulate into or keep). A warp per row, a binary search of each
+/// T entry in the mask's row: entry-parallel, so long rows (Markov clustering's expansions) do
+/// not serialise on one thread as the three-way merge does. Fill = false counts, true writes.
+template <class V, class I, bool Fill>
+__global__ void k_filter_rows(Index nrows, bool has_mask, bool complement, const I* t_rp,
+                              const I* t_ci, const V* t_v, const I* m_rp, const I* m_ci,
+                              I* out_rp, I* o_ci, V* o_v) {
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (r >= nrows) return;  // uniform across the warp
+  const I te = t_rp[r + 1];
+  const I ms = has_mask ? m_rp[r] : I(0), me = has_mask ? m_rp[r + 1] : I(0);
+  I o = Fill ? out_rp[r] : I(0);
+  for (I base = t_rp[r]; base < te; base += 32) {
+    const I k = base + I(lane);
+    bool keep = false;
+    if (k < te) {
+      bool found = false;
+      if (has_mask) {
+        const I j = t_ci[k];
+        I lo = ms, hi = me;
+        while (lo < hi) {
+          const I mid = lo + (hi - lo) / 2;
+          if (m_ci[mid] < j) lo = mid + 1;
+          else hi = mid;
+        }
+        found = lo < me && m_ci[lo] == j;
+      }
+      // No mask admits everything, and its complement nothing (GrB: an absent mask is all true).
+      keep = has_mask ? found != complement : !complement;
+    }
+    const unsigned ballot = __ballot_sync(0xffffffffu, keep);
+    if constexpr (Fill) {
+      if (keep) {
+        const I at = o + I(__popc(ballot & ((1u << lane) - 1u)));
+        o_ci[at] = t_ci[k];
+        o_v[at] = t_v[k];
+      }
+    }
+    o += I(__popc(ballot));
+  }
+  if constexpr (!Fill)
+    if (lane == 0) out_rp[r] = o;
+}
+
 template <class V, class I>
 Matrix write_back_typed(const Matrix& C, const DeviceMask& mask, const WriteBackArgs& args,
                         const Matrix& T, const Context& ctx) {
@@ -84,6 +131,28 @@ Matrix write_back_typed(const Matrix& C, const DeviceMask& mask, const WriteBack
   const I* m_rp = mask.present ? mask.row_ptr.as<I>() : nullptr;
   const I* m_ci = mask.present ? mask.col_idx.as<I>() : nullptr;
   const unsigned grid = grid_for(std::size_t(n), block);
+  if (C.nnz() == 0) {  // nothing to merge with: filter T's entries by the mask
+    const unsigned wgrid = grid_for(std::size_t(n) * 32, block);
+    const I* t_rp = T.row_ptr().as<I>();
+    if (n > 0) {
+      k_filter_rows<V, I, false><<<wgrid, block, 0, s>>>(n, args.has_mask, args.complement, t_rp,
+                                                        T.col_idx().as<I>(), T.values().as<V>(),
+                                                        m_rp, m_ci, rp.data(), nullptr, nullptr);
+      RINGBLAS_CHECK_LAUNCH("k_filter_rows<count>", s, ctx.debug_sync);
+    }
+    const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+    device_array<I> ci(std::size_t(nnz), ctx);
+    device_array<V> vals(std::size_t(nnz), ctx);
+    if (n > 0 && nnz > 0) {
+      k_filter_rows<V, I, true><<<wgrid, block, 0, s>>>(n, args.has_mask, args.complement, t_rp,
+                                                       T.col_idx().as<I>(), T.values().as<V>(),
+                                                       m_rp, m_ci, rp.data(), ci.data(),
+                                                       vals.data());
+      RINGBLAS_CHECK_LAUNCH("k_filter_rows<fill>", s, ctx.debug_sync);
+    }
+    return Matrix::from_buffers(n, C.ncols(), C.type(), index_type_of<I>::value, Index(nnz),
+                                rp.release(), ci.release(), vals.release());
+  }
   if (n > 0) {
     k_write_back<V, I, false><<<grid, block, 0, s>>>(
         args, C.row_ptr().as<I>(), C.col_idx().as<I>(), C.values().as<V>(), T.row_ptr().as<I>(),

@@ -88,17 +88,38 @@ __device__ inline void block_add(float* out, float warp_value) {
   }
 }
 
+/// The row of the subset R this warp handles (one warp per row), with its logits and label.
+struct WarpRow {
+  int lane;
+  bool active;
+  std::int64_t i;
+  const float* z;
+  std::int32_t label;
+};
+__device__ inline WarpRow warp_row(const float* z, const std::int32_t* labels,
+                                   const std::int32_t* rows, std::int64_t count, std::int64_t c) {
+  WarpRow w{int(threadIdx.x % 32), false, 0, nullptr, 0};
+  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  if (k < count) {
+    w.active = true;
+    w.i = rows[k];
+    w.z = z + w.i * c;
+    w.label = labels[w.i];
+  }
+  return w;
+}
+
 /// loss and gradient over the rows `rows[0..count)`; g (when set) was zeroed before.
 __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const std::int32_t* labels,
                                   const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                   float inv_count) {
-  const int lane = threadIdx.x % 32;
-  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  const WarpRow w = warp_row(z, labels, rows, count, c);
+  const int lane = w.lane;
   float loss = 0.0f;
-  if (k < count) {
-    const std::int64_t i = rows[k];
-    const float* zi = z + i * c;
-    const std::int32_t label = labels[i];
+  if (w.active) {
+    const std::int64_t i = w.i;
+    const float* zi = w.z;
+    const std::int32_t label = w.label;
     float mx = -INFINITY;
     for (std::int64_t j = lane; j < c; j += 32) mx = fmaxf(mx, zi[j]);
     mx = warp_max(mx);
@@ -122,12 +143,11 @@ __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const st
 __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* labels,
                                 const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                 float inv_count) {
-  const int lane = threadIdx.x % 32;
-  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
+  const WarpRow w = warp_row(z, labels, rows, count, c);
+  const int lane = w.lane;
   float hit = 0.0f;
-  if (k < count) {
-    const std::int64_t i = rows[k];
-    const float* zi = z + i * c;
+  if (w.active) {
+    const float* zi = w.z;
     float best = -INFINITY;
     std::int64_t arg = c;
     for (std::int64_t j = lane; j < c; j += 32)
@@ -143,9 +163,39 @@ __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* 
         arg = oa;
       }
     }
-    hit = arg == labels[i] ? inv_count : 0.0f;
+    hit = arg == w.label ? inv_count : 0.0f;
   }
   block_add(out, hit);
+}
+
+/// Masked sigmoid cross-entropy, pass 1: acc[0] += Σ loss, acc[1] += #present over the present
+/// targets (grid-stride, block_add's block of row_warps warps; acc zeroed before).
+__global__ void sigmoid_ce_sum_kernel(float* acc, const float* z, const float* y, std::size_t n) {
+  float loss = 0.0f, present = 0.0f;
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    if (isnan(y[e])) continue;
+    present += 1.0f;
+    loss += fmaxf(z[e], 0.0f) - z[e] * y[e] + log1pf(expf(-fabsf(z[e])));
+  }
+  block_add(acc, warp_sum(loss));
+  __syncthreads();  // block_add's shared array is reused
+  block_add(acc + 1, warp_sum(present));
+}
+
+/// Pass 2: g = (σ(z) − y) / P where y is present, 0 where missing; out = Σ loss / P (0 if P = 0).
+__global__ void sigmoid_ce_grad_kernel(float* g, float* out, const float* acc, const float* z,
+                                       const float* y, std::size_t n) {
+  const float p = acc[1];
+  const float inv = p > 0.0f ? 1.0f / p : 0.0f;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out = acc[0] * inv;
+  if (!g) return;
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    const float ez = expf(-fabsf(z[e]));
+    const float s = z[e] >= 0.0f ? 1.0f / (1.0f + ez) : ez / (1.0f + ez);
+    g[e] = isnan(y[e]) ? 0.0f : (s - y[e]) * inv;
+  }
 }
 
 }  // namespace ringblas::cuda::dense_nn

@@ -73,40 +73,50 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
   RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
 }
 
+namespace {
+
+/// The operands both row kernels read, on the device, and out[slot] cleared for their sums.
+struct RowOperands {
+  Buffer hold_z, hold_labels, hold_rows;
+  const float* z;
+  const std::int32_t* labels;
+  const std::int32_t* rows;
+  float* out;
+  RowOperands(DenseVector& o, Index slot, const DenseMatrix& Z, const DenseVector& l,
+              const DenseVector& r, Context& ctx) {
+    dense_nn::make_resident(o, ctx);
+    z = static_cast<const float*>(dense_nn::device_values(Z, hold_z, ctx));
+    labels = static_cast<const std::int32_t*>(dense_nn::device_values(l, hold_labels, ctx));
+    rows = static_cast<const std::int32_t*>(dense_nn::device_values(r, hold_rows, ctx));
+    out = values_of(o) + slot;
+    RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(float), stream_of(ctx)));
+  }
+};
+
+}  // namespace
+
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
                            const DenseVector& labels, const DenseVector& rows, Context& ctx) {
-  dense_nn::make_resident(out, ctx);
-  if (G) dense_nn::make_resident(*G, ctx);
+  const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
-  Buffer hz, hl, hr;
-  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
-  const auto* l = static_cast<const std::int32_t*>(dense_nn::device_values(labels, hl, ctx));
-  const auto* r = static_cast<const std::int32_t*>(dense_nn::device_values(rows, hr, ctx));
-  float* o = values_of(out) + slot;
-  RINGBLAS_CUDA_TRY(cudaMemsetAsync(o, 0, sizeof(float), st));
+  if (G) dense_nn::make_resident(*G, ctx);
   float* g = G ? values_of(*G) : nullptr;
   if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
   const Index count = rows.size();
   dense_nn::softmax_ce_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
-                                Policy::row_warps * 32, 0, st>>>(g, o, z, l, r, count, Z.ncols(),
-                                                                 float(1.0 / double(count)));
+                                Policy::row_warps * 32, 0, st>>>(
+      g, a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
 }
 
 void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
               const DenseVector& rows, Context& ctx) {
-  dense_nn::make_resident(out, ctx);
+  const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
-  Buffer hz, hl, hr;
-  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
-  const auto* l = static_cast<const std::int32_t*>(dense_nn::device_values(labels, hl, ctx));
-  const auto* r = static_cast<const std::int32_t*>(dense_nn::device_values(rows, hr, ctx));
-  float* o = values_of(out) + slot;
-  RINGBLAS_CUDA_TRY(cudaMemsetAsync(o, 0, sizeof(float), st));
   const Index count = rows.size();
   dense_nn::accuracy_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
-                              Policy::row_warps * 32, 0, st>>>(o, z, l, r, count, Z.ncols(),
-                                                               float(1.0 / double(count)));
+                              Policy::row_warps * 32, 0, st>>>(
+      a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
 }
 
@@ -130,6 +140,28 @@ void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix
   dense_nn::adam_kernel<<<stride_grid(n), Policy::block, 0, st>>>(values_of(W), g, values_of(m),
                                                                   values_of(v), n, s);
   RINGBLAS_CHECK_LAUNCH("adam_kernel", st, ctx.debug_sync);
+}
+
+void sigmoid_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
+                           const DenseMatrix& Y, Context& ctx) {
+  dense_nn::make_resident(out, ctx);
+  if (G) dense_nn::make_resident(*G, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  Buffer hz, hy;
+  const float* z = static_cast<const float*>(dense_nn::device_values(Z, hz, ctx));
+  const float* y = static_cast<const float*>(dense_nn::device_values(Y, hy, ctx));
+  const std::size_t n = std::size_t(Z.nrows()) * std::size_t(Z.ncols());
+  Buffer acc(2 * sizeof(float), Location::device, &ctx);  // Σ loss, #present
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(acc.data(), 0, 2 * sizeof(float), st));
+  const unsigned grid = n ? stride_grid(n) : 1;
+  if (n) {
+    dense_nn::sigmoid_ce_sum_kernel<<<grid, Policy::row_warps * 32, 0, st>>>(acc.as<float>(), z, y,
+                                                                             n);
+    RINGBLAS_CHECK_LAUNCH("sigmoid_ce_sum_kernel", st, ctx.debug_sync);
+  }
+  dense_nn::sigmoid_ce_grad_kernel<<<grid, Policy::block, 0, st>>>(
+      G ? values_of(*G) : nullptr, values_of(out) + slot, acc.as<float>(), z, y, n);
+  RINGBLAS_CHECK_LAUNCH("sigmoid_ce_grad_kernel", st, ctx.debug_sync);
 }
 
 }  // namespace ringblas::cuda

@@ -1,8 +1,10 @@
 // Instantiations and launches of the sparse_layer kernel: plus_times over fp32, two epilogues.
 #include <algorithm>
+#include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
+#include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
 namespace {
@@ -36,6 +38,51 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const BiasReluClamp&
 void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue& epi, cudaStream_t s,
                   bool sync) {
   launch(L, F, epi, s, sync);
+}
+
+namespace {
+
+template <class TP>
+int tail_shared_bytes(int neurons) {
+  return 2 * TP::minibatch * neurons * int(sizeof(float));
+}
+
+/// Calls f(TailPolicy) for the policy that fits `neurons` (false: none does).
+template <class F>
+bool with_tail_policy(int neurons, F&& f) {
+  if (neurons <= Tail::max_neurons) return f(Tail{}), true;
+  if (neurons <= WideTail::max_neurons) return f(WideTail{}), true;
+  return false;
+}
+
+}  // namespace
+
+int tail_capacity(int neurons) {
+  int capacity = 0;
+  with_tail_policy(neurons, [&](auto tp) {
+    using TP = decltype(tp);
+    const int bytes = tail_shared_bytes<TP>(neurons);
+    RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<TP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int dev = 0, sms = 0, per_sm = 0;
+    RINGBLAS_CUDA_TRY(cudaGetDevice(&dev));
+    RINGBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_layer_tail_kernel<TP>, TP::threads, bytes));
+    capacity = sms * per_sm * TP::minibatch;
+  });
+  return capacity;
+}
+
+void launch_tail(const TailArgs& A, cudaStream_t s, bool sync) {
+  if (A.count == 0 || A.bound <= 0) return;
+  const bool fits = with_tail_policy(A.neurons, [&](auto tp) {
+    using TP = decltype(tp);
+    const int bytes = tail_shared_bytes<TP>(A.neurons);
+    RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<TP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    const unsigned grid = unsigned((A.bound + TP::minibatch - 1) / TP::minibatch);
+    sparse_layer_tail_kernel<TP><<<grid, TP::threads, bytes, s>>>(A);
+    RINGBLAS_CHECK_LAUNCH("sparse_layer_tail_kernel", s, sync);
+  });
+  if (!fits) throw NotImplemented("sparse_layer tail kernel: " + std::to_string(A.neurons) + " neurons do not fit");
 }
 
 }  // namespace ringblas::cuda::sparse_layer

@@ -4,6 +4,7 @@
 
 #include "backend/cuda/sparse_layer/agent.cuh"
 #include "backend/cuda/sparse_layer/prepare.hpp"
+#include "backend/cuda/sparse_layer/tail.cuh"
 
 namespace ringblas::cuda::sparse_layer {
 
@@ -31,4 +32,18 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const BiasReluClamp&
 void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue& epi, cudaStream_t s,
                   bool sync);
 
+/// The tail kernel over A.bound features (grid: one block per Tail::minibatch of them).
+void launch_tail(const TailArgs& A, cudaStream_t s, bool sync);
+
+/// Features the tail kernel runs in one wave on the current device for `neurons` (0 when its
+/// shared memory does not fit).
+int tail_capacity(int neurons);
+
+}  // namespace ringblas::cuda::sparse_layer
+
+namespace ringblas::cuda::sparse_layer {
+/// Element p of an index array stored as int32 (wide 0) or int64 (wide 1).
+__device__ __forceinline__ long long load_index(const void* a, int wide, long long p) {
+  return wide ? static_cast<const long long*>(a)[p] : static_cast<const int*>(a)[p];
+}
 }  // namespace ringblas::cuda::sparse_layer

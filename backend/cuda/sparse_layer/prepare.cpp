@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "ringblas/error.hpp"
@@ -171,21 +172,26 @@ PreparedLayer prepare_layer(const Matrix& a) {
   return out;
 }
 
-std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, unsigned threads) {
-  std::vector<PreparedLayer> out(weights.size());
+namespace {
+
+/// out[k] = make(k) for k < count, spread over `threads` host threads (0: all cores); the first
+/// exception is rethrown after every thread has stopped.
+template <class Make>
+std::vector<PreparedLayer> in_parallel(std::size_t count, unsigned threads, const Make& make) {
+  std::vector<PreparedLayer> out(count);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = unsigned(std::min<std::size_t>(threads, weights.size()));
+  threads = unsigned(std::min<std::size_t>(threads, count));
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_lock;
   auto work = [&] {
-    for (std::size_t k; (k = next++) < weights.size();) {
+    for (std::size_t k; (k = next++) < count;) {
       try {
-        out[k] = prepare_layer(transpose_host(weights[k]));
+        out[k] = make(k);
       } catch (...) {
         const std::lock_guard<std::mutex> hold(failure_lock);
         if (!failure) failure = std::current_exception();
-        next = weights.size();
+        next = count;
       }
     }
   };
@@ -194,6 +200,62 @@ std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, un
   work();
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
+  return out;
+}
+
+}  // namespace
+
+std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, unsigned threads) {
+  return in_parallel(weights.size(), threads,
+                     [&](std::size_t k) { return prepare_layer(transpose_host(weights[k])); });
+}
+
+std::vector<std::int32_t> output_order(const Matrix& a) {
+  const Index m = a.nrows();
+  const std::vector<Index> rp = a.row_ptr_vector(), ci = a.col_idx_vector();
+  std::vector<std::int64_t> key(static_cast<std::size_t>(m));
+  for (Index j = 0; j < m; ++j)
+    key[std::size_t(j)] = rp[std::size_t(j + 1)] > rp[std::size_t(j)] ? ci[std::size_t(rp[std::size_t(j)])] : a.ncols();
+  std::vector<std::int32_t> order(static_cast<std::size_t>(m));
+  for (Index j = 0; j < m; ++j) order[std::size_t(j)] = std::int32_t(j);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::int32_t x, std::int32_t y) { return key[std::size_t(x)] < key[std::size_t(y)]; });
+  return order;
+}
+
+Matrix permute_layer(const Matrix& a, const std::vector<std::int32_t>& order,
+                     const std::vector<std::int32_t>& label) {
+  const std::vector<Index> rp = a.row_ptr_vector(), ci = a.col_idx_vector();
+  const std::vector<float> v = a.values_vector<float>();
+  std::vector<Index> tp{0}, tc;
+  std::vector<float> tv;
+  std::vector<std::pair<Index, float>> row;
+  for (std::int32_t j : order) {
+    row.clear();
+    for (Index p = rp[std::size_t(j)]; p < rp[std::size_t(j + 1)]; ++p)
+      row.emplace_back(label.empty() ? ci[std::size_t(p)] : label[std::size_t(ci[std::size_t(p)])], v[std::size_t(p)]);
+    std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [c, x] : row) {
+      tc.push_back(c);
+      tv.push_back(x);
+    }
+    tp.push_back(Index(tc.size()));
+  }
+  return Matrix::from_csr(a.nrows(), a.ncols(), tp, tc, tv);
+}
+
+PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads) {
+  PreparedChain out;
+  std::vector<Matrix> relabeled;
+  std::vector<std::int32_t> label;  // the previous layer's inverse order (empty: layer 1)
+  for (const Matrix& w : weights) {
+    const Matrix a = transpose_host(w);
+    out.order.push_back(output_order(a));
+    relabeled.push_back(permute_layer(a, out.order.back(), label));
+    label.assign(out.order.back().size(), 0);
+    for (std::size_t t = 0; t < label.size(); ++t) label[std::size_t(out.order.back()[t])] = std::int32_t(t);
+  }
+  out.layers = in_parallel(relabeled.size(), threads, [&](std::size_t k) { return prepare_layer(relabeled[k]); });
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ringblas/buffer.hpp"
+#include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -39,7 +41,50 @@ PreparedLayer prepare_layer(const Matrix& a);
 /// An exception in any layer is rethrown here, after every thread has stopped.
 std::vector<PreparedLayer> prepare_layers(const std::vector<Matrix>& weights, unsigned threads = 0);
 
+/// The order of a chain layer's outputs: sorted by their smallest input, ties by output id, so
+/// that outputs reading the same inputs share a block and stage fewer input rows (in a RadiX-Net
+/// layer every input set is read by 16 outputs, n/16 apart). `a`: outputs x inputs, rows sorted.
+std::vector<std::int32_t> output_order(const Matrix& a);
+
+/// a's rows in `order`, each column c renamed label[c] (empty: kept), rows sorted again.
+Matrix permute_layer(const Matrix& a, const std::vector<std::int32_t>& order,
+                     const std::vector<std::int32_t>& label);
+
+/// A network's layers as the chain runs them: layer k computes its outputs in order[k] (position
+/// t holds neuron order[k][t]) and reads its inputs in the previous layer's order (layer 1 in
+/// neuron order), so every activation is written contiguously and no layer permutes data.
+struct PreparedChain {
+  std::vector<PreparedLayer> layers;  ///< prepare_layer(permute_layer(transpose_host(W_k), order[k], inverse of order[k-1]))
+  std::vector<std::vector<std::int32_t>> order;
+};
+
+/// The chain on the host (the streamed path; prepare_layers_device gives the same bytes).
+PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads = 0);
+
+/// Every layer of a network prepared on the device (prepare_device.cu): the blobs of
+/// prepare_chain, byte for byte, one after another in one device buffer, and the orders.
+struct DeviceWeights {
+  Buffer blob;                      ///< all layers (device)
+  Buffer order;                     ///< int32 [layers][neurons]: PreparedChain::order (device)
+  std::vector<BlobLayout> layout;   ///< per layer
+  std::vector<std::size_t> offset;  ///< per layer: first word in `blob`
+  std::size_t words = 0;
+  std::size_t bytes() const { return words * 4; }
+};
+
+/// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
+/// other than fp32 are cast on the host) uploaded as stored, transposed and laid out there. One
+/// host round trip (the sizes of the layout); returns after the blobs are complete.
+DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx);
+
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);
 
 }  // namespace ringblas::cuda::sparse_layer
+
+namespace ringblas::detail {
+/// What a ringblas::SparseNetwork holds: its layers prepared on its device.
+struct SparseNetworkState {
+  cuda::sparse_layer::DeviceWeights weights;
+};
+}  // namespace ringblas::detail

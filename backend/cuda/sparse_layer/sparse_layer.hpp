@@ -20,6 +20,15 @@ std::string can_implement(const Semiring& s, const Matrix& a, const DenseMatrix&
 void run_mxm(DenseMatrix& c, const Semiring& s, const Matrix& a, const DenseMatrix& b,
              const Epilogue& ep, const Descriptor& desc, Context& ctx);
 
+/// prepare_network's cuda row: the weights prepared on ctx.device (prepare_layers_device).
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, LayerChainStats* stats, Context& ctx);
+
+/// mxm_layers(SparseNetwork, sparse features)'s cuda row (arguments validated there).
+std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
+                               const LayerChainOptions& options, LayerChainStats* stats,
+                               DenseMatrix* survivors, Context& ctx);
+
 /// The layer chain behind ringblas::mxm_layers (arguments validated there).
 DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<float>& bias, float ymax,
                       const DenseMatrix& features, std::vector<Index>& ids,

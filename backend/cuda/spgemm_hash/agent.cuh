@@ -57,10 +57,26 @@ __host__ __device__ inline int direct_bin(int b, std::int64_t span, Table table)
   return -1;
 }
 
+/// The issue-14 switches as kernels see them (spgemm_hash::tuning, policy.hpp).
+struct paths {
+  bool bitmap = false;    ///< symbolic: bitmap of span bits when the span exceeds the table
+  int dense_windows = 0;  ///< numeric: windowed direct accumulation up to this many windows
+  int dense_min_nnz = 0;  ///< ... for rows with at least this many outputs
+};
+
+/// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
+/// cannot address directly accumulate window by window instead of hashing and sorting?
+__host__ __device__ inline bool uses_dense_windows(std::int64_t nnz, std::int64_t span,
+                                                   std::int64_t table, const paths& pa) {
+  return pa.dense_windows > 0 && span > table && nnz >= pa.dense_min_nnz &&
+         (span + table - 1) / table <= pa.dense_windows;
+}
+
 /// Symbolic bin of a row from its products, its bound on distinct columns and the span of its
-/// possible columns (last - first + 1).
+/// possible columns (last - first + 1). With `bitmap`, the last block bin also takes rows whose
+/// span its table covers at 32 columns per slot (else they go to the global bin).
 __host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t cap,
-                                            std::int64_t span) {
+                                            std::int64_t span, bool bitmap) {
   using P = policy;
   auto table = [](int b) { return P::symbolic_table(b); };
   if (products == 0) return P::bin_empty;
@@ -75,20 +91,25 @@ __host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t 
     if (cap <= P::symbolic_table(P::num_block_bins - 2)) b = P::num_block_bins - 2;
     else if (cap <= P::symbolic_table(P::num_block_bins - 1)) b = P::num_block_bins - 1;
   }
-  if (b == P::num_block_bins)
-    return span <= table(P::num_block_bins - 1) ? P::bin_block0 + P::num_block_bins - 1
-                                                 : P::bin_global;
+  if (b == P::num_block_bins) {
+    const std::int64_t reach = std::int64_t(table(P::num_block_bins - 1)) * (bitmap ? 32 : 1);
+    return span <= reach ? P::bin_block0 + P::num_block_bins - 1 : P::bin_global;
+  }
   const int d = direct_bin(b, span, table);
   return P::bin_block0 + (d >= 0 ? d : b);
 }
 
 /// Numeric bin of a row from its products, its exact output size and the span of its columns.
+/// Rows that take windowed dense accumulation (uses_dense_windows with the last bin's table) go
+/// to the last block bin unless a smaller direct table covers them.
 __host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t nnz,
-                                           std::int64_t span) {
+                                           std::int64_t span, const paths& pa) {
   using P = policy;
   auto table = [](int b) { return P::numeric_table(b); };
   if (nnz == 0) return P::bin_empty;
   if (products <= P::pwarp_table) return P::bin_pwarp;
+  const int last = P::num_block_bins - 1;
+  const bool windows = uses_dense_windows(nnz, span, table(last), pa);
   int b = P::num_block_bins;
   for (int x = 0; x < P::num_block_bins - 1; ++x)
     if (products <= P::max_products(x)) {
@@ -102,10 +123,10 @@ __host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t n
         break;
       }
   if (b == P::num_block_bins)
-    return span <= table(P::num_block_bins - 1) ? P::bin_block0 + P::num_block_bins - 1
-                                                 : P::bin_global;
+    return span <= table(last) || windows ? P::bin_block0 + last : P::bin_global;
   const int d = direct_bin(b, span, table);
-  return P::bin_block0 + (d >= 0 ? d : b);
+  if (d >= 0) return P::bin_block0 + d;
+  return P::bin_block0 + (windows ? last : b);
 }
 
 /// Inserts `key` into a power-of-two table (mask = size - 1); returns its slot and whether this
@@ -194,6 +215,34 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
     const I b_end = B.rp[k + 1];
     for (I q = B.rp[k] + lane; q < b_end; q += g) {
       const I j = B.ci[q];
+      if (M.present && !mask_admits(M, row, j)) continue;
+      f(p, k, q, j);
+    }
+  }
+}
+
+/// for_each_product restricted to the columns lo <= j < hi: each B row (sorted) is entered at its
+/// first column >= lo by a binary search (every lane of the group does the same one) and left at
+/// the first column >= hi, so a pass over one column window reads only that window's products.
+template <class I, class F>
+__device__ __forceinline__ void for_each_product_in(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                    const mask_ref<I>& M, std::int64_t row,
+                                                    int tid, int nthreads, int g, I lo, I hi,
+                                                    F&& f) {
+  const int lane = tid % g, sub = tid / g, nsub = nthreads / g;
+  const I a_end = A.rp[row + 1];
+  for (I p = A.rp[row] + sub; p < a_end; p += nsub) {
+    const I k = A.ci[p];
+    const I b_end = B.rp[k + 1];
+    I b = B.rp[k], e = b_end;
+    while (b < e) {
+      const I mid = b + (e - b) / 2;
+      if (B.ci[mid] < lo) b = mid + 1;
+      else e = mid;
+    }
+    for (I q = b + lane; q < b_end; q += g) {
+      const I j = B.ci[q];
+      if (j >= hi) break;
       if (M.present && !mask_admits(M, row, j)) continue;
       f(p, k, q, j);
     }

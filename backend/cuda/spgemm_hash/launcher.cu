@@ -20,6 +20,8 @@ namespace ringblas::cuda::spgemm_hash {
 namespace {
 
 std::atomic<std::size_t> budget_override{0};
+std::mutex tuning_mutex;
+tuning tuning_now = tuning::defaults();
 
 std::string human(std::int64_t x) {
   char buf[32];
@@ -34,8 +36,9 @@ std::string human(std::int64_t x) {
 
 std::size_t workspace_bytes(const Matrix& A, const Descriptor& desc) {
   const std::size_t rows = std::size_t(desc.transpose_a ? A.ncols() : A.nrows());
-  // products (8), bin (1), grouped rows (8), C row pointers (8), per row.
-  return rows * 25 + 4096;
+  // products (8), column range (8), the bins' row lists (num_bins - 1 slots of 8), C row
+  // pointers (8), per row.
+  return rows * (16 + std::size_t(policy::num_bins) * 8) + 4096;
 }
 
 void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
@@ -101,6 +104,22 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
     ctx.trace_line(std::string("mxm: write-back C<M") + (desc.replace ? ", replace" : "") +
                    "> = C" + (accum ? " " + std::string(binary_op_name(*accum)) : "") + " T");
   write_back(C, mask, accum, desc.replace, std::move(T), ctx);
+}
+
+tuning tuning::defaults() {
+  return tuning{policy::bitmap_symbolic, policy::dense_windows, policy::dense_min_nnz, true};
+}
+
+tuning tuning::previous() { return tuning{false, 0, policy::dense_min_nnz, false}; }
+
+void set_tuning(const tuning& t) {
+  std::lock_guard<std::mutex> lock(tuning_mutex);
+  tuning_now = t;
+}
+
+tuning current_tuning() {
+  std::lock_guard<std::mutex> lock(tuning_mutex);
+  return tuning_now;
 }
 
 std::vector<manifest_entry> manifest() {

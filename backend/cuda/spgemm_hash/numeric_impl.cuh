@@ -9,7 +9,9 @@
 // a slot per column of C (direct addressing, spECK's dense accumulator) there is no probing and
 // the order-preserving compaction already yields a sorted row: no sort at all. Block rows use a
 // direct table whenever their column span (first to last column their products can reach) fits
-// the table; numeric bins are promoted for that (policy::direct_promote).
+// the table; numeric bins are promoted for that (policy::direct_promote). Rows with many outputs
+// whose span needs a few tables (paths::dense_windows) accumulate directly window by window
+// (numeric_row_windows): each window's compaction is already in column order, so no sort.
 // When C's bound or the workspace exceeds the device budget, run_chunked splits A's rows into
 // chunks, each two-phase, concatenated on the host.
 // Output invariant: every row of C sorted by column with no duplicates, nnz exactly as counted.
@@ -26,7 +28,9 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/spgemm_hash/bin_streams.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
+#include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spgemm_hash/registry.hpp"
 #include "ringblas/error.hpp"
 
@@ -161,12 +165,56 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
   }
 }
 
+/// One output row by the whole block, window by window: the columns first .. first + span - 1 in
+/// windows of `table_size` slots, each accumulated in a direct table (slot = column - window
+/// start) from the products in that window only (for_each_product_in), compacted in slot order
+/// (= column order) and written out behind the previous windows' entries.
+template <class S, class I>
+__device__ __forceinline__ void numeric_row_windows(const numeric_args<S, I>& a, std::int64_t row,
+                                                    std::int64_t products, int* keys,
+                                                    acc_t<typename S::value_type>* vals,
+                                                    unsigned table_size, int first,
+                                                    std::int64_t span, int* warp_sums) {
+  using T = typename S::value_type;
+  using A = acc_t<T>;
+  const int g = lanes_per_entry(products, std::int64_t(a.A.rp[row + 1] - a.A.rp[row]));
+  const I out = a.c_rp[row];
+  const I room = a.c_rp[row + 1] - out;
+  const std::int64_t end = std::int64_t(first) + span;
+  I done = 0;
+  for (std::int64_t lo = first; lo < end; lo += table_size) {
+    const unsigned size = unsigned(std::min<std::int64_t>(table_size, end - lo));
+    for (unsigned s = threadIdx.x; s < size; s += blockDim.x) {
+      keys[s] = empty_key;
+      vals[s] = A(S::identity());
+    }
+    __syncthreads();
+    for_each_product_in(a.A, a.B, a.M, row, threadIdx.x, blockDim.x, g, I(lo), I(lo + size),
+                        [&](I p, I k, I q, I j) {
+                          accumulate<S>(keys, vals, size - 1, int(j), product(a, row, p, k, q, j),
+                                        true, int(lo));
+                        });
+    __syncthreads();
+    const int total = compact_table<4>(keys, vals, size, warp_sums);
+    for (int e = threadIdx.x; e < total; e += blockDim.x)
+      if (done + I(e) < room) {
+        a.c_ci[out + done + e] = I(keys[e]);
+        a.c_v[out + done + e] = T(vals[e]);
+      }
+    done += I(total);
+    __syncthreads();
+  }
+}
+
 // Bins of 1024 threads need 64 registers or fewer: compaction keeps 4 (keys and values) or 8
 // (packed keys) slots per thread in registers for that reason (16 slots of keys and 8-byte values
-// took 70 registers and failed with cudaErrorLaunchOutOfResources on the H200).
-template <class S, class I>
+// took 70 registers and failed with cudaErrorLaunchOutOfResources on the H200). `Windows`
+// compiles the windowed path in (only for the last bin, where numeric_bin sends such rows: it
+// costs 5 registers, which would lower the occupancy of the small bins; a row of another bin that
+// could take windows hashes instead, with the same result).
+template <class S, class I, bool Windows>
 __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
-                                unsigned table_size) {
+                                unsigned table_size, paths pa) {
   using A = acc_t<typename S::value_type>;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int warp_sums[32];
@@ -177,6 +225,11 @@ __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::
   const int2 rg = a.range[row];
   const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
   const bool direct = span <= std::int64_t(table_size);
+  const std::int64_t nnz = std::int64_t(a.c_rp[row + 1] - a.c_rp[row]);
+  if (Windows && uses_dense_windows(nnz, span, table_size, pa)) {
+    numeric_row_windows(a, row, products[row], keys, vals, table_size, rg.x, span, warp_sums);
+    return;
+  }
   numeric_row_shared(a, row, products[row], keys, vals, direct ? unsigned(span) : table_size,
                      direct, rg.x, span, warp_sums);
 }
@@ -264,9 +317,12 @@ __global__ void k_scatter_global(numeric_args<S, I> a, const I* rows, const std:
   }
 }
 
-/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), bin
-/// (1), rows grouped twice, C's row pointers, the segment bounds of global rows (16).
-template <class I> constexpr std::size_t pass_row_bytes() { return 33 + 3 * sizeof(I); }
+/// Device bytes per row of A that a pass holds besides C: products (8), column range (8), the
+/// row lists of the bins (num_bins - 1 slots), C's row pointers, the segment bounds of global rows
+/// (16).
+template <class I> constexpr std::size_t pass_row_bytes() {
+  return 32 + std::size_t(policy::num_bins) * sizeof(I);
+}
 
 /// What one two-phase pass over some rows of A returns.
 struct pass_result {
@@ -287,7 +343,13 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   cudaStream_t s = stream_of(ctx);
   const std::size_t entry_bytes = sizeof(I) + sizeof(T), row_bytes = pass_row_bytes<I>();
   pass_result out;
-  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, ctx);
+  const tuning tu = current_tuning();
+  paths pa;
+  pa.bitmap = tu.bitmap_symbolic;
+  pa.dense_windows = tu.dense_windows;
+  pa.dense_min_nnz = tu.dense_min_nnz;
+  const int streams = tu.concurrent_bins ? P::bin_streams : 0;
+  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams, ctx);
   info.products += p.products;
   auto split = [&] {
     out.too_large = true;
@@ -335,22 +397,33 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   a.c_v = vals.data();
   a.range = p.row_range.data();
   const I* rows = p.rows.data();
-  if (auto m = nb.count[P::bin_pwarp]) {
-    k_numeric_pwarp<S, I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, s>>>(
-        a, rows + nb.offset[P::bin_pwarp], m);
-    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", s, ctx.debug_sync);
-  }
+  const int max_smem = int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes);
   RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
-      k_numeric_block<S, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes)));
-  for (int b = 0; b < P::num_block_bins; ++b) {
+      k_numeric_block<S, I, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
+  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+      k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
+  // Block bins (largest rows first) and the pwarp bin on side streams; the global bin below
+  // stays on s, whose tables and sort buffers are freed in order on s; joined before returning.
+  int kernels = nb.count[P::bin_pwarp] > 0;
+  for (int b = 0; b < P::num_block_bins; ++b) kernels += nb.count[P::bin_block0 + b] > 0;
+  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(mg > 0) - 1), mg == 0);
+  for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = nb.count[bin]) {
       const unsigned table = unsigned(P::numeric_table(b));
-      k_numeric_block<S, I><<<unsigned(m), P::block_threads(b), table * slot_bytes, s>>>(
-          a, rows + nb.offset[bin], p.row_products.data(), table);
-      RINGBLAS_CHECK_LAUNCH("k_numeric_block", s, ctx.debug_sync);
+      cudaStream_t bs = fork.next();
+      auto kernel = b == P::num_block_bins - 1 ? k_numeric_block<S, I, true>
+                                               : k_numeric_block<S, I, false>;
+      kernel<<<unsigned(m), P::block_threads(b), table * slot_bytes, bs>>>(
+          a, rows + nb.offset[bin], p.row_products.data(), table, pa);
+      RINGBLAS_CHECK_LAUNCH("k_numeric_block", bs, ctx.debug_sync);
     }
+  }
+  if (auto m = nb.count[P::bin_pwarp]) {
+    cudaStream_t bs = fork.next();
+    k_numeric_pwarp<S, I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
+        a, rows + nb.offset[P::bin_pwarp], m);
+    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
   }
   if (const std::int64_t m = mg) {
     if (g < m) {
@@ -386,6 +459,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       RINGBLAS_CHECK_LAUNCH("k_scatter_global", s, ctx.debug_sync);
     }
   }
+  fork.join();
   out.T = Matrix::from_buffers(a.A.nrows, a.B.ncols, type_of_v<T>, index_type_of<I>::value, p.nnz,
                                p.row_ptr.release(), ci.release(), vals.release());
   return out;

@@ -35,7 +35,7 @@ template <class I> struct plan {
   device_array<std::int64_t> row_products;  ///< per row of A
   device_array<int2> row_range;             ///< per row: first and last column it can reach
   device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
-  device_array<I> rows;                     ///< row ids grouped by numeric bin
+  device_array<I> rows;  ///< row ids per numeric bin: bin b at (b - 1) nrows (bin_table offsets)
   bin_table numeric_bins;
   std::int64_t global_max_nnz = 0, global_nnz = 0;
   int symbolic_groups = 0, numeric_groups = 0;  ///< non-empty bins, for the trace
@@ -46,20 +46,17 @@ template <class I> struct plan {
 /// type I). `budget_bytes` bounds what the call holds on the device: when the bound on C
 /// (sum of min(products, ncols) x `entry_bytes`) plus `row_bytes` per row exceeds it, only the
 /// analysis runs and the plan says too_large; otherwise it also bounds the global-memory hash
-/// tables of the symbolic phase.
+/// tables of the symbolic phase. `pa` selects the issue-14 paths; the bins run on `streams` side
+/// streams (0: all on ctx's stream).
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const Context& ctx);
+                  const paths& pa, int streams, const Context& ctx);
 
 /// Number of persistent blocks for rows of the global bin: bounded by the SMs and by the bytes
 /// their tables take (`slot_bytes` per slot, `max_slots` per block). 0 when not even one fits.
 unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t slot_bytes,
                        std::size_t budget_bytes, const Context& ctx);
 
-/// Row ids of a bin table's bins, grouped (k_fill_bins), from a per-row bin id.
-template <class I>
-void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bins, I* rows,
-                const Context& ctx);
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -56,6 +56,21 @@ struct policy {
 
   /// Multiplicative hash of a column into a power-of-two table (nsparse's HASH_SCAL).
   static constexpr unsigned hash_scale = 107u;
+
+  // Issue 14 paths (defaults of spgemm_hash::tuning; bench_spgemm measures them against the
+  // previous pipeline in the same run, tests/bench/results/spgemm_notes.md).
+  /// Symbolic rows whose span exceeds their bin's table count columns in a bitmap of span bits
+  /// over the same shared memory (32 columns per table slot): no probing, and rows with spans up
+  /// to 32 x 32768 columns stay out of the global bin.
+  static constexpr bool bitmap_symbolic = true;
+  /// Numeric rows with at least `dense_min_nnz` outputs whose span needs at most `dense_windows`
+  /// windows of their table accumulate directly (slot = column - window start) window by window,
+  /// each B row entered at its window by binary search (spECK's dense accumulator): no probing
+  /// and no sort of 4K-16K keys. Such rows move to the last block bin (16384 slots).
+  static constexpr int dense_windows = 8;
+  static constexpr int dense_min_nnz = 4096;
+  /// Row bins of one phase run concurrently on `bin_streams` streams (spECK uses 6).
+  static constexpr int bin_streams = 4;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

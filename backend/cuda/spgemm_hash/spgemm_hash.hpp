@@ -37,6 +37,20 @@ struct manifest_entry {
 };
 std::vector<manifest_entry> manifest();
 
+/// Run-time switches of the issue-14 paths (defaults from policy). Setting all off gives the
+/// previous pipeline, so that bench_spgemm compares both in one run and the tests reach both.
+struct tuning {
+  bool bitmap_symbolic;  ///< policy::bitmap_symbolic
+  int dense_windows;     ///< policy::dense_windows; 0 turns windowed dense accumulation off
+  int dense_min_nnz;     ///< policy::dense_min_nnz
+  bool concurrent_bins;  ///< bins on policy::bin_streams streams (false: all on ctx's stream)
+  static tuning defaults();
+  static tuning previous();  ///< every issue-14 path off
+};
+/// The switches every later call uses (process-wide), and the current ones.
+void set_tuning(const tuning& t);
+tuning current_tuning();
+
 namespace detail {
 /// Caps the device budget of a call (bytes; 0 restores the default of 9/10 of the free device
 /// memory), so that tests reach the row-chunked and chunked global-table paths on small inputs.

@@ -1,9 +1,13 @@
 // spgemm_hash, semiring-independent half (Nagasaka et al., ICPP'17, steps 1-5): per-row product
-// counts and row groups (k_analyze, k_fill_bins), the symbolic phase counting each output row's
+// counts and row groups (k_analyze writes each row into its bin's list of n slots, aggregated
+// per block: no separate grouping pass), the symbolic phase counting each output row's
 // distinct columns in hash tables of column keys (k_symbolic_pwarp: 4 threads per row, 32-slot
 // tables, 64 rows per block, 8 KiB shared; k_symbolic_block: one block per row, a table of 512 to
 // 32768 slots = up to 128 KiB shared; k_symbolic_global: persistent blocks, tables in global
 // memory), the exclusive scan to C's row pointers and the regrouping by output size.
+// Block rows whose column span exceeds their table count in a bitmap of span bits instead
+// (paths::bitmap: 32 columns per slot, atomicOr, no probing); the bins of one phase run on side
+// streams (bin_fork) when the tuning asks for it.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/spgemm_hash/bin_streams.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
 #include "ringblas/error.hpp"
 
@@ -22,14 +27,17 @@ constexpr int analyze_block = 256;
 
 template <class I>
 __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, int2* range,
-                          std::uint8_t* bins, counters* cnt) {
+                          I* lists, counters* cnt, bool bitmap) {
   __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long base[P::num_bins];
   __shared__ unsigned long long block_products, block_cap, block_max;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
   if (threadIdx.x == 0) block_products = block_cap = block_max = 0;
   __syncthreads();
   const std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x & 31;
+  int b = P::bin_empty;
+  unsigned local = 0;
   if (row < A.nrows) {
     std::int64_t s = 0;
     int lo = INT_MAX, hi = -1;  // first and last column the row's products can reach
@@ -49,11 +57,10 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
     }
     if (lane == 0) {
       const std::int64_t cap = s < B.ncols ? s : B.ncols;
-      const int b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1);
+      b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1, bitmap);
       products[row] = s;
       range[row] = make_int2(lo, hi);
-      bins[row] = std::uint8_t(b);
-      atomicAdd(&hist[b], 1u);
+      local = atomicAdd(&hist[b], 1u);
       atomicAdd(&block_products, (unsigned long long)s);
       atomicAdd(&block_cap, (unsigned long long)cap);
       if (b == P::bin_global) atomicMax(&block_max, (unsigned long long)cap);
@@ -61,32 +68,37 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
   }
   __syncthreads();
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
-    if (hist[t]) atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
+    if (hist[t]) base[t] = atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
   if (threadIdx.x == 0) {
     atomicAdd(&cnt->total_products, block_products);
     atomicAdd(&cnt->total_cap, block_cap);
     atomicMax(&cnt->max_global, block_max);
   }
+  __syncthreads();
+  if (lane == 0 && b != P::bin_empty)
+    lists[std::int64_t(b - 1) * A.nrows + std::int64_t(base[b] + local)] = I(row);
 }
 
 template <class I>
 __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
-                                   const int2* range, const I* rp, std::uint8_t* bins,
-                                   counters* cnt) {
+                                   const int2* range, const I* rp, I* lists, counters* cnt,
+                                   paths pa) {
   __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long base[P::num_bins];
   __shared__ unsigned long long block_max, block_global;
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
   if (threadIdx.x == 0) block_max = block_global = 0;
   __syncthreads();
   const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  int b = P::bin_empty;
+  unsigned local = 0;
   if (row < nrows) {
     const std::int64_t nnz = std::int64_t(rp[row + 1]) - std::int64_t(rp[row]);
     // Each row adds less than 2^31, so a sum past I's range shows as a decreasing pointer.
     if (nnz < 0) cnt->overflow = 1;
     const int2 rg = range[row];
-    const int b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1);
-    bins[row] = std::uint8_t(b);
-    atomicAdd(&hist[b], 1u);
+    b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1, pa);
+    local = atomicAdd(&hist[b], 1u);
     if (b == P::bin_global) {
       atomicMax(&block_max, (unsigned long long)nnz);
       atomicAdd(&block_global, (unsigned long long)nnz);
@@ -95,32 +107,13 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
   if (row == 0) cnt->nnz = (unsigned long long)rp[nrows];
   __syncthreads();
   for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
-    if (hist[t]) atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
+    if (hist[t]) base[t] = atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
   if (threadIdx.x == 0) {
     atomicMax(&cnt->max_global, block_max);
     atomicAdd(&cnt->global_nnz, block_global);
   }
-}
-
-template <class I>
-__global__ void k_fill_bins(std::int64_t nrows, const std::uint8_t* bins, bin_table table,
-                            unsigned long long* fill, I* rows) {
-  __shared__ unsigned hist[P::num_bins];
-  __shared__ unsigned long long base[P::num_bins];
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
   __syncthreads();
-  const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  int b = P::bin_empty;
-  unsigned local = 0;
-  if (row < nrows) {
-    b = bins[row];
-    if (b != P::bin_empty) local = atomicAdd(&hist[b], 1u);
-  }
-  __syncthreads();
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
-    if (hist[t]) base[t] = atomicAdd(&fill[t], (unsigned long long)hist[t]);
-  __syncthreads();
-  if (row < nrows && b != P::bin_empty) rows[table.offset[b] + base[b] + local] = I(row);
+  if (b != P::bin_empty) lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
 }
 
 template <class I>
@@ -174,10 +167,33 @@ __device__ __forceinline__ void symbolic_row(const csr_ref<I>& A, const csr_ref<
   __syncthreads();
 }
 
+/// Counts a row's distinct columns in a bitmap of `words` 32-bit words over the columns
+/// base .. base + 32 words - 1: a product sets its bit with atomicOr and counts when it was clear.
+template <class I>
+__device__ __forceinline__ void symbolic_row_bitmap(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                    const mask_ref<I>& M, std::int64_t row,
+                                                    std::int64_t products, unsigned* bits,
+                                                    unsigned words, int base, int* cnt,
+                                                    I* row_nnz) {
+  for (unsigned s = threadIdx.x; s < words; s += blockDim.x) bits[s] = 0u;
+  if (threadIdx.x == 0) *cnt = 0;
+  __syncthreads();
+  const int g = lanes_per_entry(products, std::int64_t(A.rp[row + 1] - A.rp[row]));
+  int local = 0;
+  for_each_product(A, B, M, row, threadIdx.x, blockDim.x, g, [&](I, I, I, I j) {
+    const unsigned off = unsigned(int(j) - base), bit = 1u << (off & 31u);
+    local += (atomicOr(&bits[off >> 5], bit) & bit) == 0u;
+  });
+  local = __reduce_add_sync(0xffffffffu, local);
+  if ((threadIdx.x & 31) == 0 && local) atomicAdd(cnt, local);
+  __syncthreads();
+  if (threadIdx.x == 0) row_nnz[row] = I(*cnt);
+}
+
 template <class I>
 __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
                                  const std::int64_t* products, const int2* range,
-                                 unsigned table_size, I* row_nnz) {
+                                 unsigned table_size, I* row_nnz, bool bitmap) {
   extern __shared__ int smem_keys[];
   __shared__ int cnt;
   const std::int64_t row = rows[blockIdx.x];
@@ -185,6 +201,11 @@ __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, cons
   const int2 rg = range[row];
   const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
   const bool direct = span <= std::int64_t(table_size);
+  if (!direct && bitmap && span <= 32 * std::int64_t(table_size)) {
+    symbolic_row_bitmap(A, B, M, row, products[row], reinterpret_cast<unsigned*>(smem_keys),
+                        unsigned((span + 31) / 32), rg.x, &cnt, row_nnz);
+    return;
+  }
   const unsigned size = direct ? unsigned(span) : table_size;
   symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, rg.x, &cnt, row_nnz);
 }
@@ -209,14 +230,13 @@ counters read_counters(const device_array<counters>& c, const Context& ctx) {
   return c.to_host(ctx, 1)[0];
 }
 
-bin_table make_bins(const counters& c) {
+/// Bin b's rows are slots (b - 1) n .. (b - 1) n + count - 1 of the lists (k_analyze,
+/// k_classify_numeric).
+bin_table make_bins(const counters& c, std::int64_t n) {
   bin_table t;
-  std::int64_t off = 0;
   for (int b = 0; b < P::num_bins; ++b) {
     t.count[b] = std::int64_t(c.bin_count[b]);
-    if (b == P::bin_empty) continue;
-    t.offset[b] = off;
-    off += t.count[b];
+    t.offset[b] = b == P::bin_empty ? 0 : std::int64_t(b - 1) * n;
   }
   return t;
 }
@@ -239,20 +259,9 @@ unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t sl
 }
 
 template <class I>
-void group_rows(std::int64_t nrows, const std::uint8_t* bin, const bin_table& bins, I* rows,
-                const Context& ctx) {
-  if (nrows == 0) return;
-  device_array<unsigned long long> fill(P::num_bins, ctx);
-  fill.fill_zero(ctx);
-  k_fill_bins<I><<<grid_for(std::size_t(nrows), 256), 256, 0, stream_of(ctx)>>>(
-      nrows, bin, bins, fill.data(), rows);
-  RINGBLAS_CHECK_LAUNCH("k_fill_bins", stream_of(ctx), ctx.debug_sync);
-}
-
-template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const Context& ctx) {
+                  const paths& pa, int streams, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   plan<I> p;
   const std::int64_t n = A.nrows;
@@ -262,10 +271,12 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   cnt.fill_zero(ctx);
   p.row_products = device_array<std::int64_t>(std::size_t(n), ctx);
   p.row_range = device_array<int2>(std::size_t(n), ctx);
-  device_array<std::uint8_t> bins(std::size_t(n), ctx);
+  // Row lists per bin (n slots each), filled by k_analyze for the symbolic phase and refilled by
+  // k_classify_numeric for the numeric phase once the symbolic kernels are done with them.
+  p.rows = device_array<I>(std::size_t(n) * (P::num_bins - 1), ctx);
   if (n > 0) {
     k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products.data(), p.row_range.data(), bins.data(), cnt.data());
+        A, B, p.row_products.data(), p.row_range.data(), p.rows.data(), cnt.data(), pa.bitmap);
     RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
   }
   counters c = read_counters(cnt, ctx);
@@ -277,32 +288,38 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     p.too_large = true;  // the caller splits the rows into chunks
     return p;
   }
-  const bin_table sb = make_bins(c);
+  const bin_table sb = make_bins(c, n);
   p.symbolic_groups = nonempty_groups(sb);
-  device_array<I> srows(std::size_t(n - sb.count[P::bin_empty]), ctx);
-  group_rows<I>(n, bins.data(), sb, srows.data(), ctx);
 
   p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
   p.row_ptr.fill_zero(ctx);
   I* row_nnz = p.row_ptr.data();
-  const I* sr = srows.data();
-  if (auto m = sb.count[P::bin_pwarp]) {
-    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, s>>>(
-        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
-    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", s, ctx.debug_sync);
-  }
+  const I* sr = p.rows.data();
   const std::size_t max_smem = std::size_t(P::symbolic_table(P::num_block_bins - 1)) * sizeof(int);
   RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_symbolic_block<I>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
-  for (int b = 0; b < P::num_block_bins; ++b) {
+  // Block bins (largest rows first, so that they start early) and the pwarp bin, each on the
+  // next side stream; the global bin below stays on s (its tables are freed in order on s).
+  int kernels = sb.count[P::bin_pwarp] > 0;
+  for (int b = 0; b < P::num_block_bins; ++b) kernels += sb.count[P::bin_block0 + b] > 0;
+  const bool global_rows = sb.count[P::bin_global] > 0;
+  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(global_rows) - 1), !global_rows);
+  for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = sb.count[bin]) {
       const unsigned table = unsigned(P::symbolic_table(b));
-      k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), s>>>(
+      cudaStream_t bs = fork.next();
+      k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), bs>>>(
           A, B, M, sr + sb.offset[bin], p.row_products.data(), p.row_range.data(), table,
-          row_nnz);
-      RINGBLAS_CHECK_LAUNCH("k_symbolic_block", s, ctx.debug_sync);
+          row_nnz, pa.bitmap);
+      RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
+  }
+  if (auto m = sb.count[P::bin_pwarp]) {
+    cudaStream_t bs = fork.next();
+    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
+        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_global]) {
     // Global rows use a direct table of ncols slots when that is no larger than the hash table
@@ -313,6 +330,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     const unsigned g = global_blocks(
         m, max_slots, sizeof(int), budget_bytes > committed ? budget_bytes - committed : 0, ctx);
     if (g == 0 && n > 1) {
+      fork.join();
       p.too_large = true;  // fewer rows at a time leave room for the table
       return p;
     }
@@ -330,6 +348,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     if (g < m)
       p.symbolic_note = std::to_string(m) + " global rows in chunks of " + std::to_string(g);
   }
+  fork.join();
   {
     std::size_t bytes = 0;
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
@@ -341,7 +360,8 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   cnt.fill_zero(ctx);
   if (n > 0) {
     k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), bins.data(), cnt.data());
+        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(),
+        cnt.data(), pa);
     RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
   }
   c = read_counters(cnt, ctx);
@@ -350,20 +370,18 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     return p;
   }
   p.nnz = std::int64_t(c.nnz);
-  p.numeric_bins = make_bins(c);
+  p.numeric_bins = make_bins(c, n);
   p.numeric_groups = nonempty_groups(p.numeric_bins);
   p.global_max_nnz = std::int64_t(c.max_global);
   p.global_nnz = std::int64_t(c.global_nnz);
-  p.rows = device_array<I>(std::size_t(n - p.numeric_bins.count[P::bin_empty]), ctx);
-  group_rows<I>(n, bins.data(), p.numeric_bins, p.rows.data(), ctx);
   return p;
 }
 
 template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
                                       const mask_ref<std::int32_t>&, std::size_t, std::size_t,
-                                      std::size_t, const Context&);
+                                      std::size_t, const paths&, int, const Context&);
 template plan<std::int64_t> make_plan(const csr_ref<std::int64_t>&, const csr_ref<std::int64_t>&,
                                       const mask_ref<std::int64_t>&, std::size_t, std::size_t,
-                                      std::size_t, const Context&);
+                                      std::size_t, const paths&, int, const Context&);
 
 }  // namespace ringblas::cuda::spgemm_hash

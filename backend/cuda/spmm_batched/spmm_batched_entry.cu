@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <string>
 
@@ -69,7 +70,7 @@ std::unordered_map<cudaStream_t, MetadataEntry>& metadata_cache() {
 void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<const Matrix*>& A,
                       const std::vector<const DenseMatrix*>& B, const Semiring& s,
                       const Epilogue& ep, bool transpose_a, Variant variant, const char* op,
-                      Context& ctx) {
+                      Context& ctx, const std::vector<std::pair<Index, Index>>* row0) {
   if (variant != Variant::automatic && variant != Variant::spmm_batched &&
       variant != Variant::spmm_batched_coo)
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(variant)) +
@@ -104,7 +105,13 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
     const Matrix& a = *A[b];
     const DenseMatrix& bm = *B[b];
     DenseMatrix& cm = *C[b];
-    const long long m = cm.nrows(), k = bm.nrows();
+    // op(A[b])'s sizes (the same as C[b]'s and B[b]'s rows except in the stacked form).
+    const long long m = transpose_a ? a.ncols() : a.nrows(), k = transpose_a ? a.nrows() : a.ncols();
+    const long long b_at = row0 ? (*row0)[b].first * row_stride(bm) * static_cast<long long>(tsz) : 0;
+    const long long c_at = row0 ? (*row0)[b].second * row_stride(cm) * static_cast<long long>(tsz) : 0;
+    if (row0 && ((reads_b && (bm.location() != Location::device || bm.type() != T)) ||
+                 cm.location() != Location::device || cm.type() != T))
+      throw InvalidValue(item_name(op, b) + ": the stacked form needs B and C on the device with the semiring's type");
     if (m > lim || k > lim || a.nnz() > lim || m * n > lim || k * n > lim)
       throw NotImplemented(item_name(op, b) + " is too large for the batched kernels (32-bit sizes); use mxm per item");
     BatchItem& it = items[b];
@@ -144,7 +151,7 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
     if (!reads_b) {
       bv[b].ptr = nullptr;
     } else if (bm.location() == Location::device && bm.type() == T) {
-      bv[b].ptr = bm.values().data();
+      bv[b].ptr = static_cast<const unsigned char*>(bm.values().data()) + b_at;
     } else if (bm.location() == Location::host) {
       std::vector<unsigned char> v(static_cast<std::size_t>(k * n) * tsz);
       visit_type(T, [&](auto z) {
@@ -161,7 +168,7 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
     it.c_cs = static_cast<int>(col_stride(cm));
     out_direct[b] = cm.location() == Location::device && cm.type() == T;
     if (out_direct[b]) {
-      cv[b].ptr = cm.values().data();
+      cv[b].ptr = static_cast<unsigned char*>(cm.values().data()) + c_at;
     } else {
       out_offset[b] = align_up(out_bytes);
       out_bytes = out_offset[b] + static_cast<std::size_t>(m * n) * tsz;
@@ -299,6 +306,34 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
 }
 
 }  // namespace detail
+
+void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const DenseMatrix& B, const Epilogue& ep, const Descriptor& desc, Context& ctx) {
+  const bool reads_b = reads_y(s.mul);
+  // One copy of a host operand, never one per item; the kernels write C's rows in place.
+  std::optional<DenseMatrix> b_dev, c_dev;
+  if (reads_b && B.location() != Location::device) b_dev = B.to(Location::device, ctx);
+  const DenseMatrix& b = b_dev ? *b_dev : B;
+  if (C.location() != Location::device)
+    c_dev = DenseMatrix::from_buffer(
+        C.nrows(), C.ncols(), C.type(), C.layout(),
+        Buffer(static_cast<std::size_t>(C.nrows() * C.ncols()) * type_size(C.type()), Location::device, &ctx));
+  DenseMatrix& c = c_dev ? *c_dev : C;
+  std::vector<DenseMatrix*> cs(A.size(), &c);
+  std::vector<const Matrix*> as(A.size());
+  std::vector<const DenseMatrix*> bs(A.size(), &b);
+  std::vector<std::pair<Index, Index>> row0(A.size());
+  Index rb = 0, rc = 0;
+  for (std::size_t k = 0; k < A.size(); ++k) {
+    as[k] = &A[k];
+    row0[k] = {rb, rc};
+    rb += desc.transpose_a ? A[k].nrows() : A[k].ncols();
+    rc += desc.transpose_a ? A[k].ncols() : A[k].nrows();
+  }
+  detail::run_batched_spmm(cs, as, bs, s, ep, desc.transpose_a, desc.variant, "mxm_batched (stacked)", ctx,
+                           &row0);
+  if (c_dev) C = c_dev->to(Location::host, ctx);
+}
 
 void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vector<Matrix>& A,
                  const std::vector<DenseMatrix>& B, const Descriptor& desc, Context& ctx) {

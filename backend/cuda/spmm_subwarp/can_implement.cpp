@@ -36,4 +36,12 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   return std::nullopt;
 }
 
+double relative_cost(Variant v, const Matrix& A, Index n_b) {
+  // TODO(issue 14): provisional order, spmm_rowsplit first everywhere, until bench_spmm's H100
+  // run gives the crossover in mean row length and n_B.
+  (void)A;
+  (void)n_b;
+  return v == Variant::spmm_rowsplit ? 0.0 : 1.0;
+}
+
 }  // namespace ringblas::cuda::spmm_subwarp

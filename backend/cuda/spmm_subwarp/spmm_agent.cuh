@@ -47,14 +47,10 @@ template <class T> struct DenseView {
 template <class S, int V> struct RowAgent {
   using T = typename S::value_type;
 
-  /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
-  /// independent, so an unrolled loop of steps keeps several B rows in flight per thread.
-  __device__ __forceinline__ static void product_step(T (&acc)[V], int p, bool first, int row, int col0,
-                                                      const std::int32_t* __restrict__ ci,
-                                                      const T* __restrict__ av, const DenseView<T>& d) {
-    const int k = ci[p];
-    T a{};
-    if constexpr (S::reads_a) a = av[p];
+  /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
+  /// columns (`first`: acc starts with this product).
+  __device__ __forceinline__ static void product(T (&acc)[V], bool first, T a, int row, int k,
+                                                 int col0, const DenseView<T>& d) {
     T bv[V];
     if constexpr (S::reads_b) {
       if constexpr (V == 1) {
@@ -75,9 +71,22 @@ template <class S, int V> struct RowAgent {
     }
   }
 
+  /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
+  /// independent, so an unrolled loop of steps keeps several B rows in flight per thread.
+  __device__ __forceinline__ static void product_step(T (&acc)[V], int p, bool first, int row, int col0,
+                                                      const std::int32_t* __restrict__ ci,
+                                                      const T* __restrict__ av, const DenseView<T>& d) {
+    T a{};
+    if constexpr (S::reads_a) a = av[p];
+    product(acc, first, a, row, ci[p], col0, d);
+  }
+
   /// Stores (whole row) or atomically combines (part of a row) acc into C(row, col0 ..).
+  /// `streaming`: 16-byte stores marked evict-first (st.global.cs), for a C larger than L2 whose
+  /// lines would otherwise push out the B rows the kernel still gathers.
   __device__ __forceinline__ static void flush(T (&acc)[V], bool whole, int row, int col0,
-                                               const DenseView<T>& d, const Epi<T>& ep) {
+                                               const DenseView<T>& d, const Epi<T>& ep,
+                                               bool streaming = false) {
     if (!whole) {
 #pragma unroll
       for (int v = 0; v < V; ++v) atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
@@ -89,7 +98,16 @@ template <class S, int V> struct RowAgent {
       VecOf<T, V> out;
 #pragma unroll
       for (int v = 0; v < V; ++v) out.v[v] = ep(acc[v], col0 + v);
-      *reinterpret_cast<VecOf<T, V>*>(d.c + row * d.c_rs + col0) = out;
+      T* dst = d.c + row * d.c_rs + col0;
+      if constexpr (sizeof(out) == 16) {
+        if (streaming) {
+          int4 bits;
+          memcpy(&bits, &out, 16);
+          __stcs(reinterpret_cast<int4*>(dst), bits);
+          return;
+        }
+      }
+      *reinterpret_cast<VecOf<T, V>*>(dst) = out;
     }
   }
 

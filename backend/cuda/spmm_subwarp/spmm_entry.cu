@@ -6,6 +6,7 @@
 
 #include "backend/core/host_access.hpp"
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched_run.hpp"
@@ -89,13 +90,15 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
     run_batched_spmm({&C}, {&A}, {&B}, s, ep, desc.transpose_a, v, op, ctx);
     return;
   }
-  if (v != Variant::automatic && v != Variant::spmm_subwarp && v != Variant::spmm_subwarp_coo)
+  if (v != Variant::automatic && v != Variant::spmm_subwarp && v != Variant::spmm_subwarp_coo &&
+      v != Variant::spmm_rowsplit)
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(v)) +
                          " does not compute a dense-output SpMM");
   check_supported(s, ep, op);
   const Type T = s.type;
   const std::size_t tsz = type_size(T);
   const bool coo = v == Variant::spmm_subwarp_coo;
+  const bool rowsplit = v == Variant::spmm_rowsplit;
   DevCsr a = device_csr(A, T, reads_x(s.mul), desc.transpose_a, op, ctx);
   DevDense b;
   if (reads_y(s.mul)) b = device_dense(B, T, ctx);
@@ -106,7 +109,7 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   // graphs put most of the work in a few rows): runs of L nonzeros per sub-warp, L the larger of
   // twice the mean row and what leaves about 8192 runs (two waves of sub-warps on an H100).
   const double mean_row = double(a.nnz) / double(std::max<Index>(a.nrows, 1));
-  const bool split = !coo && mean_row >= SpmmPolicy::split_mean_row;
+  const bool split = !coo && !rowsplit && mean_row >= SpmmPolicy::split_mean_row;
   int L = 8;
   while (L < 256 && (L < 2 * mean_row || L < a.nnz / 8192)) L *= 2;
   DeviceOut out(C, T, ctx, coo || split);
@@ -133,14 +136,26 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   const bool vec_ok = !coo && vw > 1 && p.n % vw == 0 && p.c_cs == 1 && aligned16(p.c) &&
                       (p.c_rs * tsz) % 16 == 0 &&
                       (!p.b || (p.b_cs == 1 && aligned16(p.b) && (p.b_rs * tsz) % 16 == 0));
-  const SubwarpShape shape = subwarp_shape(p.n, vec_ok ? vw : 1);
+  const SubwarpShape shape =
+      rowsplit ? rowsplit_shape(p.n, vec_ok ? vw : 1, p.k, static_cast<int>(tsz),
+                                SpmmPolicy::rowsplit_l2_fraction * double(device_props(ctx.device).l2_bytes))
+               : subwarp_shape(p.n, vec_ok ? vw : 1);
+  const int rowsplit_threads =
+      rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
+  // C larger than L2: its lines are written once and never reread by this kernel.
+  const bool stream_c = double(p.m) * double(p.n) * double(tsz) > double(device_props(ctx.device).l2_bytes);
   Buffer rows;
   if (coo) {
     rows = expand_rows(a, ctx);
     p.row_idx = rows.as<std::int32_t>();
   }
   if (ctx.trace)
-    ctx.trace_line(std::string(op) + ": " + (coo ? "spmm_subwarp_coo" : "spmm_subwarp") +
+    ctx.trace_line(std::string(op) + ": " +
+                 (coo ? "spmm_subwarp_coo" : rowsplit ? "spmm_rowsplit" : "spmm_subwarp") +
+                 (rowsplit ? " (rows over " + std::to_string(SpmmPolicy::long_row) +
+                                 " nonzeros shared by a block of " + std::to_string(rowsplit_threads) +
+                                 " threads)"
+                           : "") +
                  (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp)" : "") + ", " +
                  std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " + std::to_string(p.n) +
                  ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
@@ -148,6 +163,9 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   with_spmm_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
     if (coo) spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
+    else if (rowsplit)
+      spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, rowsplit_threads, stream_c, ctx.stream,
+                              ctx.debug_sync);
     else if (split) spmm_csr_split_launch<S>(p, shape, L, ctx.stream, ctx.debug_sync);
     else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
   });

@@ -55,6 +55,10 @@ template <class S> void spmm_csr_launch(const SpmmProblem& p, const SubwarpShape
 /// The nnz-split mapping: each sub-warp takes `L` consecutive nonzeros (rows crossing a run
 /// boundary are combined with atomics).
 template <class S> void spmm_csr_split_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, void* stream, bool sync);
+/// spmm_rowsplit: one sub-warp per row of at most `long_row` nonzeros, the whole block (of
+/// `threads`, a multiple of 32 up to SpmmPolicy::block_threads) per longer row; `stream_c`: C's
+/// stores evict-first (spmm_rowsplit_impl.cuh).
+template <class S> void spmm_rowsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int long_row, int threads, bool stream_c, void* stream, bool sync);
 template <class S> void spmm_coo_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stream, bool sync);
 template <class S> void spmm_batched_csr_launch(const BatchedProblem& p, const SubwarpShape& shape, void* stream, bool sync);
 /// `col_block` columns of C per block, staged in shared memory (max_m * col_block values).

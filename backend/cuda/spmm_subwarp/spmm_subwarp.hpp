@@ -21,4 +21,10 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
 std::optional<std::string> kernel_support(const Semiring& s, const Epilogue* ep,
                                           const Descriptor& desc);
 
+/// Estimated time of variant `v` (spmm_subwarp or spmm_rowsplit) on C = A ⊕.⊗ B with n_B columns,
+/// relative to the other (lower runs first under automatic), from A's dimensions and nnz only
+/// (O(1), no pass over A): spmm_rowsplit balances long rows inside its blocks, so it needs no
+/// row statistics beyond the mean.
+double relative_cost(Variant v, const Matrix& A, Index n_b);
+
 }  // namespace ringblas::cuda::spmm_subwarp

@@ -18,6 +18,8 @@ namespace ringblas::cuda {
 namespace detail {
 namespace {
 
+constexpr int kPushFillLog = 18, kMaxPushLogGroup = 20;
+
 int log_subwarp(double avg) {
   int l = 0;
   while ((1 << l) < avg && l < 5) ++l;
@@ -72,6 +74,13 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
     p.u_values = u_values ? u_list.data() : nullptr;
     p.u_nnz = static_cast<int>(ud.nnz());
     log_sw = log_subwarp(avg_in);
+    // Few stored u(k): each row gets more threads (up to 2^20; the push kernel has no shuffles,
+    // so a group may exceed a warp) until the launch has ~2^18 threads, enough to fill the GPU.
+    // Otherwise a single long row (BFS from a hub: its first step is one row of ~10^5 entries)
+    // is one sub-warp's serial loop while the rest of the GPU idles.
+    while (log_sw < kMaxPushLogGroup &&
+           (static_cast<long long>(ud.nnz()) << log_sw) < (1LL << kPushFillLog))
+      ++log_sw;
   } else {
     const std::size_t nin1 = std::max<std::size_t>(static_cast<std::size_t>(n_in), 1);
     if (u_values) u_dense = Buffer(nin1 * tsz, Location::device, &ctx);

@@ -1,14 +1,19 @@
 // spmv kernels and launchers (included only by inst_*.cu).
 // - spmv_pull_kernel: one sub-warp of 2^log_sw threads per output r (a row of the CSR whose rows
-//   are outputs); lanes stride over the row, skip absent u(k), stop early at the monoid's
-//   terminal (any: at the first product), then combine (value, found) pairs with __shfl_xor_sync
-//   over the full warp (every lane reaches the shuffles: no early return). Outputs the mask
-//   excludes are skipped entirely (BFS: C<¬visited>). Shared memory: none.
-// - spmv_push_kernel: one sub-warp per stored u(k) scatters its products along row k of the
+//   are outputs; at most kPullMaxBlocks blocks, each warp taking its rows in a grid-stride
+//   loop); lanes stride over the row in steps of the sub-warp, skip absent u(k), and the whole
+//   sub-warp stops after the step in which a lane reached the monoid's terminal (any: its first
+//   product; __any_sync over the sub-warp's lanes), then combine (value, found) pairs with
+//   __shfl_xor_sync over the full warp (every lane reaches the shuffles: no early return).
+//   Outputs the mask excludes are skipped (BFS: C<¬visited>). Shared memory: none.
+// - spmv_push_kernel: one group of 2^log_sw threads per stored u(k) (a sub-warp, or more than a
+//   warp when u has few entries: no shuffles here) scatters its products along row k of the
 //   CSR whose rows are inputs, with the monoid's atomic into t (filled with the identity first)
 //   and a presence flag. Shared memory: none.
 // Output: dense t_values / t_present over n_out; t_values is meaningful where t_present is set.
 #pragma once
+#include <algorithm>
+
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/monoid_atomics.cuh"
 #include "backend/cuda/spmv/spmv_problem.hpp"
@@ -27,48 +32,71 @@ __device__ __forceinline__ typename S::value_type spmv_product(bool a_first, typ
   return a_first ? S::mul(a, u, r, k, k, 0) : S::mul(u, a, 0, k, k, r);
 }
 
+/// Most blocks a pull launch uses: each warp then loops over its rows (grid stride), so that
+/// rows the mask excludes (BFS pull: every visited vertex) cost a flag read in a running warp
+/// rather than a warp of their own to schedule.
+constexpr long long kPullMaxBlocks = 8192;
+
 template <class S>
 __global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_sw) {
   using T = typename S::value_type;
-  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const int r = static_cast<int>(t >> log_sw);
   const int sw = 1 << log_sw;
-  const int lane = static_cast<int>(t & (sw - 1));
-  const bool valid = r < p.n_out && (!p.allowed || p.allowed[r]);
+  const int lane_in_warp = static_cast<int>(threadIdx.x & 31);
+  const int lane = lane_in_warp & (sw - 1);
+  const long long rows_per_warp = 32 >> log_sw;
+  const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+  const long long warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
+  // The sub-warp's lanes of this warp: they share r, hence the row and the trip count.
+  const unsigned group = sw == 32 ? 0xffffffffu : ((1u << sw) - 1u) << (lane_in_warp & ~(sw - 1));
   const T* av = static_cast<const T*>(p.a_values);
   const T* uv = static_cast<const T*>(p.u_values);
-  T acc{};
-  bool found = false;
-  if (valid) {
-    for (int q = p.row_ptr[r] + lane; q < p.row_ptr[r + 1]; q += sw) {
-      const int k = p.col_idx[q];
-      if (p.u_present && !p.u_present[k]) continue;
-      T a{}, u{};
-      if constexpr (S::reads_a || S::reads_b) {
-        // the operand order decides which of A and u the multiply reads
-        if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
-        if (p.a_first ? S::reads_b : S::reads_a) u = uv[k];
-      }
-      const T v = spmv_product<S>(p.a_first, a, u, r, k);
-      acc = found ? S::add(acc, v) : v;
-      found = true;
-      if constexpr (S::is_any) break;
-      if constexpr (S::has_terminal) {
-        if (acc == S::terminal()) break;
+  // The loop bound depends on the warp only: every lane reaches the shuffles of each round.
+  for (long long first = warp * rows_per_warp; first < p.n_out; first += warps * rows_per_warp) {
+    const long long rr = first + (lane_in_warp >> log_sw);
+    const int r = static_cast<int>(rr);
+    const bool valid = rr < p.n_out && (!p.allowed || p.allowed[r]);
+    T acc{};
+    bool found = false;
+    if (valid) {
+      const int end = p.row_ptr[r + 1];
+      for (int base = p.row_ptr[r]; base < end; base += sw) {
+        const int q = base + lane;
+        if (q < end) {
+          const int k = p.col_idx[q];
+          if (!p.u_present || p.u_present[k]) {
+            T a{}, u{};
+            if constexpr (S::reads_a || S::reads_b) {
+              // the operand order decides which of A and u the multiply reads
+              if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
+              if (p.a_first ? S::reads_b : S::reads_a) u = uv[k];
+            }
+            const T v = spmv_product<S>(p.a_first, a, u, r, k);
+            acc = found ? S::add(acc, v) : v;
+            found = true;
+          }
+        }
+        // Early exit for the whole sub-warp once any lane holds a final value: the first
+        // product for `any` (BFS pull: an unvisited vertex stops at its first parent in the
+        // frontier), the terminal for monoids that have one.
+        if constexpr (S::is_any) {
+          if (__any_sync(group, found)) break;
+        } else if constexpr (S::has_terminal) {
+          if (__any_sync(group, found && acc == S::terminal())) break;
+        }
       }
     }
-  }
-  for (int off = sw >> 1; off > 0; off >>= 1) {
-    const T other = shfl_xor_value(acc, off);
-    const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
-    if (other_found) {
-      acc = found ? S::add(acc, other) : other;
-      found = true;
+    for (int off = sw >> 1; off > 0; off >>= 1) {
+      const T other = shfl_xor_value(acc, off);
+      const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
+      if (other_found) {
+        acc = found ? S::add(acc, other) : other;
+        found = true;
+      }
     }
-  }
-  if (valid && lane == 0) {
-    p.t_present[r] = found ? 1 : 0;
-    static_cast<T*>(p.t_values)[r] = found ? acc : S::identity();
+    if (valid && lane == 0) {
+      p.t_present[r] = found ? 1 : 0;
+      static_cast<T*>(p.t_values)[r] = found ? acc : S::identity();
+    }
   }
 }
 
@@ -104,7 +132,8 @@ template <class S> void spmv_pull_launch(const SpmvProblem& p, int log_sw, void*
   if (p.n_out == 0) return;
   auto s = static_cast<cudaStream_t>(stream);
   const long long threads = static_cast<long long>(p.n_out) << log_sw;
-  spmv_pull_kernel<S><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(p, log_sw);
+  const long long blocks = std::min((threads + 255) / 256, kPullMaxBlocks);
+  spmv_pull_kernel<S><<<static_cast<unsigned>(blocks), 256, 0, s>>>(p, log_sw);
   RINGBLAS_CHECK_LAUNCH("spmv_pull_kernel", s, sync);
 }
 

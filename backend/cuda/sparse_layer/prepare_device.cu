@@ -1,0 +1,549 @@
+// Device preparation of every layer of a network into the sparse_layer kernel's blobs (see
+// prepare.hpp for the format and the output orders): the same bytes as prepare_chain on the host
+// (tests/gpu/test_sparse_network.cpp compares them), computed for all layers at once:
+//   upload W_k (CSR, inputs x outputs) as it is stored;
+//   transpose to outputs-by-row: all layers as one block-diagonal matrix through the shared
+//     cuda::transpose;
+//   the output order of every layer (one radix sort of (layer, smallest input, output) keys), and
+//     each layer's inputs renamed to their positions in the previous layer's order;
+//   per block of Policy::block outputs: the bitmap of the inputs it touches, their ranks (the
+//     buffer slot is rank mod Policy::buffer), and per (stage, warp) the sliced-ELL width;
+//   one host round trip for those sizes (a few KB: the blob layout), then the header arrays;
+//   per (stage, warp): the map and the bank-aware ELL order, one warp per (stage, warp) replaying
+//     the host's greedy choice lane by lane (prepare.cpp says why it orders entries that way).
+// Every kernel covers all layers (blockIdx.y = layer), so the launches do not grow with depth.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+
+#include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/sparse_layer/launch.cuh"
+#include "backend/cuda/sparse_layer/policy.hpp"
+#include "backend/cuda/sparse_layer/prepare.hpp"
+#include "backend/cuda/sparse_layer/upload.hpp"
+#include "ringblas/error.hpp"
+
+namespace ringblas::cuda::sparse_layer {
+namespace {
+
+using P = Policy;
+static_assert(P::buffer % 32 == 0, "a stage must start on a bank boundary");
+static_assert(P::block == P::warps * 32, "one output row per thread");
+
+/// W_k as stored (CSR, inputs x outputs) on the device.
+struct Source {
+  const void* rp;
+  const void* ci;
+  const float* v;
+  int wide;  ///< 64-bit indices
+};
+
+/// Per layer: where its transposed entries start (tc, tv, rank) and its blob's word offsets.
+struct Target {
+  long long entries;  ///< first transposed entry of the layer
+  unsigned long long base;  ///< blob word offset of the layer
+  unsigned long long stage_displ, map_displ, map, warp_displ, index, value;  ///< within the layer
+};
+
+/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), 64-bit indices),
+/// so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row at once.
+__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, long long* rp, long long* ci,
+                             float* v) {
+  const int k = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Source s = src[k];
+  const long long at = tg[k].entries, p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
+  const long long row = (long long)k * n + i;
+  rp[row] = at + p0;
+  if (k == nl - 1 && i == n - 1) rp[row + 1] = at + p1;
+  for (long long p = p0; p < p1; ++p) {
+    ci[at + p] = (long long)k * n + load_index(s.ci, s.wide, p);
+    v[at + p] = s.v[p];
+  }
+}
+
+/// The transposed stack back as layers: tp[k] (n + 1 row offsets within the layer), tc (inputs
+/// within the layer) and tv.
+__global__ void unstack_layers(const long long* rp, const long long* ci, const float* v, int n, int* tp, int* tc,
+                               float* tv) {
+  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j > n) return;
+  const long long row = (long long)k * n + j, first = rp[(long long)k * n];
+  tp[(long long)k * (n + 1) + j] = int(rp[row] - first);
+  if (j == n) return;
+  for (long long p = rp[row]; p < rp[row + 1]; ++p) {
+    tc[p] = int(ci[p] - (long long)k * n);
+    tv[p] = v[p];
+  }
+}
+
+/// Each output row sorted by input (insertion sort: the rows of a DNN layer are short).
+__global__ void sort_rows(const Target* tg, const int* tp, int n, int* tc, float* tv) {
+  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const long long at = tg[k].entries;
+  const int* t = tp + (long long)k * (n + 1);
+  int* c = tc + at;
+  float* v = tv + at;
+  for (int p = t[j] + 1; p < t[j + 1]; ++p) {
+    const int key = c[p];
+    const float val = v[p];
+    int q = p - 1;
+    for (; q >= t[j] && c[q] > key; --q) {
+      c[q + 1] = c[q];
+      v[q + 1] = v[q];
+    }
+    c[q + 1] = key;
+    v[q + 1] = val;
+  }
+}
+
+/// Sort key of output j of layer k: (layer, smallest input or n when none, j).
+__global__ void order_keys(const Target* tg, const int* tp, const int* tc, int n, unsigned long long* key, int* id) {
+  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const int* t = tp + (long long)k * (n + 1);
+  const int first = t[j] < t[j + 1] ? tc[tg[k].entries + t[j]] : n;
+  const long long x = (long long)k * n + j;
+  key[x] = ((unsigned long long)k * (unsigned long long)(n + 1) + (unsigned long long)first) * (unsigned long long)n + j;
+  id[x] = j;
+}
+
+/// inverse[k][order[k][t]] = t.
+__global__ void invert_orders(const int* order, int n, int* inverse) {
+  const int k = blockIdx.y, t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  inverse[(long long)k * n + order[(long long)k * n + t]] = t;
+}
+
+/// The inputs of layer k >= 1 renamed to their positions in layer k - 1's output order.
+__global__ void rename_inputs(const Target* tg, const int* tp, const int* inverse, int n, int* tc) {
+  const int k = blockIdx.y + 1, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const int* t = tp + (long long)k * (n + 1);
+  const int* inv = inverse + (long long)(k - 1) * n;
+  int* c = tc + tg[k].entries;
+  for (int q = t[j]; q < t[j + 1]; ++q) c[q] = inv[c[q]];
+}
+
+/// Per (layer, block): the bitmap of touched inputs, its word-prefix ranks, the block's input
+/// count, each entry's rank, and per (stage, warp) the ELL width (max entries of a lane there).
+__global__ void __launch_bounds__(P::block) analyse_blocks(const Target* tg, const int* tp, const int* tc,
+                                                           const int* order, int n, int blocks, int words,
+                                                           int max_stages,
+                                                           unsigned* bitmap, int* prefix, int* inputs,
+                                                           int* rank, int* width) {
+  using Scan = cub::BlockScan<int, P::block>;
+  __shared__ typename Scan::TempStorage tmp;
+  const int k = blockIdx.y, b = blockIdx.x;
+  const long long kb = (long long)k * blocks + b;
+  unsigned* bm = bitmap + kb * words;
+  int* pre = prefix + kb * words;
+  const long long at = tg[k].entries;
+  const int* t = tp + (long long)k * (n + 1);
+  const int pos = b * P::block + threadIdx.x;  // output position; the neuron is order[pos]
+  const int j = pos < n ? order[(long long)k * n + pos] : -1;
+  const int q0 = j >= 0 ? t[j] : 0, q1 = j >= 0 ? t[j + 1] : 0;
+  for (int q = q0; q < q1; ++q) {
+    const int c = tc[at + q];
+    atomicOr(bm + (c >> 5), 1u << (c & 31));
+  }
+  __syncthreads();
+  const int chunk = (words + P::block - 1) / P::block;
+  const int lo = min(words, int(threadIdx.x) * chunk), hi = min(words, lo + chunk);
+  int sum = 0;
+  for (int w = lo; w < hi; ++w) sum += __popc(__ldcg(bm + w));
+  int base = 0, total = 0;
+  Scan(tmp).ExclusiveSum(sum, base, total);
+  for (int w = lo; w < hi; ++w) {
+    pre[w] = base;
+    base += __popc(__ldcg(bm + w));
+  }
+  if (threadIdx.x == 0) inputs[kb] = total;
+  __syncthreads();
+  // This lane's entries by stage (ranks rise with the input, so stages come in order).
+  int* wd = width + kb * max_stages * P::warps + threadIdx.x / 32;
+  int stage = -1, count = 0;
+  for (int q = q0; q < q1; ++q) {
+    const int c = tc[at + q];
+    const unsigned word = __ldcg(bm + (c >> 5));
+    const int r = __ldcg(pre + (c >> 5)) + __popc(word & ((1u << (c & 31)) - 1u));
+    rank[at + q] = r;
+    const int s = r / P::buffer;
+    if (s != stage) {
+      if (count) atomicMax(wd + stage * P::warps, count);
+      stage = s;
+      count = 0;
+    }
+    ++count;
+  }
+  if (count) atomicMax(wd + stage * P::warps, count);
+}
+
+/// Header arrays (stage_displ, map_displ, warp_displ) computed on the host, copied into the blob.
+__global__ void place_headers(const unsigned* from, const unsigned long long* segments, int count,
+                              unsigned* blob) {
+  // segments: (destination word, source word, words) triples
+  for (int s = blockIdx.x; s < count; s += gridDim.x) {
+    const unsigned long long dst = segments[3 * s], at = segments[3 * s + 1], len = segments[3 * s + 2];
+    for (unsigned long long w = threadIdx.x; w < len; w += blockDim.x) blob[dst + w] = from[at + w];
+  }
+}
+
+/// Per (layer, block): the map (input of each buffer slot) and, one warp per (stage, warp), the
+/// ELL rows in the host's bank-aware order (prepare.cpp): for ELL row e, lanes pick in the order
+/// (k + e) mod 32; a lane takes, among the banks it still holds and no earlier lane of the row
+/// took (else among all it holds), the bank the warp still needs most (lowest bank on ties), and
+/// of its entries in that bank the last one in input order.
+__global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const int* tp, const int* tc,
+                                                        const float* tv, const int* rank, const int* order, int n,
+                                                        int blocks, int words, const unsigned* bitmap,
+                                                        const int* prefix, unsigned* blob) {
+  __shared__ unsigned short held[P::warps][32][33];  // [warp][lane][bank]: entries left
+  const int k = blockIdx.y, b = blockIdx.x;
+  const long long kb = (long long)k * blocks + b;
+  const Target T = tg[k];
+  unsigned* L = blob + T.base;
+  const int* stage_displ = reinterpret_cast<const int*>(L + T.stage_displ);
+  const int* map_displ = reinterpret_cast<const int*>(L + T.map_displ);
+  int* map = reinterpret_cast<int*>(L + T.map);
+  const int* warp_displ = reinterpret_cast<const int*>(L + T.warp_displ);
+  unsigned short* index = reinterpret_cast<unsigned short*>(L + T.index);
+  float* value = reinterpret_cast<float*>(L + T.value);
+  const int st0 = stage_displ[b], st1 = stage_displ[b + 1];
+  if (st0 == st1) return;
+  // The map: slot r of the block's inputs (all stages) holds the r-th touched input.
+  {
+    const unsigned* bm = bitmap + kb * words;
+    const int* pre = prefix + kb * words;
+    int* m = map + map_displ[st0];
+    for (int w = threadIdx.x; w < words; w += P::block) {
+      unsigned bits = bm[w];
+      int r = pre[w];
+      while (bits) {
+        m[r++] = w * 32 + __ffs(int(bits)) - 1;
+        bits &= bits - 1;
+      }
+    }
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int pos = b * P::block + threadIdx.x;
+  const int j = pos < n ? order[(long long)k * n + pos] : -1;
+  const long long at = T.entries;
+  const int* t = tp + (long long)k * (n + 1);
+  const int* rk = rank + at;
+  int cursor = j >= 0 ? t[j] : 0;
+  const int row_end = j >= 0 ? t[j + 1] : 0;
+  unsigned short (*mine)[33] = held[warp];
+  for (int st = st0; st < st1; ++st) {
+    const int s = st - st0, limit = (s + 1) * P::buffer;
+    const int first = cursor;
+    while (cursor < row_end && rk[cursor] < limit) ++cursor;
+    const int last = cursor;
+    // Entries per (lane, bank) and the warp's demand per bank (lane b holds bank b's).
+    for (int c = 0; c < 32; ++c) mine[lane][c] = 0;
+    unsigned mask = 0;
+    for (int q = first; q < last; ++q) {
+      const int bank = rk[q] & 31;
+      ++mine[lane][bank];
+      mask |= 1u << bank;
+    }
+    __syncwarp();
+    int demand = 0;
+    for (int l = 0; l < 32; ++l) demand += mine[l][lane];
+    __syncwarp();
+    const int e0 = warp_displ[st * P::warps + warp], e1 = warp_displ[st * P::warps + warp + 1];
+    for (int e = e0; e < e1; ++e) {
+      unsigned used = 0;
+      for (int kk = 0; kk < 32; ++kk) {
+        const int p = (kk + e - e0) & 31;
+        const unsigned pm = __shfl_sync(0xffffffffu, mask, p);
+        if (!pm) {
+          if (lane == p) {
+            index[(long long)e * 32 + p] = 0;
+            value[(long long)e * 32 + p] = 0.0f;
+          }
+          continue;
+        }
+        unsigned options = pm & ~used;
+        if (!options) options = pm;
+        const int bid = (options >> lane) & 1u ? demand : -1;
+        const int best = __reduce_max_sync(0xffffffffu, bid);
+        const int bank = __ffs(int(__ballot_sync(0xffffffffu, bid == best))) - 1;
+        if (lane == bank) --demand;
+        // Lane p's need-th entry (in input order) in that bank, need = its entries left there.
+        int need = mine[p][bank];
+        const int pf = __shfl_sync(0xffffffffu, first, p), pl = __shfl_sync(0xffffffffu, last, p);
+        int found = -1;
+        for (int c0 = pf; c0 < pl && found < 0; c0 += 32) {
+          const int q = c0 + lane;
+          const unsigned hits = __ballot_sync(0xffffffffu, q < pl && (rk[q] & 31) == bank);
+          const int h = __popc(hits);
+          if (h >= need) {
+            unsigned x = hits;
+            for (int i = 1; i < need; ++i) x &= x - 1;
+            found = c0 + __ffs(int(x)) - 1;
+          } else {
+            need -= h;
+          }
+        }
+        if (lane == p) {
+          index[(long long)e * 32 + p] = static_cast<unsigned short>(rk[found] - s * P::buffer);
+          value[(long long)e * 32 + p] = tv[at + found];
+          if (--mine[p][bank] == 0) mask &= ~(1u << bank);
+        }
+        used |= 1u << bank;
+        __syncwarp();
+      }
+    }
+    __syncwarp();
+  }
+}
+
+std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
+
+}  // namespace
+
+DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx) {
+  DeviceWeights out;
+  const int nl = int(weights.size());
+  if (nl == 0) return out;
+  const Index n64 = weights[0].nrows();
+  for (const Matrix& w : weights)
+    if (w.nrows() != n64 || w.ncols() != n64)
+      throw DimensionMismatch("sparse_layer::prepare_layers_device: every layer must be " +
+                              std::to_string(n64) + "x" + std::to_string(n64));
+  if (n64 >= (Index{1} << 30)) throw NotImplemented("sparse_layer: 2^30 or more neurons");
+  if ((long double)nl * (long double)(n64 + 1) * (long double)n64 >= 1.8e19L)
+    throw NotImplemented("sparse_layer: layers x neurons^2 past 2^64 (the output-order sort key)");
+  const int n = int(n64);
+  cudaStream_t s = stream_of(ctx);
+  // With ctx.trace, each phase is synchronized and its wall time traced (profiling only).
+  auto since = std::chrono::steady_clock::now();
+  auto phase = [&](const char* name) {
+    if (!ctx.trace) return;
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    const auto now = std::chrono::steady_clock::now();
+    ctx.trace_line(std::string("prepare_network: ") + name + " " +
+                   std::to_string(std::chrono::duration<double, std::milli>(now - since).count()) + " ms");
+    since = now;
+  };
+
+  // --- W_k on the device as stored (fp32 values; other value types are cast on the host): one
+  // allocation for every host layer, filled by upload() (several host threads) ---
+  std::vector<Matrix> held;  // host casts kept alive until the copies are done
+  held.reserve(weights.size());
+  std::vector<const Matrix*> use(weights.size());
+  std::vector<Source> src(weights.size());
+  std::vector<Target> tg(weights.size());
+  long long entries = 0;
+  std::size_t upload_bytes = 0;
+  auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  for (int k = 0; k < nl; ++k) {
+    const Matrix& w = weights[std::size_t(k)];
+    if (w.nnz() >= (Index{1} << 31)) throw NotImplemented("sparse_layer: a layer with 2^31 or more entries");
+    use[std::size_t(k)] = &w;
+    if (w.type() != Type::fp32) {
+      held.push_back((w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp32));
+      use[std::size_t(k)] = &held.back();
+    }
+    const Matrix& u = *use[std::size_t(k)];
+    if (u.location() == Location::host)
+      upload_bytes += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
+    tg[std::size_t(k)].entries = entries;
+    entries += w.nnz();
+  }
+  Buffer raw(std::max<std::size_t>(upload_bytes, 16), Location::device, &ctx);
+  {
+    char* at = static_cast<char*>(raw.data());
+    std::vector<UploadPiece> pieces;
+    auto put = [&](const Buffer& b) -> const void* {
+      if (b.size() == 0) return at;
+      pieces.push_back({at, b.data(), b.size()});
+      const void* p = at;
+      at += aligned(b.size());
+      return p;
+    };
+    for (int k = 0; k < nl; ++k) {
+      const Matrix& u = *use[std::size_t(k)];
+      Source& x = src[std::size_t(k)];
+      x.wide = u.index_type() == IndexType::i64 ? 1 : 0;
+      if (u.location() == Location::host) {
+        x.rp = put(u.row_ptr());
+        x.ci = put(u.col_idx());
+        x.v = static_cast<const float*>(put(u.values()));
+      } else {
+        x.rp = u.row_ptr().data();
+        x.ci = u.col_idx().data();
+        x.v = u.values().as<float>();
+      }
+    }
+    upload(pieces, ctx.device, s);
+  }
+  phase("weights uploaded");
+  const int blocks = (n + P::block - 1) / P::block, words = (n + 31) / 32;
+  const int max_stages = std::max(1, (n + P::buffer - 1) / P::buffer);
+  const std::size_t lb = std::size_t(nl) * std::size_t(blocks);
+  device_array<Source> src_d(src.size(), ctx);
+  {
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(src_d.data(), src.data(), src.size() * sizeof(Source),
+                                      cudaMemcpyHostToDevice, s));
+  }
+  device_array<Target> tg_d(tg.size(), ctx);
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tg_d.data(), tg.data(), tg.size() * sizeof(Target), cudaMemcpyHostToDevice, s));
+
+  // --- transpose: every layer at once, as the block-diagonal stack (cuda::transpose: a stable
+  // radix sort, so each output row lists its inputs in order) ---
+  const std::size_t ne = std::size_t(std::max<long long>(entries, 1));
+  const Index stacked_rows = Index(nl) * n;
+  device_array<int> tp(std::size_t(nl) * std::size_t(n + 1), ctx);
+  device_array<int> tc(ne, ctx), rank(ne, ctx);
+  device_array<float> tv(ne, ctx);
+  const dim3 rows_grid(grid_for(std::size_t(n), 256), unsigned(nl));
+  {
+    Buffer srp(sizeof(long long) * std::size_t(stacked_rows + 1), Location::device, &ctx);
+    Buffer sci(sizeof(long long) * ne, Location::device, &ctx), sv(sizeof(float) * ne, Location::device, &ctx);
+    stack_layers<<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<long long>(),
+                                            sci.as<long long>(), sv.as<float>());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer stack_layers", s, ctx.debug_sync);
+    const Matrix stacked = Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, IndexType::i64, Index(entries),
+                                                std::move(srp), std::move(sci), std::move(sv));
+    const Matrix t = transpose(stacked, ctx);
+    const dim3 ends_grid(grid_for(std::size_t(n) + 1, 256), unsigned(nl));
+    unstack_layers<<<ends_grid, 256, 0, s>>>(t.row_ptr().as<long long>(), t.col_idx().as<long long>(),
+                                              t.values().as<float>(), n, tp.data(), tc.data(), tv.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer unstack_layers", s, ctx.debug_sync);
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
+  }
+
+  // --- output orders, and the inputs renamed to the previous layer's positions ---
+  const std::size_t cells = std::size_t(nl) * std::size_t(n);
+  out.order = Buffer(cells * 4, Location::device, &ctx);
+  int* order = out.order.as<int>();
+  {
+    device_array<unsigned long long> keys(cells, ctx), sorted(cells, ctx);
+    device_array<int> ids(cells, ctx);
+    order_keys<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), tc.data(), n, keys.data(), ids.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer order_keys", s, ctx.debug_sync);
+    const unsigned long long top = (unsigned long long)nl * (unsigned long long)(n + 1) * (unsigned long long)n;
+    int bits = 1;
+    while (bits < 64 && (top >> bits) != 0) ++bits;
+    std::size_t bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.data(), sorted.data(), ids.data(), order,
+                                                      cells, 0, bits, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, keys.data(), sorted.data(), ids.data(),
+                                                      order, cells, 0, bits, s));
+  }
+  if (nl > 1) {
+    device_array<int> inverse(cells, ctx);
+    invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
+    const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
+    rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
+    sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
+  }
+
+  phase("transposed and ordered");
+  // --- per block: touched inputs, ranks, ELL widths ---
+  device_array<unsigned> bitmap(lb * std::size_t(words), ctx);
+  device_array<int> prefix(lb * std::size_t(words), ctx), inputs(lb, ctx);
+  device_array<int> width(lb * std::size_t(max_stages) * P::warps, ctx);
+  bitmap.fill_zero(ctx);
+  width.fill_zero(ctx);
+  analyse_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(), prefix.data(),
+      inputs.data(), rank.data(), width.data());
+  RINGBLAS_CHECK_LAUNCH("sparse_layer analyse_blocks", s, ctx.debug_sync);
+  const std::vector<int> inputs_h = inputs.to_host(ctx);  // synchronizes: the layout needs them
+  const std::vector<int> width_h = width.to_host(ctx);
+
+  phase("analysed (sizes back on the host)");
+  // --- layouts (host, from the sizes) and the header arrays ---
+  std::vector<unsigned> headers;
+  std::vector<unsigned long long> segments;
+  out.layout.resize(weights.size());
+  out.offset.resize(weights.size());
+  std::size_t total = 0;
+  for (int k = 0; k < nl; ++k) {
+    std::vector<int> stage_displ{0}, map_displ{0}, warp_displ{0};
+    int map_total = 0;
+    for (int b = 0; b < blocks; ++b) {
+      const int u = inputs_h[std::size_t(k) * blocks + b];
+      const int stages = (u + P::buffer - 1) / P::buffer;
+      for (int st = 0; st < stages; ++st) {
+        map_displ.push_back(map_total + std::min(u, (st + 1) * P::buffer));
+        for (int w = 0; w < P::warps; ++w)
+          warp_displ.push_back(warp_displ.back() +
+                               width_h[((std::size_t(k) * blocks + b) * max_stages + st) * P::warps + w]);
+      }
+      map_total += u;
+      stage_displ.push_back(stage_displ.back() + stages);
+    }
+    BlobLayout& L = out.layout[std::size_t(k)];
+    L.outputs = n;
+    L.inputs = n;
+    L.blocks = blocks;
+    L.stages = int(map_displ.size() - 1);
+    L.entries = std::int64_t(warp_displ.back()) * 32;
+    std::size_t w = 0;
+    auto place = [&](std::size_t words_needed) {  // as prepare_layer: 16-byte aligned arrays
+      const std::size_t a = w;
+      w += (words_needed + 3) / 4 * 4;
+      return a;
+    };
+    L.stage_displ = place(stage_displ.size());
+    L.map_displ = place(map_displ.size());
+    L.map = place(std::size_t(map_total));
+    L.warp_displ = place(warp_displ.size());
+    L.index = place(words_for_u16(std::size_t(L.entries)));
+    L.value = place(std::size_t(L.entries));
+    L.words = w;
+    out.offset[std::size_t(k)] = total;
+    Target& T = tg[std::size_t(k)];
+    T.base = total;
+    T.stage_displ = L.stage_displ;
+    T.map_displ = L.map_displ;
+    T.map = L.map;
+    T.warp_displ = L.warp_displ;
+    T.index = L.index;
+    T.value = L.value;
+    for (const auto* a : {&stage_displ, &map_displ, &warp_displ}) {
+      const std::size_t dst = total + (a == &stage_displ ? L.stage_displ : a == &map_displ ? L.map_displ : L.warp_displ);
+      segments.insert(segments.end(), {dst, headers.size(), a->size()});
+      headers.insert(headers.end(), a->begin(), a->end());
+    }
+    total += w;
+  }
+  out.words = total;
+  out.blob = Buffer(std::max<std::size_t>(total, 1) * 4, Location::device, &ctx);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(out.blob.data(), 0, total * 4, s));  // alignment gaps
+  device_array<unsigned> headers_d(headers.size(), ctx);
+  headers_d.from_host(headers, ctx);
+  device_array<unsigned long long> segments_d(segments.size(), ctx);
+  segments_d.from_host(segments, ctx);
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tg_d.data(), tg.data(), tg.size() * sizeof(Target), cudaMemcpyHostToDevice, s));
+  const int nseg = int(segments.size() / 3);
+  place_headers<<<std::min(nseg, 4096), 128, 0, s>>>(headers_d.data(), segments_d.data(), nseg,
+                                                      out.blob.as<unsigned>());
+  RINGBLAS_CHECK_LAUNCH("sparse_layer place_headers", s, ctx.debug_sync);
+  fill_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words, bitmap.data(),
+      prefix.data(), out.blob.as<unsigned>());
+  RINGBLAS_CHECK_LAUNCH("sparse_layer fill_blocks", s, ctx.debug_sync);
+  // The scratch arrays are freed when this returns: the pool reuses memory in stream order, and
+  // the host vectors copied from above must outlive their asynchronous copies.
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  phase("blobs filled");
+  return out;
+}
+
+}  // namespace ringblas::cuda::sparse_layer

@@ -1,0 +1,308 @@
+// The prepared network (prepare_network) and sparse features (mxm_layers on a SparseNetwork):
+// the weights laid out on the device equal the host preparation byte for byte; the features
+// converted on the device reach the layers unchanged; the categories equal the cpu path's on the
+// shared Graph Challenge files and on uneven random networks, with the device pool poisoned, and
+// one prepared network serves several calls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "algorithms/graph_challenge_io.hpp"
+#include "algorithms/sparse_dnn.hpp"
+#include "ringblas/ringblas.hpp"
+#include "ringblas/sparse_layer.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/random_matrix.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include <cuda_runtime.h>
+
+#include "backend/cuda/sparse_layer/prepare.hpp"
+#endif
+
+namespace {
+
+using namespace ringblas;
+namespace gc = ringblas::graph_challenge;
+
+const std::string kDnnDir = std::string(RINGBLAS_DATA_DIR) + "/graphchallenge_dnn";
+const std::string kImages = kDnnDir + "/sparse-images-1024_subset1200.mtx.gz";
+
+bool have_challenge_data() {
+  return std::filesystem::exists(kImages) && !gc::find_layer(kDnnDir, 1024, 120).empty();
+}
+
+/// Weights with uneven columns (inputs per output 0..max_row, output 7 with 1500 or n inputs: a
+/// block that needs several buffer stages), values of mixed sign.
+std::vector<Matrix> uneven_weights(test::Rng& rng, Index n, Index layers, Index max_row,
+                                   IndexType itype = IndexType::i64) {
+  std::vector<Matrix> out;
+  for (Index k = 0; k < layers; ++k) {
+    std::vector<Index> r, c;
+    std::vector<float> v;
+    for (Index j = 0; j < n; ++j) {
+      const Index len = j == 7 ? std::min<Index>(n, 1500) : rng.between(0, max_row);
+      for (Index t = 0; t < len; ++t) {
+        r.push_back(j == 7 ? t : rng.between(0, n - 1));
+        c.push_back(j);
+        v.push_back(float(rng.between(-3, 8)) / 16.0f);
+      }
+    }
+    out.push_back(Matrix::from_triplets(n, n, r, c, v, Dup::first, itype));
+  }
+  return out;
+}
+
+Matrix random_features(test::Rng& rng, Index m, Index n, double density,
+                       IndexType itype = IndexType::i64) {
+  std::vector<Index> r, c;
+  std::vector<float> v;
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (rng.chance(density)) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(float(rng.between(1, 8)) / 8.0f);
+      }
+  return Matrix::from_triplets(m, n, r, c, v, Dup::error, itype);
+}
+
+sparse_dnn::Network network_of(std::vector<Matrix> weights, float bias, float ymax) {
+  sparse_dnn::Network net;
+  net.neurons = weights.empty() ? 0 : weights[0].nrows();
+  net.weights = std::move(weights);
+  net.bias.assign(net.weights.size(), bias);
+  net.ymax = ymax;
+  return net;
+}
+
+class SparseNetworkGpu : public test::GpuTest {
+ public:
+  static void poison(std::size_t bytes, const Context& ctx) { poison_device_pool(bytes, ctx); }
+};
+
+#if defined(RINGBLAS_HAS_CUDA)
+/// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
+void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what) {
+  namespace sl = ringblas::cuda::sparse_layer;
+  Context gpu(Backend::cuda);
+  const sl::PreparedChain chain = sl::prepare_chain(weights);
+  const std::vector<sl::PreparedLayer>& want = chain.layers;
+  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu);
+  ASSERT_EQ(got.layout.size(), want.size()) << what;
+  std::vector<std::uint32_t> blob(got.words);
+  if (got.words)
+    ASSERT_EQ(cudaMemcpy(blob.data(), got.blob.data(), got.words * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  const std::size_t n = weights.empty() ? 0 : std::size_t(weights[0].nrows());
+  std::vector<std::int32_t> order(n * weights.size());
+  if (!order.empty())
+    ASSERT_EQ(cudaMemcpy(order.data(), got.order.data(), order.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    ASSERT_EQ(std::vector<std::int32_t>(order.begin() + k * n, order.begin() + (k + 1) * n), chain.order[k])
+        << what << " layer " << k;
+    const sl::BlobLayout &g = got.layout[k], &w = want[k].layout;
+    EXPECT_EQ(g.blocks, w.blocks) << what << " layer " << k;
+    EXPECT_EQ(g.stages, w.stages) << what << " layer " << k;
+    EXPECT_EQ(g.entries, w.entries) << what << " layer " << k;
+    ASSERT_EQ(g.words, w.words) << what << " layer " << k;
+    EXPECT_EQ(g.map, w.map) << what << " layer " << k;
+    EXPECT_EQ(g.index, w.index) << what << " layer " << k;
+    EXPECT_EQ(g.value, w.value) << what << " layer " << k;
+    for (std::size_t x = 0; x < w.words; ++x)
+      ASSERT_EQ(blob[got.offset[k] + x], want[k].blob[x])
+          << what << " layer " << k << " word " << x << " (index array at " << w.index << ", values at "
+          << w.value << ")";
+  }
+}
+
+TEST_F(SparseNetworkGpu, DevicePreparationEqualsHostPreparation) {
+  Context gpu(Backend::cuda);
+  poison_device_pool(std::size_t(256) << 20, gpu);
+  test::Rng rng(17);
+  // 3000 neurons: a partial last block, output 7 spreads its block over two stages.
+  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000");
+  expect_device_blobs_equal_host(uneven_weights(rng, 300, 2, 40, IndexType::i32), "uneven 300, int32");
+  // An empty layer among full ones.
+  std::vector<Matrix> with_empty = uneven_weights(rng, 500, 2, 10);
+  with_empty.insert(with_empty.begin() + 1, Matrix(500, 500, Type::fp32));
+  expect_device_blobs_equal_host(with_empty, "empty layer");
+  // fp64 weights are cast.
+  std::vector<Matrix> fp64;
+  for (const Matrix& w : uneven_weights(rng, 200, 2, 12)) fp64.push_back(w.cast(Type::fp64));
+  expect_device_blobs_equal_host(fp64, "fp64 weights");
+  // Generated RadiX-Net layers of 16384 neurons (eight stages per block).
+  const sparse_dnn::Network big = sparse_dnn::graph_challenge_network(16384, 2);
+  expect_device_blobs_equal_host(big.weights, "radixnet 16384");
+  if (have_challenge_data()) {
+    const sparse_dnn::Network real = sparse_dnn::graph_challenge_network(1024, 6, kDnnDir);
+    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6");
+  }
+}
+#endif
+
+TEST_F(SparseNetworkGpu, RealNetworkCategoriesFromOnePreparedNetwork) {
+  if (!have_challenge_data()) GTEST_SKIP() << "Graph Challenge data not found under " << kDnnDir;
+  const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
+  const Matrix images = gc::read_images(kImages, 1024);
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, images, cpu));
+  std::vector<Index> truth;
+  for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
+    if (c < 1200) truth.push_back(c);
+  ASSERT_EQ(want, truth);  // the cpu path itself reproduces the official answer
+
+  poison_device_pool(std::size_t(512) << 20, gpu);
+  LayerChainStats prep;
+  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu, &prep);
+  EXPECT_EQ(prepared.layers(), 120);
+  EXPECT_EQ(prepared.neurons, 1024);
+  EXPECT_GT(prep.weight_bytes, 0u);
+  // The same prepared network, three calls: host features, device features, 64-bit indices.
+  const Matrix on_device = images.to(Location::device, gpu);
+  const Matrix wide = Matrix::from_csr(images.nrows(), images.ncols(), images.row_ptr_vector(),
+                                       images.col_idx_vector(), images.values_vector<float>());
+  for (const Matrix* f : {&images, &on_device, &wide}) {
+    poison_device_pool(std::size_t(256) << 20, gpu);
+    LayerChainStats st;
+    std::vector<Index> active;
+    LayerChainOptions opt;
+    opt.on_layer = [&](Index, Index a) { active.push_back(a); };
+    const std::vector<Index> got = mxm_layers(prepared, *f, opt, &st, gpu);
+    EXPECT_EQ(got, want);
+    ASSERT_EQ(active.size(), 120u);
+    EXPECT_EQ(active.back(), Index(want.size()));
+    EXPECT_GT(st.inference_ms, 0.0);
+  }
+  // And through the algorithm.
+  sparse_dnn::InferStats is;
+  EXPECT_EQ(sparse_dnn::infer_categories(net, images, gpu, {}, &is), want);
+  EXPECT_TRUE(is.fused);
+  EXPECT_GT(is.chain.prepare_ms, 0.0);
+}
+
+TEST_F(SparseNetworkGpu, FeaturesConvertedOnTheDeviceReachTheLayersUnchanged) {
+  // One identity layer with bias 0 and a large ymax: Y_1 = Y_0 for features in [0, 1], so the
+  // survivors' columns are exactly the nonzero feature rows.
+  const Index n = 777;
+  std::vector<Index> diag(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) diag[std::size_t(i)] = i;
+  const Matrix eye = Matrix::from_triplets(n, n, diag, diag, std::vector<float>(std::size_t(n), 1.0f));
+  Context gpu(Backend::cuda);
+  const SparseNetwork net = prepare_network({eye}, {0.0f}, 100.0f, gpu);
+  test::Rng rng(23);
+  for (IndexType itype : {IndexType::i32, IndexType::i64}) {
+    const Matrix f = random_features(rng, 45, n, 0.03, itype);  // some rows empty
+    poison_device_pool(std::size_t(64) << 20, gpu);
+    DenseMatrix survivors;
+    const std::vector<Index> ids = mxm_layers(net, f, {}, nullptr, gpu, &survivors);
+    const auto rp = f.row_ptr_vector(), ci = f.col_idx_vector();
+    const auto v = f.values_vector<float>();
+    std::vector<Index> nonempty;
+    for (Index i = 0; i < f.nrows(); ++i)
+      if (rp[std::size_t(i + 1)] > rp[std::size_t(i)]) nonempty.push_back(i);
+    ASSERT_EQ(ids, nonempty);
+    const DenseMatrix h = survivors.to(Location::host, gpu);
+    ASSERT_EQ(h.nrows(), n);
+    ASSERT_EQ(h.ncols(), Index(ids.size()));
+    for (std::size_t s = 0; s < ids.size(); ++s) {
+      std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
+      for (Index p = rp[std::size_t(ids[s])]; p < rp[std::size_t(ids[s] + 1)]; ++p)
+        want[std::size_t(ci[std::size_t(p)])] = v[std::size_t(p)];
+      for (Index i = 0; i < n; ++i)
+        ASSERT_EQ(h.values().as<float>()[s * std::size_t(n) + std::size_t(i)], want[std::size_t(i)])
+            << "feature " << ids[s] << " neuron " << i;
+    }
+  }
+}
+
+TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {
+  test::Rng rng(31);
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  for (Index batch : {Index(1), Index(13), Index(130)}) {
+    const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
+    const Matrix y0 = random_features(rng, batch, 3000, 0.05);
+    const Matrix want = sparse_dnn::infer(net, y0, cpu);
+    poison_device_pool(std::size_t(128) << 20, gpu);
+    EXPECT_EQ(sparse_dnn::infer_categories(net, y0, gpu), sparse_dnn::categories(want)) << batch;
+    // infer (activations too) goes through the same prepared network and sparse features.
+    const Matrix got = sparse_dnn::infer(net, y0, gpu);
+    ASSERT_EQ(got.row_ptr_vector(), want.row_ptr_vector()) << batch;
+    ASSERT_EQ(got.col_idx_vector(), want.col_idx_vector()) << batch;
+    const auto g = got.values_vector<float>(), w = want.values_vector<float>();
+    for (std::size_t p = 0; p < w.size(); ++p)
+      ASSERT_NEAR(g[p], w[p], 1e-4f * std::max(1.0f, std::fabs(w[p]))) << batch << " entry " << p;
+  }
+}
+
+/// The tail kernel (LayerChainOptions::fused_tail) against the per-layer launches: the same ids,
+/// per-layer counts and final activations, and it really ran.
+void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const std::string& what) {
+  Context gpu(Backend::cuda);
+  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+  LayerChainOptions plain, tail;
+  plain.fused_tail = false;
+  tail.fused_tail = true;
+  LayerChainStats sp, st;
+  DenseMatrix ap, at;
+  SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
+  const std::vector<Index> ip = mxm_layers(prepared, y0, plain, &sp, gpu, &ap);
+  SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
+  const std::vector<Index> it = mxm_layers(prepared, y0, tail, &st, gpu, &at);
+  EXPECT_EQ(sp.tail_from, 0) << what;
+  EXPECT_GT(st.tail_from, 0) << what << ": the tail kernel did not run";
+  EXPECT_EQ(it, ip) << what;
+  EXPECT_EQ(st.active, sp.active) << what;
+  const DenseMatrix hp = ap.to(Location::host, gpu), ht = at.to(Location::host, gpu);
+  ASSERT_EQ(ht.ncols(), hp.ncols()) << what;
+  for (Index x = 0; x < hp.nrows() * hp.ncols(); ++x) {
+    const float a = ht.values().as<float>()[x], b = hp.values().as<float>()[x];
+    ASSERT_NEAR(a, b, 1e-5f * std::max(1.0f, std::fabs(b))) << what << " element " << x;
+  }
+}
+
+TEST_F(SparseNetworkGpu, TailKernelMatchesPerLayerLaunches) {
+  test::Rng rng(41);
+  // Both parities of the number of layers left after the check at layer 4.
+  for (Index layers : {Index(9), Index(10)}) {
+    const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, layers, 24), -0.03125f, 4.0f);
+    expect_tail_matches(net, random_features(rng, 300, 3000, 0.05), std::to_string(layers) + " layers");
+    if (HasFatalFailure()) return;
+  }
+  // 4096 neurons: the tail with 4 features per block.
+  const sparse_dnn::Network wide = network_of(uneven_weights(rng, 4096, 9, 24), -0.03125f, 4.0f);
+  expect_tail_matches(wide, random_features(rng, 200, 4096, 0.04), "4096 neurons");
+  if (HasFatalFailure()) return;
+  if (have_challenge_data()) {
+    const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
+    const Matrix images = gc::read_images(kImages, 1024);
+    expect_tail_matches(net, images, "Graph Challenge 1024 x 120");
+    Context gpu(Backend::cuda);
+    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    LayerChainOptions tail;
+    tail.fused_tail = true;
+    std::vector<Index> truth;
+    for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
+      if (c < 1200) truth.push_back(c);
+    EXPECT_EQ(mxm_layers(prepared, images, tail, nullptr, gpu), truth);
+  }
+}
+
+TEST_F(SparseNetworkGpu, RejectsUnpreparedMismatchedAndCpu) {
+  test::Rng rng(5);
+  Context gpu(Backend::cuda), cpu(Backend::cpu);
+  const std::vector<Matrix> w = uneven_weights(rng, 64, 2, 8);
+  EXPECT_THROW(mxm_layers(SparseNetwork{}, random_features(rng, 3, 64, 0.5), {}, nullptr, gpu), InvalidValue);
+  EXPECT_THROW(prepare_network(w, {-0.1f}, 32.0f, gpu), InvalidValue);           // one bias for two layers
+  EXPECT_THROW(prepare_network(w, {-0.1f, 0.2f}, 32.0f, gpu), InvalidValue);     // positive bias
+  EXPECT_THROW(prepare_network({}, {}, 32.0f, gpu), InvalidValue);               // no layers
+  EXPECT_THROW(prepare_network(w, {-0.1f, -0.1f}, 32.0f, cpu), NotImplemented);  // no cpu chain
+  SparseNetwork net = prepare_network(w, {-0.1f, -0.1f}, 32.0f, gpu);
+  EXPECT_THROW(mxm_layers(net, random_features(rng, 3, 65, 0.5), {}, nullptr, gpu), DimensionMismatch);
+  net.device = gpu.device + 1;
+  EXPECT_THROW(mxm_layers(net, random_features(rng, 3, 64, 0.5), {}, nullptr, gpu), InvalidValue);
+}
+
+}  // namespace

@@ -1,0 +1,174 @@
+// GPU tests of mxm on the spgemm_dot kernel (masked dot products, Descriptor.variant forced):
+// every manifest semiring x value/structural mask x accumulator x replace x transposes, on
+// random, empty-row, full-row, diagonal and empty operands, against the cpu backend
+// (Backend::verify) with the device pool poisoned first; the triangle-counting product
+// C<L> = L +.pair Uᵀ on a random power-law-ish graph with automatic dispatch choosing
+// spgemm_dot; and the problems it must refuse (no mask, complemented mask).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ringblas/ringblas.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/op_cases.hpp"
+#include "support/random_matrix.hpp"
+
+namespace ringblas::test {
+namespace {
+
+std::vector<Semiring> dot_semirings() {
+  std::vector<Semiring> out;
+#define RINGBLAS_DOT_SEMIRING(M, O, TY) out.push_back(semiring(#M "_" #O, Type::TY));
+#include "backend/cuda/spgemm_dot/manifest.def"
+#undef RINGBLAS_DOT_SEMIRING
+  return out;
+}
+
+Accum accum_for(const Semiring& s) {
+  if (s.type == Type::boolean) return BinaryOpCode::lor;
+  return s.add == MonoidCode::min ? Accum(BinaryOpCode::min) : Accum(BinaryOpCode::plus);
+}
+
+/// mxm with spgemm_dot forced under Backend::verify (cpu and cuda compared entry by entry);
+/// "" when they agree.
+std::string verify_dot(const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+                       const Matrix& B, Descriptor d, Matrix C) {
+  d.variant = Variant::spgemm_dot;
+  Context ctx(Backend::verify);
+  try {
+    mxm(C, M, accum, s, A, B, d, ctx);
+  } catch (const std::exception& e) {
+    return s.name() + ": " + e.what();
+  }
+  return "";
+}
+
+using SpgemmDot = GpuTest;
+
+TEST_F(SpgemmDot, ManifestSemiringsMasksAccumReplaceTransposes) {
+  Context ctx(Backend::cuda);
+  poison_device_pool(std::size_t(64) << 20, ctx);
+  std::uint64_t seed = 700;
+  const Index m = 47, k = 61, n = 38;
+  for (const Semiring& s : dot_semirings())
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const Matrix A =
+            ta ? random_matrix(k, m, 0.15, s.type, ++seed, Pattern::dense_row, ValueKind::integral)
+               : random_matrix(m, k, 0.15, s.type, ++seed, Pattern::dense_row, ValueKind::integral);
+        const Matrix B =
+            tb ? random_matrix(n, k, 0.2, s.type, ++seed, Pattern::empty_rows, ValueKind::integral)
+               : random_matrix(k, n, 0.2, s.type, ++seed, Pattern::empty_rows, ValueKind::integral);
+        const Matrix M = random_mask(m, n, 0.3, Type::int32, ++seed);
+        const Matrix C0 =
+            random_matrix(m, n, 0.2, s.type, ++seed, Pattern::random, ValueKind::integral);
+        for (MaskMode mm : {MaskMode::value, MaskMode::structure})
+          for (bool replace : {false, true})
+            for (bool acc : {false, true}) {
+              EXPECT_EQ(verify_dot(&M, acc ? accum_for(s) : no_accum, s, A, B,
+                                   make_desc(mm, replace, ta, tb), C0),
+                        "")
+                  << mask_mode_name(mm) << (replace ? ", replace" : "") << (acc ? ", accum" : "")
+                  << (ta ? ", A'" : "") << (tb ? ", B'" : "");
+            }
+      }
+}
+
+TEST_F(SpgemmDot, DegenerateOperands) {
+  const Semiring s = semiring("plus_times", Type::fp64);
+  std::uint64_t seed = 900;
+  const Index m = 33, k = 29, n = 31;
+  for (Pattern pa : {Pattern::empty, Pattern::full, Pattern::diagonal, Pattern::empty_rows})
+    for (Pattern pm : {Pattern::empty, Pattern::full, Pattern::diagonal, Pattern::empty_rows}) {
+      const Matrix A = random_matrix(m, k, 0.3, Type::fp64, ++seed, pa, ValueKind::integral);
+      const Matrix B =
+          random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row, ValueKind::integral);
+      const Matrix M = random_matrix(m, n, 0.3, Type::boolean, ++seed, pm);
+      EXPECT_EQ(
+          verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                     Matrix(m, n, Type::fp64)),
+          "")
+          << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
+    }
+  // Zero-sized shapes.
+  for (Index z : {Index{0}, Index{1}}) {
+    const Matrix A = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
+    const Matrix B = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
+    const Matrix M = random_matrix(z, z, 1.0, Type::boolean, ++seed, Pattern::full);
+    EXPECT_EQ(verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                         Matrix(z, z, Type::fp64)),
+              "")
+        << z << " x " << z;
+  }
+}
+
+TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
+  // An undirected graph with hubs: random edges plus a few vertices adjacent to most others.
+  const Index n = 3000;
+  const Matrix R = random_matrix(n, n, 6.0 / double(n), Type::boolean, 42);
+  std::vector<Index> rows, cols;
+  {
+    const std::vector<Index> rp = R.row_ptr_vector(), ci = R.col_idx_vector();
+    for (Index i = 0; i < n; ++i)
+      for (Index p = rp[i]; p < rp[i + 1]; ++p) {
+        rows.push_back(i), cols.push_back(ci[p]);
+        rows.push_back(ci[p]), cols.push_back(i);
+      }
+    for (Index h : {Index{5}, Index{1700}})
+      for (Index v = 0; v < n; v += 2)
+        rows.push_back(h), cols.push_back(v), rows.push_back(v), cols.push_back(h);
+  }
+  const Matrix S = Matrix::from_triplets<std::int32_t>(
+      n, n, rows, cols, std::vector<std::int32_t>(rows.size(), 1), Dup::first);
+  Context cpu(Backend::cpu);
+  Matrix L(n, n, Type::boolean), U(n, n, Type::boolean);
+  select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, cpu);
+  select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, cpu);
+  const Semiring pp = semiring("plus_pair", Type::int64);
+  Descriptor d = make_desc(MaskMode::structure, false, false, true);
+  EXPECT_EQ(verify_dot(&L, no_accum, pp, L, U, d, Matrix(n, n, Type::int64)), "");
+  // sandia_ll's form (B not transposed: spgemm_dot transposes it) and Cohen's (mask S).
+  EXPECT_EQ(verify_dot(&L, no_accum, pp, L, L, make_desc(MaskMode::structure, false, false, false),
+                       Matrix(n, n, Type::int64)),
+            "");
+  EXPECT_EQ(verify_dot(&S, no_accum, pp, L, U, make_desc(MaskMode::structure, false, false, false),
+                       Matrix(n, n, Type::int64)),
+            "");
+  // automatic picks spgemm_dot for the masked product and agrees with the cpu.
+  std::ostringstream trace;
+  Context ctx(Backend::verify);
+  ctx.trace = true;
+  ctx.trace_out = &trace;
+  Matrix C(n, n, Type::int64);
+  mxm(C, &L, no_accum, pp, L, U, d, ctx);
+  EXPECT_NE(trace.str().find("mxm: spgemm_dot"), std::string::npos) << trace.str();
+}
+
+TEST_F(SpgemmDot, RefusesWhatItCannotCompute) {
+  const Semiring s = semiring("plus_times", Type::fp64);
+  const Matrix A = random_matrix(10, 10, 0.3, Type::fp64, 1);
+  const Matrix M = random_mask(10, 10, 0.3, Type::int32, 2);
+  Context ctx(Backend::cuda);
+  Descriptor d;
+  d.variant = Variant::spgemm_dot;
+  Matrix C(10, 10);
+  EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, A, d, ctx), NotImplemented);
+  d.mask_complement = true;
+  EXPECT_THROW(mxm(C, &M, no_accum, s, A, A, d, ctx), NotImplemented);
+  d.mask_complement = false;
+  EXPECT_THROW(mxm(C, &M, no_accum, semiring("max_min", Type::fp64), A, A, d, ctx), NotImplemented);
+  // Without a mask automatic keeps the row-wise product.
+  std::ostringstream trace;
+  Context t(Backend::cuda);
+  t.trace = true;
+  t.trace_out = &trace;
+  Matrix C2(10, 10);
+  mxm(C2, nullptr, no_accum, s, A, A, {}, t);
+  EXPECT_EQ(trace.str().find("spgemm_dot ("), std::string::npos) << trace.str();
+}
+
+}  // namespace
+}  // namespace ringblas::test
