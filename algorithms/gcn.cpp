@@ -139,12 +139,19 @@ std::uint64_t Model::stream(Index epoch, Index layer) const {
 Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
              Context& ctx)
     : options_(options), ctx_(ctx), x_(x) {
-  if (options.maxk > 0)
-    throw NotImplemented("gcn: --maxk " + std::to_string(options.maxk) +
-                         ": the MaxK nonlinearity (row top-k to CBSR, its aggregation kernel "
-                         "A x CBSR and the SSpMM backward; issue 12, helper maxk) is not in this "
-                         "build; the hidden layers use ReLU");
   const Type t = options.type;
+  if (options.maxk < 0) throw InvalidValue("gcn: maxk must be >= 0");
+  if (options.maxk > 0 && options.layers < 2)
+    throw InvalidValue("gcn: --maxk replaces the hidden layers' ReLU, but 1 layer has none");
+  if (options.maxk > 0 && options.layers > 1) {
+    if (t != Type::fp32)
+      throw NotImplemented("gcn: --maxk: the MaxK layers compute in fp32 only, not " +
+                           std::string(type_name(t)));
+    if (options.maxk > options.hidden)
+      throw InvalidValue("gcn: --maxk " + std::to_string(options.maxk) +
+                         " keeps more entries than the hidden size " +
+                         std::to_string(options.hidden));
+  }
   if (t != Type::fp32 && t != Type::fp64)
     throw InvalidValue("gcn: type must be fp32 or fp64, not " + std::string(type_name(t)));
   if (options.layers < 1) throw InvalidValue("gcn: layers must be >= 1");
@@ -202,6 +209,9 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
     for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_})
       v->push_back(place(DenseVector(b_dim, t)));
     for (auto* v : {&t_, &out_, &grad_, &d_t_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
+    if (maxk_layer(l))
+      s_.push_back(
+          Cbsr(n, b_dim, int(options.maxk), dev ? Location::device : Location::host, &ctx));
   }
 }
 
@@ -251,13 +261,40 @@ void Model::forward(bool training, Index epoch) {
 // The hidden layers' nonlinearity σ, forward and backward: the one place that knows which it is
 // (MaxK, issue 12, replaces these two when options_.maxk > 0).
 void Model::hidden_forward(Index l) {
-  // H = ReLU(Â·T + b), the bias and the ReLU fused into the aggregation's epilogue.
   const std::size_t k = std::size_t(l);
+  if (maxk_layer(l)) {
+    // MaxK-GNN (Peng et al., ASPLOS 2024), Linear -> MaxK -> aggregation: S = maxk(T, k) in
+    // CBSR, H = Â·S + b (the aggregation on S's k entries per row, the bias at write-back).
+    maxk(s_[k], t_[k], int(options_.maxk), {}, ctx_);
+    mxm(out_[k], plus_times(options_.type), a_hat_, s_[k], Epilogue::bias_add(biases_[k]), {},
+        ctx_);
+    return;
+  }
+  // H = ReLU(Â·T + b), the bias and the ReLU fused into the aggregation's epilogue.
   mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
 }
 void Model::hidden_backward(Index l, DenseMatrix& dh) {
+  // MaxK acts before the aggregation (its gradient is taken there, in aggregation_backward):
+  // H = Â·S + b has no activation after it.
+  if (maxk_layer(l)) return;
   // ∂Z = ∂H ⊙ (H > 0).
   nn::relu_backward(dh, out_[std::size_t(l)], ctx_);
+}
+
+void Model::aggregation_backward(Index l) {
+  const std::size_t k = std::size_t(l);
+  const Semiring s = plus_times(options_.type);
+  if (!maxk_layer(l)) {  // ∂T = Âᵀ·G
+    mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, grad_[k], {}, ctx_);
+    return;
+  }
+  // MaxK: ∂S = (Âᵀ·G) sampled at S's k positions per row (the SSpMM, written over S's values:
+  // the backward needs only S's pattern, and the next forward recomputes S), then ∂T = ∂S at its
+  // columns and 0 elsewhere (the gradient of the top-k selection).
+  Descriptor ta;
+  ta.transpose_a = true;
+  mxm(s_[k], s, a_hat_, grad_[k], ta, ctx_);
+  densify(d_t_[k], s_[k], {}, ctx_);
 }
 
 void Model::loss(DenseVector& stats, Index loss_slot, Index acc_slot, const DenseVector& labels,
@@ -274,7 +311,7 @@ void Model::backward(bool training, Index epoch) {
     const std::size_t k = std::size_t(l);
     DenseMatrix& G = grad_[k];
     nn::column_sums(d_biases_[k], G, ctx_);
-    mxm(d_t_[k], s, symmetric_ ? a_hat_ : a_hat_t_, G, {}, ctx_);
+    aggregation_backward(l);
     Descriptor ta;
     ta.transpose_a = true;
     if (l == 0 && x_.sparse) {

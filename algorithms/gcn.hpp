@@ -12,6 +12,9 @@
 //   backward, G = ∂loss/∂Z:   ∂b_l = Σ_rows G;   ∂T = Âᵀ G;   ∂W_l = Hdᵀ ∂T;
 //                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0)  (nn::relu_backward)
 //   Adam (lr 0.01) with L2 weight decay 5e-4 on the first layer's parameters only.
+//   MaxK-GCN (Options::maxk = k > 0; MaxK-GNN, Peng et al., ASPLOS 2024) replaces the hidden
+//   layers' ReLU: S = maxk(Hd · W_l, k) in CBSR, H_{l+1} = Â · S + b_l (include/ringblas/cbsr.hpp);
+//   backward ∂S = (Âᵀ G) sampled at S's pattern (SSpMM), ∂T = densify(∂S).
 // Defaults are Kipf & Welling's: 2 layers, hidden 16, dropout 0.5, 200 epochs, Glorot-uniform
 // weights and zero biases (PyG's GCNConv, whose bias the reference PyG example also decays),
 // early stopping when the validation loss exceeds the mean of the 10 before it (tkipf/gcn
@@ -21,6 +24,7 @@
 #include <functional>
 #include <vector>
 
+#include "ringblas/cbsr.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
 #include "ringblas/nn.hpp"
@@ -35,7 +39,8 @@ struct Options {
   double dropout = 0.5;
   double weight_decay = 5e-4;  ///< first layer's weights and bias only (Kipf & Welling)
   /// > 0: MaxK (keep the k largest entries of each row) replaces ReLU in the hidden layers
-  /// (MaxK-GNN, Peng et al., ASPLOS 2024). Not in this build yet: NotImplemented.
+  /// (MaxK-GNN, Peng et al., ASPLOS 2024): H_{l+1} = Â · maxk(Hd · W_l, k) + b_l, the
+  /// aggregation on the CBSR rows (include/ringblas/cbsr.hpp). Needs fp32, k <= hidden <= 256.
   Index maxk = 0;
   std::uint64_t seed = 0;
   /// Stop when the validation loss exceeds the mean of the previous `early_stopping` epochs'
@@ -78,9 +83,9 @@ Features identity_features(Index n, Type t, Context& ctx);
 /// and the benchmark can time epochs; train() below is the usual loop.
 class Model {
  public:
-  /// Throws NotImplemented for options.maxk > 0 (naming the missing MaxK piece), InvalidValue
-  /// for layers < 1, hidden < 1, dropout outside [0, 1), a type other than fp32/fp64,
-  /// DimensionMismatch when A_hat and the features disagree.
+  /// Throws InvalidValue for layers < 1, hidden < 1, dropout outside [0, 1), a type other than
+  /// fp32/fp64, maxk > hidden or maxk with a single layer; NotImplemented for maxk with fp64 or
+  /// hidden > 256 (CBSR's 8-bit columns); DimensionMismatch when A_hat and the features disagree.
   Model(const Matrix& a_hat, const Features& x, Index classes, const Options& options,
         Context& ctx);
 
@@ -109,10 +114,15 @@ class Model {
   DenseVector place(DenseVector v) const;
   std::uint64_t stream(Index epoch, Index layer) const;
   bool dropping(bool training) const { return training && options_.dropout > 0; }
+  /// Is layer l a MaxK layer (a hidden layer with options.maxk > 0)?
+  bool maxk_layer(Index l) const { return options_.maxk > 0 && l + 1 < options_.layers; }
   /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
   void hidden_forward(Index l);
   /// dh = ∂loss/∂out_[l] becomes ∂loss/∂(Â·t_[l] + b_l) in place (through σ).
   void hidden_backward(Index l, DenseMatrix& dh);
+  /// d_t_[l] = ∂loss/∂t_[l] from G = grad_[l], the gradient at the aggregation's output: Âᵀ·G,
+  /// or for a MaxK layer Âᵀ·G sampled at maxk(t_[l])'s pattern and densified.
+  void aggregation_backward(Index l);
 
   Options options_;
   Context& ctx_;
@@ -128,6 +138,9 @@ class Model {
   std::vector<DenseMatrix> grad_;  ///< ∂loss/∂Z per layer
   std::vector<DenseMatrix> d_t_;   ///< ∂loss/∂T per layer
   Index adam_t_ = 0;
+  /// MaxK hidden layers (options.maxk > 0): S = maxk(T) per hidden layer; backward() writes ∂S
+  /// over its values (same pattern).
+  std::vector<Cbsr> s_;
 };
 
 struct EpochStats {

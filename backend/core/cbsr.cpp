@@ -1,9 +1,10 @@
 // Cbsr (include/ringblas/cbsr.hpp): construction, validation, copies and conversions.
+#include "ringblas/cbsr.hpp"
+
 #include <cstring>
 #include <string>
 
 #include "backend/core/host_access.hpp"
-#include "ringblas/cbsr.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas {

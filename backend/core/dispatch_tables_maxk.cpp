@@ -1,9 +1,10 @@
 // The rows of the MaxK-GNN operations' dispatch tables: the cuda maxk family (backend/cuda/maxk)
 // and the cpu loops (backend/cpu/cpu_maxk.cpp).
+#include "backend/core/dispatch_tables_maxk.hpp"
+
 #include <cmath>
 
 #include "backend/core/dispatch_rows.hpp"
-#include "backend/core/dispatch_tables_maxk.hpp"
 #include "backend/cpu/cpu_maxk.hpp"
 #include "backend/cuda/maxk/maxk.hpp"
 
@@ -87,8 +88,8 @@ const Table<SampledMxmProblem, Cbsr>& mxm_sampled_table() {
 
 std::optional<std::string> compare(const Cbsr& a, const Cbsr& b, const Tolerance& tol) {
   if (a.nrows() != b.nrows() || a.ncols() != b.ncols() || a.k() != b.k())
-    return "shapes differ: " + std::to_string(a.nrows()) + "x" + std::to_string(a.ncols()) +
-           " k " + std::to_string(a.k()) + " vs " + std::to_string(b.nrows()) + "x" +
+    return "shapes differ: " + std::to_string(a.nrows()) + "x" + std::to_string(a.ncols()) + " k " +
+           std::to_string(a.k()) + " vs " + std::to_string(b.nrows()) + "x" +
            std::to_string(b.ncols()) + " k " + std::to_string(b.k());
   const std::uint8_t* ai = a.indices().as<std::uint8_t>();
   const std::uint8_t* bi = b.indices().as<std::uint8_t>();
@@ -101,8 +102,10 @@ std::optional<std::string> compare(const Cbsr& a, const Cbsr& b, const Tolerance
     if (ai[e] != bi[e])
       return where() + "column " + std::to_string(ai[e]) + " vs " + std::to_string(bi[e]);
     const double x = av[e], y = bv[e];
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (!(std::abs(x - y) <= tol.rel * std::max(std::abs(x), std::abs(y)) + tol.abs))
+    if (x == y || (std::isnan(x) && std::isnan(y))) continue;  // equal infinities too
+    // Unequal infinities or a NaN against a number differ whatever the tolerance.
+    if (!std::isfinite(x) || !std::isfinite(y) ||
+        !(std::abs(x - y) <= tol.rel * std::max(std::abs(x), std::abs(y)) + tol.abs))
       return where() + std::to_string(x) + " vs " + std::to_string(y);
   }
   return std::nullopt;

@@ -36,9 +36,22 @@ void require_cbsr_columns(const char* op, Index h) {
                          std::to_string(kCbsrMaxColumns));
 }
 
+/// Shapes, descriptor and semiring of C = op(A) ⊕.⊗ B (one of the MaxK products; B's rows and
+/// columns given, C's shape checked), and the verify tolerance for sums over op(A)'s columns.
+detail::Tolerance check_product(const char* op, Index c_rows, Index c_cols, const Semiring& s,
+                                const Matrix& A, Index b_rows, Index b_cols, const Descriptor& d) {
+  const Dims a = dims(A, d.transpose_a);
+  require(a.cols == b_rows, op,
+          "A is " + str(a) + " but the right operand is " + str({b_rows, b_cols}));
+  require(c_rows == a.rows && c_cols == b_cols, op,
+          "C is " + str({c_rows, c_cols}) + " but the product is " + str({a.rows, b_cols}));
+  detail::check_dense_output_flags(op, d, false);
+  require_plus_times_fp32(op, s);
+  return detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024)));
+}
+
 void require_int32_rows(const char* op, Index n) {
-  if (n >= (Index{1} << 31))
-    throw NotImplemented(std::string(op) + ": 2^31 or more rows");
+  if (n >= (Index{1} << 31)) throw NotImplemented(std::string(op) + ": 2^31 or more rows");
 }
 
 }  // namespace
@@ -72,53 +85,36 @@ void densify(DenseMatrix& D, const Cbsr& X, const Descriptor& d, Context& ctx) {
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Descriptor& d,
          Context& ctx) {
   const char* op = "mxm (cbsr)";
-  const Dims a = dims(A, d.transpose_a);
-  require(a.cols == X.nrows(), op,
-          "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
-  require(C.nrows() == a.rows && C.ncols() == X.ncols(), op,
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*X is " + str({a.rows, X.ncols()}));
-  detail::check_dense_output_flags(op, d, false);
-  require_plus_times_fp32(op, s);
+  const detail::Tolerance tol =
+      check_product(op, C.nrows(), C.ncols(), s, A, X.nrows(), X.ncols(), d);
   require_fp32(op, "C", C.type());
   detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, nullptr, d}, d.variant,
-                  C, ctx,
-                  detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
+                  C, ctx, tol);
 }
 
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
          const Descriptor& d, Context& ctx) {
   const char* op = "mxm (cbsr, epilogue)";
-  const Dims a = dims(A, d.transpose_a);
-  require(a.cols == X.nrows(), op,
-          "A is " + str(a) + " but X is " + str({X.nrows(), X.ncols()}));
-  require(C.nrows() == a.rows && C.ncols() == X.ncols(), op,
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*X is " + str({a.rows, X.ncols()}));
+  const detail::Tolerance tol =
+      check_product(op, C.nrows(), C.ncols(), s, A, X.nrows(), X.ncols(), d);
   if (ep.has_bias() && !ep.bias)
     throw InvalidValue(std::string(op) + ": a bias epilogue needs a bias vector");
   if (ep.has_bias() && ep.bias->size() != C.ncols())
     throw InvalidValue(std::string(op) + ": the bias has size " + std::to_string(ep.bias->size()) +
                        " but C has " + std::to_string(C.ncols()) + " columns");
-  detail::check_dense_output_flags(op, d, false);
-  require_plus_times_fp32(op, s);
   require_fp32(op, "C", C.type());
   detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, &ep, d}, d.variant, C,
-                  ctx,
-                  detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
+                  ctx, tol);
 }
 
 void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, const Descriptor& d,
          Context& ctx) {
   const char* op = "mxm (sampled cbsr)";
-  const Dims a = dims(A, d.transpose_a);
-  require(a.cols == B.nrows(), op,
-          "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
-  require(C.nrows() == a.rows && C.ncols() == B.ncols(), op,
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()}));
-  detail::check_dense_output_flags(op, d, false);
-  require_plus_times_fp32(op, s);
+  const detail::Tolerance tol =
+      check_product(op, C.nrows(), C.ncols(), s, A, B.nrows(), B.ncols(), d);
   require_fp32(op, "B", B.type());
   detail::execute(detail::mxm_sampled_table(), detail::SampledMxmProblem{s, A, B, d}, d.variant, C,
-                  ctx, detail::Tolerance::for_type(Type::fp32, double(std::min<Index>(a.cols, 1024))));
+                  ctx, tol);
 }
 
 }  // namespace ringblas

@@ -25,8 +25,8 @@ std::uint32_t order_key(float v) {
 void require_plus_times_fp32(const char* op, const Semiring& s) {
   if (s.is_user() || s.add != MonoidCode::plus || s.mul != BinaryOpCode::times ||
       s.type != Type::fp32)
-    throw NotImplemented(std::string(op) + ": the cpu path computes plus_times over fp32 only, not " +
-                         s.name());
+    throw NotImplemented(std::string(op) +
+                         ": the cpu path computes plus_times over fp32 only, not " + s.name());
 }
 
 /// op(A) as host CSR arrays with fp32 values: row pointers, columns, values.
@@ -83,9 +83,8 @@ void maxk(Cbsr& X, const DenseMatrix& Y, int k, Context&) {
     for (Index j = 0; j < h; ++j) keys[j] = order_key(dense_at(Y, i, j));
     std::iota(cols.begin(), cols.end(), 0);
     // Larger key first, then the smaller column: a strict total order, so the k chosen are unique.
-    std::partial_sort(cols.begin(), cols.begin() + k, cols.end(), [&](int x, int y) {
-      return keys[x] != keys[y] ? keys[x] > keys[y] : x < y;
-    });
+    std::partial_sort(cols.begin(), cols.begin() + k, cols.end(),
+                      [&](int x, int y) { return keys[x] != keys[y] ? keys[x] > keys[y] : x < y; });
     std::sort(cols.begin(), cols.begin() + k);
     for (int t = 0; t < k; ++t) {
       vals[i * k + t] = dense_at(Y, i, cols[t]);
@@ -115,8 +114,8 @@ void densify(DenseMatrix& D, const Cbsr& X, Context&) {
   D = std::move(out);
 }
 
-void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
-         const DenseVector* bias, const Epilogue* ep, const Descriptor& d, Context&) {
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const DenseVector* bias,
+         const Epilogue* ep, const Descriptor& d, Context&) {
   require_plus_times_fp32("mxm (cbsr)", s);
   const HostCsr a = host_csr(A, d.transpose_a);
   const Index h = X.ncols();
@@ -153,7 +152,8 @@ void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, cons
   for (Index i = 0; i < a.nrows; ++i)
     for (int t = 0; t < k; ++t) {
       float sum = 0.0f;
-      for (Index e = a.rp[i]; e < a.rp[i + 1]; ++e) sum += a.v[e] * dense_at(B, a.ci[e], ci[i * k + t]);
+      for (Index e = a.rp[i]; e < a.rp[i + 1]; ++e)
+        sum += a.v[e] * dense_at(B, a.ci[e], ci[i * k + t]);
       cv[i * k + t] = sum;
     }
 }

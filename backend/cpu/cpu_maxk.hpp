@@ -12,8 +12,8 @@ void maxk(Cbsr& X, const DenseMatrix& Y, int k, Context& ctx);
 void densify(DenseMatrix& D, const Cbsr& X, Context& ctx);
 /// C = epilogue(op(A) ⊕.⊗ X), plus_times over fp32 (NotImplemented for another semiring);
 /// `ep` nullptr: none; `bias` is ep's bias on the host.
-void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
-         const DenseVector* bias, const Epilogue* ep, const Descriptor& d, Context& ctx);
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const DenseVector* bias,
+         const Epilogue* ep, const Descriptor& d, Context& ctx);
 /// C's values = (op(A) ⊕.⊗ B) at C's pattern, plus_times over fp32.
 void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, const Descriptor& d,
          Context& ctx);

@@ -105,7 +105,9 @@ int cmd_gcn(Args& args) {
               << n << ", sparse)\n";
   }
   const Matrix a_hat = gcn::normalized_adjacency(d.adjacency, o.type, g.ctx);
-  std::cout << "model: " << o.layers << " layers, hidden " << o.hidden << ", dropout " << o.dropout
+  std::cout << "model: " << o.layers << " layers, hidden " << o.hidden
+            << (o.maxk > 0 ? ", MaxK k " + std::to_string(o.maxk) + " (hidden layers)" : "")
+            << ", dropout " << o.dropout
             << ", lr " << o.lr << ", weight decay " << o.weight_decay << " (first layer), seed "
             << o.seed << ", backend " << backend_name(g.ctx.backend) << '\n';
   auto last = std::chrono::steady_clock::now();

@@ -75,8 +75,9 @@ void maxk(Cbsr& X, const DenseMatrix& Y, int k, const Descriptor& desc = {},
           Context& ctx = default_context());
 
 /// D = X as a dense matrix: X's entries at their columns, 0 elsewhere. D (nrows x ncols of X,
-/// fp32; DimensionMismatch otherwise) is overwritten and keeps its location and layout. The gradient of maxk with respect to its
-/// input is the sampled gradient densified this way. Throws NotImplemented for another D type.
+/// fp32; DimensionMismatch otherwise) is overwritten and keeps its location and layout. The
+/// gradient of maxk with respect to its input is the sampled gradient densified this way. Throws
+/// NotImplemented for another D type.
 void densify(DenseMatrix& D, const Cbsr& X, const Descriptor& desc = {},
              Context& ctx = default_context());
 

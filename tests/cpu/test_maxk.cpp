@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/core/dispatch_tables_maxk.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/maxk_reference.hpp"
 #include "support/random_matrix.hpp"
@@ -82,6 +83,20 @@ TEST(MaxkCpu, SignedZerosAndNaNFollowTotalOrder) {
   EXPECT_EQ(x.indices_vector(), (std::vector<std::uint8_t>{0, 1, 3, 5, 6}));  // and -0
 }
 
+// Regression (GPU round 1): verify compared inf with inf as |inf - inf| = NaN > tolerance and
+// reported "X(0, entry 0): inf vs inf".
+TEST(MaxkCpu, VerifyComparisonTakesEqualInfinitiesAsEqual) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Cbsr a = Cbsr::from_host(1, 4, 3, {inf, -inf, nan}, {0, 2, 3});
+  const detail::Tolerance tol = detail::Tolerance::for_type(Type::fp32);
+  EXPECT_EQ(detail::compare(a, a, tol), std::nullopt);
+  const Cbsr b = Cbsr::from_host(1, 4, 3, {inf, inf, nan}, {0, 2, 3});
+  EXPECT_NE(detail::compare(a, b, tol), std::nullopt);
+  const Cbsr c = Cbsr::from_host(1, 4, 3, {inf, -inf, nan}, {0, 1, 3});
+  EXPECT_NE(detail::compare(a, c, tol), std::nullopt);
+}
+
 TEST(MaxkCpu, ForwardMatchesReference) {
   Context ctx(Backend::cpu);
   for (Index h : {Index{40}, Index{256}})
@@ -97,9 +112,9 @@ TEST(MaxkCpu, ForwardMatchesReference) {
         DenseMatrix c(n, h, Type::fp32);
         mxm(c, kPlusTimes, A, x, d, ctx);
         const auto got = std::vector<float>(c.values().as<float>(), c.values().as<float>() + n * h);
-        expect_near_all(got, reference_forward(A, x, transposed),
-                        "H " + std::to_string(h) + " k " + std::to_string(k) +
-                            (transposed ? " A^T" : ""));
+        expect_near_all(
+            got, reference_forward(A, x, transposed),
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : ""));
       }
 }
 
@@ -128,7 +143,8 @@ TEST(MaxkCpu, ForwardEpilogue) {
   for (Index j = 0; j < h; ++j) b[j] = float(j % 5) * 0.1f - 0.2f;
   const DenseVector bias = DenseVector::from_values(b);
   const auto ref = reference_forward(A, x, false);
-  for (const Epilogue& ep : {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
+  for (const Epilogue& ep :
+       {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
     DenseMatrix c(n, h, Type::fp32);
     mxm(c, kPlusTimes, A, x, ep, {}, ctx);
     std::vector<double> want(ref);
@@ -162,9 +178,9 @@ TEST(MaxkCpu, SampledBackwardMatchesReference) {
         d.transpose_a = transposed;
         mxm(dh, kPlusTimes, A, dy, d, ctx);
         EXPECT_EQ(dh.indices_vector(), pattern) << "the pattern is kept";
-        expect_near_all(dh.values_vector(), reference_sampled(A, dy, dh, transposed),
-                        "H " + std::to_string(h) + " k " + std::to_string(k) +
-                            (transposed ? " A^T" : " A"));
+        expect_near_all(
+            dh.values_vector(), reference_sampled(A, dy, dh, transposed),
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : " A"));
       }
 }
 
@@ -251,7 +267,8 @@ TEST(MaxkCpu, LayerGradientMatchesFiniteDifferences) {
       yp[i * h + j] += float(eps);
       ym[i * h + j] -= float(eps);
       const double fd = (loss(yp) - loss(ym)) / (double(yp[i * h + j]) - double(ym[i * h + j]));
-      ASSERT_NEAR(g.at<float>(i, j), fd, 2e-2 * (1.0 + std::abs(fd))) << "Y(" << i << ", " << j << ")";
+      ASSERT_NEAR(g.at<float>(i, j), fd, 2e-2 * (1.0 + std::abs(fd)))
+          << "Y(" << i << ", " << j << ")";
     }
 }
 

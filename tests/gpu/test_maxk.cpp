@@ -65,8 +65,8 @@ TEST_F(MaxkGpu, TopkVerifiesAndMatchesReference) {
         const Index n = 1000;
         const auto y = random_features(n, h, ties, std::uint64_t(h * 31 + k));
         Cbsr x;
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (ties ? " ties" : "");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (ties ? " ties" : "");
         ASSERT_NO_THROW(maxk(x, DenseMatrix::from_values(n, h, y), k, forced(), ctx)) << what;
         const TopkRef ref = reference_topk(y, n, h, k);
         EXPECT_EQ(x.indices_vector(), ref.indices) << what;
@@ -113,8 +113,8 @@ TEST_F(MaxkGpu, ForwardVerifiesAndMatchesReference) {
              {}, cpu_context());
         const Matrix A = random_adjacency(n, n, 9, std::uint64_t(h + k));
         DenseMatrix c(n, h, Type::fp32);
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (transposed ? " A^T" : "");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : "");
         ASSERT_NO_THROW(mxm(c, kPlusTimes, A, x, forced(transposed), ctx)) << what;
         expect_near_all(host_values(c, ctx), reference_forward(A, x, transposed), what);
       }
@@ -127,8 +127,7 @@ TEST_F(MaxkGpu, ForwardEpilogueVerifies) {
   const DenseVector bias = DenseVector::from_values(b);
   for (int k : {3, 32}) {
     Cbsr x;
-    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 12)), k, {},
-         cpu_context());
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 12)), k, {}, cpu_context());
     const Matrix A = random_adjacency(n, n, 7, 13);
     for (const Epilogue& ep :
          {Epilogue::bias_add(bias), Epilogue::bias_relu(bias), Epilogue::relu()}) {
@@ -158,8 +157,7 @@ TEST_F(MaxkGpu, ForwardDeviceResidentIntoPoisonedPool) {
   const Index n = 3000, h = 256;
   for (int k : {16, 64, 256}) {
     Cbsr xh;
-    maxk(xh, DenseMatrix::from_values(n, h, random_features(n, h, false, 3)), k, {},
-         cpu_context());
+    maxk(xh, DenseMatrix::from_values(n, h, random_features(n, h, false, 3)), k, {}, cpu_context());
     // int64 indices and fp64 values: prepared (int32, fp32) on the device.
     const Matrix A = random_adjacency(n, n, 64, 8).cast(Type::fp64).with_index_type(IndexType::i64);
     const Matrix Ad = A.to(Location::device, ctx);
@@ -181,13 +179,13 @@ TEST_F(MaxkGpu, SampledBackwardVerifiesAndMatchesReference) {
       for (bool transposed : {true, false}) {
         const Index n = 600;
         Cbsr dh;
-        maxk(dh, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))),
-             k, {}, cpu_context());
+        maxk(dh, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k,
+             {}, cpu_context());
         const Matrix A = random_adjacency(n, n, 9, std::uint64_t(3 * h + k));
         const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(h * k));
         const auto pattern = dh.indices_vector();
-        const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k) +
-                                 (transposed ? " A^T" : " A");
+        const std::string what =
+            "H " + std::to_string(h) + " k " + std::to_string(k) + (transposed ? " A^T" : " A");
         ASSERT_NO_THROW(mxm(dh, kPlusTimes, A, dy, forced(transposed), ctx)) << what;
         EXPECT_EQ(dh.indices_vector(), pattern) << what;
         expect_near_all(dh.values_vector(), reference_sampled(A, dy, dh, transposed), what);
@@ -232,6 +230,52 @@ TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
     densify(dd, x.to(Location::device, ctx), forced(), ctx);
     const DenseMatrix want = x.to_dense();
     EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << "k " << k;
+  }
+}
+
+/// n x n with degree-4 rows and three hub rows of 2500, 1025 and 5000 entries: rows longer than
+/// Policy::segment_edges (1024) are split over several warps.
+Matrix adjacency_with_hubs(Index n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Index> r, c;
+  std::vector<float> v;
+  for (Index i = 0; i < n; ++i) {
+    const Index deg = i == 7 ? 2500 : i == 100 ? 1025 : i == n - 1 ? 5000 : (i % 5 == 3 ? 0 : 4);
+    for (Index e = 0; e < deg; ++e) {
+      r.push_back(i);
+      c.push_back(deg >= 1025 ? (e * 7919 + i) % n : rng.between(0, n - 1));
+      v.push_back(float(0.25 + 0.75 * rng.uniform()));
+    }
+  }
+  return Matrix::from_triplets(n, n, r, c, v, Dup::sum, IndexType::i32);
+}
+
+TEST_F(MaxkGpu, HubRowsSplitOverWarps) {
+  const Index n = 6000, h = 64;
+  const Matrix A = adjacency_with_hubs(n, 3);
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = 0.05f * float(j % 4);
+  const DenseVector bias = DenseVector::from_values(b);
+  for (int k : {8, 13, 64}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
+         cpu_context());
+    Context verify(Backend::verify);
+    for (bool transposed : {false, true}) {
+      DenseMatrix c(n, h, Type::fp32);
+      EXPECT_NO_THROW(mxm(c, kPlusTimes, A, x, forced(transposed), verify)) << "k " << k;
+      for (const Epilogue& ep : {Epilogue::bias_add(bias), Epilogue::bias_relu(bias)})
+        EXPECT_NO_THROW(mxm(c, kPlusTimes, A, x, ep, forced(transposed), verify))
+            << "k " << k << " epilogue " << int(ep.kind);
+      Cbsr dh = x;
+      const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(k + 1));
+      EXPECT_NO_THROW(mxm(dh, kPlusTimes, A, dy, forced(transposed), verify)) << "k " << k;
+    }
+    // Against the dense reference too (the hub rows' sums span the segments).
+    Context ctx(Backend::cuda);
+    DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+    mxm(c, kPlusTimes, A, x, forced(), ctx);
+    expect_near_all(host_values(c, ctx), reference_forward(A, x, false), "k " + std::to_string(k));
   }
 }
 

@@ -52,33 +52,33 @@ std::vector<double> dense_of(const Matrix& A, bool transpose_a, Index& rows, Ind
 }
 }  // namespace
 
-std::vector<double> reference_forward(const Matrix& A, const Cbsr& X, bool transpose_a) {
+/// op(A) B as a dense row-major double matrix (m x B's columns); B dense, host.
+std::vector<double> dense_product(const Matrix& A, bool transpose_a, const DenseMatrix& B) {
   Index m = 0, inner = 0;
   const std::vector<double> a = dense_of(A, transpose_a, m, inner);
-  const DenseMatrix xd = X.to_dense();
-  const Index h = X.ncols();
+  const Index h = B.ncols();
   std::vector<double> c(std::size_t(m * h), 0.0);
   for (Index i = 0; i < m; ++i)
     for (Index j = 0; j < inner; ++j) {
       if (a[i * inner + j] == 0.0) continue;
-      for (Index q = 0; q < h; ++q) c[i * h + q] += a[i * inner + j] * xd.at<double>(j, q);
+      for (Index q = 0; q < h; ++q) c[i * h + q] += a[i * inner + j] * B.at<double>(j, q);
     }
   return c;
 }
 
+std::vector<double> reference_forward(const Matrix& A, const Cbsr& X, bool transpose_a) {
+  return dense_product(A, transpose_a, X.to_dense());
+}
+
 std::vector<double> reference_sampled(const Matrix& A, const DenseMatrix& B, const Cbsr& pattern,
                                       bool transpose_a) {
-  Index m = 0, inner = 0;
-  const std::vector<double> a = dense_of(A, transpose_a, m, inner);
+  const std::vector<double> c = dense_product(A, transpose_a, B);
   const auto idx = pattern.indices_vector();
   const int k = pattern.k();
-  std::vector<double> out(std::size_t(m * k), 0.0);
-  for (Index i = 0; i < m; ++i)
-    for (int t = 0; t < k; ++t) {
-      double s = 0.0;
-      for (Index j = 0; j < inner; ++j) s += a[i * inner + j] * B.at<double>(j, idx[i * k + t]);
-      out[i * k + t] = s;
-    }
+  const Index h = B.ncols();
+  std::vector<double> out(std::size_t(pattern.nrows() * k));
+  for (Index i = 0; i < pattern.nrows(); ++i)
+    for (int t = 0; t < k; ++t) out[i * k + t] = c[i * h + idx[i * k + t]];
   return out;
 }
 

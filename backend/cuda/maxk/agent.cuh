@@ -35,14 +35,23 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
     v[r] = c < h ? row[c] : 0.0f;
     key[r] = order_key(v[r]);
   }
+  // Padding slots (column >= h) get key 0, which no candidate (>= 1) counts; a real key 0 (the
+  // NaN with every bit set) is found by the selection below, which checks the column.
+  unsigned pk[P];
+#pragma unroll
+  for (int r = 0; r < P; ++r) pk[r] = r * 32 + lane < h ? key[r] : 0u;
   unsigned t = 0;
   if (k < h) {
     for (int bit = 31; bit >= 0; --bit) {
       const unsigned cand = t | (1u << bit);
       unsigned n = 0;
 #pragma unroll
-      for (int r = 0; r < P; ++r) n += (r * 32 + lane < h && key[r] >= cand) ? 1u : 0u;
-      if (int(__reduce_add_sync(kFull, n)) >= k) t = cand;
+      for (int r = 0; r < P; ++r) n += pk[r] >= cand ? 1u : 0u;
+      const int count = int(__reduce_add_sync(kFull, n));
+      if (count >= k) t = cand;
+      // Exactly k keys >= cand: they are the selection (the keys == t below are all taken), the
+      // lower bits need not be resolved. Random rows stop after about log2(h / k) + 2 bits.
+      if (count == k) break;
     }
   }
   // Keys > t are all taken; of the keys == t the ones at the smallest columns fill the rest.
@@ -72,14 +81,17 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
 
 /// V consecutive CBSR entries (t = V*u .. V*u+V-1 of a row) loaded at once: V = 4 when k is a
 /// multiple of 4 (16-byte value loads, 4-byte index loads, float4 atomics), else 1.
-template <int V> struct Vec;
-template <> struct Vec<1> {
+template <int V>
+struct Vec;
+template <>
+struct Vec<1> {
   float v[1];
   int c[1];
   __device__ __forceinline__ void load_values(const float* p, long long q) { v[0] = p[q]; }
   __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) { c[0] = p[q]; }
 };
-template <> struct Vec<4> {
+template <>
+struct Vec<4> {
   float v[4];
   int c[4];
   __device__ __forceinline__ void load_values(const float* p, long long q) {
@@ -107,56 +119,89 @@ struct LaneMap {
   }
 };
 
-/// Forward, row i: buf[0..h) = Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's
-/// shared-memory row by shared atomics (MaxK-GNN's sparse output buffer). A's edges are loaded
-/// 32 at a time, one per lane, and broadcast by shuffles; Policy::unroll steps of gathers are
-/// issued before their atomics so that several loads of X's random rows are in flight per lane.
-template <int V>
+/// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
+/// to broadcast by shuffles.
+struct EdgeChunk {
+  int m, j;
+  float a;
+  __device__ __forceinline__ EdgeChunk(const int* col, const float* av, int chunk, int end,
+                                       int lane)
+      : m(min(32, end - chunk)),
+        j(lane < m ? col[chunk + lane] : 0),
+        a(lane < m ? av[chunk + lane] : 0.0f) {}
+};
+
+/// Edge slots of the forward: for k < 32 the warp takes several edges per step, each slot of k
+/// lanes with its own shared-memory row (so no two lanes ever add to one address in a step);
+/// at most Policy::forward_slots. One slot for k >= 32. Host and device use it (shared memory).
+__host__ __device__ constexpr int forward_slots(int k) {
+  return k >= 32 ? 1 : (32 / k < Policy::forward_slots ? 32 / k : Policy::forward_slots);
+}
+
+/// Forward, row i: Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's shared-memory
+/// rows (MaxK-GNN's sparse output buffer; buf holds forward_slots(k) rows of h floats, zeroed).
+/// Lane = slot * k + t takes entry t of the slot's edge (t, t + 32, ... for k > 32): the k
+/// columns of one CBSR row are distinct and each slot owns its row of buf, so every add is a
+/// plain read-modify-write with no conflict inside a step (shared float atomics are a CAS loop:
+/// bench_maxk measured 20 us per unit of k with them); __syncwarp orders consecutive steps. A's
+/// edges are loaded 32 at a time, one per lane, and broadcast by shuffles; Policy::unroll steps
+/// of X's gathers are issued before their adds so that several loads are in flight per lane.
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
-                                                 int end, const float* xv,
-                                                 const std::uint8_t* xi, int k, float* buf,
-                                                 int lane) {
+                                                 int end, const float* xv, const std::uint8_t* xi,
+                                                 int k, int h, float* buf, int lane) {
   constexpr int U = Policy::unroll;
-  const LaneMap lm(k, V, lane);
+  const int slots = forward_slots(k);
+  const int slot = k >= 32 ? 0 : lane / k;
+  const int t0 = k >= 32 ? lane : lane % k;
+  const bool active = slot < slots;
+  float* mine = buf + (active ? slot : 0) * h;
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const int m = min(32, end - chunk);
-    const int my_j = lane < m ? col[chunk + lane] : 0;
-    const float my_a = lane < m ? av[chunk + lane] : 0.0f;
-    if (lm.kv <= 32) {
-      for (int s = 0; s < m; s += U * lm.per) {
-        Vec<V> x[U];
-        float a[U];
-        bool ok[U];
+    const EdgeChunk ec(col, av, chunk, end, lane);
+    const int m = ec.m, my_j = ec.j;
+    const float my_a = ec.a;
+    if (k <= 32) {
+      for (int s = 0; s < m; s += U * slots) {
+        float pv[U];
+        int pc[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const int e = s + u * lm.per + lm.slot;
+          const int e = s + u * slots + slot;
           const int j = __shfl_sync(kFull, my_j, e & 31);
-          a[u] = __shfl_sync(kFull, my_a, e & 31);
-          ok[u] = lm.active && e < m;
-          if (ok[u]) {
-            const long long q = (long long)j * lm.kv + lm.u0;
-            x[u].load_values(xv, q);
-            x[u].load_columns(xi, q);
+          const float a = __shfl_sync(kFull, my_a, e & 31);
+          pc[u] = -1;
+          if (active && e < m) {
+            const long long q = (long long)j * k + t0;
+            pv[u] = a * xv[q];
+            pc[u] = xi[q];
           }
         }
 #pragma unroll
-        for (int u = 0; u < U; ++u)
-          if (ok[u])
-#pragma unroll
-            for (int r = 0; r < V; ++r) atomicAdd(&buf[x[u].c[r]], a[u] * x[u].v[r]);
+        for (int u = 0; u < U; ++u) {
+          if (pc[u] >= 0) mine[pc[u]] += pv[u];
+          __syncwarp();
+        }
       }
     } else {
+      constexpr int Q = 256 / 32;  // k <= 256: at most 8 entries per lane and edge
       for (int e = 0; e < m; ++e) {
         const int j = __shfl_sync(kFull, my_j, e);
         const float a = __shfl_sync(kFull, my_a, e);
-        const long long row = (long long)j * lm.kv;
-        for (int u = lm.u0; u < lm.kv; u += 32) {
-          Vec<V> x;
-          x.load_values(xv, row + u);
-          x.load_columns(xi, row + u);
+        const long long row = (long long)j * k;
+        float pv[Q];
+        int pc[Q];
 #pragma unroll
-          for (int r = 0; r < V; ++r) atomicAdd(&buf[x.c[r]], a * x.v[r]);
+        for (int q = 0; q < Q; ++q) {
+          const int t = t0 + q * 32;
+          pc[q] = -1;
+          if (t < k) {
+            pv[q] = a * xv[row + t];
+            pc[q] = xi[row + t];
+          }
         }
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+          if (pc[q] >= 0) buf[pc[q]] += pv[q];  // distinct columns: no conflict
+        __syncwarp();
       }
     }
   }
@@ -178,9 +223,9 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
   constexpr int U = Policy::unroll;
   const LaneMap lm(k, V, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const int m = min(32, end - chunk);
-    const int my_j = lane < m ? col[chunk + lane] : 0;
-    const float my_a = lane < m ? av[chunk + lane] : 0.0f;
+    const EdgeChunk ec(col, av, chunk, end, lane);
+    const int m = ec.m, my_j = ec.j;
+    const float my_a = ec.a;
     if (lm.kv <= 32) {
       for (int s = 0; s < m; s += U * lm.per) {
         Vec<V> g[U];

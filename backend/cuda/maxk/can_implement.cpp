@@ -12,8 +12,7 @@ std::optional<std::string> plus_times_fp32(const Semiring& s) {
 }
 
 std::optional<std::string> fits_int32(const Matrix& a) {
-  if (a.nnz() >= (Index{1} << 31) || a.nrows() >= (Index{1} << 31) ||
-      a.ncols() >= (Index{1} << 31))
+  if (a.nnz() >= (Index{1} << 31) || a.nrows() >= (Index{1} << 31) || a.ncols() >= (Index{1} << 31))
     return "A has 2^31 or more rows, columns or entries (the kernels index with int32)";
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 // pool frees in stream order and copies back to the host run on ctx.stream (copy_bytes).
 #include <cuda_runtime.h>
 
+#include <cub/device/device_scan.cuh>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -15,7 +16,39 @@ namespace ringblas::cuda::maxk {
 namespace {
 
 unsigned row_grid(Index n) { return grid_for(std::size_t(n), std::size_t(Policy::warps)); }
-std::size_t row_smem(Index h) { return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float); }
+
+/// The segment table of A's rows (kernels.cuh, find_segment) when some row may be longer than
+/// Policy::segment_edges, else nothing (one warp per row). Built on the device, no host read:
+/// the grid is sized for the most segments there can be (n + nnz / segment_edges).
+struct Segments {
+  Buffer offsets;
+  unsigned grid = 0;
+  const int* data() const { return offsets.size() ? offsets.as<int>() : nullptr; }
+};
+Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows, Index h,
+                       const Context& ctx) {
+  Segments s;
+  const Index n = a.nrows();
+  if (!allow_split || a.nnz() <= Policy::segment_edges || n == 0) {
+    s.grid = row_grid(n);
+    return s;
+  }
+  cudaStream_t st = stream_of(ctx);
+  s.offsets = Buffer(std::size_t(n + 1) * sizeof(int), Location::device, &ctx);
+  int* off = s.offsets.as<int>();
+  segment_counts_kernel<<<grid_for(std::size_t(n + 1), Policy::block), Policy::block, 0, st>>>(
+      a.row_ptr().as<int>(), int(n), off, zero_split_rows, int(h));
+  RINGBLAS_CHECK_LAUNCH("maxk::segment_counts_kernel", st, ctx.debug_sync);
+  std::size_t bytes = 0;
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, off, off, int(n + 1), st));
+  Buffer tmp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, off, off, int(n + 1), st));
+  s.grid = row_grid(n + a.nnz() / Policy::segment_edges + 1);
+  return s;
+}
+std::size_t row_smem(Index h) {
+  return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float);
+}
 
 template <class T>
 const T& on_device(const T& x, T& hold, const Context& ctx) {
@@ -38,12 +71,13 @@ void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx) {
   DenseMatrix yh;
   const DenseMatrix& yd = on_device(y, yh, ctx);
   const Index n = y.nrows(), h = y.ncols();
-  const bool reuse = x.location() == Location::device && x.nrows() == n && x.ncols() == h &&
-                     x.k() == k;
-  Cbsr out = reuse ? Cbsr()
-                   : Cbsr::from_buffers(
-                         n, h, k, Buffer(std::size_t(n * k) * sizeof(float), Location::device, &ctx),
-                         Buffer(std::size_t(n * k), Location::device, &ctx));
+  const bool reuse =
+      x.location() == Location::device && x.nrows() == n && x.ncols() == h && x.k() == k;
+  Cbsr out =
+      reuse ? Cbsr()
+            : Cbsr::from_buffers(n, h, k,
+                                 Buffer(std::size_t(n * k) * sizeof(float), Location::device, &ctx),
+                                 Buffer(std::size_t(n * k), Location::device, &ctx));
   Cbsr& dst = reuse ? x : out;
   ctx.trace_line("maxk: topk_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
                  ", k " + std::to_string(k));
@@ -64,14 +98,15 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
   const bool direct = d.location() == Location::device && d.nrows() == n && d.ncols() == h &&
                       d.type() == Type::fp32;
   DenseMatrix out = direct ? DenseMatrix()
-                           : DenseMatrix::from_buffer(
-                                 n, h, Type::fp32, Layout::row_major,
-                                 Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+                           : DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major,
+                                                      Buffer(std::size_t(n * h) * sizeof(float),
+                                                             Location::device, &ctx));
   DenseMatrix& dst = direct ? d : out;
-  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " +
-                 std::to_string(h) + ", k " + std::to_string(x.k()));
+  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
+                 ", k " + std::to_string(x.k()));
   if (n * h > 0) {
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
+    RINGBLAS_CUDA_TRY(
+        cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
     if (x.k() > 0) {
       scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
           xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
@@ -112,10 +147,14 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
     if (!epilogue && (x.k() == 0 || ad.nnz() == 0)) {
       RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, std::size_t(n * h) * sizeof(float), st));
     } else {
-      auto kernel = x.k() % 4 == 0 ? forward_kernel<4> : forward_kernel<1>;
-      kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
+      // A split row's partial sums add up only under a linear epilogue (bias or none).
+      const bool linear = !(ep && (ep->has_relu() || ep->clamp));
+      const Segments seg = make_segments(ad, linear, out, h, ctx);
+      const int slots = x.k() > 0 ? forward_slots(x.k()) : 1;
+      forward_kernel<<<seg.grid, Policy::block, row_smem(h) * slots, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out, epi);
+          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out,
+          epi);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
     }
   }
@@ -139,12 +178,13 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
                  std::to_string(m.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
                  std::to_string(c.k()));
   if (dst.nnz() > 0)
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(dst.values().data(), 0,
-                                      std::size_t(dst.nnz()) * sizeof(float), st));
+    RINGBLAS_CUDA_TRY(
+        cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
+    const Segments seg = make_segments(m, true, nullptr, h, ctx);
     auto kernel = c.k() % 4 == 0 ? backward_kernel<4> : backward_kernel<1>;
-    kernel<<<row_grid(n), Policy::block, row_smem(h), st>>>(
-        m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n),
+    kernel<<<seg.grid, Policy::block, row_smem(h), st>>>(
+        m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
         dst.values().as<float>());
     RINGBLAS_CHECK_LAUNCH("maxk::backward_kernel", st, ctx.debug_sync);
