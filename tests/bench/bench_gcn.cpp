@@ -106,7 +106,8 @@ struct Run {
 Run train_timed(const Matrix& a_hat, const gcn::Features& x,
                 const std::vector<std::int32_t>& labels, Index classes,
                 const std::vector<std::int32_t>& train, const std::vector<std::int32_t>& val,
-                const std::vector<std::int32_t>& test, const gcn::Options& o, Context& ctx) {
+                const std::vector<std::int32_t>& test, const gcn::Options& o, Context& ctx,
+                bool trace_one_epoch = false) {
   gcn::Model model(a_hat, x, classes, o, ctx);
   auto put = [&](const std::vector<std::int32_t>& v) {
     return DenseVector::from_values(v).to(Location::device, ctx);
@@ -120,12 +121,21 @@ Run train_timed(const Matrix& a_hat, const gcn::Features& x,
   Run r;
   double best_val = -1;
   for (Index epoch = 0; epoch < o.epochs; ++epoch) {
+    // --trace: epoch 2 (after warm-up) prints each operation's variant and wall time; that epoch
+    // is synchronised per operation, so it is left out of the timings.
+    const bool traced = trace_one_epoch && epoch == 2;
+    ctx.trace = ctx.trace_time = traced;
+    if (traced) std::printf("-- trace of epoch 2 (untimed) --\n"), std::fflush(stdout);
     r.epoch_ms.push_back(timer.time([&] {
       model.forward(true, epoch);
       model.loss(stats, 0, 1, lab, tr, true);
       model.backward(true, epoch);
       model.step();
     }));
+    if (traced) {
+      r.epoch_ms.pop_back();
+      ctx.trace = ctx.trace_time = false;
+    }
     if (!eval) continue;
     model.forward(false, epoch);
     model.loss(stats, 2, 3, lab, va, false);
@@ -196,6 +206,7 @@ int main(int argc, char** argv) {
   std::string out_prefix, data = RINGBLAS_DATA_DIR, graph_file = "powerlaw_graph.bin",
                           only = "cora,pubmed,powerlaw";
   int seeds = 10, scale = 20;
+  bool trace = false;
   Index epochs = 200;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -220,9 +231,11 @@ int main(int argc, char** argv) {
       scale = std::stoi(next());
     else if (a == "--only")
       only = next();
+    else if (a == "--trace")
+      trace = true;
     else {
       std::cerr << "usage: bench_gcn --out PREFIX [--data DIR] [--seeds N] [--epochs N] "
-                   "[--graph-file F] [--scale S] [--only cora,pubmed,powerlaw]\n";
+                   "[--graph-file F] [--scale S] [--only cora,pubmed,powerlaw] [--trace]\n";
       return 2;
     }
   }
@@ -355,7 +368,7 @@ int main(int argc, char** argv) {
     o.hidden = 256;
     o.epochs = std::min<Index>(epochs, 20);
     o.early_stopping = 0;
-    const Run run = train_timed(a_hat, x, labels, 16, train, {}, {}, o, ctx);
+    const Run run = train_timed(a_hat, x, labels, 16, train, {}, {}, o, ctx, trace);
     Row r{"powerlaw", "ringblas cuda ReLU GCN", n, a_hat.nnz(), 256, 256};
     r.median_ms = median(std::vector<double>(run.epoch_ms.begin() + 1, run.epoch_ms.end()));
     r.mean_ms = mean(std::vector<double>(run.epoch_ms.begin() + 1, run.epoch_ms.end()));
@@ -363,7 +376,7 @@ int main(int argc, char** argv) {
     rows.push_back(r);
     // MaxK-GCN (MaxK-GNN, Peng et al.): k = 32 of the 256 hidden features kept per row.
     o.maxk = 32;
-    const Run run_maxk = train_timed(a_hat, x, labels, 16, train, {}, {}, o, ctx);
+    const Run run_maxk = train_timed(a_hat, x, labels, 16, train, {}, {}, o, ctx, trace);
     Row rk{"powerlaw", "ringblas cuda MaxK-GCN (k 32)", n, a_hat.nnz(), 256, 256};
     rk.median_ms = median(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
     rk.mean_ms = mean(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
