@@ -20,12 +20,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int cmd_bc(Args& args) {
-  args.set_usage(std::string(kUsage) + kGraphOptionsHelp);
-  if (args.help()) {
-    std::cout << args.usage();
-    return 0;
-  }
-  GraphOptions g = graph_options(args);
+  std::optional<GraphOptions> opened = open_graph_command(args, kUsage);
+  if (!opened) return 0;  // --help was printed
+  GraphOptions& g = *opened;
   const auto sources_text = args.option("--sources");
   const auto batch_text = args.option("--batch");
   const std::string path = args.positionals(1, 1)[0];

@@ -16,12 +16,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int cmd_cc(Args& args) {
-  args.set_usage(std::string(kUsage) + kGraphOptionsHelp);
-  if (args.help()) {
-    std::cout << args.usage();
-    return 0;
-  }
-  GraphOptions g = graph_options(args);
+  std::optional<GraphOptions> opened = open_graph_command(args, kUsage);
+  if (!opened) return 0;  // --help was printed
+  GraphOptions& g = *opened;
   const std::string path = args.positionals(1, 1)[0];
   const Matrix a = load_graph(path, /*symmetrize=*/true, g.ctx);
   const algorithms::ComponentsResult r = algorithms::connected_components(a, g.ctx);

@@ -17,12 +17,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int cmd_kcore(Args& args) {
-  args.set_usage(std::string(kUsage) + kGraphOptionsHelp);
-  if (args.help()) {
-    std::cout << args.usage();
-    return 0;
-  }
-  GraphOptions g = graph_options(args);
+  std::optional<GraphOptions> opened = open_graph_command(args, kUsage);
+  if (!opened) return 0;  // --help was printed
+  GraphOptions& g = *opened;
   const std::string path = args.positionals(1, 1)[0];
   const Matrix a = load_graph(path, /*symmetrize=*/true, g.ctx);
   const Vector core = algorithms::core_numbers(a, g.ctx);

@@ -35,12 +35,9 @@ double parse_number(Args& args, const std::optional<std::string>& text, double f
 }  // namespace
 
 int cmd_pagerank(Args& args) {
-  args.set_usage(std::string(kUsage) + kGraphOptionsHelp);
-  if (args.help()) {
-    std::cout << args.usage();
-    return 0;
-  }
-  GraphOptions g = graph_options(args);
+  std::optional<GraphOptions> opened = open_graph_command(args, kUsage);
+  if (!opened) return 0;  // --help was printed
+  GraphOptions& g = *opened;
   algorithms::PageRankOptions opt;
   opt.damping = parse_number(args, args.option("--damping"), opt.damping, "--damping");
   opt.tol = parse_number(args, args.option("--tol"), opt.tol, "--tol");

@@ -24,12 +24,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int cmd_sssp(Args& args) {
-  args.set_usage(std::string(kUsage) + kGraphOptionsHelp);
-  if (args.help()) {
-    std::cout << args.usage();
-    return 0;
-  }
-  GraphOptions g = graph_options(args);
+  std::optional<GraphOptions> opened = open_graph_command(args, kUsage);
+  if (!opened) return 0;  // --help was printed
+  GraphOptions& g = *opened;
   const auto source_text = args.option("--source");
   const std::string method = args.option("--method").value_or("auto");
   const auto delta_text = args.option("--delta");

@@ -1,6 +1,7 @@
 // Graph loading, placement and vertex-vector output for the graph-algorithm subcommands.
 #include "graph_command.hpp"
 
+#include <iostream>
 #include <vector>
 
 #include "ringblas/error.hpp"
@@ -21,6 +22,15 @@ GraphOptions graph_options(Args& args) {
     args.usage_error(e.what());
   }
   return g;
+}
+
+std::optional<GraphOptions> open_graph_command(Args& args, const char* usage) {
+  args.set_usage(std::string(usage) + kGraphOptionsHelp);
+  if (args.help()) {
+    std::cout << args.usage();
+    return std::nullopt;
+  }
+  return graph_options(args);
 }
 
 Matrix load_graph(const std::string& path, bool symmetrize, Context& ctx, bool* symmetric) {

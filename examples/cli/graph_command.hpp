@@ -18,6 +18,10 @@ struct GraphOptions {
 /// Reads --backend, --trace and -o/--output; a bad backend name is a usage error.
 GraphOptions graph_options(Args& args);
 
+/// The opening of every graph command: sets the usage (`usage` + the common options' help);
+/// with --help prints it and returns nothing, else returns graph_options(args).
+std::optional<GraphOptions> open_graph_command(Args& args, const char* usage);
+
 /// Help text for the options above.
 inline constexpr const char* kGraphOptionsHelp =
     "  --backend B     auto (default), cpu, cuda, verify\n"
