@@ -10,21 +10,7 @@ namespace ringblas::cpu::detail {
 
 namespace {
 
-// Picks PREFIX<T>SUFFIX for the five ringblas value types.
-#define RINGBLAS_GRB_TYPED(t, PREFIX, SUFFIX) \
-  switch (t) {                                \
-    case Type::boolean:                       \
-      return PREFIX##BOOL##SUFFIX;            \
-    case Type::int32:                         \
-      return PREFIX##INT32##SUFFIX;           \
-    case Type::int64:                         \
-      return PREFIX##INT64##SUFFIX;           \
-    case Type::fp32:                          \
-      return PREFIX##FP32##SUFFIX;            \
-    default:                                  \
-      return PREFIX##FP64##SUFFIX;            \
-  }
-// The same for the four numeric types (bool handled by the caller).
+// Picks PREFIX<T>SUFFIX for the four numeric types (bool handled by the caller).
 #define RINGBLAS_GRB_NUMERIC(t, PREFIX, SUFFIX) \
   switch (t) {                                  \
     case Type::int32:                           \
@@ -36,6 +22,10 @@ namespace {
     default:                                    \
       return PREFIX##FP64##SUFFIX;              \
   }
+// The same for the five ringblas value types.
+#define RINGBLAS_GRB_TYPED(t, PREFIX, SUFFIX)           \
+  if ((t) == Type::boolean) return PREFIX##BOOL##SUFFIX; \
+  RINGBLAS_GRB_NUMERIC(t, PREFIX, SUFFIX)
 
 int type_slot(Type t) { return static_cast<int>(t); }
 
