@@ -233,6 +233,39 @@ TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
   }
 }
 
+/// The forward loads 1, 2 or 4 CBSR entries per lane (forward_vector: V = 4 for k % 4 == 0 and
+/// k >= 64, V = 2 for even k >= 16), several edges per step while k / V <= 32 and one edge per
+/// step above ("wide"); the backward 4, 2 or 1 by k's divisibility. Every combination, with H a
+/// multiple of 8 (16-byte row stores and loads) and not, against the dense references; degree
+/// about 40 (a full and a partial chunk of 32 edges per row) and every third row empty.
+TEST_F(MaxkGpu, ForwardAndBackwardEveryLoadWidth) {
+  Context ctx(Backend::cuda);
+  const Index n = 500;
+  for (Index h : {Index{100}, Index{256}})
+    for (int k : {3, 6, 13, 16, 18, 24, 33, 64, 66, 100, 128, 130, 255, 256}) {
+      if (k > h) continue;
+      const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k);
+      Cbsr x;
+      maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k + h))),
+           k, {}, cpu_context());
+      const Matrix A = random_adjacency(n, n, 40, std::uint64_t(7 * k + h));
+      const Matrix Ad = A.to(Location::device, ctx);
+      const Cbsr xd = x.to(Location::device, ctx);
+      poison_device_pool(std::size_t(n) * h * 8, ctx);
+      DenseMatrix c = DenseMatrix::from_buffer(
+          n, h, Type::fp32, Layout::row_major,
+          Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+      mxm(c, kPlusTimes, Ad, xd, forced(), ctx);
+      expect_near_all(host_values(c, ctx), reference_forward(A, x, false), "forward " + what);
+      const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(k * h + 1));
+      Cbsr dh = xd;
+      mxm(dh, kPlusTimes, Ad, dy.to(Location::device, ctx), forced(true), ctx);
+      const Cbsr got = dh.to(Location::host, ctx);
+      EXPECT_EQ(got.indices_vector(), x.indices_vector()) << what;
+      expect_near_all(got.values_vector(), reference_sampled(A, dy, x, true), "backward " + what);
+    }
+}
+
 /// n x n with degree-4 rows and three hub rows of 2500, 1025 and 5000 entries: rows longer than
 /// Policy::segment_edges (1024) are split over several warps.
 Matrix adjacency_with_hubs(Index n, std::uint64_t seed) {
