@@ -16,6 +16,9 @@
 #include "support/gpu_fixture.hpp"
 #include "support/maxk_reference.hpp"
 #include "support/random_matrix.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include "backend/cuda/maxk/maxk.hpp"  // the launchers' shapes (EveryShapeMatchesReference)
+#endif
 
 namespace ringblas::test {
 namespace {
@@ -265,6 +268,54 @@ TEST_F(MaxkGpu, ForwardAndBackwardEveryLoadWidth) {
       expect_near_all(got.values_vector(), reference_sampled(A, dy, x, true), "backward " + what);
     }
 }
+
+#if defined(RINGBLAS_HAS_CUDA)
+/// Every shape the launchers accept (cuda::maxk::Shape: entries per lane, forward edge slots),
+/// as bench_maxk --shapes times them, against the dense references; a shape that does not fit
+/// k is refused.
+TEST_F(MaxkGpu, EveryShapeMatchesReference) {
+  Context ctx(Backend::cuda);
+  const Index n = 400, h = 256;
+  const Matrix A = random_adjacency(n, n, 40, 21);
+  const Matrix Ad = A.to(Location::device, ctx);
+  const DenseMatrix dy = random_dense(n, h, Type::fp32, 22);
+  const DenseMatrix dyd = dy.to(Location::device, ctx);
+  Descriptor dt;
+  dt.transpose_a = true;
+  for (int k : {8, 16, 32, 64}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
+         cpu_context());
+    const Cbsr xd = x.to(Location::device, ctx);
+    const auto want_fwd = reference_forward(A, x, false);
+    const auto want_bwd = reference_sampled(A, dy, x, true);
+    for (int v : {1, 2, 4})
+      for (int slots : {1, 2, 3, 4, 8}) {
+        const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) +
+                                 " slots " + std::to_string(slots);
+        DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+        if (k % v != 0) {
+          EXPECT_THROW(cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots}), InvalidValue)
+              << what;
+          continue;
+        }
+        cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots});
+        expect_near_all(host_values(c, ctx), want_fwd, "forward " + what);
+        if (slots == 1) {
+          Cbsr dh = xd;
+          cuda::maxk::backward(dh, Ad, dyd, dt, ctx, {v, 1});
+          expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd,
+                          "backward " + what);
+        }
+      }
+  }
+  DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+  Cbsr x;
+  maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 1)), 16, {}, cpu_context());
+  EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {3, 1}), InvalidValue);
+  EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {2, 9}), InvalidValue);
+}
+#endif
 
 /// n x n with degree-4 rows and three hub rows of 2500, 1025 and 5000 entries: rows longer than
 /// Policy::segment_edges (1024) are split over several warps.

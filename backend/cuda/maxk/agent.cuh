@@ -163,13 +163,14 @@ struct LaneMap {
   }
 };
 
-/// Edge slots of the forward: each edge of a step has its own shared-memory row, so that no two
-/// lanes ever add to one address in a step. Host and device use it (shared memory).
+/// Edge slots of the forward for k with V entries per lane and at most `cap` edges per step:
+/// each edge of a step has its own shared-memory row, so that no two lanes ever add to one
+/// address in a step. Host and device use it (shared memory).
+__host__ __device__ constexpr int forward_slots(int k, int v, int cap) {
+  return k / v > 32 ? 1 : 32 / (k / v) < cap ? 32 / (k / v) : cap;
+}
 __host__ __device__ constexpr int forward_slots(int k) {
-  return k / forward_vector(k) > 32 ? 1
-         : 32 / (k / forward_vector(k)) < Policy::forward_slots
-             ? 32 / (k / forward_vector(k))
-             : Policy::forward_slots;
+  return forward_slots(k, forward_vector(k), Policy::forward_slots);
 }
 
 /// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
@@ -197,10 +198,10 @@ struct EdgeChunk {
 template <int V, bool Wide>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
                                                  int end, const float* xv, const std::uint8_t* xi,
-                                                 int k, const RowLayout& lay, float* buf,
-                                                 int lane) {
+                                                 int k, int slots, const RowLayout& lay,
+                                                 float* buf, int lane) {
   constexpr int U = V == 1 ? Policy::unroll : Policy::unroll_floats / V;
-  const LaneMap lm(k, V, lane, Policy::forward_slots);
+  const LaneMap lm(k, V, lane, slots);
   float* mine = buf + (lm.active ? lm.slot : 0) * lay.size();
   EdgeChunk ec(col, av, begin, end, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {

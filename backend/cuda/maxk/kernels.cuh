@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
-/// Shared memory: forward_slots(k) rows (RowLayout) per warp, summed at the end by lane L for
+/// Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) per warp, summed at the end by lane L for
 /// its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add their
 /// partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a bias
 /// epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
@@ -86,20 +86,19 @@ __global__ void __launch_bounds__(Policy::block)
 template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::forward_blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
-                   const float* xv, const std::uint8_t* xi, int k, int h, float* c,
+                   const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {
   extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   Segment sg;
   if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
   const RowLayout lay(h);
-  const int slots = k > 0 ? forward_slots(k) : 1;
   float* buf = reinterpret_cast<float*>(smem4) + w * slots * lay.size();
   float4* buf4 = reinterpret_cast<float4*>(buf);  // size() is a multiple of 8 floats
   for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
   if (k > 0 && sg.begin < sg.end)
-    warp_forward_row<V, Wide>(col, av, sg.begin, sg.end, xv, xi, k, lay, buf, lane);
+    warp_forward_row<V, Wide>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
   __syncwarp();
   if (lane >= lay.g) return;
   float x[8];

@@ -49,6 +49,14 @@ std::size_t row_smem(Index h, int rows) {
          sizeof(float);
 }
 
+void check_shape(const char* where, const Shape& s, int k) {
+  if ((s.vector != 1 && s.vector != 2 && s.vector != 4) || (k > 0 && k % s.vector != 0) ||
+      s.slots < 1 || s.slots > 8)
+    throw InvalidValue(std::string(where) + ": shape (vector " + std::to_string(s.vector) +
+                       ", slots " + std::to_string(s.slots) + ") does not fit k " +
+                       std::to_string(k) + " (vector 1, 2 or 4 dividing k, slots 1 to 8)");
+}
+
 template <class T>
 const T& on_device(const T& x, T& hold, const Context& ctx) {
   if (x.location() == Location::device) return x;
@@ -116,8 +124,23 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
   if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
 
+Shape forward_shape(int k) {
+  return k > 0 ? Shape{forward_vector(k), forward_slots(k)} : Shape{1, 1};
+}
+Shape backward_shape(int k) { return Shape{k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1, 1}; }
+
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx) {
+  forward(c, a, x, ep, d, ctx, forward_shape(x.k()));
+}
+
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx) {
+  backward(c, a, b, d, ctx, backward_shape(c.k()));
+}
+
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx, const Shape& shape) {
+  check_shape("maxk::forward", shape, x.k());
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
   const Matrix& ad = prepare_operand(a, d.transpose_a, IndexType::i32, Type::fp32, ahold, ctx);
@@ -149,9 +172,8 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       // A split row's partial sums add up only under a linear epilogue (bias or none).
       const bool linear = !(ep && (ep->has_relu() || ep->clamp));
       const Segments seg = make_segments(ad, linear, out, h, ctx);
-      const int k = x.k();
-      const int slots = k > 0 ? forward_slots(k) : 1;
-      const int v = k > 0 ? forward_vector(k) : 1;
+      const int k = x.k(), v = shape.vector;
+      const int slots = forward_slots(k, v, shape.slots);
       const bool wide = k / v > 32;
       auto kernel = v == 4 ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
                   : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
@@ -162,8 +184,8 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
       kernel<<<seg.grid, Policy::block, smem, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, int(h), out,
-          epi);
+          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots, int(h),
+          out, epi);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
     }
   }
@@ -171,7 +193,9 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
     c = DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major, tmp.to(Location::host, ctx));
 }
 
-void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx) {
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,
+              const Shape& shape) {
+  check_shape("maxk::backward", shape, c.k());
   cudaStream_t st = stream_of(ctx);
   // The kernel walks the rows of M and scatters to C's rows: it computes Mᵀ ⊕.⊗ B, so M = A
   // for op(A) = Aᵀ and M = Aᵀ otherwise.
@@ -191,9 +215,9 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
         cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
     const Segments seg = make_segments(m, true, nullptr, h, ctx);
-    auto kernel = c.k() % 4 == 0   ? backward_kernel<4>
-                  : c.k() % 2 == 0 ? backward_kernel<2>
-                                   : backward_kernel<1>;
+    auto kernel = shape.vector == 4   ? backward_kernel<4>
+                  : shape.vector == 2 ? backward_kernel<2>
+                                      : backward_kernel<1>;
     kernel<<<seg.grid, Policy::block, row_smem(h, 1), st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
