@@ -338,16 +338,16 @@ int main(int argc, char** argv) {
               const double ms =
                   time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
               const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
-              rows.push_back({mode,
-                              "maxk_forward V=" + std::to_string(v) +
-                                  " slots=" + std::to_string(slots),
-                              k, ms, sp_ms / ms, 0,
-                              "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
+              rows.push_back(
+                  {mode, "maxk_forward V=" + std::to_string(v) + " slots=" + std::to_string(slots),
+                   k, ms, sp_ms / ms, 0,
+                   "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
               print_row(rows.back());
             }
             Cbsr dXs = X;
-            const double ms = time_ms(
-                [&] { cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1}); });
+            const double ms = time_ms([&] {
+              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1});
+            });
             const auto got = dXs.to(Location::host, ctx).values_vector();
             double err = 0;
             for (std::size_t e = 0; e < got.size(); ++e)
@@ -370,7 +370,8 @@ int main(int argc, char** argv) {
        << (flush_too ? "L2 flushed before every run (a 256 MB write), then L2 warm"
                      : "L2 warm only (--no-flush)")
        << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
-       << "speedup = cuSPARSE SpMM time / kernel time. Command: `" << command << "`.\n\n| L2 | kernel | k | ms | speedup vs cuSPARSE | target | check "
+       << "speedup = cuSPARSE SpMM time / kernel time. Command: `" << command
+       << "`.\n\n| L2 | kernel | k | ms | speedup vs cuSPARSE | target | check "
           "|\n|---|---|---|---|---|---|---|\n";
     for (const Row& r : rows)
       md << "| " << r.mode << " | " << r.kernel << " | " << (r.k ? std::to_string(r.k) : "-")

@@ -249,8 +249,8 @@ TEST_F(MaxkGpu, ForwardAndBackwardEveryLoadWidth) {
       if (k > h) continue;
       const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k);
       Cbsr x;
-      maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k + h))),
-           k, {}, cpu_context());
+      maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k + h))), k,
+           {}, cpu_context());
       const Matrix A = random_adjacency(n, n, 40, std::uint64_t(7 * k + h));
       const Matrix Ad = A.to(Location::device, ctx);
       const Cbsr xd = x.to(Location::device, ctx);
@@ -291,8 +291,8 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
     const auto want_bwd = reference_sampled(A, dy, x, true);
     for (int v : {1, 2, 4})
       for (int slots : {1, 2, 3, 4, 8}) {
-        const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) +
-                                 " slots " + std::to_string(slots);
+        const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) + " slots " +
+                                 std::to_string(slots);
         DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
         if (k % v != 0) {
           EXPECT_THROW(cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots}), InvalidValue)
@@ -304,8 +304,7 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
         if (slots == 1) {
           Cbsr dh = xd;
           cuda::maxk::backward(dh, Ad, dyd, dt, ctx, {v, 1});
-          expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd,
-                          "backward " + what);
+          expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd, "backward " + what);
         }
       }
   }

@@ -198,8 +198,8 @@ struct EdgeChunk {
 template <int V, bool Wide>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
                                                  int end, const float* xv, const std::uint8_t* xi,
-                                                 int k, int slots, const RowLayout& lay,
-                                                 float* buf, int lane) {
+                                                 int k, int slots, const RowLayout& lay, float* buf,
+                                                 int lane) {
   constexpr int U = V == 1 ? Policy::unroll : Policy::unroll_floats / V;
   const LaneMap lm(k, V, lane, slots);
   float* mine = buf + (lm.active ? lm.slot : 0) * lay.size();
@@ -275,8 +275,8 @@ __device__ __forceinline__ void add_to(float* p, const float (&v)[4]) {
 template <int V>
 __device__ __forceinline__ void warp_backward_row(const int* col, const float* av, int begin,
                                                   int end, const std::uint8_t* ci, int k,
-                                                  const RowLayout& lay, const float* buf,
-                                                  float* cv, int lane) {
+                                                  const RowLayout& lay, const float* buf, float* cv,
+                                                  int lane) {
   constexpr int U = Policy::unroll;
   const LaneMap lm(k, V, lane, 32);
   EdgeChunk ec(col, av, begin, end, lane);

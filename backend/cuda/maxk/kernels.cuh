@@ -78,10 +78,10 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
-/// Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) per warp, summed at the end by lane L for
-/// its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add their
-/// partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a bias
-/// epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
+/// Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) per warp, summed at the end by
+/// lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add
+/// their partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a
+/// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
 /// forward_vector(k), Wide = k / V > 32; k == 0 runs with V = 1 and writes the epilogue of 0.
 template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::forward_blocks_per_sm)

@@ -175,13 +175,13 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       const int k = x.k(), v = shape.vector;
       const int slots = forward_slots(k, v, shape.slots);
       const bool wide = k / v > 32;
-      auto kernel = v == 4 ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
-                  : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
-                           : (wide ? forward_kernel<1, true> : forward_kernel<1, false>);
+      auto kernel = v == 4   ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
+                    : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
+                             : (wide ? forward_kernel<1, true> : forward_kernel<1, false>);
       const std::size_t smem = row_smem(h, slots);
       if (smem > 48 * 1024)
-        RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        RINGBLAS_CUDA_TRY(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
       kernel<<<seg.grid, Policy::block, smem, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
           seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots, int(h),
