@@ -269,6 +269,25 @@ TEST_F(MaxkGpu, ForwardAndBackwardEveryLoadWidth) {
     }
 }
 
+/// k = 0 (a CBSR without entries) under a bias epilogue: every row of C is the bias.
+TEST_F(MaxkGpu, ForwardWithoutEntriesWritesEpilogue) {
+  Context ctx(Backend::cuda);
+  const Index n = 300, h = 256;
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = float(j % 5) - 2.0f;
+  const DenseVector bias = DenseVector::from_values(b).to(Location::device, ctx);
+  const Cbsr x(n, h, 0, Location::device, &ctx);
+  const Matrix A = random_adjacency(n, n, 8, 5).to(Location::device, ctx);
+  poison_device_pool(std::size_t(n) * h * 8, ctx);
+  DenseMatrix c =
+      DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major,
+                               Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+  mxm(c, kPlusTimes, A, x, Epilogue::bias_relu(bias), forced(), ctx);
+  const auto got = host_values(c, ctx);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < h; ++j) ASSERT_EQ(got[i * h + j], std::max(b[j], 0.0f)) << i << ", " << j;
+}
+
 #if defined(RINGBLAS_HAS_CUDA)
 /// Every shape the launchers accept (cuda::maxk::Shape: entries per lane, forward edge slots),
 /// as bench_maxk --shapes times them, against the dense references; a shape that does not fit

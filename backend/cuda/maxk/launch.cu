@@ -173,7 +173,7 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       const bool linear = !(ep && (ep->has_relu() || ep->clamp));
       const Segments seg = make_segments(ad, linear, out, h, ctx);
       const int k = x.k(), v = shape.vector;
-      const int slots = forward_slots(k, v, shape.slots);
+      const int slots = k > 0 ? forward_slots(k, v, shape.slots) : 1;
       const bool wide = k / v > 32;
       auto kernel = v == 4   ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
                     : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
