@@ -84,7 +84,8 @@ __global__ void __launch_bounds__(Policy::block)
 /// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
 /// forward_vector(k), Wide = k / V > 32; k == 0 runs with V = 1 and writes the epilogue of 0.
 template <int V, bool Wide>
-__global__ void __launch_bounds__(Policy::block, Policy::forward_blocks_per_sm)
+__global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks_per_sm_v4
+                                                        : Policy::forward_blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                    const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {

@@ -26,10 +26,13 @@ struct Policy {
   /// Blocks per SM the backward kernel is compiled for (__launch_bounds__): 5 caps it at 48
   /// registers, 40 warps per SM (ptxas: 56 unbounded, spills at 40).
   static constexpr int blocks_per_sm = 5;
-  /// The same for the forward: 5 blocks, 48 registers, 40 warps per SM (ptxas: 48 at V = 4,
-  /// 62 at V = 2 unbounded, no spill at 48; 40 spills). Its shared memory allows 6 blocks at
-  /// k = 16 (32 KB a block), 13 at k = 32 or 64.
+  /// The same for the forward with 1 or 2 entries per lane: 5 blocks, 48 registers, 40 warps
+  /// per SM (ptxas: 62 at V = 2 unbounded, no spill at 48, 32 bytes spilled at 40). Its shared
+  /// memory allows 6 blocks at k = 16 (32 KB a block).
   static constexpr int forward_blocks_per_sm = 5;
+  /// With 4 entries per lane (k = 64): 6 blocks, 40 registers, 48 warps per SM (ptxas: 48
+  /// unbounded, no spill at 40); 16 KB of shared memory a block.
+  static constexpr int forward_blocks_per_sm_v4 = 6;
   /// Values per lane of the top-k kernel's row (256 columns / 32 lanes).
   static constexpr int topk_per_lane = 8;
 };
