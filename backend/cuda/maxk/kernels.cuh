@@ -95,6 +95,9 @@ __global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks
   if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
   const RowLayout lay(h);
   float* buf = reinterpret_cast<float*>(smem4) + w * slots * lay.size();
+  // A row of fewer edges than slots uses one slot per edge: short rows (most rows of a
+  // power-law graph) clear and sum fewer shared-memory rows.
+  slots = max(1, min(slots, sg.end - sg.begin));
   float4* buf4 = reinterpret_cast<float4*>(buf);  // size() is a multiple of 8 floats
   for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
