@@ -13,8 +13,11 @@
 // calls, as a training loop issues them); --no-flush gives only the second. The
 // forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
 // computation on 200 rows.
-// Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]
+// Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush] [--k LIST]
 //   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
+//   --k 16,64 measures only those k (of 16, 32, 64; default all three). --shapes adds a row for
+//   every shape of the forward and backward kernels (entries per lane V, forward edge slots;
+//   cuda::maxk::Shape), called through the launchers, each checked against the default's result.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -30,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/maxk/maxk.hpp"
 #include "ringblas/ringblas.hpp"
 
 using namespace ringblas;
@@ -51,6 +55,7 @@ namespace {
 
 int g_reps = 20;
 bool g_flush = true;
+bool g_shapes = false;
 void* g_flush_buf = nullptr;
 constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
 
@@ -190,6 +195,9 @@ int main(int argc, char** argv) {
   std::string out = "maxk";
   Index n = 100000;
   int degree = 64;
+  std::vector<int> only_k = {16, 32, 64};
+  std::string command = "bench_maxk";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -202,9 +210,15 @@ int main(int argc, char** argv) {
       g_reps = std::stoi(argv[++i]);
     else if (a == "--no-flush")
       g_flush = false;
-    else {
-      std::cerr
-          << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush]\n";
+    else if (a == "--shapes")
+      g_shapes = true;
+    else if (a == "--k" && i + 1 < argc) {
+      only_k.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) only_k.push_back(std::stoi(item));
+    } else {
+      std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] "
+                   "[--no-flush] [--k LIST] [--shapes]\n";
       return 2;
     }
   }
@@ -251,6 +265,7 @@ int main(int argc, char** argv) {
       print_row(rows.back());
       for (std::size_t q = 0; q < ks.size(); ++q) {
         const int k = ks[q];
+        if (std::find(only_k.begin(), only_k.end(), k) == only_k.end()) continue;
         Cbsr X(n, h, k, Location::device, &ctx);
         const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); });
         rows.push_back({mode, "maxk_topk", k, topk_ms, sp_ms / topk_ms, 0, ""});
@@ -306,6 +321,43 @@ int main(int argc, char** argv) {
         rows.push_back(
             {mode, "maxk_backward", k, bwd_ms, sp_ms / bwd_ms, bwd_target[q], bwd_check});
         print_row(rows.back());
+        if (g_shapes) {
+          // The launchers with every shape (entries per lane, forward edge slots), each checked
+          // against the default shape's result above.
+          const auto fwd_default = host_floats(C, ctx);
+          const auto bwd_default = dX.to(Location::host, ctx).values_vector();
+          for (int v : {1, 2, 4}) {
+            if (k % v != 0) continue;
+            int last = 0;
+            for (int cap : {1, 2, 4, 8}) {
+              const int kv = k / v, slots = kv > 32 ? 1 : std::min(32 / kv, cap);
+              if (slots == last) continue;
+              last = slots;
+              const cuda::maxk::Shape shape{v, slots};
+              DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+              const double ms =
+                  time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
+              const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
+              rows.push_back(
+                  {mode, "maxk_forward V=" + std::to_string(v) + " slots=" + std::to_string(slots),
+                   k, ms, sp_ms / ms, 0,
+                   "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
+              print_row(rows.back());
+            }
+            Cbsr dXs = X;
+            const double ms = time_ms([&] {
+              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1});
+            });
+            const auto got = dXs.to(Location::host, ctx).values_vector();
+            double err = 0;
+            for (std::size_t e = 0; e < got.size(); ++e)
+              err = std::max(err, std::abs(double(got[e]) - bwd_default[e]) /
+                                      (1e-3 + std::abs(double(bwd_default[e]))));
+            rows.push_back({mode, "maxk_backward V=" + std::to_string(v), k, ms, sp_ms / ms, 0,
+                            "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
+            print_row(rows.back());
+          }
+        }
       }
     }
     cusparseDestroy(sp);
@@ -318,7 +370,7 @@ int main(int argc, char** argv) {
        << (flush_too ? "L2 flushed before every run (a 256 MB write), then L2 warm"
                      : "L2 warm only (--no-flush)")
        << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
-       << "speedup = cuSPARSE SpMM time / kernel time. Command: `bench_maxk --out " << out
+       << "speedup = cuSPARSE SpMM time / kernel time. Command: `" << command
        << "`.\n\n| L2 | kernel | k | ms | speedup vs cuSPARSE | target | check "
           "|\n|---|---|---|---|---|---|---|\n";
     for (const Row& r : rows)

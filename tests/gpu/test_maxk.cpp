@@ -16,6 +16,9 @@
 #include "support/gpu_fixture.hpp"
 #include "support/maxk_reference.hpp"
 #include "support/random_matrix.hpp"
+#if defined(RINGBLAS_HAS_CUDA)
+#include "backend/cuda/maxk/maxk.hpp"  // the launchers' shapes (EveryShapeMatchesReference)
+#endif
 
 namespace ringblas::test {
 namespace {
@@ -232,6 +235,105 @@ TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
     EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << "k " << k;
   }
 }
+
+/// The forward loads 1, 2 or 4 CBSR entries per lane (forward_vector: V = 4 for k % 4 == 0 and
+/// k >= 64, V = 2 for even k >= 16), several edges per step while k / V <= 32 and one edge per
+/// step above ("wide"); the backward 4, 2 or 1 by k's divisibility. Every combination, with H a
+/// multiple of 8 (16-byte row stores and loads) and not, against the dense references; degree
+/// about 40 (a full and a partial chunk of 32 edges per row) and every third row empty.
+TEST_F(MaxkGpu, ForwardAndBackwardEveryLoadWidth) {
+  Context ctx(Backend::cuda);
+  const Index n = 500;
+  for (Index h : {Index{100}, Index{256}})
+    for (int k : {3, 6, 13, 16, 18, 24, 33, 64, 66, 100, 128, 130, 255, 256}) {
+      if (k > h) continue;
+      const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k);
+      Cbsr x;
+      maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k + h))), k,
+           {}, cpu_context());
+      const Matrix A = random_adjacency(n, n, 40, std::uint64_t(7 * k + h));
+      const Matrix Ad = A.to(Location::device, ctx);
+      const Cbsr xd = x.to(Location::device, ctx);
+      poison_device_pool(std::size_t(n) * h * 8, ctx);
+      DenseMatrix c = DenseMatrix::from_buffer(
+          n, h, Type::fp32, Layout::row_major,
+          Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+      mxm(c, kPlusTimes, Ad, xd, forced(), ctx);
+      expect_near_all(host_values(c, ctx), reference_forward(A, x, false), "forward " + what);
+      const DenseMatrix dy = random_dense(n, h, Type::fp32, std::uint64_t(k * h + 1));
+      Cbsr dh = xd;
+      mxm(dh, kPlusTimes, Ad, dy.to(Location::device, ctx), forced(true), ctx);
+      const Cbsr got = dh.to(Location::host, ctx);
+      EXPECT_EQ(got.indices_vector(), x.indices_vector()) << what;
+      expect_near_all(got.values_vector(), reference_sampled(A, dy, x, true), "backward " + what);
+    }
+}
+
+/// k = 0 (a CBSR without entries) under a bias epilogue: every row of C is the bias.
+TEST_F(MaxkGpu, ForwardWithoutEntriesWritesEpilogue) {
+  Context ctx(Backend::cuda);
+  const Index n = 300, h = 256;
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = float(j % 5) - 2.0f;
+  const DenseVector bias = DenseVector::from_values(b).to(Location::device, ctx);
+  const Cbsr x(n, h, 0, Location::device, &ctx);
+  const Matrix A = random_adjacency(n, n, 8, 5).to(Location::device, ctx);
+  poison_device_pool(std::size_t(n) * h * 8, ctx);
+  DenseMatrix c =
+      DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major,
+                               Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+  mxm(c, kPlusTimes, A, x, Epilogue::bias_relu(bias), forced(), ctx);
+  const auto got = host_values(c, ctx);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < h; ++j) ASSERT_EQ(got[i * h + j], std::max(b[j], 0.0f)) << i << ", " << j;
+}
+
+#if defined(RINGBLAS_HAS_CUDA)
+/// Every shape the launchers accept (cuda::maxk::Shape: entries per lane, forward edge slots),
+/// as bench_maxk --shapes times them, against the dense references; a shape that does not fit
+/// k is refused.
+TEST_F(MaxkGpu, EveryShapeMatchesReference) {
+  Context ctx(Backend::cuda);
+  const Index n = 400, h = 256;
+  const Matrix A = random_adjacency(n, n, 40, 21);
+  const Matrix Ad = A.to(Location::device, ctx);
+  const DenseMatrix dy = random_dense(n, h, Type::fp32, 22);
+  const DenseMatrix dyd = dy.to(Location::device, ctx);
+  Descriptor dt;
+  dt.transpose_a = true;
+  for (int k : {8, 16, 32, 64}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
+         cpu_context());
+    const Cbsr xd = x.to(Location::device, ctx);
+    const auto want_fwd = reference_forward(A, x, false);
+    const auto want_bwd = reference_sampled(A, dy, x, true);
+    for (int v : {1, 2, 4})
+      for (int slots : {1, 2, 3, 4, 8}) {
+        const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) + " slots " +
+                                 std::to_string(slots);
+        DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+        if (k % v != 0) {
+          EXPECT_THROW(cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots}), InvalidValue)
+              << what;
+          continue;
+        }
+        cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots});
+        expect_near_all(host_values(c, ctx), want_fwd, "forward " + what);
+        if (slots == 1) {
+          Cbsr dh = xd;
+          cuda::maxk::backward(dh, Ad, dyd, dt, ctx, {v, 1});
+          expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd, "backward " + what);
+        }
+      }
+  }
+  DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+  Cbsr x;
+  maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 1)), 16, {}, cpu_context());
+  EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {3, 1}), InvalidValue);
+  EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {2, 9}), InvalidValue);
+}
+#endif
 
 /// n x n with degree-4 rows and three hub rows of 2500, 1025 and 5000 entries: rows longer than
 /// Policy::segment_edges (1024) are split over several warps.

@@ -79,151 +79,209 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
   }
 }
 
-/// V consecutive CBSR entries (t = V*u .. V*u+V-1 of a row) loaded at once: V = 4 when k is a
-/// multiple of 4 (16-byte value loads, 4-byte index loads, float4 atomics), else 1.
+/// V consecutive CBSR entries (t = V*u .. V*u+V-1 of a row) loaded at once: values as one 4-, 8-
+/// or 16-byte load, their V 8-bit columns as one 1-, 2- or 4-byte load kept packed (col(r)
+/// unpacks): fewer load instructions and registers than V scalar loads. Needs k % V == 0.
 template <int V>
 struct Vec;
 template <>
 struct Vec<1> {
   float v[1];
-  int c[1];
-  __device__ __forceinline__ void load_values(const float* p, long long q) { v[0] = p[q]; }
-  __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) { c[0] = p[q]; }
+  unsigned c;
+  __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
+    v[0] = __ldg(pv + q);
+    c = __ldg(pc + q);
+  }
+  __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
+    c = __ldg(pc + q);
+  }
+  __device__ __forceinline__ int col(int) const { return int(c); }
+};
+template <>
+struct Vec<2> {
+  float v[2];
+  unsigned c;
+  __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
+    const float2 x = __ldg(reinterpret_cast<const float2*>(pv) + q);
+    v[0] = x.x, v[1] = x.y;
+    load_columns(pc, q);
+  }
+  __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
+    c = __ldg(reinterpret_cast<const unsigned short*>(pc) + q);
+  }
+  __device__ __forceinline__ int col(int r) const { return int((c >> (8 * r)) & 0xffu); }
 };
 template <>
 struct Vec<4> {
   float v[4];
-  int c[4];
-  __device__ __forceinline__ void load_values(const float* p, long long q) {
-    const float4 x = reinterpret_cast<const float4*>(p)[q];
+  unsigned c;
+  __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
+    const float4 x = __ldg(reinterpret_cast<const float4*>(pv) + q);
     v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+    load_columns(pc, q);
   }
-  __device__ __forceinline__ void load_columns(const std::uint8_t* p, long long q) {
-    const uchar4 x = reinterpret_cast<const uchar4*>(p)[q];
-    c[0] = x.x, c[1] = x.y, c[2] = x.z, c[3] = x.w;
+  __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
+    c = __ldg(reinterpret_cast<const unsigned*>(pc) + q);
   }
+  __device__ __forceinline__ int col(int r) const { return int((c >> (8 * r)) & 0xffu); }
 };
 
+/// Where column c of a row of h <= 256 floats lives in shared memory: at (c % 8) * g + c / 8,
+/// g = ceil(h / 8), so that the 8 consecutive columns 8b .. 8b+7 share bank b (h = 256). A
+/// CBSR row's columns are sorted, so the entries of one load instruction (ranks V apart, or the
+/// whole row) fall into different groups of 8 far more often than into different banks of the
+/// plain layout: 2.2 against 3.4 shared-memory wavefronts per 32 random entries at k = 64, V = 4
+/// (a simulation of random rows; 2.8 against 3.4 at k = 32, V = 2). Lane L < g reads or writes
+/// address m * g + L (conflict-free), which is column 8L + m: a lane owns 8 consecutive columns
+/// of the global row (two 16-byte accesses when h % 8 == 0).
+struct RowLayout {
+  int g;
+  __host__ __device__ explicit RowLayout(int h) : g((h + 7) / 8) {}
+  __host__ __device__ int size() const { return 8 * g; }
+  __device__ __forceinline__ int at(int c) const { return (c & 7) * g + (c >> 3); }
+};
+
+/// Load width of the forward for k: the widest V in {4, 2, 1} dividing k that still gives each
+/// edge at least 16 (V = 4) or 8 (V = 2) lanes, i.e. at most 2 or 4 edges (and shared-memory
+/// slots) per step. Host and device use it (template choice, shared memory).
+__host__ __device__ constexpr int forward_vector(int k) {
+  return (k % 4 == 0 && k >= 64) ? 4 : (k % 2 == 0 && k >= 16) ? 2 : 1;
+}
+
 /// How a warp's lanes cover the CBSR entries of a chunk of edges, in units of V entries: with
-/// kv = k / V units per row, kv <= 32 gives 32 / kv edges per step (lane = slot * kv + unit);
-/// kv > 32 one edge per step, units lane, lane + 32, ...
+/// kv = k / V units per row, kv <= 32 gives min(32 / kv, cap) edges per step (lane = slot * kv +
+/// unit, lanes past the last slot idle); kv > 32 one edge per step, units lane, lane + 32, ...
 struct LaneMap {
   int kv, per, slot, u0;
   bool active;
-  __device__ __forceinline__ LaneMap(int k, int v, int lane) {
+  __device__ __forceinline__ LaneMap(int k, int v, int lane, int cap) {
     kv = k / v;
-    per = kv <= 32 ? 32 / kv : 1;
+    per = kv <= 32 ? min(32 / kv, cap) : 1;
     slot = kv <= 32 ? lane / kv : 0;
     u0 = kv <= 32 ? lane % kv : lane;
     active = slot < per;
   }
 };
 
+/// Edge slots of the forward for k with V entries per lane and at most `cap` edges per step:
+/// each edge of a step has its own shared-memory row, so that no two lanes ever add to one
+/// address in a step. Host and device use it (shared memory).
+__host__ __device__ constexpr int forward_slots(int k, int v, int cap) {
+  return k / v > 32 ? 1 : 32 / (k / v) < cap ? 32 / (k / v) : cap;
+}
+__host__ __device__ constexpr int forward_slots(int k) {
+  return forward_slots(k, forward_vector(k), Policy::forward_slots);
+}
+
 /// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
-/// to broadcast by shuffles.
+/// to broadcast by shuffles. m <= 0 past the row's end (no loads).
 struct EdgeChunk {
   int m, j;
   float a;
   __device__ __forceinline__ EdgeChunk(const int* col, const float* av, int chunk, int end,
                                        int lane)
       : m(min(32, end - chunk)),
-        j(lane < m ? col[chunk + lane] : 0),
-        a(lane < m ? av[chunk + lane] : 0.0f) {}
+        j(lane < m ? __ldg(col + chunk + lane) : 0),
+        a(lane < m ? __ldg(av + chunk + lane) : 0.0f) {}
 };
 
-/// Edge slots of the forward: for k < 32 the warp takes several edges per step, each slot of k
-/// lanes with its own shared-memory row (so no two lanes ever add to one address in a step);
-/// at most Policy::forward_slots. One slot for k >= 32. Host and device use it (shared memory).
-__host__ __device__ constexpr int forward_slots(int k) {
-  return k >= 32 ? 1 : (32 / k < Policy::forward_slots ? 32 / k : Policy::forward_slots);
-}
-
 /// Forward, row i: Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's shared-memory
-/// rows (MaxK-GNN's sparse output buffer; buf holds forward_slots(k) rows of h floats, zeroed).
-/// Lane = slot * k + t takes entry t of the slot's edge (t, t + 32, ... for k > 32): the k
-/// columns of one CBSR row are distinct and each slot owns its row of buf, so every add is a
-/// plain read-modify-write with no conflict inside a step (shared float atomics are a CAS loop:
+/// rows (MaxK-GNN's sparse output buffer; buf holds forward_slots(k) rows in RowLayout, zeroed).
+/// Lane = slot * kv + u takes entries V*u .. V*u+V-1 of its slot's edge: the k columns of one
+/// CBSR row are distinct and each slot owns its row of buf, so every add is a plain
+/// read-modify-write with no conflict inside a step (shared float atomics are a CAS loop:
 /// bench_maxk measured 20 us per unit of k with them); __syncwarp orders consecutive steps. A's
-/// edges are loaded 32 at a time, one per lane, and broadcast by shuffles; Policy::unroll steps
-/// of X's gathers are issued before their adds so that several loads are in flight per lane.
+/// edges are loaded 32 at a time, one per lane (the next 32 while this chunk runs), and broadcast
+/// by shuffles; Policy::unroll steps of X's gathers are issued before their adds so that several
+/// loads are in flight per lane. Wide (k / V > 32: one edge per step) is a template argument so
+/// that each kernel holds the registers of its own loop only.
+template <int V, bool Wide>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
                                                  int end, const float* xv, const std::uint8_t* xi,
-                                                 int k, int h, float* buf, int lane) {
-  constexpr int U = Policy::unroll;
-  const int slots = forward_slots(k);
-  const int slot = k >= 32 ? 0 : lane / k;
-  const int t0 = k >= 32 ? lane : lane % k;
-  const bool active = slot < slots;
-  float* mine = buf + (active ? slot : 0) * h;
+                                                 int k, int slots, const RowLayout& lay, float* buf,
+                                                 int lane) {
+  constexpr int U = V == 1 ? Policy::unroll : Policy::unroll_floats / V;
+  const LaneMap lm(k, V, lane, slots);
+  float* mine = buf + (lm.active ? lm.slot : 0) * lay.size();
+  EdgeChunk ec(col, av, begin, end, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const EdgeChunk ec(col, av, chunk, end, lane);
+    const EdgeChunk next(col, av, chunk + 32, end, lane);
     const int m = ec.m, my_j = ec.j;
     const float my_a = ec.a;
-    if (k <= 32) {
-      for (int s = 0; s < m; s += U * slots) {
-        float pv[U];
-        int pc[U];
+    if constexpr (!Wide) {
+      for (int s = 0; s < m; s += U * lm.per) {
+        Vec<V> g[U];
+        float a[U];
+        bool ok[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const int e = s + u * slots + slot;
+          const int e = s + u * lm.per + lm.slot;
           const int j = __shfl_sync(kFull, my_j, e & 31);
-          const float a = __shfl_sync(kFull, my_a, e & 31);
-          pc[u] = -1;
-          if (active && e < m) {
-            const long long q = (long long)j * k + t0;
-            pv[u] = a * xv[q];
-            pc[u] = xi[q];
-          }
+          a[u] = __shfl_sync(kFull, my_a, e & 31);
+          ok[u] = lm.active && e < m;
+          if (ok[u]) g[u].load(xv, xi, (long long)j * lm.kv + lm.u0);
         }
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          if (pc[u] >= 0) mine[pc[u]] += pv[u];
+          if (ok[u]) {
+#pragma unroll
+            for (int r = 0; r < V; ++r) {
+              float* p = mine + lay.at(g[u].col(r));
+              *p = fmaf(a[u], g[u].v[r], *p);
+            }
+          }
           __syncwarp();
         }
       }
     } else {
-      constexpr int Q = 256 / 32;  // k <= 256: at most 8 entries per lane and edge
+      constexpr int Q = (256 / V + 31) / 32;  // k <= 256: units per lane and edge
       for (int e = 0; e < m; ++e) {
         const int j = __shfl_sync(kFull, my_j, e);
         const float a = __shfl_sync(kFull, my_a, e);
-        const long long row = (long long)j * k;
-        float pv[Q];
-        int pc[Q];
-#pragma unroll
-        for (int q = 0; q < Q; ++q) {
-          const int t = t0 + q * 32;
-          pc[q] = -1;
-          if (t < k) {
-            pv[q] = a * xv[row + t];
-            pc[q] = xi[row + t];
-          }
-        }
+        const long long row = (long long)j * lm.kv;
+        Vec<V> g[Q];
 #pragma unroll
         for (int q = 0; q < Q; ++q)
-          if (pc[q] >= 0) buf[pc[q]] += pv[q];  // distinct columns: no conflict
+          if (lm.u0 + q * 32 < lm.kv) g[q].load(xv, xi, row + lm.u0 + q * 32);
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+          if (lm.u0 + q * 32 < lm.kv) {
+#pragma unroll
+            for (int r = 0; r < V; ++r) {
+              float* p = buf + lay.at(g[q].col(r));  // distinct columns: no conflict
+              *p = fmaf(a, g[q].v[r], *p);
+            }
+          }
         __syncwarp();
       }
     }
+    ec = next;
   }
 }
 
-__device__ __forceinline__ void add_to(float* p, const Vec<1>& g) { atomicAdd(p, g.v[0]); }
-__device__ __forceinline__ void add_to(float* p, const Vec<4>& g) {
-  atomicAdd(reinterpret_cast<float4*>(p), make_float4(g.v[0], g.v[1], g.v[2], g.v[3]));
+__device__ __forceinline__ void add_to(float* p, const float (&v)[1]) { atomicAdd(p, v[0]); }
+__device__ __forceinline__ void add_to(float* p, const float (&v)[2]) {
+  atomicAdd(reinterpret_cast<float2*>(p), make_float2(v[0], v[1]));
+}
+__device__ __forceinline__ void add_to(float* p, const float (&v)[4]) {
+  atomicAdd(reinterpret_cast<float4*>(p), make_float4(v[0], v[1], v[2], v[3]));
 }
 
-/// Backward, row i of A (outer product): with buf = B(i, :) in shared memory, every edge A(i,j)
-/// adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by global atomics
-/// (float4 atomics when V = 4): summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]), sampled at C's
-/// pattern (MaxK-GNN's SSpMM). Lanes map to (edge slot, unit) as in warp_forward_row.
+/// Backward, row i of A (outer product): with buf = B(i, :) in shared memory (RowLayout), every
+/// edge A(i,j) adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by
+/// global atomics (vector atomics when V > 1): summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]),
+/// sampled at C's pattern (MaxK-GNN's SSpMM). Lanes map to (edge slot, unit) as in
+/// warp_forward_row, with every lane busy (no slots to cap).
 template <int V>
 __device__ __forceinline__ void warp_backward_row(const int* col, const float* av, int begin,
                                                   int end, const std::uint8_t* ci, int k,
-                                                  const float* buf, float* cv, int lane) {
+                                                  const RowLayout& lay, const float* buf, float* cv,
+                                                  int lane) {
   constexpr int U = Policy::unroll;
-  const LaneMap lm(k, V, lane);
+  const LaneMap lm(k, V, lane, 32);
+  EdgeChunk ec(col, av, begin, end, lane);
   for (int chunk = begin; chunk < end; chunk += 32) {
-    const EdgeChunk ec(col, av, chunk, end, lane);
+    const EdgeChunk next(col, av, chunk + 32, end, lane);
     const int m = ec.m, my_j = ec.j;
     const float my_a = ec.a;
     if (lm.kv <= 32) {
@@ -240,12 +298,12 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
             q[u] = (long long)j * lm.kv + lm.u0;
             g[u].load_columns(ci, q[u]);
 #pragma unroll
-            for (int r = 0; r < V; ++r) g[u].v[r] = a * buf[g[u].c[r]];
+            for (int r = 0; r < V; ++r) g[u].v[r] = a * buf[lay.at(g[u].col(r))];
           }
         }
 #pragma unroll
         for (int u = 0; u < U; ++u)
-          if (q[u] >= 0) add_to(cv + q[u] * V, g[u]);
+          if (q[u] >= 0) add_to(cv + q[u] * V, g[u].v);
       }
     } else {
       for (int e = 0; e < m; ++e) {
@@ -256,11 +314,12 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
           Vec<V> g;
           g.load_columns(ci, row + u);
 #pragma unroll
-          for (int r = 0; r < V; ++r) g.v[r] = a * buf[g.c[r]];
-          add_to(cv + (row + u) * V, g);
+          for (int r = 0; r < V; ++r) g.v[r] = a * buf[lay.at(g.col(r))];
+          add_to(cv + (row + u) * V, g.v);
         }
       }
     }
+    ec = next;
   }
 }
 

@@ -1,5 +1,6 @@
 // The maxk family's __global__ kernels: thin wrappers that map one warp to one row and call the
-// warp code of agent.cuh. Shared memory: Policy::warps * h floats (forward, backward), none (topk).
+// warp code of agent.cuh. Shared memory: per warp one row of RowLayout(h) (backward) or
+// forward_slots(k) of them (forward), none (topk).
 #pragma once
 #include "backend/cuda/maxk/agent.cuh"
 #include "backend/cuda/sparse_layer/agent.cuh"  // ColumnEpilogue: bias, ReLU, clamp in fp32
@@ -13,48 +14,47 @@ struct Segment {
   bool split, first;
 };
 
-/// Warp w's segment: with offsets == nullptr warp w takes row w whole; else offsets[r] is the
-/// first segment of row r (exclusive scan of segment_counts_kernel's counts, offsets[n] the
-/// total) and w is found by binary search. False when w has no segment.
-__device__ __forceinline__ bool find_segment(const int* offsets, const int* rp, int n, int w,
+/// Warp w's segment. Warp w < n takes row w: whole when extras == nullptr, else its first
+/// Policy::segment_edges edges; warp n + x takes the row's further segment extras listed x-th
+/// (segment_extras_kernel: extras[0] the count, extras[2 + 2x], extras[3 + 2x] row and part).
+/// No search: the common warp finds its row with the two loads of rp it needs anyway. False when
+/// w has no segment.
+__device__ __forceinline__ bool find_segment(const int* extras, const int* rp, int n, int w,
                                              Segment& s) {
-  if (!offsets) {
-    if (w >= n) return false;
-    s = {w, rp[w], rp[w + 1], false, true};
+  constexpr int seg = Policy::segment_edges;
+  if (w < n) {
+    const int begin = rp[w], end = rp[w + 1];
+    const bool split = extras && end - begin > seg;
+    s = {w, begin, split ? begin + seg : end, split, true};
     return true;
   }
-  if (w >= offsets[n]) return false;
-  int lo = 0, hi = n - 1;  // the last row r with offsets[r] <= w
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) >> 1;
-    if (offsets[mid] <= w)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  const int part = w - offsets[lo];
-  const int begin = rp[lo] + part * Policy::segment_edges;
-  s = {lo, begin, min(rp[lo + 1], begin + Policy::segment_edges), offsets[lo + 1] - offsets[lo] > 1,
-       part == 0};
+  if (!extras) return false;
+  const int x = w - n;
+  if (x >= extras[0]) return false;
+  const int row = extras[2 + 2 * x], part = extras[3 + 2 * x];
+  const int begin = rp[row] + part * seg;
+  s = {row, begin, min(rp[row + 1], begin + seg), true, false};
   return true;
 }
 
-/// counts[r] = segments of row r (1 for rows of at most Policy::segment_edges edges, empty rows
-/// included), counts[n] = 0; rows that split have their h outputs in `zero` cleared (their
-/// segments add into them), when zero is set.
+/// Lists the segments after the first of every row longer than Policy::segment_edges in extras
+/// (see find_segment; extras[0] zeroed before the launch, in any order: the segments' sums are
+/// added atomically) and clears the h outputs of such rows in `zero` when it is set (their
+/// segments add into them).
 __global__ void __launch_bounds__(Policy::block)
-    segment_counts_kernel(const int* rp, int n, int* counts, float* zero, int h) {
+    segment_extras_kernel(const int* rp, int n, int* extras, float* zero, int h) {
+  constexpr int seg = Policy::segment_edges;
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r > n) return;
-  if (r == n) {
-    counts[n] = 0;
-    return;
-  }
+  if (r >= n) return;
   const int deg = rp[r + 1] - rp[r];
-  const int c =
-      deg <= Policy::segment_edges ? 1 : (deg + Policy::segment_edges - 1) / Policy::segment_edges;
-  counts[r] = c;
-  if (zero && c > 1)
+  if (deg <= seg) return;
+  const int parts = (deg + seg - 1) / seg;
+  const int at = atomicAdd(extras, parts - 1);
+  for (int p = 1; p < parts; ++p) {
+    extras[2 + 2 * (at + p - 1)] = r;
+    extras[3 + 2 * (at + p - 1)] = p;
+  }
+  if (zero)
     for (int q = 0; q < h; ++q) zero[(long long)r * h + q] = 0.0f;
 }
 
@@ -78,51 +78,88 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
-/// Shared memory: forward_slots(k) rows of h floats per warp, summed at the end. A split row's
-/// segments add their partial rows (the first with the bias) into C, zeroed by
-/// segment_counts_kernel; only a bias epilogue may split (the launcher passes offsets ==
-/// nullptr for ReLU or clamp).
-__global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
-    forward_kernel(const int* rp, const int* col, const float* av, int n, const int* offsets,
-                   const float* xv, const std::uint8_t* xi, int k, int h, float* c,
+/// Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) per warp, summed at the end by
+/// lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add
+/// their partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a
+/// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
+/// forward_vector(k), Wide = k / V > 32; k == 0 runs with V = 1 and writes the epilogue of 0.
+template <int V, bool Wide>
+__global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks_per_sm_v4
+                                                        : Policy::forward_blocks_per_sm)
+    forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
+                   const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {
-  extern __shared__ float smem[];
+  extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   Segment sg;
-  if (!find_segment(offsets, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
-  const int slots = k > 0 ? forward_slots(k) : 1;
-  float* buf = smem + w * slots * h;
-  for (int q = lane; q < slots * h; q += 32) buf[q] = 0.0f;
+  if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
+  const RowLayout lay(h);
+  float* buf = reinterpret_cast<float*>(smem4) + w * slots * lay.size();
+  // A row of fewer edges than slots uses one slot per edge: short rows (most rows of a
+  // power-law graph) clear and sum fewer shared-memory rows.
+  slots = max(1, min(slots, sg.end - sg.begin));
+  float4* buf4 = reinterpret_cast<float4*>(buf);  // size() is a multiple of 8 floats
+  for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
-  if (k > 0) warp_forward_row(col, av, sg.begin, sg.end, xv, xi, k, h, buf, lane);
+  if (k > 0 && sg.begin < sg.end)
+    warp_forward_row<V, Wide>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
   __syncwarp();
-  float* out = c + (long long)sg.row * h;
-  for (int q = lane; q < h; q += 32) {
-    float x = buf[q];
-    for (int s = 1; s < slots; ++s) x += buf[s * h + q];
-    if (!sg.split)
-      out[q] = epi(x, sg.row, q);
-    else
-      atomicAdd(&out[q], x + (sg.first && epi.bias ? epi.bias[q] : 0.0f));
+  if (lane >= lay.g) return;
+  float x[8];
+#pragma unroll
+  for (int m = 0; m < 8; ++m) {
+    x[m] = buf[m * lay.g + lane];
+    for (int s = 1; s < slots; ++s) x[m] += buf[s * lay.size() + m * lay.g + lane];
+  }
+  float* out = c + (long long)sg.row * h + 8 * lane;
+  const int c0 = 8 * lane;
+  if (sg.split) {
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      if (c0 + m < h) atomicAdd(out + m, x[m] + (sg.first && epi.bias ? epi.bias[c0 + m] : 0.0f));
+  } else if (h % 8 == 0) {
+#pragma unroll
+    for (int m = 0; m < 8; ++m) x[m] = epi(x[m], sg.row, c0 + m);
+    reinterpret_cast<float4*>(out)[0] = make_float4(x[0], x[1], x[2], x[3]);
+    reinterpret_cast<float4*>(out)[1] = make_float4(x[4], x[5], x[6], x[7]);
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      if (c0 + m < h) out[m] = epi(x[m], sg.row, c0 + m);
   }
 }
 
 /// C(j, t) += A(row, j) B(row, idx_j[t]) for every edge of row `row` of A (CSR, int32); B dense
-/// n x h row-major; C's values zeroed before the launch. V = 4 needs k % 4 == 0.
+/// n x h row-major, staged in shared memory (RowLayout) by lane L for its columns 8L .. 8L+7;
+/// C's values zeroed before the launch. V in {1, 2, 4} divides k.
 template <int V>
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
-    backward_kernel(const int* rp, const int* col, const float* av, int n, const int* offsets,
+    backward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                     const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
-  extern __shared__ float smem[];
+  extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   Segment sg;
-  if (!find_segment(offsets, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
+  if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
   if (sg.begin == sg.end) return;
-  float* buf = smem + w * h;
-  const float* brow = b + (long long)sg.row * h;
-  for (int q = lane; q < h; q += 32) buf[q] = brow[q];
+  const RowLayout lay(h);
+  float* buf = reinterpret_cast<float*>(smem4) + w * lay.size();
+  if (lane < lay.g) {
+    const float* brow = b + (long long)sg.row * h + 8 * lane;
+    float x[8];
+    if (h % 8 == 0) {
+      const float4 lo = __ldg(reinterpret_cast<const float4*>(brow));
+      const float4 hi = __ldg(reinterpret_cast<const float4*>(brow) + 1);
+      x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+      x[4] = hi.x, x[5] = hi.y, x[6] = hi.z, x[7] = hi.w;
+    } else {
+#pragma unroll
+      for (int m = 0; m < 8; ++m) x[m] = 8 * lane + m < h ? __ldg(brow + m) : 0.0f;
+    }
+#pragma unroll
+    for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = x[m];
+  }
   __syncwarp();
-  warp_backward_row<V>(col, av, sg.begin, sg.end, ci, k, buf, cv, lane);
+  warp_backward_row<V>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
 }
 
 }  // namespace ringblas::cuda::maxk

@@ -3,7 +3,6 @@
 // pool frees in stream order and copies back to the host run on ctx.stream (copy_bytes).
 #include <cuda_runtime.h>
 
-#include <cub/device/device_scan.cuh>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -17,13 +16,13 @@ namespace {
 
 unsigned row_grid(Index n) { return grid_for(std::size_t(n), std::size_t(Policy::warps)); }
 
-/// The segment table of A's rows (kernels.cuh, find_segment) when some row may be longer than
-/// Policy::segment_edges, else nothing (one warp per row). Built on the device, no host read:
-/// the grid is sized for the most segments there can be (n + nnz / segment_edges).
+/// The list of A's further row segments (kernels.cuh, find_segment) when some row may be longer
+/// than Policy::segment_edges, else nothing (one warp per row). Built on the device, no host
+/// read: the grid is sized for the most segments there can be (n + nnz / segment_edges).
 struct Segments {
-  Buffer offsets;
+  Buffer extras;
   unsigned grid = 0;
-  const int* data() const { return offsets.size() ? offsets.as<int>() : nullptr; }
+  const int* data() const { return extras.size() ? extras.as<int>() : nullptr; }
 };
 Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows, Index h,
                        const Context& ctx) {
@@ -34,20 +33,28 @@ Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows
     return s;
   }
   cudaStream_t st = stream_of(ctx);
-  s.offsets = Buffer(std::size_t(n + 1) * sizeof(int), Location::device, &ctx);
-  int* off = s.offsets.as<int>();
-  segment_counts_kernel<<<grid_for(std::size_t(n + 1), Policy::block), Policy::block, 0, st>>>(
-      a.row_ptr().as<int>(), int(n), off, zero_split_rows, int(h));
-  RINGBLAS_CHECK_LAUNCH("maxk::segment_counts_kernel", st, ctx.debug_sync);
-  std::size_t bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, off, off, int(n + 1), st));
-  Buffer tmp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, off, off, int(n + 1), st));
-  s.grid = row_grid(n + a.nnz() / Policy::segment_edges + 1);
+  const Index most = a.nnz() / Policy::segment_edges + 1;
+  s.extras = Buffer(std::size_t(2 + 2 * most) * sizeof(int), Location::device, &ctx);
+  int* ex = s.extras.as<int>();
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(ex, 0, sizeof(int), st));
+  segment_extras_kernel<<<grid_for(std::size_t(n), Policy::block), Policy::block, 0, st>>>(
+      a.row_ptr().as<int>(), int(n), ex, zero_split_rows, int(h));
+  RINGBLAS_CHECK_LAUNCH("maxk::segment_extras_kernel", st, ctx.debug_sync);
+  s.grid = row_grid(n + most);
   return s;
 }
-std::size_t row_smem(Index h) {
-  return std::size_t(Policy::warps) * std::size_t(h) * sizeof(float);
+/// Shared memory of a block whose warps each hold `rows` rows in RowLayout(h).
+std::size_t row_smem(Index h, int rows) {
+  return std::size_t(Policy::warps) * std::size_t(rows) * std::size_t(RowLayout(int(h)).size()) *
+         sizeof(float);
+}
+
+void check_shape(const char* where, const Shape& s, int k) {
+  if ((s.vector != 1 && s.vector != 2 && s.vector != 4) || (k > 0 && k % s.vector != 0) ||
+      s.slots < 1 || s.slots > 8)
+    throw InvalidValue(std::string(where) + ": shape (vector " + std::to_string(s.vector) +
+                       ", slots " + std::to_string(s.slots) + ") does not fit k " +
+                       std::to_string(k) + " (vector 1, 2 or 4 dividing k, slots 1 to 8)");
 }
 
 template <class T>
@@ -117,8 +124,23 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
   if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
 
+Shape forward_shape(int k) {
+  return k > 0 ? Shape{forward_vector(k), forward_slots(k)} : Shape{1, 1};
+}
+Shape backward_shape(int k) { return Shape{k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1, 1}; }
+
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx) {
+  forward(c, a, x, ep, d, ctx, forward_shape(x.k()));
+}
+
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx) {
+  backward(c, a, b, d, ctx, backward_shape(c.k()));
+}
+
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx, const Shape& shape) {
+  check_shape("maxk::forward", shape, x.k());
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
   const Matrix& ad = prepare_operand(a, d.transpose_a, IndexType::i32, Type::fp32, ahold, ctx);
@@ -150,11 +172,20 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       // A split row's partial sums add up only under a linear epilogue (bias or none).
       const bool linear = !(ep && (ep->has_relu() || ep->clamp));
       const Segments seg = make_segments(ad, linear, out, h, ctx);
-      const int slots = x.k() > 0 ? forward_slots(x.k()) : 1;
-      forward_kernel<<<seg.grid, Policy::block, row_smem(h) * slots, st>>>(
+      const int k = x.k(), v = shape.vector;
+      const int slots = k > 0 ? forward_slots(k, v, shape.slots) : 1;
+      const bool wide = k / v > 32;
+      auto kernel = v == 4   ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
+                    : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
+                             : (wide ? forward_kernel<1, true> : forward_kernel<1, false>);
+      const std::size_t smem = row_smem(h, slots);
+      if (smem > 48 * 1024)
+        RINGBLAS_CUDA_TRY(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      kernel<<<seg.grid, Policy::block, smem, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.k(), int(h), out,
-          epi);
+          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots, int(h),
+          out, epi);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
     }
   }
@@ -162,7 +193,9 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
     c = DenseMatrix::from_buffer(n, h, Type::fp32, Layout::row_major, tmp.to(Location::host, ctx));
 }
 
-void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx) {
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,
+              const Shape& shape) {
+  check_shape("maxk::backward", shape, c.k());
   cudaStream_t st = stream_of(ctx);
   // The kernel walks the rows of M and scatters to C's rows: it computes Mᵀ ⊕.⊗ B, so M = A
   // for op(A) = Aᵀ and M = Aᵀ otherwise.
@@ -182,8 +215,10 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
         cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
     const Segments seg = make_segments(m, true, nullptr, h, ctx);
-    auto kernel = c.k() % 4 == 0 ? backward_kernel<4> : backward_kernel<1>;
-    kernel<<<seg.grid, Policy::block, row_smem(h), st>>>(
+    auto kernel = shape.vector == 4   ? backward_kernel<4>
+                  : shape.vector == 2 ? backward_kernel<2>
+                                      : backward_kernel<1>;
+    kernel<<<seg.grid, Policy::block, row_smem(h, 1), st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
         dst.values().as<float>());

@@ -24,10 +24,26 @@ std::optional<std::string> can_implement_densify(const DenseMatrix& d);
 void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx);
 /// D = X densified (zeros elsewhere); D keeps its location.
 void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
+/// How the forward and backward kernels cover CBSR rows: `vector` entries per lane (1, 2 or 4;
+/// divides k) and, in the forward, at most `slots` edges per step, each with its own
+/// shared-memory row (1 to 8; the backward takes 32 / (k / vector) edges per step).
+struct Shape {
+  int vector = 1, slots = 1;
+};
+/// The shapes forward() and backward() use for k (agent.cuh: forward_vector, forward_slots).
+Shape forward_shape(int k);
+Shape backward_shape(int k);
+
 /// C = epilogue(op(A) ⊕.⊗ X) (plus_times, fp32; ep nullptr: none); C keeps its location.
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx);
 /// C's values = (op(A) ⊕.⊗ B) at C's pattern (plus_times, fp32); C keeps its location.
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx);
+/// The same with a given shape (bench_maxk --shapes compares them); InvalidValue for a vector
+/// outside {1, 2, 4} or not dividing k, or slots outside [1, 8].
+void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
+             const Descriptor& d, Context& ctx, const Shape& shape);
+void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,
+              const Shape& shape);
 
 }  // namespace ringblas::cuda::maxk
