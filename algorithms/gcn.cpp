@@ -197,6 +197,18 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
     x_drop_ = x_.dense;
   }
 
+  using FirstLayer = Options::FirstLayer;
+  const char* why_not = x_.sparse            ? "the features are sparse (Â·X would be an SpGEMM)"
+                        : options.layers < 2 ? "a single layer has no ReLU after it"
+                        : maxk_layer(0)      ? "MaxK acts between the transform and the aggregation"
+                                             : nullptr;
+  if (options.first_layer == FirstLayer::aggregate_first && why_not)
+    throw NotImplemented(std::string("gcn: the first layer cannot aggregate first: ") + why_not);
+  aggregate_first_ =
+      options.first_layer == FirstLayer::aggregate_first ||
+      (options.first_layer == FirstLayer::automatic && !why_not && x.cols() <= options.hidden);
+  if (aggregate_first_) agg_x_ = place(DenseMatrix(n, x.cols(), t));
+
   std::vector<Index> dims{x.cols()};
   for (Index l = 1; l < options.layers; ++l) dims.push_back(options.hidden);
   dims.push_back(classes);
@@ -208,7 +220,11 @@ Model::Model(const Matrix& a_hat, const Features& x, Index classes, const Option
       v->push_back(place(DenseMatrix(a_dim, b_dim, t)));
     for (auto* v : {&biases_, &d_biases_, &m_biases_, &v_biases_})
       v->push_back(place(DenseVector(b_dim, t)));
-    for (auto* v : {&t_, &out_, &grad_, &d_t_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
+    for (auto* v : {&out_, &grad_}) v->push_back(place(DenseMatrix(n, b_dim, t)));
+    // Aggregated first, the first layer has no T and no ∂T (agg_x_ holds Â·Xd instead).
+    for (auto* v : {&t_, &d_t_})
+      v->push_back(l == 0 && aggregate_first_ ? DenseMatrix(0, b_dim, t)
+                                              : place(DenseMatrix(n, b_dim, t)));
     if (maxk_layer(l))
       s_.push_back(
           Cbsr(n, b_dim, int(options.maxk), dev ? Location::device : Location::host, &ctx));
@@ -220,6 +236,12 @@ void Model::forward(bool training, Index epoch) {
   const Index L = layers();
   for (Index l = 0; l < L; ++l) {
     DenseMatrix& T = t_[std::size_t(l)];
+    if (l == 0 && aggregate_first_) {
+      if (dropping(training))
+        nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
+      aggregate_first_forward(dropping(training) ? x_drop_ : x_.dense, training, epoch);
+      continue;
+    }
     if (l == 0 && x_.sparse) {
       const Matrix* in = &x_.matrix;
       if (dropping(training)) {
@@ -238,7 +260,7 @@ void Model::forward(bool training, Index epoch) {
       mxm(T, s, *in, weights_[0], {}, ctx_);
     } else {
       DenseMatrix* in = l == 0 ? &x_.dense : &out_[std::size_t(l - 1)];
-      if (dropping(training)) {
+      if (dropping(training) && !(l > 0 && dropped_in_forward(l - 1))) {
         if (l == 0) {
           nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
           in = &x_drop_;
@@ -258,8 +280,8 @@ void Model::forward(bool training, Index epoch) {
   }
 }
 
-// The hidden layers' nonlinearity σ, forward and backward: the one place that knows which it is
-// (MaxK, issue 12, replaces these two when options_.maxk > 0).
+// The hidden layers' nonlinearity σ in the forward pass: the one place that knows which it is
+// (MaxK, issue 12, replaces ReLU when options_.maxk > 0; backward() picks the matching mask).
 void Model::hidden_forward(Index l) {
   const std::size_t k = std::size_t(l);
   if (maxk_layer(l)) {
@@ -273,12 +295,14 @@ void Model::hidden_forward(Index l) {
   // H = ReLU(Â·T + b), the bias and the ReLU fused into the aggregation's epilogue.
   mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
 }
-void Model::hidden_backward(Index l, DenseMatrix& dh) {
-  // MaxK acts before the aggregation (its gradient is taken there, in aggregation_backward):
-  // H = Â·S + b has no activation after it.
-  if (maxk_layer(l)) return;
-  // ∂Z = ∂H ⊙ (H > 0).
-  nn::relu_backward(dh, out_[std::size_t(l)], ctx_);
+
+void Model::aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch) {
+  // (Â·Xd)·W_0 = Â·(Xd·W_0); the bias, the ReLU and the next layer's input dropout (its stream,
+  // stream(epoch, 1), as the unfused dropout in forward() draws it) in one pass.
+  mxm(agg_x_, plus_times(options_.type), a_hat_, in, {}, ctx_);
+  nn::gemm(out_[0], 1.0, agg_x_, weights_[0], 0.0, {}, ctx_);
+  nn::bias_relu_dropout(out_[0], biases_[0], dropping(training) ? options_.dropout : 0.0,
+                        options_.seed, stream(epoch, 1), ctx_);
 }
 
 void Model::aggregation_backward(Index l) {
@@ -301,19 +325,23 @@ void Model::loss(DenseVector& stats, Index loss_slot, Index acc_slot, const Dens
                  const DenseVector& rows, bool gradient) {
   nn::softmax_cross_entropy(gradient ? &grad_.back() : nullptr, stats, loss_slot, out_.back(),
                             labels, rows, ctx_);
-  nn::accuracy(stats, acc_slot, out_.back(), labels, rows, ctx_);
+  if (acc_slot >= 0) nn::accuracy(stats, acc_slot, out_.back(), labels, rows, ctx_);
 }
 
 void Model::backward(bool training, Index epoch) {
   const Semiring s = plus_times(options_.type);
   const Index L = layers();
+  // The last layer's bias gradient here; each hidden layer's comes with its gradient below.
+  nn::column_sums(d_biases_.back(), grad_.back(), ctx_);
   for (Index l = L - 1; l >= 0; --l) {
     const std::size_t k = std::size_t(l);
-    DenseMatrix& G = grad_[k];
-    nn::column_sums(d_biases_[k], G, ctx_);
-    aggregation_backward(l);
     Descriptor ta;
     ta.transpose_a = true;
+    if (l == 0 && aggregate_first_) {  // ∂W_0 = (Â·Xd)ᵀ·G
+      nn::gemm(d_weights_[0], 1.0, agg_x_, grad_[0], 0.0, ta, ctx_);
+      break;
+    }
+    aggregation_backward(l);
     if (l == 0 && x_.sparse) {
       const Matrix& in = dropping(training) ? x_drop_sparse_ : x_.matrix;
       Matrix in_t(in.ncols(), in.nrows(), options_.type, in.index_type());
@@ -326,13 +354,14 @@ void Model::backward(bool training, Index epoch) {
       nn::gemm(d_weights_[k], 1.0, in, d_t_[k], 0.0, ta, ctx_);
     }
     if (l == 0) break;
-    Descriptor tb;
-    tb.transpose_b = true;
-    DenseMatrix& dh = grad_[k - 1];
-    nn::gemm(dh, 1.0, d_t_[k], weights_[k], 0.0, tb, ctx_);
-    if (dropping(training))
-      nn::dropout(dh, options_.dropout, options_.seed, stream(epoch, l), ctx_);
-    hidden_backward(l - 1, dh);
+    // ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0) and its column sums ∂b_{l-1}, in one pass. H_l was
+    // dropped in place (relu's mask reads zeros where dropout's has zeroed the gradient anyway).
+    // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
+    // own gradient is taken in aggregation_backward.
+    const DenseMatrix* relu_out = maxk_layer(l - 1) ? nullptr : &out_[k - 1];
+    nn::linear_dropout_relu_backward(grad_[k - 1], &d_biases_[k - 1], d_t_[k], weights_[k],
+                                     relu_out, dropping(training) ? options_.dropout : 0.0,
+                                     options_.seed, stream(epoch, l), ctx_);
   }
 }
 

@@ -8,9 +8,13 @@
 //     T  = Hd · W_l                        (nn::gemm; SpMM through mxm for sparse features)
 //     Z  = Â · T + b_l                     (mxm with a dense B and a bias epilogue)
 //     H_{l+1} = σ(Z) for l < L-1 (σ = ReLU, fused as the bias_relu epilogue), logits Z for l = L-1
+//   first layer aggregated first (Options::first_layer; Â(Xd W) = (Â Xd) W):
+//     P = Â · Xd (mxm);  H_1 = dropout(ReLU(P · W_0 + b_0)) (nn::gemm, nn::bias_relu_dropout)
 //   loss = mean over the training rows of −log softmax(Z)[label]      (nn::softmax_cross_entropy)
 //   backward, G = ∂loss/∂Z:   ∂b_l = Σ_rows G;   ∂T = Âᵀ G;   ∂W_l = Hdᵀ ∂T;
-//                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0)  (nn::relu_backward)
+//                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0), its column sums ∂b_{l-1}
+//                             (one pass: nn::linear_dropout_relu_backward)
+//                             aggregated first: ∂W_0 = Pᵀ G (no ∂T, no SpMM)
 //   Adam (lr 0.01) with L2 weight decay 5e-4 on the first layer's parameters only.
 //   MaxK-GCN (Options::maxk = k > 0; MaxK-GNN, Peng et al., ASPLOS 2024) replaces the hidden
 //   layers' ReLU: S = maxk(Hd · W_l, k) in CBSR, H_{l+1} = Â · S + b_l (include/ringblas/cbsr.hpp);
@@ -47,6 +51,15 @@ struct Options {
   /// (checked after that many epochs); 0 = train every epoch.
   Index early_stopping = 10;
   Type type = Type::fp32;  ///< fp32; fp64 runs on the cpu executor (gradient tests)
+  /// The order of the first layer's two products, Â·(Xd·W) or (Â·Xd)·W: the same model
+  /// (associativity), different costs. Aggregating first needs no backward SpMM for this layer
+  /// (its input has no gradient; ∂W = (Â·Xd)ᵀ·G) and its forward SpMM is as wide as the features.
+  /// automatic: aggregate first when the features are dense, the first layer is a ReLU hidden
+  /// layer and it has no more input than output columns (DGL GraphConv's rule). Forcing
+  /// aggregate_first where it cannot apply (sparse features, MaxK, a single layer) throws
+  /// NotImplemented.
+  enum class FirstLayer { automatic, transform_first, aggregate_first };
+  FirstLayer first_layer = FirstLayer::automatic;
 };
 
 /// The node features of the first layer: dense (row-major) or a sparse matrix (one-hot identity
@@ -94,7 +107,8 @@ class Model {
   /// Logits of the last forward pass (n x classes).
   const DenseMatrix& logits() const { return out_.back(); }
   /// Loss and accuracy of the last forward pass over `rows`, written to stats(loss_slot) and
-  /// stats(acc_slot); with `gradient`, also ∂loss/∂logits for backward().
+  /// stats(acc_slot) (acc_slot < 0: no accuracy, as in a plain training step); with `gradient`,
+  /// also ∂loss/∂logits for backward().
   void loss(DenseVector& stats, Index loss_slot, Index acc_slot, const DenseVector& labels,
             const DenseVector& rows, bool gradient);
   /// Gradients of every parameter from the last loss(…, gradient = true); `training` and
@@ -118,8 +132,10 @@ class Model {
   bool maxk_layer(Index l) const { return options_.maxk > 0 && l + 1 < options_.layers; }
   /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
   void hidden_forward(Index l);
-  /// dh = ∂loss/∂out_[l] becomes ∂loss/∂(Â·t_[l] + b_l) in place (through σ).
-  void hidden_backward(Index l, DenseMatrix& dh);
+  /// The first layer aggregated first: out_[0] = dropout(ReLU((Â·in)·W_0 + b_0)), P = Â·in kept.
+  void aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch);
+  /// Is out_[l] already dropped by its forward pass (the fused bias_relu_dropout)?
+  bool dropped_in_forward(Index l) const { return aggregate_first_ && l == 0; }
   /// d_t_[l] = ∂loss/∂t_[l] from G = grad_[l], the gradient at the aggregation's output: Âᵀ·G,
   /// or for a MaxK layer Âᵀ·G sampled at maxk(t_[l])'s pattern and densified.
   void aggregation_backward(Index l);
@@ -128,6 +144,8 @@ class Model {
   Context& ctx_;
   Matrix a_hat_, a_hat_t_;  ///< a_hat_t_ only when Â is not symmetric
   bool symmetric_ = true;
+  bool aggregate_first_ = false;  ///< the first layer as (Â·Xd)·W_0 (Options::first_layer)
+  DenseMatrix agg_x_;             ///< P = Â·Xd of the last forward pass (aggregate_first_)
   Features x_;
   DenseMatrix x_drop_;  ///< dense features after dropout
   Matrix x_drop_sparse_, x_drop_sparse_t_;

@@ -69,6 +69,8 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, column_sums_table());
   list(rows, relu_backward_table());
   list(rows, dropout_table());
+  list(rows, bias_relu_dropout_table());
+  list(rows, linear_dropout_relu_backward_table());
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());

@@ -80,6 +80,45 @@ const Table<DropoutProblem, DenseMatrix>& dropout_table() {
   return t;
 }
 
+const Table<BiasReluDropoutProblem, DenseMatrix>& bias_relu_dropout_table() {
+  using P = BiasReluDropoutProblem;
+  static const Table<P, DenseMatrix> t{
+      "bias_relu_dropout",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P&, const DenseMatrix& h) { return cuda::can_implement_dense_nn(h.type()); },
+           [](const P& p, DenseMatrix& h, Context& x) {
+             cuda::bias_relu_dropout(h, p.b, p.p, p.seed, p.stream, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& h, Context& x) {
+             HostInputs in(x);
+             cpu::bias_relu_dropout(h, in(p.b), p.p, p.seed, p.stream, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<LinearBackwardProblem, GradientOut>& linear_dropout_relu_backward_table() {
+  using P = LinearBackwardProblem;
+  static const Table<P, GradientOut> t{
+      "linear_dropout_relu_backward",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const GradientOut&) { return cuda::can_implement_dense_nn(p.D.type()); },
+           [](const P& p, GradientOut& o, Context& x) {
+             cuda::linear_dropout_relu_backward(*o.G, o.s, p.D, p.W, p.Y, p.p, p.seed, p.stream, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, GradientOut>,
+           [](const P& p, GradientOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::linear_dropout_relu_backward(*o.G, o.s, h(p.D), h(p.W), h(p.Y), p.p, p.seed,
+                                               p.stream, x);
+           }},
+      }};
+  return t;
+}
+
 const Table<RowsProblem, LossOut>& softmax_cross_entropy_table() {
   using P = RowsProblem;
   static const Table<P, LossOut> t{

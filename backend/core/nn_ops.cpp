@@ -45,6 +45,23 @@ LossHost host_copy(const LossOut& o, const Context& ctx) {
 AdamHost host_copy(const AdamOut& o, const Context& ctx) {
   return {host_of(*o.W, ctx), host_of(*o.m, ctx), host_of(*o.v, ctx)};
 }
+void move_to_host(GradientOut& o, const Context& ctx) {
+  *o.G = host_of(*o.G, ctx);
+  if (o.s) *o.s = host_of(*o.s, ctx);
+}
+GradientHost host_copy(const GradientOut& o, const Context& ctx) {
+  GradientHost h{host_of(*o.G, ctx), std::nullopt};
+  if (o.s) h.s = host_of(*o.s, ctx);
+  return h;
+}
+GradientOut view_of(GradientHost& h) { return {&h.G, h.s ? &*h.s : nullptr}; }
+std::optional<std::string> compare(const GradientHost& a, const GradientHost& b,
+                                   const Tolerance& t) {
+  if (auto d = compare(a.G, b.G, t)) return "the gradient " + *d;
+  if (a.s)
+    if (auto d = compare(*a.s, *b.s, t)) return "the column sums " + *d;
+  return std::nullopt;
+}
 LossOut view_of(LossHost& h) { return {&h.out, h.G ? &*h.G : nullptr}; }
 AdamOut view_of(AdamHost& h) { return {&h.W, &h.m, &h.v}; }
 std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& t) {
@@ -196,6 +213,57 @@ void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
     throw InvalidValue("dropout: p = " + std::to_string(p) + " is outside [0, 1)");
   detail::execute(detail::dropout_table(), detail::DropoutProblem{&X, p, seed, stream},
                   Variant::automatic, Y, ctx, detail::Tolerance::for_type(X.type(), 1));
+}
+
+void bias_relu_dropout(DenseMatrix& H, const DenseVector& b, double p, std::uint64_t seed,
+                       std::uint64_t stream, Context& ctx) {
+  const char* op = "bias_relu_dropout";
+  detail::require_float(op, H.type(), "H");
+  detail::require_same_type(op, H.type(), b.type(), "b");
+  detail::require_row_major(op, H, "H");
+  require(b.size() == H.ncols(), op,
+          "b has size " + std::to_string(b.size()) + " but H has " + std::to_string(H.ncols()) +
+              " columns");
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue("bias_relu_dropout: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::execute(detail::bias_relu_dropout_table(),
+                  detail::BiasReluDropoutProblem{b, p, seed, stream}, Variant::automatic, H, ctx,
+                  detail::Tolerance::for_type(H.type(), 1));
+}
+
+void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMatrix& D,
+                                  const DenseMatrix& W, const DenseMatrix* Y, double p,
+                                  std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  const char* op = "linear_dropout_relu_backward";
+  detail::require_float(op, G.type(), "G");
+  detail::require_same_type(op, G.type(), D.type(), "D");
+  detail::require_same_type(op, G.type(), W.type(), "W");
+  detail::require_row_major(op, G, "G");
+  detail::require_row_major(op, D, "D");
+  detail::require_row_major(op, W, "W");
+  require(D.ncols() == W.ncols(), op,
+          "D is " + str({D.nrows(), D.ncols()}) + " but W is " + str({W.nrows(), W.ncols()}) +
+              " (D·Wᵀ needs equal column counts)");
+  detail::require_shape(op, G, D.nrows(), W.nrows(), "G");
+  if (Y) {
+    detail::require_same_type(op, G.type(), Y->type(), "Y");
+    detail::require_row_major(op, *Y, "Y");
+    detail::require_shape(op, *Y, G.nrows(), G.ncols(), "Y");
+  }
+  if (s) {
+    detail::require_same_type(op, G.type(), s->type(), "s");
+    require(s->size() == G.ncols(), op,
+            "s has size " + std::to_string(s->size()) + " but G has " + std::to_string(G.ncols()) +
+                " columns");
+  }
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue("linear_dropout_relu_backward: p = " + std::to_string(p) +
+                       " is outside [0, 1)");
+  detail::GradientOut o{&G, s};
+  detail::execute(detail::linear_dropout_relu_backward_table(),
+                  detail::LinearBackwardProblem{D, W, Y, p, seed, stream}, Variant::automatic, o,
+                  ctx,
+                  detail::Tolerance::for_type(G.type(), double(D.ncols()) * double(D.nrows())));
 }
 
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,

@@ -38,6 +38,29 @@ struct DropoutProblem {
   std::uint64_t stream;
 };
 
+/// H = dropout(relu(H + b)) in place.
+struct BiasReluDropoutProblem {
+  const DenseVector& b;
+  double p;
+  std::uint64_t seed;
+  std::uint64_t stream;
+};
+
+/// G = dropout(D·Wᵀ) ⊙ (Y > 0), s = Σ_i G(i, :).
+struct LinearBackwardProblem {
+  const DenseMatrix& D;
+  const DenseMatrix& W;
+  const DenseMatrix* Y;
+  double p;
+  std::uint64_t seed;
+  std::uint64_t stream;
+};
+/// What it writes: the gradient and the column sums (nullptr: none).
+struct GradientOut {
+  DenseMatrix* G;
+  DenseVector* s;
+};
+
 /// Loss or accuracy of logits Z over rows R with labels.
 struct RowsProblem {
   Index slot;
@@ -80,13 +103,22 @@ struct LossHost {
 struct AdamHost {
   DenseMatrix W, m, v;
 };
+struct GradientHost {
+  DenseMatrix G;
+  std::optional<DenseVector> s;
+};
 void move_to_host(LossOut& o, const Context& ctx);
 void move_to_host(AdamOut& o, const Context& ctx);
+void move_to_host(GradientOut& o, const Context& ctx);
 LossHost host_copy(const LossOut& o, const Context& ctx);
 AdamHost host_copy(const AdamOut& o, const Context& ctx);
+GradientHost host_copy(const GradientOut& o, const Context& ctx);
 LossOut view_of(LossHost& h);
 AdamOut view_of(AdamHost& h);
+GradientOut view_of(GradientHost& h);
 std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& tol);
 std::optional<std::string> compare(const AdamHost& a, const AdamHost& b, const Tolerance& tol);
+std::optional<std::string> compare(const GradientHost& a, const GradientHost& b,
+                                   const Tolerance& tol);
 
 }  // namespace ringblas::detail

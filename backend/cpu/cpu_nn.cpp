@@ -110,6 +110,32 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
   });
 }
 
+// The two fused passes are, on the cpu, the unfused sequence they stand for (nn.hpp): one
+// definition of each step, so that the cpu path is the reference for the cuda kernels.
+void bias_relu_dropout(DenseMatrix& H, const DenseVector& b, double p, std::uint64_t seed,
+                       std::uint64_t stream, Context& ctx) {
+  visit_float(H.type(), [&](auto z) {
+    using T = decltype(z);
+    T* h = data<T>(H);
+    const T* bias = b.values().as<T>();
+    const Index c = H.ncols();
+    for (Index i = 0; i < H.nrows(); ++i)
+      for (Index j = 0; j < c; ++j) h[i * c + j] = std::max(h[i * c + j] + bias[j], T(0));
+  });
+  if (p > 0) dropout(H, nullptr, p, seed, stream, ctx);
+}
+
+void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMatrix& D,
+                                  const DenseMatrix& W, const DenseMatrix* Y, double p,
+                                  std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  Descriptor tb;
+  tb.transpose_b = true;
+  gemm(G, 1.0, D, W, 0.0, tb, ctx);
+  if (p > 0) dropout(G, nullptr, p, seed, stream, ctx);
+  if (Y) relu_backward(G, *Y, ctx);
+  if (s) column_sums(*s, G, ctx);
+}
+
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
                            const DenseVector& labels, const DenseVector& rows, Context&) {
   visit_float(Z.type(), [&](auto zero) {

@@ -1,5 +1,6 @@
 // Dense building blocks for training graph neural networks (issue 12): GEMM, bias gradient,
-// ReLU backward, counter-based dropout, softmax cross-entropy, accuracy and Adam.
+// ReLU backward, counter-based dropout, softmax cross-entropy, accuracy and Adam, and two fused
+// passes of a hidden layer (bias + ReLU + dropout forward; its backward with the bias gradient).
 //
 // Every operation takes row-major DenseMatrix/DenseVector operands of one float type: fp32 on
 // every executor, fp64 on the cpu executor as well (the finite-difference tests use it; the cuda
@@ -54,6 +55,28 @@ void dropout(DenseMatrix& X, double p, std::uint64_t seed, std::uint64_t stream,
 /// copy where X must be kept (a network's input features).
 void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
              std::uint64_t stream, Context& ctx = default_context());
+
+/// A dense layer's forward epilogue in one pass over H (in place): bias, ReLU, dropout mask,
+///   H(i,j) = dropout(max(H(i,j) + b(j), 0); p, seed, stream)
+/// with the mask and scale of nn::dropout (index i·ncols + j; p == 0: no dropout). Equal to
+/// adding b to every row, ReLU, then dropout(H, p, seed, stream). b has H.ncols() entries and
+/// H's type (DimensionMismatch / InvalidValue); p in [0, 1) (InvalidValue).
+void bias_relu_dropout(DenseMatrix& H, const DenseVector& b, double p, std::uint64_t seed,
+                       std::uint64_t stream, Context& ctx = default_context());
+
+/// The gradient at a hidden layer's pre-activation Z from the next layer's ∂T = D, where the
+/// forward pass was Y = relu(Z) (Y given) or Y = Z (Y nullptr), Yd = dropout(Y; p, seed, stream),
+/// T = Yd · W. In one pass (the output written once, D and W read once):
+///   G = dropout(D · Wᵀ; p, seed, stream) ⊙ (Y > 0 where Y is given)
+///   s = Σ_i G(i, :)  (the bias gradient; skipped when s is nullptr)
+/// equal to gemm(G, 1, D, W, 0, transpose_b) followed by dropout(G, p, seed, stream),
+/// relu_backward(G, *Y) and column_sums(*s, G). Y may be the dropped Yd (dropout zeroes what it
+/// drops, and the mask zeroes those gradients anyway). Shapes: D is n x k, W is m x k, G and Y are
+/// n x m, s has m entries (DimensionMismatch); one float type (InvalidValue); p in [0, 1).
+void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMatrix& D,
+                                  const DenseMatrix& W, const DenseMatrix* Y, double p,
+                                  std::uint64_t seed, std::uint64_t stream,
+                                  Context& ctx = default_context());
 
 /// Softmax cross-entropy over the rows R = `rows` (int32 row indices of Z) of the logits Z
 /// (n x C) with int32 `labels` (size n; read only at rows in R, each in [0, C)):

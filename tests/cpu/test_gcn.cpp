@@ -67,17 +67,21 @@ struct GradCase {
   Index layers;
   double dropout;
   bool sparse_features;
+  bool aggregate_first = false;  ///< the first layer as (Â·Xd)·W_0 (Options::first_layer)
 };
 
 class GcnGradient : public testing::TestWithParam<GradCase> {};
 INSTANTIATE_TEST_SUITE_P(Layers, GcnGradient,
                          testing::Values(GradCase{1, 0.0, false}, GradCase{2, 0.0, false},
                                          GradCase{2, 0.5, false}, GradCase{2, 0.5, true},
-                                         GradCase{3, 0.3, false}),
+                                         GradCase{3, 0.3, false}, GradCase{2, 0.0, false, true},
+                                         GradCase{2, 0.5, false, true},
+                                         GradCase{3, 0.3, false, true}),
                          [](const auto& info) {
                            return "L" + std::to_string(info.param.layers) +
                                   (info.param.dropout > 0 ? "_dropout" : "") +
-                                  (info.param.sparse_features ? "_sparse" : "_dense");
+                                  (info.param.sparse_features ? "_sparse" : "_dense") +
+                                  (info.param.aggregate_first ? "_aggregate_first" : "");
                          });
 
 /// Every weight's and bias's gradient (backward) against (loss(θ+h) − loss(θ−h)) / 2h with the
@@ -93,6 +97,9 @@ TEST_P(GcnGradient, EveryParameterAgainstCentralDifferences) {
   o.hidden = 4;
   o.dropout = p.dropout;
   o.seed = 11;
+  // 5 features > 4 hidden: automatic transforms first; the other order is forced.
+  o.first_layer = p.aggregate_first ? gcn::Options::FirstLayer::aggregate_first
+                                    : gcn::Options::FirstLayer::automatic;
   const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp64, ctx);
   const gcn::Features x =
       gcn::make_features(gc.features, Type::fp64, ctx, p.sparse_features ? 0 : 1 << 20);
@@ -181,6 +188,54 @@ TEST(GcnTraining, AcceptsMaxKAndRefusesBadOptions) {
   o.dropout = 0.5;
   o.layers = 0;
   EXPECT_THROW(gcn::Model(a_hat, x, 2, o, ctx), InvalidValue);
+}
+
+/// (Â·Xd)·W_0 and Â·(Xd·W_0) are one model: the same loss curve in fp64 up to rounding, with
+/// dropout (the fused bias_relu_dropout draws the mask the unfused dropout draws).
+TEST(GcnTraining, AggregateFirstAndTransformFirstGiveTheSameLossCurve) {
+  Context ctx(Backend::cpu);
+  const GcnCase gc = make_gcn_case(60, 12, 3, 5);
+  auto curve = [&](gcn::Options::FirstLayer order, Index layers) {
+    gcn::Options o;
+    o.type = Type::fp64;
+    o.seed = 2;
+    o.epochs = 15;
+    o.layers = layers;
+    o.early_stopping = 0;
+    o.first_layer = order;
+    const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp64, ctx);
+    const gcn::Features x = gcn::make_features(gc.features, Type::fp64, ctx);
+    return gcn::train(a_hat, x, gc.labels, gc.classes, gc.train, gc.val, gc.test, o, ctx);
+  };
+  using FL = gcn::Options::FirstLayer;
+  for (Index layers : {Index(2), Index(3)}) {
+    const gcn::Result a = curve(FL::aggregate_first, layers);
+    const gcn::Result b = curve(FL::transform_first, layers);
+    ASSERT_EQ(a.history.size(), b.history.size());
+    for (std::size_t e = 0; e < a.history.size(); ++e) {
+      EXPECT_NEAR(a.history[e].train_loss, b.history[e].train_loss, 1e-9) << e;
+      EXPECT_NEAR(a.history[e].val_loss, b.history[e].val_loss, 1e-9) << e;
+    }
+    EXPECT_LT(a.history.back().train_loss, a.history.front().train_loss - 0.05);
+    EXPECT_NEAR(a.test_acc, b.test_acc, 1e-12);
+  }
+}
+
+TEST(GcnTraining, AggregateFirstRefusedWhereItCannotApply) {
+  Context ctx(Backend::cpu);
+  const GcnCase gc = make_gcn_case(8, 3, 2, 9);
+  const Matrix a_hat = gcn::normalized_adjacency(gc.adjacency, Type::fp32, ctx);
+  const gcn::Features dense = gcn::make_features(gc.features, Type::fp32, ctx);
+  const gcn::Features sparse = gcn::make_features(gc.features, Type::fp32, ctx, 0);
+  gcn::Options o;
+  o.first_layer = gcn::Options::FirstLayer::aggregate_first;
+  EXPECT_NO_THROW(gcn::Model(a_hat, dense, 2, o, ctx));
+  EXPECT_THROW(gcn::Model(a_hat, sparse, 2, o, ctx), NotImplemented);
+  o.maxk = 2;
+  EXPECT_THROW(gcn::Model(a_hat, dense, 2, o, ctx), NotImplemented);
+  o.maxk = 0;
+  o.layers = 1;
+  EXPECT_THROW(gcn::Model(a_hat, dense, 2, o, ctx), NotImplemented);
 }
 
 const std::string kCora = std::string(RINGBLAS_DATA_DIR) + "/gcn/planetoid/cora";

@@ -4,9 +4,10 @@
 //   lanes reduce in shared memory (sum_cols x sum_lanes floats), then one atomicAdd per column
 //   into the zeroed output (summation order differs from the cpu loop: results agree within
 //   float tolerance, not bit for bit).
-// - softmax_cross_entropy, accuracy: one warp per row of the subset R (row_warps warps a block);
-//   the lanes stride over the classes, the warp reduces max / sum / argmax with shuffles; each
-//   block adds its partial result (already divided by |R|) to out[slot] with one atomicAdd.
+// - softmax_cross_entropy, accuracy: one warp per row of the subset R at a time (row_warps warps
+//   a block, warps striding over R); the lanes stride over the classes, the warp reduces max /
+//   sum / argmax with shuffles; each block adds its partial result (already divided by |R|) to
+//   out[slot] with one atomicAdd.
 // dropout's generator is backend/core/nn_counter_rng.hpp, the same function the cpu loop calls.
 #pragma once
 #include <cstdint>
@@ -96,10 +97,11 @@ struct WarpRow {
   const float* z;
   std::int32_t label;
 };
+/// The k-th row of the subset (k < count: active).
 __device__ inline WarpRow warp_row(const float* z, const std::int32_t* labels,
-                                   const std::int32_t* rows, std::int64_t count, std::int64_t c) {
+                                   const std::int32_t* rows, std::int64_t count, std::int64_t c,
+                                   std::int64_t k) {
   WarpRow w{int(threadIdx.x % 32), false, 0, nullptr, 0};
-  const std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32;
   if (k < count) {
     w.active = true;
     w.i = rows[k];
@@ -109,14 +111,20 @@ __device__ inline WarpRow warp_row(const float* z, const std::int32_t* labels,
   return w;
 }
 
+/// The subset positions k this thread's warp handles: warps stride over the subset (the grid is
+/// capped at Policy::row_max_blocks, so that each block's single atomic add is one of few).
+#define RINGBLAS_FOR_WARP_ROWS(k, count)                                                 \
+  for (std::int64_t k = std::int64_t(blockIdx.x) * Policy::row_warps + threadIdx.x / 32; \
+       k < (count); k += std::int64_t(gridDim.x) * Policy::row_warps)
+
 /// loss and gradient over the rows `rows[0..count)`; g (when set) was zeroed before.
 __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const std::int32_t* labels,
                                   const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                   float inv_count) {
-  const WarpRow w = warp_row(z, labels, rows, count, c);
-  const int lane = w.lane;
   float loss = 0.0f;
-  if (w.active) {
+  RINGBLAS_FOR_WARP_ROWS(k, count) {
+    const WarpRow w = warp_row(z, labels, rows, count, c, k);
+    const int lane = w.lane;
     const std::int64_t i = w.i;
     const float* zi = w.z;
     const std::int32_t label = w.label;
@@ -129,7 +137,7 @@ __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const st
     if (label < 0 || label >= c)
       loss = NAN;  // out of range: validation could not see device labels (nn.hpp)
     else
-      loss = (log_sum - (zi[label] - mx)) * inv_count;
+      loss += (log_sum - (zi[label] - mx)) * inv_count;
     if (g) {
       float* gi = g + i * c;
       for (std::int64_t j = lane; j < c; j += 32)
@@ -143,10 +151,10 @@ __global__ void softmax_ce_kernel(float* g, float* out, const float* z, const st
 __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* labels,
                                 const std::int32_t* rows, std::int64_t count, std::int64_t c,
                                 float inv_count) {
-  const WarpRow w = warp_row(z, labels, rows, count, c);
-  const int lane = w.lane;
   float hit = 0.0f;
-  if (w.active) {
+  RINGBLAS_FOR_WARP_ROWS(k, count) {
+    const WarpRow w = warp_row(z, labels, rows, count, c, k);
+    const int lane = w.lane;
     const float* zi = w.z;
     float best = -INFINITY;
     std::int64_t arg = c;
@@ -163,7 +171,7 @@ __global__ void accuracy_kernel(float* out, const float* z, const std::int32_t* 
         arg = oa;
       }
     }
-    hit = arg == w.label ? inv_count : 0.0f;
+    hit += arg == w.label ? inv_count : 0.0f;
   }
   block_add(out, hit);
 }

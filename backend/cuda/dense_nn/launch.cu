@@ -19,6 +19,12 @@ unsigned stride_grid(std::size_t n) {
   return g < Policy::max_blocks ? g : Policy::max_blocks;
 }
 
+/// Blocks of the row kernels (softmax cross-entropy, accuracy): warps stride over the subset.
+unsigned row_grid(Index count) {
+  const unsigned g = grid_for(std::size_t(count), Policy::row_warps);
+  return g < Policy::row_max_blocks ? g : Policy::row_max_blocks;
+}
+
 template <class X>
 float* values_of(X& x) {
   return x.values().template as<float>();
@@ -103,8 +109,7 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
   float* g = G ? values_of(*G) : nullptr;
   if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
   const Index count = rows.size();
-  dense_nn::softmax_ce_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
-                                Policy::row_warps * 32, 0, st>>>(
+  dense_nn::softmax_ce_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
       g, a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
 }
@@ -114,8 +119,7 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
   const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
   const Index count = rows.size();
-  dense_nn::accuracy_kernel<<<grid_for(std::size_t(count), Policy::row_warps),
-                              Policy::row_warps * 32, 0, st>>>(
+  dense_nn::accuracy_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
       a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
 }

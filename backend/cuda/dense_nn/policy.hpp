@@ -16,6 +16,21 @@ struct Policy {
   static constexpr int rows_per_block = 512;
   /// softmax cross-entropy and accuracy: one warp per row of the subset, this many warps a block.
   static constexpr int row_warps = 8;
+  /// softmax cross-entropy and accuracy: grid cap (warps loop over rows): one atomic per block,
+  /// so few blocks (a block per row group made 131k same-address atomics on 1M rows: 0.4 ms).
+  static constexpr unsigned row_max_blocks = 132 * 4;
+  /// linear_dropout_relu_backward (fused_kernels.cuh): warps of a block, rows a warp computes
+  /// together (each W value read from shared memory serves that many rows), grid cap (each block
+  /// writes one row of column-sum partials).
+  static constexpr int fused_warps = 8;
+  static constexpr int fused_rows = 4;
+  static constexpr unsigned fused_max_blocks = 132 * 8;
+  /// The product D·Wᵀ is computed in the kernel for k <= 32 columns of D (the class count of a
+  /// GCN's last layer), else by cuBLAS before the kernel (which then reads it).
+  static constexpr int fused_max_k = 32;
+  /// Shared memory the fused kernel may take without opting in to more (Wᵀ plus the per-warp
+  /// column sums).
+  static constexpr int fused_smem_bytes = 48 * 1024;
 };
 
 }  // namespace ringblas::cuda::dense_nn

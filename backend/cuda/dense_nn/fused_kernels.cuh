@@ -1,0 +1,135 @@
+// The fused dense_nn kernels of a hidden layer (include/ringblas/nn.hpp), fp32, row-major:
+// - bias_relu_dropout: H = dropout(max(H + b, 0)) in place, one element per thread (4 with float4
+//   loads when the row length allows), grid-stride; no shared memory. The generator runs only for
+//   positive values (a zero stays zero either way).
+// - linear_backward: G = dropout(D·Wᵀ) ⊙ (Y > 0) and per-block column sums of G. A warp computes
+//   Policy::fused_rows rows at once, its lanes striding over the columns (coalesced G and Y);
+//   D's rows sit in registers (KMax of them, zero-padded), Wᵀ in shared memory (KMax x m floats,
+//   each value read once for fused_rows rows), plus one row of column sums per warp (m floats).
+//   KMax = 0: the product is already in G (cuBLAS), the kernel applies the masks only. Each block
+//   writes its column sums to partial[blockIdx.x] (no atomics: column_partials_kernel adds the
+//   blocks in a fixed order).
+// The dropout mask is backend/core/nn_counter_rng.hpp's, as in dropout_kernel and the cpu loops.
+#pragma once
+#include <cstdint>
+
+#include "backend/core/nn_counter_rng.hpp"
+#include "backend/cuda/dense_nn/policy.hpp"
+
+namespace ringblas::cuda::dense_nn {
+
+/// The dropout settings a kernel applies (drop false: none).
+struct DropoutMask {
+  bool drop;
+  float threshold, scale;
+  std::uint64_t seed, stream;
+  __device__ float operator()(float v, std::uint64_t index) const {
+    if (!drop) return v;
+    return ringblas::detail::counter_uniform(seed, stream, index) >= threshold ? v * scale : 0.0f;
+  }
+};
+
+__device__ inline float bias_relu_drop(float h, float b, const DropoutMask& m, std::uint64_t e) {
+  const float r = fmaxf(h + b, 0.0f);
+  return r > 0.0f ? m(r, e) : 0.0f;
+}
+
+__global__ void bias_relu_dropout_kernel(float* h, const float* b, std::size_t n, std::int64_t cols,
+                                         DropoutMask m) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+       e += std::size_t(gridDim.x) * blockDim.x)
+    h[e] = bias_relu_drop(h[e], b[e % std::size_t(cols)], m, e);
+}
+
+/// The same four elements a thread (cols % 4 == 0, h 16-byte aligned: a float4 stays in a row).
+__global__ void bias_relu_dropout4_kernel(float4* h, const float* b, std::size_t n4,
+                                          std::int64_t cols, DropoutMask m) {
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n4;
+       q += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t e = 4 * q;
+    const std::size_t j = e % std::size_t(cols);
+    float4 v = h[q];
+    v.x = bias_relu_drop(v.x, b[j], m, e);
+    v.y = bias_relu_drop(v.y, b[j + 1], m, e + 1);
+    v.z = bias_relu_drop(v.z, b[j + 2], m, e + 2);
+    v.w = bias_relu_drop(v.w, b[j + 3], m, e + 3);
+    h[q] = v;
+  }
+}
+
+/// g: n x m (the output; with KMax == 0 it holds D·Wᵀ already), d: n x k, w: m x k, y: n x m or
+/// nullptr, partial: gridDim.x x m column sums or nullptr. Dynamic shared memory: KMax·m floats
+/// (Wᵀ, zero-padded rows t >= k) then fused_warps·m floats when partial is set.
+template <int KMax>
+__global__ void linear_backward_kernel(float* g, float* partial, const float* d, const float* w,
+                                       const float* y, std::int64_t n, int m, int k,
+                                       DropoutMask mask) {
+  constexpr int R = Policy::fused_rows;
+  extern __shared__ float smem[];
+  float* wt = smem;
+  float* sums = smem + KMax * m;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int e = threadIdx.x; e < KMax * m; e += blockDim.x) {
+    const int t = e / m, j = e % m;
+    wt[e] = t < k ? w[std::int64_t(j) * k + t] : 0.0f;
+  }
+  if (partial)
+    for (int e = threadIdx.x; e < Policy::fused_warps * m; e += blockDim.x) sums[e] = 0.0f;
+  __syncthreads();
+  float* my_sums = sums + warp * m;
+  const std::int64_t step = std::int64_t(gridDim.x) * Policy::fused_warps * R;
+  for (std::int64_t i0 = (std::int64_t(blockIdx.x) * Policy::fused_warps + warp) * R; i0 < n;
+       i0 += step) {
+    float dv[R][KMax > 0 ? KMax : 1];
+    if constexpr (KMax > 0) {
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int t = 0; t < KMax; ++t)
+          dv[r][t] = (t < k && i0 + r < n) ? d[(i0 + r) * k + t] : 0.0f;
+    }
+    for (int j = lane; j < m; j += 32) {
+      float acc[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) acc[r] = 0.0f;
+      if constexpr (KMax > 0) {
+#pragma unroll
+        for (int t = 0; t < KMax; ++t) {
+          const float wv = wt[t * m + j];
+#pragma unroll
+          for (int r = 0; r < R; ++r) acc[r] = fmaf(dv[r][t], wv, acc[r]);
+        }
+      }
+      float col = 0.0f;
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const std::int64_t i = i0 + r;
+        if (i >= n) break;
+        const std::int64_t e = i * m + j;
+        float v = KMax > 0 ? acc[r] : g[e];
+        v = (y && !(y[e] > 0.0f)) ? 0.0f : mask(v, std::uint64_t(e));
+        g[e] = v;
+        col += v;
+      }
+      if (partial) my_sums[j] += col;
+    }
+  }
+  if (!partial) return;
+  __syncthreads();
+  for (int j = threadIdx.x; j < m; j += blockDim.x) {
+    float s = 0.0f;
+    for (int q = 0; q < Policy::fused_warps; ++q) s += sums[q * m + j];
+    partial[std::int64_t(blockIdx.x) * m + j] = s;
+  }
+}
+
+/// out(j) = Σ_b partial(b, j) over `blocks` rows, in order (one thread per column).
+__global__ void column_partials_kernel(float* out, const float* partial, int blocks, int m) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m) return;
+  float s = 0.0f;
+  for (int b = 0; b < blocks; ++b) s += partial[std::int64_t(b) * m + j];
+  out[j] = s;
+}
+
+}  // namespace ringblas::cuda::dense_nn

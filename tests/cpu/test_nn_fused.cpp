@@ -1,0 +1,188 @@
+// The fused hidden-layer passes of include/ringblas/nn.hpp (bias_relu_dropout,
+// linear_dropout_relu_backward) on the cpu executor: against naive loops written from their
+// formulas (with nn::dropout_uniform's mask), against the unfused sequence of operations they
+// replace, and their argument checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ringblas/error.hpp"
+#include "ringblas/nn.hpp"
+#include "support/nn_reference.hpp"
+
+namespace ringblas::test {
+namespace {
+
+double tol_for(Type t) { return t == Type::fp32 ? 2e-5 : 1e-12; }
+
+class NnFused : public testing::TestWithParam<Type> {};
+INSTANTIATE_TEST_SUITE_P(Types, NnFused, testing::Values(Type::fp32, Type::fp64),
+                         [](const auto& info) { return std::string(type_name(info.param)); });
+
+DenseVector random_vector(Index n, Type t, std::uint64_t seed) {
+  const DenseMatrix m = nn_ref::random_dense(1, n, t, seed);
+  DenseVector v(n, t);
+  v.values() = m.values();
+  return v;
+}
+
+TEST_P(NnFused, BiasReluDropoutAgainstItsFormula) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index r = 41, c = 13;
+  const DenseMatrix H0 = nn_ref::random_dense(r, c, t, 1);
+  const DenseVector b = random_vector(c, t, 2);
+  const std::vector<double> h0 = nn_ref::values(H0), bv = nn_ref::values(b);
+  for (double p : {0.0, 0.5}) {
+    DenseMatrix H = H0;
+    nn::bias_relu_dropout(H, b, p, 7, 3, ctx);
+    const std::vector<double> h = nn_ref::values(H);
+    int positive = 0, dropped = 0;
+    for (Index i = 0; i < r; ++i)
+      for (Index j = 0; j < c; ++j) {
+        const std::size_t e = std::size_t(i * c + j);
+        const double relu = std::max(h0[e] + bv[std::size_t(j)], 0.0);
+        const bool keep = p == 0 || nn::dropout_uniform(7, 3, e) >= float(p);
+        const double want = keep ? relu / (1 - p) : 0.0;
+        ASSERT_NEAR(h[e], want, tol_for(t) * (1 + std::fabs(want))) << "p " << p << " at " << e;
+        positive += relu > 0;
+        dropped += relu > 0 && !keep;
+      }
+    EXPECT_GT(positive, r * c / 4);  // the ReLU passes some and zeroes some
+    EXPECT_LT(positive, r * c);
+    if (p > 0) EXPECT_GT(dropped, positive / 4);
+  }
+}
+
+TEST_P(NnFused, BiasReluDropoutEqualsBiasReluThenDropout) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const DenseMatrix H0 = nn_ref::random_dense(30, 8, t, 3);
+  const DenseVector b = random_vector(8, t, 4);
+  DenseMatrix fused = H0;
+  nn::bias_relu_dropout(fused, b, 0.3, 5, 9, ctx);
+  DenseMatrix seq = H0;
+  auto bias_relu = [&](auto zero) {
+    using T = decltype(zero);
+    T* h = seq.values().as<T>();
+    const T* bv = b.values().as<T>();
+    for (Index i = 0; i < 30; ++i)
+      for (Index j = 0; j < 8; ++j) h[i * 8 + j] = std::max(h[i * 8 + j] + bv[j], T(0));
+  };
+  if (t == Type::fp32)
+    bias_relu(float{});
+  else
+    bias_relu(double{});
+  nn::dropout(seq, 0.3, 5, 9, ctx);
+  EXPECT_EQ(nn_ref::values(fused), nn_ref::values(seq));  // the same steps: bit for bit
+}
+
+/// G and s of linear_dropout_relu_backward from the formula, in double.
+std::pair<std::vector<double>, std::vector<double>> backward_formula(const DenseMatrix& D,
+                                                                     const DenseMatrix& W,
+                                                                     const DenseMatrix* Y, double p,
+                                                                     std::uint64_t seed,
+                                                                     std::uint64_t stream) {
+  const Index n = D.nrows(), m = W.nrows();
+  DenseMatrix zero(n, m, D.type());
+  std::vector<double> g = nn_ref::gemm(1.0, D, false, W, true, 0.0, zero);
+  std::vector<double> s(std::size_t(m), 0.0);
+  const std::vector<double> y = Y ? nn_ref::values(*Y) : std::vector<double>();
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < m; ++j) {
+      const std::size_t e = std::size_t(i * m + j);
+      if (p > 0) g[e] = nn::dropout_uniform(seed, stream, e) >= float(p) ? g[e] / (1 - p) : 0.0;
+      if (Y && !(y[e] > 0)) g[e] = 0.0;
+      s[std::size_t(j)] += g[e];
+    }
+  return {g, s};
+}
+
+TEST_P(NnFused, LinearDropoutReluBackwardAgainstItsFormula) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  for (Index k : {Index(1), Index(5), Index(40)})
+    for (double p : {0.0, 0.4})
+      for (bool relu : {false, true}) {
+        const Index n = 23, m = 9;
+        const std::string what =
+            "k " + std::to_string(k) + " p " + std::to_string(p) + (relu ? " relu" : " no relu");
+        const DenseMatrix D = nn_ref::random_dense(n, k, t, 10 + k);
+        const DenseMatrix W = nn_ref::random_dense(m, k, t, 20 + k);
+        const DenseMatrix Y = nn_ref::random_dense(n, m, t, 30 + k);
+        DenseMatrix G = nn_ref::random_dense(n, m, t, 40);  // overwritten
+        DenseVector s = random_vector(m, t, 41);            // overwritten
+        nn::linear_dropout_relu_backward(G, &s, D, W, relu ? &Y : nullptr, p, 3, 11, ctx);
+        const auto [g, sums] = backward_formula(D, W, relu ? &Y : nullptr, p, 3, 11);
+        const std::vector<double> got = nn_ref::values(G), got_s = nn_ref::values(s);
+        int zeros = 0;
+        for (std::size_t e = 0; e < g.size(); ++e) {
+          ASSERT_NEAR(got[e], g[e], tol_for(t) * double(k) * (1 + std::fabs(g[e])))
+              << what << " at " << e;
+          zeros += g[e] == 0.0;
+        }
+        for (std::size_t j = 0; j < sums.size(); ++j)
+          ASSERT_NEAR(got_s[j], sums[j], tol_for(t) * double(k * n) * (1 + std::fabs(sums[j])))
+              << what << " column " << j;
+        if (p > 0 || relu)
+          EXPECT_GT(zeros, 0) << what;  // the masks did something
+        else
+          EXPECT_EQ(zeros, 0) << what;
+        // Without s: the same G.
+        DenseMatrix G2(n, m, t);
+        nn::linear_dropout_relu_backward(G2, nullptr, D, W, relu ? &Y : nullptr, p, 3, 11, ctx);
+        EXPECT_EQ(nn_ref::values(G2), got) << what;
+      }
+}
+
+TEST_P(NnFused, LinearDropoutReluBackwardEqualsTheUnfusedSequence) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index n = 50, m = 12, k = 4;
+  const DenseMatrix D = nn_ref::random_dense(n, k, t, 1), W = nn_ref::random_dense(m, k, t, 2);
+  const DenseMatrix Y = nn_ref::random_dense(n, m, t, 3);
+  DenseMatrix G(n, m, t), Gs(n, m, t);
+  DenseVector s(m, t), ss(m, t);
+  nn::linear_dropout_relu_backward(G, &s, D, W, &Y, 0.5, 8, 2, ctx);
+  Descriptor tb;
+  tb.transpose_b = true;
+  nn::gemm(Gs, 1.0, D, W, 0.0, tb, ctx);
+  nn::dropout(Gs, 0.5, 8, 2, ctx);
+  nn::relu_backward(Gs, Y, ctx);
+  nn::column_sums(ss, Gs, ctx);
+  EXPECT_EQ(nn_ref::values(G), nn_ref::values(Gs));
+  EXPECT_EQ(nn_ref::values(s), nn_ref::values(ss));
+}
+
+TEST(NnFusedErrors, ShapesTypesAndPAreChecked) {
+  Context ctx(Backend::cpu);
+  const Type t = Type::fp32;
+  DenseMatrix H = nn_ref::random_dense(4, 3, t, 1);
+  EXPECT_THROW(nn::bias_relu_dropout(H, random_vector(4, t, 2), 0.5, 1, 1, ctx), DimensionMismatch);
+  EXPECT_THROW(nn::bias_relu_dropout(H, random_vector(3, Type::fp64, 2), 0.5, 1, 1, ctx),
+               InvalidValue);
+  EXPECT_THROW(nn::bias_relu_dropout(H, random_vector(3, t, 2), 1.0, 1, 1, ctx), InvalidValue);
+  const DenseMatrix D = nn_ref::random_dense(4, 2, t, 3), W = nn_ref::random_dense(3, 2, t, 4);
+  DenseMatrix G(4, 3, t);
+  DenseVector s(3, t), s_bad(2, t);
+  EXPECT_NO_THROW(nn::linear_dropout_relu_backward(G, &s, D, W, &H, 0.5, 1, 1, ctx));
+  EXPECT_THROW(nn::linear_dropout_relu_backward(G, &s, D, nn_ref::random_dense(3, 3, t, 5), &H, 0,
+                                                1, 1, ctx),
+               DimensionMismatch);
+  DenseMatrix G_bad(4, 4, t);
+  EXPECT_THROW(nn::linear_dropout_relu_backward(G_bad, nullptr, D, W, nullptr, 0, 1, 1, ctx),
+               DimensionMismatch);
+  EXPECT_THROW(nn::linear_dropout_relu_backward(G, &s_bad, D, W, nullptr, 0, 1, 1, ctx),
+               DimensionMismatch);
+  const DenseMatrix Y_bad = nn_ref::random_dense(3, 3, t, 6);
+  EXPECT_THROW(nn::linear_dropout_relu_backward(G, nullptr, D, W, &Y_bad, 0, 1, 1, ctx),
+               DimensionMismatch);
+  EXPECT_THROW(nn::linear_dropout_relu_backward(G, nullptr, D, W, nullptr, -0.5, 1, 1, ctx),
+               InvalidValue);
+  EXPECT_THROW(nn::linear_dropout_relu_backward(
+                   G, nullptr, nn_ref::random_dense(4, 2, Type::fp64, 7), W, nullptr, 0, 1, 1, ctx),
+               InvalidValue);
+}
+
+}  // namespace
+}  // namespace ringblas::test
