@@ -17,7 +17,8 @@
 //   than L2). A row that crosses a run boundary is combined into C with the monoid's atomic
 //   after split_rows_kernel set it to the identity; its epilogue runs in a last pass. Empty rows
 //   get epilogue(identity) from the first pass.
-// Shared memory (dynamic): per block, 256 x max(1, 8 / 2^log_sw) column indices and values.
+// Shared memory (dynamic): per block, 256 (512 for sub-warps under 8 lanes) column indices and
+// values.
 // A reduction starts with its first product (not the identity), which is what the any monoid
 // needs.
 #pragma once
@@ -47,11 +48,10 @@ __device__ __forceinline__ int subwarp_row_of_entry(const std::int32_t* __restri
   return lo;
 }
 
-/// Staged entries per lane: a batch is max(sub-warp, 8) nonzeros.
-constexpr int kNnzsplitMaxReps = 8;
-__host__ __device__ constexpr int nnzsplit_reps(int log_sw) {
-  return (8 >> log_sw) > 1 ? (8 >> log_sw) : 1;
-}
+/// Staged entries per lane: two below 8 lanes (a batch of 8 nonzeros for n_B = 16 in fp32),
+/// else one (a compile-time bound keeps the prefetched indices in registers).
+constexpr int kNnzsplitMaxReps = 2;
+__host__ __device__ constexpr int nnzsplit_reps(int log_sw) { return log_sw < 3 ? 2 : 1; }
 
 template <class S, int V, int NV, int Unroll>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads)
