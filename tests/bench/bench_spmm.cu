@@ -12,8 +12,13 @@
 //   of ringblas and cuSPARSE. `--single` runs only this part (about 2 minutes on an H100).
 // CUDA events around each call, warm-up, median of repeats; GFLOP/s = 2 nnz(A) n_B / time;
 // bandwidth against the measured device-to-device copy bandwidth. JSON + Markdown with the GPU.
+// - `--rmat S`: the GCN's power-law graph (R-MAT scale S plus self-loops, as bench_gcn trains
+//   on) as one more single-SpMM configuration at `--rmat-widths` (default 16,256, the widths of
+//   a GCN epoch with hidden 256 and 16 classes).
+// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
-//        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1] [--widths 16,64,128,256,512]
+//        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
+//        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -32,8 +37,10 @@
 
 #include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_rowsplit_impl.cuh"  // tuned instantiations, bench only
+#include "backend/cuda/spmm_subwarp/spmm_subwarp_impl.cuh"   // tuned nnz-split instantiations
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
+#include "tests/support/rmat.hpp"
 
 namespace {
 
@@ -58,6 +65,8 @@ using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
   } while (0)
 
 int g_reps = 15;
+bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
+bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -360,6 +369,30 @@ std::vector<Matrix> tox21(const std::string& dir, std::size_t count) {
   return out;
 }
 
+/// The GCN's propagation matrix pattern on the power-law graph of bench_gcn: R-MAT (scale,
+/// edge factor 16, tests/support/rmat.hpp) plus self-loops, fp32 values in (0, 1] (the same
+/// sparsity as D^-1/2 (A + I) D^-1/2, which only rescales values), 32-bit indices.
+Matrix rmat_with_self_loops(int scale) {
+  const Matrix g = ringblas::test::rmat(scale, 16).adjacency;
+  const auto rp = g.row_ptr_vector(), ci = g.col_idx_vector();
+  const auto w = g.cast(Type::fp32).values_vector<float>();
+  const Index n = g.nrows();
+  std::vector<std::int32_t> rp2(std::size_t(n) + 1, 0), ci2;
+  std::vector<float> v2;
+  ci2.reserve(ci.size() + std::size_t(n));
+  v2.reserve(ci.size() + std::size_t(n));
+  for (Index i = 0; i < n; ++i) {
+    bool diag = false;
+    for (Index e = rp[i]; e < rp[i + 1]; ++e) {
+      if (!diag && ci[e] > i) ci2.push_back(std::int32_t(i)), v2.push_back(1.0f), diag = true;
+      ci2.push_back(std::int32_t(ci[e])), v2.push_back(w[std::size_t(e)]);
+    }
+    if (!diag) ci2.push_back(std::int32_t(i)), v2.push_back(1.0f);
+    rp2[std::size_t(i) + 1] = std::int32_t(ci2.size());
+  }
+  return Matrix::from_csr(n, n, rp2, ci2, v2);
+}
+
 /// Host time per call in us of f() issued `calls` times back to back without waiting for the GPU
 /// (what a training loop pays on the CPU per call; the GPU queue is deep enough not to block).
 double host_us(const std::function<void()>& f, int calls = 200) {
@@ -430,7 +463,10 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   // As the API launches it (SpmmPolicy's knobs), then one knob changed at a time.
   const int threads = rowsplit_block_threads(p.m, vec.log_sw, sms);
   const bool stream_c = double(p.m) * n * 4 > double(l2);
-  for (int L : {32, 64, 128, 1 << 30})
+  record("single", cfg, "kernel_rowsplit_L64", a.nnz(), n,
+         [&] { spmm_rowsplit_launch<PlusTimes>(p, vec, 64, threads, stream_c, nullptr, false); });
+  if (g_knobs) {
+  for (int L : {32, 128, 1 << 30})
     record("single", cfg, "kernel_rowsplit_L" + (L > 1000000 ? std::string("off") : std::to_string(L)), a.nnz(), n,
            [&] { spmm_rowsplit_launch<PlusTimes>(p, vec, L, threads, stream_c, nullptr, false); });
   record("single", cfg, std::string("kernel_rowsplit_stream_c_") + (stream_c ? "off" : "on"), a.nnz(), n,
@@ -451,13 +487,46 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       spmm_rowsplit_launch<PlusTimes>(p, scalar, 64, rowsplit_block_threads(p.m, scalar.log_sw, sms), stream_c,
                                       nullptr, false);
     });
+  }  // g_knobs
   record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
          [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });
+  // spmm_subwarp's nnz-split mapping: the previous kernel (one nonzero at a time, L from the
+  // mean row), then spmm_nnzsplit as the library launches it and, with --sweep, its knobs.
   const double mean_row = double(a.nnz()) / double(std::max<Index>(a.nrows(), 1));
-  int L = 8;
-  while (L < 256 && (L < 2 * mean_row || L < a.nnz() / 8192)) L *= 2;
-  record("single", cfg, "kernel_subwarp_nnzsplit", a.nnz(), n,
-         [&] { spmm_csr_split_launch<PlusTimes>(p, vec, L, nullptr, false); });
+  int L_old = 8;
+  while (L_old < 256 && (L_old < 2 * mean_row || L_old < a.nnz() / 8192)) L_old *= 2;
+  record("single", cfg, "kernel_nnzsplit_previous", a.nnz(), n,
+         [&] { spmm_csr_split_launch<PlusTimes>(p, vec, L_old, nullptr, false); });
+  const SubwarpShape ns = nnzsplit_shape(n, vw);
+  const int L = nnzsplit_run_length(a.nnz(), ns, sms);
+  record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
+         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, stream_c, nullptr, false); });
+  if (g_sweep) {
+    for (int x : {L / 4, L / 2, L * 2, L * 4})
+      if (x >= 8)
+        record("single", cfg, "kernel_nnzsplit_L" + std::to_string(x), a.nnz(), n,
+               [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, x, stream_c, nullptr, false); });
+    if (ns.nv > 1) {  // one vector per lane: more column chunks, A read once per chunk
+      const SubwarpShape one = nnzsplit_shape(n, vw, 1);
+      const int L1 = nnzsplit_run_length(a.nnz(), one, sms);
+      record("single", cfg, "kernel_nnzsplit_nv1_L" + std::to_string(L1), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, one, L1, stream_c, nullptr, false); });
+    }
+    const SubwarpShape four = nnzsplit_shape(n, vw, 4);
+    if (four.nv > ns.nv) {
+      const int L4 = nnzsplit_run_length(a.nnz(), four, sms);
+      record("single", cfg, "kernel_nnzsplit_nv4_L" + std::to_string(L4), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 4>(p, four, L4, stream_c, nullptr, false); });
+    }
+    record("single", cfg, "kernel_nnzsplit_unroll8", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8>(p, ns, L, stream_c, nullptr, false);
+    });
+    record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 2>(p, ns, L, stream_c, nullptr, false);
+    });
+    record("single", cfg, "kernel_nnzsplit_stream_c_" + std::string(stream_c ? "off" : "on"), a.nnz(), n,
+           [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, !stream_c, nullptr, false); });
+  }
 
   const float one = 1.0f, zero = 0.0f;
   cusparseSpMatDescr_t ma;
@@ -510,7 +579,14 @@ int main(int argc, char** argv) {
   std::string json = "spmm.json", md = "spmm.md", data = RINGBLAS_DATA_DIR;
   bool quick = false, single_only = false;
   std::string graphs = "cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1";
-  std::vector<int> single_widths = {16, 64, 128, 256, 512};
+  std::vector<int> single_widths = {16, 64, 128, 256, 512}, rmat_widths = {16, 256};
+  int rmat_scale = 0;
+  auto parse_widths = [](const std::string& text) {
+    std::vector<int> out;
+    std::stringstream list(text);
+    for (std::string w; std::getline(list, w, ',');) out.push_back(std::stoi(w));
+    return out;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json = argv[++i];
@@ -520,13 +596,15 @@ int main(int argc, char** argv) {
     else if (a == "--quick") quick = true;
     else if (a == "--single") single_only = true;
     else if (a == "--graphs" && i + 1 < argc) graphs = argv[++i];
-    else if (a == "--widths" && i + 1 < argc) {
-      single_widths.clear();
-      std::stringstream list(argv[++i]);
-      for (std::string w; std::getline(list, w, ',');) single_widths.push_back(std::stoi(w));
-    } else {
+    else if (a == "--widths" && i + 1 < argc) single_widths = parse_widths(argv[++i]);
+    else if (a == "--rmat" && i + 1 < argc) rmat_scale = std::stoi(argv[++i]);
+    else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
+    else if (a == "--knobs") g_knobs = true;
+    else if (a == "--sweep") g_sweep = true;
+    else {
       std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
-                   "                  [--single] [--graphs cora,pubmed,...] [--widths 16,64,...]\n";
+                   "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
+                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n";
       return 2;
     }
   }
@@ -584,6 +662,13 @@ int main(int argc, char** argv) {
       if (!std::filesystem::exists(p)) continue;
       const Matrix g = io::read_graph(p);
       for (int n : single_widths) run_single(name, g, n, sp);
+    }
+    if (rmat_scale > 0) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const Matrix g = rmat_with_self_loops(rmat_scale);
+      std::cerr << "rmat" << rmat_scale << ": " << g.nrows() << " rows, " << g.nnz() << " entries ("
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s)\n";
+      for (int n : rmat_widths) run_single("rmat" + std::to_string(rmat_scale), g, n, sp);
     }
 
     // ---- output --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// The launch-shape rule of spmm_rowsplit (backend/cuda/spmm_subwarp/spmm_policy.hpp), checked on
-// the host with the sizes of the graphs bench_spmm measures (issue 14).
+// The launch-shape rules of spmm_rowsplit and of spmm_subwarp's nnz-split kernel
+// (backend/cuda/spmm_subwarp/spmm_policy.hpp), checked on the host with the sizes of the graphs
+// bench_spmm measures (issue 14).
 #include <gtest/gtest.h>
 
 #include "backend/cuda/spmm_subwarp/spmm_policy.hpp"
@@ -17,6 +18,57 @@ TEST(SpmmRowsplitPolicy, BlockSizeKeepsTwoBlocksPerSm) {
   EXPECT_EQ(rowsplit_block_threads(75879, 4, 132), SpmmPolicy::rowsplit_max_block);
   // Nothing smaller than 64 threads, even for one row.
   EXPECT_EQ(rowsplit_block_threads(1, 0, 132), 64);
+}
+
+}  // namespace
+}  // namespace ringblas::cuda::detail
+
+namespace ringblas::cuda::detail {
+namespace {
+
+TEST(SpmmNnzsplitPolicy, VectorsPerLaneCoverWideB) {
+  // fp32 n_B = 256: 32 lanes x 2 vectors of 4 columns, one pass over A.
+  const SubwarpShape w256 = nnzsplit_shape(256, 4);
+  EXPECT_EQ(1 << w256.log_sw, 32);
+  EXPECT_EQ(w256.nv, 2);
+  EXPECT_EQ(w256.chunk_cols, 256);
+  EXPECT_EQ(w256.chunks, 1);
+  // n_B = 512: two chunks of 256 (four with one vector per lane).
+  EXPECT_EQ(nnzsplit_shape(512, 4).chunks, 2);
+  EXPECT_EQ(nnzsplit_shape(512, 4, 1).chunks, 4);
+  EXPECT_EQ(nnzsplit_shape(512, 4, 4).chunks, 1);
+  // Narrow B: one vector per lane, sub-warp of n_B / 4 lanes.
+  const SubwarpShape w16 = nnzsplit_shape(16, 4);
+  EXPECT_EQ(1 << w16.log_sw, 4);
+  EXPECT_EQ(w16.nv, 1);
+  // 136 columns (34 vectors): 32 lanes, the second vector of two lanes in use.
+  const SubwarpShape w136 = nnzsplit_shape(136, 4);
+  EXPECT_EQ(w136.nv, 2);
+  EXPECT_EQ(w136.chunks, 1);
+  // Scalar path, 7 columns: 8 lanes of one column.
+  const SubwarpShape w7 = nnzsplit_shape(7, 1);
+  EXPECT_EQ(1 << w7.log_sw, 8);
+  EXPECT_EQ(w7.nv, 1);
+  EXPECT_EQ(w7.chunk_cols, 8);
+}
+
+TEST(SpmmNnzsplitPolicy, RunLengthFillsTheGpu) {
+  // The GCN's R-MAT scale-20 propagation (32.45M nonzeros) on 132 SMs: n_B = 256 (32 lanes)
+  // runs of 512, n_B = 16 (4 lanes) runs of 64; either launches >= 4 x 2048 threads per SM.
+  const long long rmat20 = 32451678;
+  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(256, 4), 132), 512);
+  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(16, 4), 132), 64);
+  for (int n : {16, 256})
+    for (int sms : {114, 132}) {
+      const SubwarpShape s = nnzsplit_shape(n, 4);
+      const int L = nnzsplit_run_length(rmat20, s, sms);
+      EXPECT_GE(double(rmat20) / L * double(1 << s.log_sw) * s.chunks,
+                double(sms) * SpmmPolicy::nnzsplit_threads_per_sm);
+    }
+  // Small graphs (Cora, 13k nonzeros): the shortest run.
+  EXPECT_EQ(nnzsplit_run_length(13264, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run);
+  // Never past the longest run, even for a huge matrix.
+  EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132), SpmmPolicy::nnzsplit_max_run);
 }
 
 }  // namespace

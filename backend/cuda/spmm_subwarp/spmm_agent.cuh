@@ -49,9 +49,9 @@ template <class S, int V> struct RowAgent {
 
   /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
   /// columns (`first`: acc starts with this product).
-  __device__ __forceinline__ static void product(T (&acc)[V], bool first, T a, int row, int k,
-                                                 int col0, const DenseView<T>& d) {
-    T bv[V];
+  /// bv = B(k, col0 .. col0 + V - 1) (one 16-byte load when V > 1; T{} when the multiply
+  /// does not read B).
+  __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0, const DenseView<T>& d) {
     if constexpr (S::reads_b) {
       if constexpr (V == 1) {
         bv[0] = d.b[k * d.b_rs + col0 * d.b_cs];
@@ -64,11 +64,23 @@ template <class S, int V> struct RowAgent {
 #pragma unroll
       for (int v = 0; v < V; ++v) bv[v] = T{};
     }
+  }
+
+  /// acc[v] (+)= a (x) bv[v] for B(k, col0 + v) already loaded.
+  __device__ __forceinline__ static void combine(T (&acc)[V], bool first, T a, const T (&bv)[V], int row,
+                                                 int k, int col0) {
 #pragma unroll
     for (int v = 0; v < V; ++v) {
       const T prod = S::mul(a, bv[v], row, k, k, col0 + v);
       acc[v] = first ? prod : S::add(acc[v], prod);
     }
+  }
+
+  __device__ __forceinline__ static void product(T (&acc)[V], bool first, T a, int row, int k,
+                                                 int col0, const DenseView<T>& d) {
+    T bv[V];
+    load_b(bv, k, col0, d);
+    combine(acc, first, a, bv, row, k, col0);
   }
 
   /// acc[v] (+)= A(row, ci[p]) (x) B(ci[p], col0 + v). The loads of consecutive steps are
@@ -88,8 +100,18 @@ template <class S, int V> struct RowAgent {
                                                const DenseView<T>& d, const Epi<T>& ep,
                                                bool streaming = false) {
     if (!whole) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      // fp32 sums of 16-byte vectors: one vector atomic (sm_90) instead of four (V > 1 means unit
+      // column stride and 16-byte aligned rows).
+      if constexpr (V == 4 && std::is_same_v<typename S::add_monoid, sr::plus_monoid<float>>) {
+        atomicAdd(reinterpret_cast<float4*>(d.c + row * d.c_rs + col0), make_float4(acc[0], acc[1], acc[2], acc[3]));
+      } else  // NOLINT: the loop below is the else branch on sm_90
+#endif
+      {
 #pragma unroll
-      for (int v = 0; v < V; ++v) atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
+        for (int v = 0; v < V; ++v)
+          atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + (col0 + v) * d.c_cs, acc[v]);
+      }
       return;
     }
     if constexpr (V == 1) {

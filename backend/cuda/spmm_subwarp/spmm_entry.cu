@@ -106,12 +106,10 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   DevDense bias;
   if (ep.has_bias()) bias = device_dense_vector(*ep.bias, T, ctx);
   // Row mapping for even row lengths; nnz-split mapping when rows are long on average (power-law
-  // graphs put most of the work in a few rows): runs of L nonzeros per sub-warp, L the larger of
-  // twice the mean row and what leaves about 8192 runs (two waves of sub-warps on an H100).
+  // graphs put most of the work in a few rows): runs of L nonzeros per sub-warp
+  // (nnzsplit_run_length).
   const double mean_row = double(a.nnz) / double(std::max<Index>(a.nrows, 1));
   const bool split = !coo && !rowsplit && mean_row >= SpmmPolicy::split_mean_row;
-  int L = 8;
-  while (L < 256 && (L < 2 * mean_row || L < a.nnz / 8192)) L *= 2;
   DeviceOut out(C, T, ctx, coo || split);
 
   SpmmProblem p;
@@ -139,7 +137,9 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   // spmm_rowsplit on a narrow B: one column per lane (more lanes per row, fewer rows in step per
   // warp) where the bench found it ahead of 16-byte vectors.
   const bool vectors = vec_ok && !(rowsplit && p.n <= SpmmPolicy::rowsplit_scalar_max_cols);
-  const SubwarpShape shape = subwarp_shape(p.n, vectors ? vw : 1);
+  const SubwarpShape shape =
+      split ? nnzsplit_shape(p.n, vectors ? vw : 1) : subwarp_shape(p.n, vectors ? vw : 1);
+  const int L = split ? nnzsplit_run_length(p.nnz, shape, device_props(ctx.device).sm_count) : 0;
   const int rowsplit_threads =
       rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
   // C larger than L2: its lines are written once and never reread by this kernel.
@@ -159,6 +159,7 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
                  (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp)" : "") + ", " +
                  std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " + std::to_string(p.n) +
                  ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
+                 (shape.nv > 1 ? " x " + std::to_string(shape.nv) : "") +
                  ", " + std::to_string(shape.chunks) + " column chunks");
   with_spmm_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
@@ -166,7 +167,7 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
     else if (rowsplit)
       spmm_rowsplit_launch<S>(p, shape, SpmmPolicy::long_row, rowsplit_threads, stream_c, ctx.stream,
                               ctx.debug_sync);
-    else if (split) spmm_csr_split_launch<S>(p, shape, L, ctx.stream, ctx.debug_sync);
+    else if (split) spmm_nnzsplit_launch<S>(p, shape, L, stream_c, ctx.stream, ctx.debug_sync);
     else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
   });
   out.finish(ctx);

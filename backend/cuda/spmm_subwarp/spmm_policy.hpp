@@ -37,6 +37,18 @@ struct SpmmPolicy {
   /// ... unless n_B >= 128 and C has more than this many elements (bandwidth bound: spmm_subwarp
   /// ahead on PubMed and p2p-Gnutella31 from n_B = 128; rowsplit ahead on Cora up to n_B = 512).
   static constexpr double rowsplit_max_wide_output = double(1 << 21);
+  /// spmm_subwarp's nnz-split kernel (spmm_nnzsplit_impl.cuh): runs of L nonzeros per sub-warp,
+  /// L a power of two from nnzsplit_min_run to nnzsplit_max_run, the longest that still launches
+  /// nnzsplit_threads_per_sm threads per SM (a few waves: short runs shorten the longest chain of
+  /// dependent loads, long runs cut the rows that cross a run boundary and go through atomics).
+  static constexpr int nnzsplit_min_run = 16;
+  static constexpr int nnzsplit_max_run = 2048;
+  static constexpr int nnzsplit_threads_per_sm = 4 * 2048;
+  /// Vectors of B columns per lane: 2 covers n_B = 256 (fp32) in one pass over A instead of two
+  /// column chunks.
+  static constexpr int nnzsplit_max_vectors = 2;
+  /// Nonzeros whose B rows are loaded back to back before they are combined.
+  static constexpr int nnzsplit_unroll = 4;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
@@ -46,6 +58,7 @@ struct SubwarpShape {
   int vec = 1;
   int chunk_cols = 1;  ///< sub-warp width times vec
   int chunks = 1;      ///< column chunks (grid y)
+  int nv = 1;          ///< vectors per thread, sub-warp width x vec apart (nnz-split kernel)
 };
 
 /// Sub-warp shape of the paper: the smallest power of two >= n_B columns (in vectors), at most
@@ -59,6 +72,29 @@ inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
   s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
   if (s.chunks < 1) s.chunks = 1;
   return s;
+}
+
+/// The nnz-split kernel's shape: subwarp_shape's sub-warp, each thread holding up to `max_nv`
+/// vectors (columns lane x vec + j x sub-warp x vec), so that one column chunk covers up to
+/// 32 x vec x max_nv columns.
+inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmPolicy::nnzsplit_max_vectors) {
+  SubwarpShape s = subwarp_shape(n_cols, vec);
+  const long long vectors = (n_cols + vec - 1) / vec;
+  while (s.nv < max_nv && (1ll << s.log_sw) * s.nv < vectors) s.nv *= 2;
+  s.chunk_cols = (1 << s.log_sw) * vec * s.nv;
+  s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
+  if (s.chunks < 1) s.chunks = 1;
+  return s;
+}
+
+/// The nnz-split run length (SpmmPolicy::nnzsplit_*): the longest power of two that still
+/// launches nnzsplit_threads_per_sm threads per SM for `nnz` nonzeros in `shape`.
+inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_count) {
+  const double lanes = double(1 << shape.log_sw) * double(shape.chunks);
+  const double target = double(sm_count > 0 ? sm_count : 1) * SpmmPolicy::nnzsplit_threads_per_sm;
+  int L = SpmmPolicy::nnzsplit_min_run;
+  while (L < SpmmPolicy::nnzsplit_max_run && double(nnz) / (2.0 * L) * lanes >= target) L *= 2;
+  return L;
 }
 
 /// spmm_rowsplit's block size: the largest of 128 and 64 threads that still gives every SM two

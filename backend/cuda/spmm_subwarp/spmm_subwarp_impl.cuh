@@ -205,6 +205,8 @@ void spmm_coo_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stre
 
 }  // namespace ringblas::cuda::detail
 
+#include "backend/cuda/spmm_subwarp/spmm_nnzsplit_impl.cuh"
+
 #define RINGBLAS_INSTANTIATE_SPMM_SUBWARP(SR)                                                  \
   template void ringblas::cuda::detail::spmm_csr_launch<SR>(                                   \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
@@ -212,6 +214,9 @@ void spmm_coo_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stre
   template void ringblas::cuda::detail::spmm_csr_split_launch<SR>(                             \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
       int, void*, bool);                                                                       \
+  template void ringblas::cuda::detail::spmm_nnzsplit_launch<SR>(                              \
+      const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
+      int, bool, void*, bool);                                                                 \
   template void ringblas::cuda::detail::spmm_coo_launch<SR>(                                   \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
       void*, bool);

@@ -1,0 +1,204 @@
+// GPU tests of spmm_subwarp's nnz-split kernel (backend/cuda/spmm_subwarp/spmm_nnzsplit_impl.cuh,
+// issue 14): the launcher called directly with run lengths from 1 to past nnz and 1, 2 or 4
+// vectors per lane, on rows of lengths around the run boundaries (empty rows, one row spanning
+// many runs, rows ending exactly at a boundary) and on an R-MAT power-law graph, n_B from 1 to
+// 520 (scalar and 16-byte paths, lanes and vectors past n_B), plus_times and min_plus (monoid
+// atomics on crossing rows), epilogues (last pass on crossing rows); and the public mxm with
+// spmm_subwarp forced or chosen. C is poisoned before every launch; every result is compared
+// with the cpu backend exactly (small integer values: every summation order gives the same float).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/spmm_subwarp/spmm_subwarp_impl.cuh"  // the launcher with its code knobs
+#include "ringblas/ringblas.hpp"
+#include "semirings/semiring.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/random_matrix.hpp"
+#include "support/rmat.hpp"
+
+namespace ringblas::test {
+namespace {
+
+using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
+using MinPlus = sr::semiring<sr::min_monoid<float>, sr::plus_op<float>>;
+
+/// Rows of the lengths given at random distinct columns of k, small integer values, fp32, i32.
+Matrix rows_of_lengths(const std::vector<Index>& lengths, Index k, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Index> r, c;
+  std::vector<double> v;
+  for (Index i = 0; i < Index(lengths.size()); ++i) {
+    std::vector<char> used(static_cast<std::size_t>(k), 0);
+    for (Index e = 0; e < lengths[i]; ++e) {
+      Index j = rng.between(0, k - 1);
+      while (used[j]) j = (j + 1) % k;
+      used[j] = 1;
+      r.push_back(i), c.push_back(j), v.push_back(double(rng.between(-3, 6)));
+    }
+  }
+  return Matrix::from_triplets(Index(lengths.size()), k, r, c, v, Dup::error, IndexType::i32)
+      .cast(Type::fp32);
+}
+
+/// g's pattern with small integer fp32 values and 32-bit indices.
+Matrix integral_fp32(const Matrix& g, std::uint64_t seed) {
+  Rng rng(seed);
+  const auto rp = g.row_ptr_vector(), ci = g.col_idx_vector();
+  std::vector<std::int32_t> rp32(rp.begin(), rp.end()), ci32(ci.begin(), ci.end());
+  std::vector<float> v(ci.size());
+  for (float& x : v) x = float(rng.between(-3, 6));
+  return Matrix::from_csr(g.nrows(), g.ncols(), rp32, ci32, v);
+}
+
+/// Lengths around multiples of 16 (the smallest run of the policy) and of the run lengths the
+/// test uses, zeros between, one row of 1500 (many runs), then a stretch of rows of 1.
+std::vector<Index> boundary_lengths() {
+  std::vector<Index> len;
+  const Index pick[] = {0, 1, 15, 16, 17, 0, 0, 31, 32, 33, 2, 63, 64, 65, 7, 1500, 3, 0, 128, 5};
+  for (Index i = 0; i < 400; ++i) len.push_back(pick[i % 20]);
+  for (Index i = 0; i < 300; ++i) len.push_back(1);
+  return len;
+}
+
+class SpmmNnzsplit : public GpuTest {
+ protected:
+  /// C = epilogue(A ⊕.⊗ B) by the nnz-split launcher (run length L, at most MaxNV vectors per
+  /// lane, nv of them when the width allows), compared with the cpu; "" when equal.
+  template <class S, int MaxNV = 4>
+  std::string launch_and_compare(const Semiring& s, const Matrix& A, const DenseMatrix& B, int L,
+                                 int nv, const Epilogue& ep = Epilogue::none()) {
+    using namespace ringblas::cuda::detail;
+    Context cuda(Backend::cuda), cpu(Backend::cpu);
+    const Matrix a = A.to(Location::device, cuda);
+    const DenseMatrix b = B.to(Location::device, cuda);
+    const Index m = A.nrows(), n = B.ncols();
+    DenseMatrix c = DenseMatrix(m, n, Type::fp32).to(Location::device, cuda);
+    if (m * n > 0 && cudaMemset(c.values().data(), 0xAB, std::size_t(m * n) * 4) != cudaSuccess)
+      return "memset";
+    DenseVector bias;
+    SpmmProblem p;
+    p.m = int(m);
+    p.k = int(A.ncols());
+    p.n = int(n);
+    p.nnz = A.nnz();
+    p.row_ptr = a.row_ptr().as<std::int32_t>();
+    p.col_idx = a.col_idx().as<std::int32_t>();
+    p.a_values = a.values().data();
+    p.b = b.values().data();
+    p.b_rs = n;
+    p.b_cs = 1;
+    p.c = c.values().data();
+    p.c_rs = n;
+    p.c_cs = 1;
+    if (ep.has_bias()) {
+      bias = ep.bias->to(Location::device, cuda);
+      p.epilogue.bias = true;
+      p.epilogue.bias_values = bias.values().data();
+    }
+    p.epilogue.relu = ep.has_relu();
+    p.epilogue.clamp = ep.clamp.has_value();
+    p.epilogue.clamp_value = ep.clamp.value_or(0);
+    const int vec = n % 4 == 0 ? 4 : 1;
+    const SubwarpShape shape = nnzsplit_shape(n, vec, nv);
+    try {
+      spmm_nnzsplit_launch_tuned<S, MaxNV>(p, shape, L, false, nullptr, true);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
+    DenseMatrix want(m, n, Type::fp32);
+    mxm(want, s, A, B, ep, {}, cpu);
+    const DenseMatrix got = c.to(Location::host, cuda);
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < n; ++j) {
+        const float g = got.at<float>(i, j), w = want.at<float>(i, j);
+        if (!(g == w || (std::isinf(g) && std::isinf(w) && (g > 0) == (w > 0))))
+          return "L " + std::to_string(L) + ", nv " + std::to_string(shape.nv) + ", n_B " +
+                 std::to_string(n) + ": C(" + std::to_string(i) + ", " + std::to_string(j) +
+                 ") = " + std::to_string(g) + ", cpu " + std::to_string(w);
+      }
+    return "";
+  }
+};
+
+TEST_F(SpmmNnzsplit, RunLengthsAroundRowBoundaries) {
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, 201);
+  const Semiring s = semiring("plus_times", Type::fp32);
+  for (Index n : {Index(1), Index(5), Index(16), Index(64), Index(132), Index(256)}) {
+    const DenseMatrix B =
+        random_dense(1700, n, Type::fp32, 202 + n, Layout::row_major, ValueKind::integral);
+    for (int L : {1, 2, 7, 16, 33, 64, 1000, 1 << 20})
+      EXPECT_EQ(launch_and_compare<PlusTimes>(s, A, B, L, 2), "");
+  }
+}
+
+TEST_F(SpmmNnzsplit, VectorsPerLaneAndWidthsPastTheLanes) {
+  // n_B = 192 / 260 / 520 leave whole vectors of a lane past n_B; 136 one lane's second vector.
+  const Matrix A = integral_fp32(rmat(11, 8, 203).adjacency, 204);
+  const Semiring s = semiring("plus_times", Type::fp32);
+  for (Index n : {Index(3), Index(16), Index(128), Index(136), Index(192), Index(256), Index(260),
+                  Index(512), Index(520)})
+    for (int nv : {1, 2, 4}) {
+      const DenseMatrix B =
+          random_dense(A.ncols(), n, Type::fp32, 205 + n, Layout::row_major, ValueKind::integral);
+      for (int L : {16, 128}) EXPECT_EQ(launch_and_compare<PlusTimes>(s, A, B, L, nv), "");
+    }
+}
+
+TEST_F(SpmmNnzsplit, MinPlusAtomicsAndEpilogues) {
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, 206);
+  const Matrix G = integral_fp32(rmat(10, 8, 207).adjacency, 208);
+  for (Index n : {Index(4), Index(17), Index(256)}) {
+    const DenseMatrix B =
+        random_dense(1700, n, Type::fp32, 209 + n, Layout::row_major, ValueKind::integral);
+    EXPECT_EQ((launch_and_compare<MinPlus, 2>(semiring("min_plus", Type::fp32), A, B, 16, 2)), "");
+    std::vector<float> bias(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < bias.size(); ++j) bias[j] = float(int(j % 7) - 3);
+    const DenseVector b = DenseVector::from_values(bias);
+    Epilogue clamp = Epilogue::bias_relu(b);
+    clamp.clamp = 4.0;
+    for (const Epilogue& ep : {Epilogue::relu(), Epilogue::bias_add(b), clamp}) {
+      EXPECT_EQ(launch_and_compare<PlusTimes>(semiring("plus_times", Type::fp32), A, B, 16, 2, ep),
+                "")
+          << "epilogue kind " << int(ep.kind);
+      const DenseMatrix Bg =
+          random_dense(G.ncols(), n, Type::fp32, 210 + n, Layout::row_major, ValueKind::integral);
+      EXPECT_EQ(launch_and_compare<PlusTimes>(semiring("plus_times", Type::fp32), G, Bg, 64, 2, ep),
+                "")
+          << "epilogue kind " << int(ep.kind);
+    }
+  }
+}
+
+TEST_F(SpmmNnzsplit, PublicMxmForcedAndChosenOnPowerLawGraphs) {
+  // Through mxm: R-MAT (mean row about 14, so spmm_subwarp takes the nnz-split mapping) with
+  // every manifest semiring at a vector width and a scalar one, checked by Backend::verify.
+  std::vector<Semiring> all;
+#define RINGBLAS_SPMM_SEMIRING(M, O, TY) all.push_back(semiring(#M "_" #O, Type::TY));
+#include "backend/cuda/spmm_subwarp/spmm_manifest.def"
+#undef RINGBLAS_SPMM_SEMIRING
+  const Matrix g = rmat(10, 8, 211).adjacency;
+  for (const Semiring& s : all)
+    for (Index n : {Index(7), Index(64), Index(256)}) {
+      Matrix A = g.cast(s.type);
+      if (s.type == Type::fp32) A = integral_fp32(g, 212);
+      const DenseMatrix B =
+          random_dense(A.ncols(), n, s.type, 213 + n, Layout::row_major, ValueKind::integral);
+      for (Variant v : {Variant::spmm_subwarp, Variant::automatic}) {
+        Context ctx(Backend::verify);
+        poison_device_pool(std::size_t(A.nrows() * n) * 8 + 4096, ctx);
+        Descriptor d;
+        d.variant = v;
+        DenseMatrix C(A.nrows(), n, s.type);
+        EXPECT_NO_THROW(mxm(C, s, A, B, d, ctx))
+            << s.name() << " n_B " << n << " " << variant_name(v);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace ringblas::test
