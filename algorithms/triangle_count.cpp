@@ -11,7 +11,7 @@
 namespace ringblas::algorithms {
 namespace {
 
-/// S(perm, perm) = P S Pᵀ with perm sorting the vertices by decreasing degree (ties by id). The
+/// S(perm, perm) = P S Pᵀ (boolean) with perm sorting the vertices by decreasing degree (ties by id). The
 /// degrees are read back once and sorted on the host by a stable counting sort (O(n + max
 /// degree): a comparison sort of millions of vertices would cost more than the count itself).
 Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
@@ -37,7 +37,7 @@ Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
   perm.list.resize(static_cast<std::size_t>(n));
   for (Index v = 0; v < n; ++v)
     perm.list[static_cast<std::size_t>(start[static_cast<std::size_t>(max_d - d[v])]++)] = v;
-  Matrix permuted = new_matrix(n, n, S.type(), S.location(), ctx);
+  Matrix permuted = new_matrix(n, n, Type::boolean, S.location(), ctx);
   extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
   return permuted;
 }
@@ -49,16 +49,20 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
   if (A.ncols() != n)
     throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
                             std::to_string(A.ncols()));
-  Matrix S = new_matrix(n, n, Type::boolean, A.location(), ctx);
-  select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
-  if (opt.presort) S = by_decreasing_degree(S, ctx);
+  // tril(S, -1) and triu(S, 1) drop the self-loops; only Cohen's mask needs offdiag(A).
+  const Matrix S = opt.presort ? by_decreasing_degree(A, ctx) : A;
   Matrix L = new_matrix(n, n, Type::boolean, S.location(), ctx);
-  Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
   Matrix C = new_matrix(n, n, Type::int64, S.location(), ctx);
   select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, ctx);
-  select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   Descriptor d = structural();
+  if (opt.method == TriangleMethod::sandia_llt) {
+    d.transpose_b = true;
+    mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
+    return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
+  }
+  Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
   switch (opt.method) {
     case TriangleMethod::sandia_ll:
       mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
@@ -67,9 +71,14 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
       d.transpose_b = true;
       mxm(C, &L, no_accum, plus_pair, L, U, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
-    case TriangleMethod::cohen:
-      mxm(C, &S, no_accum, plus_pair, L, U, d, ctx);
+    case TriangleMethod::cohen: {
+      Matrix O = new_matrix(n, n, Type::boolean, S.location(), ctx);
+      select(O, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), S, {}, ctx);
+      mxm(C, &O, no_accum, plus_pair, L, U, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>() / 2;
+    }
+    case TriangleMethod::sandia_llt:
+      break;
   }
   throw InvalidValue("triangle_count: unknown method");
 }

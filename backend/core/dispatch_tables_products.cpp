@@ -145,6 +145,19 @@ const Table<MxmProblem, Matrix>& mxm_table() {
                    [](const MxmProblem& p, const Matrix&) {
                      return cuda::spgemm_dot::cost(p.mask, p.A, p.B, p.d);
                    }},
+          // The same masked product row by row of the mask, row i of A in a shared-memory hash
+          // set: cheaper than spgemm_dot when A's rows are reused by several mask entries.
+          MxmEntry{Variant::spgemm_dot_hash, kCuda,
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
+                   },
+                   [](const MxmProblem& p, Matrix& c, Context& x) {
+                     cuda::spgemm_dot::run_hash(c, p.mask, p.accum, p.s, p.A, p.B,
+                                                with_variant(p.d, Variant::spgemm_dot_hash), x);
+                   },
+                   [](const MxmProblem& p, const Matrix&) {
+                     return cuda::spgemm_dot::hash_cost(p.mask, p.A, p.B, p.d);
+                   }},
           MxmEntry{Variant::suitesparse, kCpu, always<MxmProblem, Matrix>,
                    [](const MxmProblem& p, Matrix& c, Context& x) {
                      HostInputs h(x);

@@ -61,6 +61,10 @@ void run(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Ma
          const Descriptor&, Context&) {
   not_compiled("mxm (spgemm_dot)");
 }
+void run_hash(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, const Matrix&,
+              const Descriptor&, Context&) {
+  not_compiled("mxm (spgemm_dot_hash)");
+}
 }  // namespace spgemm_dot
 namespace spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,

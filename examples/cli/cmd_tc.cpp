@@ -1,4 +1,5 @@
-// `ringblas tc FILE [--method sandia_ll|sandia_lut|cohen] [--no-presort]`: triangle count.
+// `ringblas tc FILE [--method sandia_llt|sandia_ll|sandia_lut|cohen] [--no-presort]`: triangle
+// count.
 #include <iostream>
 
 #include "algorithms/triangle_count.hpp"
@@ -11,8 +12,8 @@ constexpr const char* kUsage =
     "usage: ringblas tc FILE [--method M] [--no-presort] [options]\n"
     "  counts the triangles of the undirected graph FILE: the graph is symmetrised first\n"
     "  (A or Aᵀ having an entry makes an edge) and self-loops are ignored; prints 'triangles: N'\n"
-    "  --method M      sandia_lut (default: C<L> = L +.pair Uᵀ), sandia_ll (C<L> = L +.pair L),\n"
-    "                  cohen (C<A> = L +.pair U, halved)\n"
+    "  --method M      sandia_llt (default: C<L> = L +.pair Lᵀ), sandia_lut (C<L> = L +.pair Uᵀ),\n"
+    "                  sandia_ll (C<L> = L +.pair L), cohen (C<A> = L +.pair U, halved)\n"
     "  --no-presort    keep the vertex order (default: relabel by decreasing degree)\n";
 }  // namespace
 
@@ -21,15 +22,17 @@ int cmd_tc(Args& args) {
   if (!opened) return 0;  // --help was printed
   GraphOptions& g = *opened;
   algorithms::TriangleOptions opt;
-  const std::string method = args.option("--method").value_or("sandia_lut");
-  if (method == "sandia_ll")
+  const std::string method = args.option("--method").value_or("sandia_llt");
+  if (method == "sandia_llt")
+    opt.method = algorithms::TriangleMethod::sandia_llt;
+  else if (method == "sandia_ll")
     opt.method = algorithms::TriangleMethod::sandia_ll;
   else if (method == "sandia_lut")
     opt.method = algorithms::TriangleMethod::sandia_lut;
   else if (method == "cohen")
     opt.method = algorithms::TriangleMethod::cohen;
   else
-    args.usage_error("unknown --method '" + method + "' (sandia_ll, sandia_lut, cohen)");
+    args.usage_error("unknown --method '" + method + "' (sandia_llt, sandia_ll, sandia_lut, cohen)");
   opt.presort = !args.flag("--no-presort");
   const std::string path = args.positionals(1, 1)[0];
   if (g.output) args.usage_error("tc prints one number; -o is not taken");

@@ -381,7 +381,7 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
   ASSERT_EQ(table.size(), order.size());
   const std::set<std::string> expected = {
       "mxm cpu: suitesparse cuda: "
-      "spgemm_hash,spgemm_dot,spmm_rowsplit,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,"
+      "spgemm_hash,spgemm_dot,spgemm_dot_hash,spmm_rowsplit,spmm_subwarp,spmm_subwarp_coo,spmm_batched,spmm_batched_coo,"
       "sparse_layer,maxk",
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",

@@ -1,9 +1,11 @@
-// GPU tests of mxm on the spgemm_dot kernel (masked dot products, Descriptor.variant forced):
-// every manifest semiring x value/structural mask x accumulator x replace x transposes, on
-// random, empty-row, full-row, diagonal and empty operands, against the cpu backend
-// (Backend::verify) with the device pool poisoned first; the triangle-counting product
-// C<L> = L +.pair Uᵀ on a random power-law-ish graph with automatic dispatch choosing
-// spgemm_dot; and the problems it must refuse (no mask, complemented mask).
+// GPU tests of mxm on the spgemm_dot and spgemm_dot_hash kernels (masked dot products,
+// Descriptor.variant forced; every test runs both variants): every manifest semiring x
+// value/structural mask x accumulator x replace x transposes, on random, empty-row, full-row,
+// diagonal and empty operands, against the cpu backend (Backend::verify) with the device pool
+// poisoned first; rows of A past the hash kernels' warp table, block table and block-table limit
+// (binary-search fallback); the triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on
+// a random graph with hubs, automatic dispatch choosing a masked dot variant; and the problems
+// they must refuse (no mask, complemented mask).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -32,16 +34,18 @@ Accum accum_for(const Semiring& s) {
   return s.add == MonoidCode::min ? Accum(BinaryOpCode::min) : Accum(BinaryOpCode::plus);
 }
 
-/// mxm with spgemm_dot forced under Backend::verify (cpu and cuda compared entry by entry);
-/// "" when they agree.
-std::string verify_dot(const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
-                       const Matrix& B, Descriptor d, Matrix C) {
-  d.variant = Variant::spgemm_dot;
+constexpr Variant kDotVariants[] = {Variant::spgemm_dot, Variant::spgemm_dot_hash};
+
+/// mxm with `v` forced under Backend::verify (cpu and cuda compared entry by entry); "" when
+/// they agree.
+std::string verify_dot(Variant v, const Matrix* M, Accum accum, const Semiring& s,
+                       const Matrix& A, const Matrix& B, Descriptor d, Matrix C) {
+  d.variant = v;
   Context ctx(Backend::verify);
   try {
     mxm(C, M, accum, s, A, B, d, ctx);
   } catch (const std::exception& e) {
-    return s.name() + ": " + e.what();
+    return std::string(variant_name(v)) + ", " + s.name() + ": " + e.what();
   }
   return "";
 }
@@ -65,15 +69,16 @@ TEST_F(SpgemmDot, ManifestSemiringsMasksAccumReplaceTransposes) {
         const Matrix M = random_mask(m, n, 0.3, Type::int32, ++seed);
         const Matrix C0 =
             random_matrix(m, n, 0.2, s.type, ++seed, Pattern::random, ValueKind::integral);
-        for (MaskMode mm : {MaskMode::value, MaskMode::structure})
-          for (bool replace : {false, true})
-            for (bool acc : {false, true}) {
-              EXPECT_EQ(verify_dot(&M, acc ? accum_for(s) : no_accum, s, A, B,
-                                   make_desc(mm, replace, ta, tb), C0),
-                        "")
-                  << mask_mode_name(mm) << (replace ? ", replace" : "") << (acc ? ", accum" : "")
-                  << (ta ? ", A'" : "") << (tb ? ", B'" : "");
-            }
+        for (Variant v : kDotVariants)
+          for (MaskMode mm : {MaskMode::value, MaskMode::structure})
+            for (bool replace : {false, true})
+              for (bool acc : {false, true}) {
+                EXPECT_EQ(verify_dot(v, &M, acc ? accum_for(s) : no_accum, s, A, B,
+                                     make_desc(mm, replace, ta, tb), C0),
+                          "")
+                    << mask_mode_name(mm) << (replace ? ", replace" : "")
+                    << (acc ? ", accum" : "") << (ta ? ", A'" : "") << (tb ? ", B'" : "");
+              }
       }
 }
 
@@ -87,22 +92,62 @@ TEST_F(SpgemmDot, DegenerateOperands) {
       const Matrix B =
           random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row, ValueKind::integral);
       const Matrix M = random_matrix(m, n, 0.3, Type::boolean, ++seed, pm);
-      EXPECT_EQ(
-          verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
-                     Matrix(m, n, Type::fp64)),
-          "")
-          << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
+      for (Variant v : kDotVariants)
+        EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
+                             make_desc(MaskMode::structure, false, false, true),
+                             Matrix(m, n, Type::fp64)),
+                  "")
+            << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
     }
   // Zero-sized shapes.
   for (Index z : {Index{0}, Index{1}}) {
     const Matrix A = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
     const Matrix B = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
     const Matrix M = random_matrix(z, z, 1.0, Type::boolean, ++seed, Pattern::full);
-    EXPECT_EQ(verify_dot(&M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
-                         Matrix(z, z, Type::fp64)),
-              "")
-        << z << " x " << z;
+    for (Variant v : kDotVariants)
+      EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
+                           make_desc(MaskMode::structure, false, false, true),
+                           Matrix(z, z, Type::fp64)),
+                "")
+          << z << " x " << z;
   }
+}
+
+TEST_F(SpgemmDot, HashTablesOfEverySize) {
+  // Rows of A of 512 (a warp's table's limit), 513 and 600 (block kernel), 3000, 4096 (the block
+  // table's limit), 4097 and 6000 entries (past it: binary search), each with many mask entries
+  // whose rows of Bᵀ are short and long, values read (plus_times) and not (plus_pair).
+  const Index m = 12, k = 9000, n = 300;
+  const std::vector<Index> row_len = {20, 600, 0, 3000, 4096, 6000, 1, 512, 513, 20, 4097, 64};
+  std::vector<Index> rows, cols;
+  std::vector<std::int64_t> vals;
+  std::uint64_t h = 12345;
+  auto next = [&h] {
+    h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+    return h;
+  };
+  // Exactly len columns: c -> (7919 c + offset) mod k is a bijection (7919 is prime to k).
+  auto in_row = [k](Index c, Index offset, Index len) { return (7919 * c + offset) % k < len; };
+  for (Index i = 0; i < m; ++i)
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 131 * i, row_len[std::size_t(i)]))
+        rows.push_back(i), cols.push_back(c), vals.push_back(std::int64_t(next() % 7) - 3);
+  const Matrix A = Matrix::from_triplets<std::int64_t>(m, k, rows, cols, vals, Dup::first);
+  rows.clear(), cols.clear(), vals.clear();
+  for (Index j = 0; j < n; ++j) {
+    const Index len = j % 3 == 0 ? 4000 : j % 3 == 1 ? 40 : 400;
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 17 * j + 5, len))
+        rows.push_back(j), cols.push_back(c), vals.push_back(std::int64_t(next() % 5) - 2);
+  }
+  const Matrix Bt = Matrix::from_triplets<std::int64_t>(n, k, rows, cols, vals, Dup::first);
+  const Matrix M = random_mask(m, n, 0.6, Type::int32, 77);
+  for (const char* name : {"plus_times", "plus_pair"})
+    for (Variant v : kDotVariants)
+      EXPECT_EQ(verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
+                           make_desc(MaskMode::structure, false, false, true),
+                           Matrix(m, n, Type::int64)),
+                "");
 }
 
 TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
@@ -129,15 +174,16 @@ TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
   select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, cpu);
   const Semiring pp = semiring("plus_pair", Type::int64);
   Descriptor d = make_desc(MaskMode::structure, false, false, true);
-  EXPECT_EQ(verify_dot(&L, no_accum, pp, L, U, d, Matrix(n, n, Type::int64)), "");
-  // sandia_ll's form (B not transposed: spgemm_dot transposes it) and Cohen's (mask S).
-  EXPECT_EQ(verify_dot(&L, no_accum, pp, L, L, make_desc(MaskMode::structure, false, false, false),
-                       Matrix(n, n, Type::int64)),
-            "");
-  EXPECT_EQ(verify_dot(&S, no_accum, pp, L, U, make_desc(MaskMode::structure, false, false, false),
-                       Matrix(n, n, Type::int64)),
-            "");
-  // automatic picks spgemm_dot for the masked product and agrees with the cpu.
+  const Descriptor plain = make_desc(MaskMode::structure, false, false, false);
+  for (Variant v : kDotVariants) {
+    // sandia_lut's form, sandia_llt's (L +.pair Lᵀ), sandia_ll's (B not transposed: the
+    // launcher transposes it) and Cohen's (mask S).
+    EXPECT_EQ(verify_dot(v, &L, no_accum, pp, L, U, d, Matrix(n, n, Type::int64)), "");
+    EXPECT_EQ(verify_dot(v, &L, no_accum, pp, L, L, d, Matrix(n, n, Type::int64)), "");
+    EXPECT_EQ(verify_dot(v, &L, no_accum, pp, L, L, plain, Matrix(n, n, Type::int64)), "");
+    EXPECT_EQ(verify_dot(v, &S, no_accum, pp, L, U, plain, Matrix(n, n, Type::int64)), "");
+  }
+  // automatic picks a masked dot variant for the masked product and agrees with the cpu.
   std::ostringstream trace;
   Context ctx(Backend::verify);
   ctx.trace = true;
@@ -152,14 +198,17 @@ TEST_F(SpgemmDot, RefusesWhatItCannotCompute) {
   const Matrix A = random_matrix(10, 10, 0.3, Type::fp64, 1);
   const Matrix M = random_mask(10, 10, 0.3, Type::int32, 2);
   Context ctx(Backend::cuda);
-  Descriptor d;
-  d.variant = Variant::spgemm_dot;
-  Matrix C(10, 10);
-  EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, A, d, ctx), NotImplemented);
-  d.mask_complement = true;
-  EXPECT_THROW(mxm(C, &M, no_accum, s, A, A, d, ctx), NotImplemented);
-  d.mask_complement = false;
-  EXPECT_THROW(mxm(C, &M, no_accum, semiring("max_min", Type::fp64), A, A, d, ctx), NotImplemented);
+  for (Variant v : kDotVariants) {
+    Descriptor d;
+    d.variant = v;
+    Matrix C(10, 10);
+    EXPECT_THROW(mxm(C, nullptr, no_accum, s, A, A, d, ctx), NotImplemented);
+    d.mask_complement = true;
+    EXPECT_THROW(mxm(C, &M, no_accum, s, A, A, d, ctx), NotImplemented);
+    d.mask_complement = false;
+    EXPECT_THROW(mxm(C, &M, no_accum, semiring("max_min", Type::fp64), A, A, d, ctx),
+                 NotImplemented);
+  }
   // Without a mask automatic keeps the row-wise product.
   std::ostringstream trace;
   Context t(Backend::cuda);

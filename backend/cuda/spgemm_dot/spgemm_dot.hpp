@@ -1,8 +1,10 @@
 // The spgemm_dot family: masked dot-product SpGEMM C<M> = C accum A ⊕.⊗ B computed only at the
-// mask's entries, C(i, j) = ⊕_k A(i, k) ⊗ Bᵀ(j, k) as the intersection of two sorted rows (the
-// shorter row probed, the longer binary-searched; a sub-warp per mask entry). The dispatch table
-// picks it over the row-wise hash SpGEMM when the mask is much sparser than the unmasked product
-// (triangle counting: C<L> = L ⊕.⊗ Uᵀ with plus_pair). Plain C++ interface.
+// mask's entries, C(i, j) = ⊕_k A(i, k) ⊗ Bᵀ(j, k). Two variants: spgemm_dot intersects two
+// sorted rows per mask entry (the shorter row probed, the longer binary-searched; a sub-warp per
+// mask entry); spgemm_dot_hash goes row by row of the mask, row i of A in a shared-memory hash
+// set probed by row j of Bᵀ for every mask entry (i, j) of the row. The dispatch table picks them
+// over the row-wise hash SpGEMM when the mask is much sparser than the unmasked product
+// (triangle counting: C<L> = L ⊕.⊗ Lᵀ with plus_pair). Plain C++ interface.
 #pragma once
 #include <cmath>
 #include <optional>
@@ -24,6 +26,10 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix* mask, 
 void run(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Matrix& A,
          const Matrix& B, const Descriptor& desc, Context& ctx);
 
+/// The same product by the row-wise hash kernels (spgemm_dot_hash); the same requirements.
+void run_hash(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Matrix& A,
+              const Matrix& B, const Descriptor& desc, Context& ctx);
+
 /// Cost estimates (entry visits) that order spgemm_dot and the row-wise product for `automatic`
 /// (the density rule). Row-wise (hash): every product A(i, k) B(k, j) is formed, about
 /// nnz(A) nnz(B) / inner of them on average, each a hash insert (~4 visits). Dot: per mask entry
@@ -40,6 +46,16 @@ inline double cost(const Matrix* mask, const Matrix& A, const Matrix& B, const D
   const double cols_b = double(d.transpose_b ? B.nrows() : B.ncols());
   const double avg_b = cols_b > 0 ? double(B.nnz()) / cols_b : 0.0;  // a row of op(B)ᵀ
   return double(mask->nnz()) * (avg_a + avg_b + 1.0) +
+         (d.transpose_b ? 0.0 : 8.0 * double(B.nnz()));
+}
+/// spgemm_dot_hash: per mask entry one probe per entry of row j of op(B)ᵀ (avg_b visits), plus
+/// each row of A inserted into its table (2 visits per entry of A) and the transpose of B.
+inline double hash_cost(const Matrix* mask, const Matrix& A, const Matrix& B,
+                        const Descriptor& d) {
+  if (!mask) return INFINITY;
+  const double cols_b = double(d.transpose_b ? B.nrows() : B.ncols());
+  const double avg_b = cols_b > 0 ? double(B.nnz()) / cols_b : 0.0;
+  return double(mask->nnz()) * (avg_b + 1.0) + 2.0 * double(A.nnz()) +
          (d.transpose_b ? 0.0 : 8.0 * double(B.nnz()));
 }
 
