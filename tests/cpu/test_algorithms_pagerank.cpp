@@ -47,7 +47,8 @@ void check_pagerank(const Matrix& A, double alpha = 0.85) {
   // y = (x .* w) +.× A, and y = Aᵀ +.× (x .* w) with Aᵀ given (the pull form).
   Matrix at(A.ncols(), A.nrows(), A.type());
   transpose(at, nullptr, no_accum, A, {}, ctx);
-  for (const Matrix* t : {static_cast<const Matrix*>(nullptr), &at}) {
+  const Matrix* given = &at;
+  for (const Matrix* t : {static_cast<const Matrix*>(nullptr), given}) {
     SCOPED_TRACE(t ? "transposed given" : "vxm on A");
     opt.transposed = t;
     const algorithms::PageRankResult r = algorithms::pagerank(A, opt, ctx);
