@@ -40,7 +40,11 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
   bool pull = false;
   Index visited = 1;
   // Beamer's edge counts (opt.edge_counts): deg = A +.pair 1, m_u = edges not yet explored.
-  std::optional<Vector> deg;
+  std::optional<Vector> own_degree;
+  const Vector* deg = opt.out_degree;
+  if (deg && (deg->size() != n || deg->type() != Type::int64))
+    throw DimensionMismatch("bfs: out_degree must be an int64 vector of size " +
+                            std::to_string(n));
   double edges_unexplored = double(A.nnz());
   Index previous_nq = 0;
   for (Index k = 1; q.nnz() > 0; ++k) {
@@ -49,9 +53,10 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
       if (!pull && opt.edge_counts) {
         if (nq > previous_nq) {  // growing: m_f = Σ_{i ∈ q} deg(i)
           if (!deg) {
-            deg = new_vector(n, Type::int64, where, ctx);
-            mxv(*deg, nullptr, no_accum, semiring("plus_pair", Type::int64), A,
+            own_degree = new_vector(n, Type::int64, where, ctx);
+            mxv(*own_degree, nullptr, no_accum, semiring("plus_pair", Type::int64), A,
                 constant_vector(n, Index{0}, where, ctx), {}, ctx);
+            deg = &*own_degree;
           }
           Vector fd = new_vector(n, Type::int64, where, ctx);
           ewise_mult(fd, nullptr, no_accum, BinaryOpCode::second, q, *deg, {}, ctx);

@@ -32,6 +32,9 @@ struct BfsOptions {
   const Matrix* transposed = nullptr;
   bool symmetric = false;    ///< A equals Aᵀ (undirected graph): pull uses A
   bool edge_counts = false;  ///< Beamer's push-to-pull test on edge counts (see above)
+  /// With edge_counts: every vertex's out-degree (int64, A +.pair 1), a graph property computed
+  /// once and kept with the graph as LAGraph keeps G->out_degree (nullptr: computed here).
+  const Vector* out_degree = nullptr;
   double alpha = 14.0, beta = 24.0;
 };
 

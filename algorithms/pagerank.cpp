@@ -37,6 +37,10 @@ PageRankResult pagerank(const Matrix& A, const PageRankOptions& opt, Context& ct
   apply(dangling, &d, no_accum, UnaryOpCode::identity, ones, structural(/*complement=*/true), ctx);
 
   const Semiring plus_times = semiring("plus_times", Type::fp64);
+  const Matrix* at = opt.symmetric ? &A : opt.transposed;
+  if (at && (at->nrows() != n || at->ncols() != n))
+    throw DimensionMismatch("pagerank: the transposed graph must be " + std::to_string(n) + " x " +
+                            std::to_string(n));
   Vector& x = r.rank;
   while (r.iterations < opt.max_iterations) {
     ++r.iterations;
@@ -44,7 +48,10 @@ PageRankResult pagerank(const Matrix& A, const PageRankOptions& opt, Context& ct
     Vector y = new_vector(n, Type::fp64, where, ctx);
     Vector xd = new_vector(n, Type::fp64, where, ctx);
     ewise_mult(xw, nullptr, no_accum, BinaryOpCode::times, x, w, {}, ctx);
-    vxm(y, nullptr, no_accum, plus_times, xw, A, {}, ctx);
+    if (at)
+      mxv(y, nullptr, no_accum, plus_times, *at, xw, {}, ctx);
+    else
+      vxm(y, nullptr, no_accum, plus_times, xw, A, {}, ctx);
     ewise_mult(xd, nullptr, no_accum, BinaryOpCode::times, x, dangling, {}, ctx);
     const double dangling_sum = reduce(MonoidCode::plus, xd, ctx).as<double>();
     const double c = (alpha * dangling_sum + 1.0 - alpha) / double(n);

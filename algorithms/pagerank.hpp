@@ -7,7 +7,10 @@
 //   w = α ./ d                        (apply minv, then times α)
 //   x = 1/n
 //   repeat:
-//     y = (x .* w) +.× A              (vxm: y(j) = α Σ_i x(i) A(i,j) / d(i))
+//     y = (x .* w) +.× A              (vxm: y(j) = α Σ_i x(i) A(i,j) / d(i));
+//                                     with Aᵀ at hand (given, or A itself when symmetric, as
+//                                     LAGraph's G->AT / undirected kind): y = Aᵀ +.× (x .* w)
+//                                     (mxv: a row per output, no atomics)
 //     c = (α · Σ_{i dangling} x(i) + 1 - α) / n
 //     x' = y ⊕ c                      (every vertex gets c)
 //     stop when ‖x' - x‖₁ < n · tol   (networkx's test)
@@ -22,6 +25,9 @@ struct PageRankOptions {
   double damping = 0.85;  ///< α
   double tol = 1e-10;     ///< stop when ‖x' - x‖₁ < n · tol
   int max_iterations = 100;
+  /// Aᵀ for y = Aᵀ +.× (x .* w) (nullptr: y = (x .* w) +.× A), or A itself when `symmetric`.
+  const Matrix* transposed = nullptr;
+  bool symmetric = false;  ///< A equals Aᵀ (undirected graph)
 };
 
 struct PageRankResult {

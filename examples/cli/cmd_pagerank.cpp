@@ -44,7 +44,7 @@ int cmd_pagerank(Args& args) {
   opt.max_iterations =
       int(parse_number(args, args.option("--max-iter"), opt.max_iterations, "--max-iter"));
   const std::string path = args.positionals(1, 1)[0];
-  const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx);
+  const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx, &opt.symmetric);
   const algorithms::PageRankResult r = algorithms::pagerank(a, opt, g.ctx);
   std::cout << "iterations: " << r.iterations << '\n';
   if (g.output) write_vertex_vector(*g.output, r.rank, g.ctx);

@@ -11,11 +11,13 @@
 //   within the source's component, over the time. The other algorithms report nnz(A) / time.
 // - The GPU result is checked against the cpu one ("agree" column).
 // - cpu runs: --cpu-reps N, else half the GPU repetitions after a warm-up, and one run without
-//   warm-up on graphs over 2^26 entries (R-MAT scale 22), so that scale 22 fits one device call.
+//   warm-up on graphs over 2^26 entries (R-MAT scale 22), so that scale 22 fits one device call;
+//   --cpu-reps 0: none (GPU times and traces only; agreement not checked).
 // - The device copy of the graph has 32-bit indices (the kernels' width; --index64 keeps 64).
 // - Rows are printed as measured and the Markdown/JSON files rewritten after each row.
-// - --trace FILE: the dispatch trace (kernel chosen per operation, copies) of one GPU run of
-//   each algorithm, to see where the time goes; the row shows that run's counted copies.
+// - --trace FILE: the dispatch trace (kernel chosen per operation, its wall time, copies) of one
+//   extra GPU run of each algorithm, to see where the time goes; the row shows that run's
+//   counted copies.
 // Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //                         [--index64] [--trace FILE] [--quick] [--scales 20,22] [--bc-sources K]
 //                         [--algorithms bfs,bfs_edges,sssp_bf,sssp_delta,pagerank,tc,tc_nosort,
@@ -194,8 +196,8 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
           ? (narrow ? g.host.with_index_type(IndexType::i32) : g.host).to(Location::device, gpu)
           : Matrix();
   const bool large = g.host.nnz() > kLargeGraph;
-  const int cpu_reps = g_cpu_reps > 0 ? g_cpu_reps : large ? 1 : std::max(1, g_reps / 2);
-  const bool cpu_warm_up = !(g_cpu_reps <= 0 && large);
+  const int cpu_reps = g_cpu_reps >= 0 ? g_cpu_reps : large ? 1 : std::max(1, g_reps / 2);
+  const bool cpu_warm_up = !(g_cpu_reps < 0 && large);
   int pagerank_iterations = 0;
   // The source: the highest-degree vertex (deterministic, in the giant component).
   const Index source = Index(std::max_element(g.degree.begin(), g.degree.end()) - g.degree.begin());
@@ -209,6 +211,11 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   };
   algorithms::PageRankOptions popt;
   popt.tol = 1e-10;
+  popt.symmetric = true;  // the graphs are undirected: y = A +.× (x .* w), a row per output
+  // Out-degrees as a graph property (LAGraph's G->out_degree), made once per graph outside the
+  // timed calls like the device copy: Beamer's edge-count switch reads them.
+  const Vector degree_host = Vector::dense<Index>(g.degree);
+  const Vector degree_dev = have_gpu ? degree_host.to(Location::device, gpu) : Vector();
   std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
   std::iota(sources.begin(), sources.end(), Index{0});
   const std::vector<Spec> specs = {
@@ -217,6 +224,7 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
        [&](Context& c, const Matrix& a) {
          algorithms::BfsOptions o = bopt;
          o.edge_counts = true;
+         o.out_degree = &a == &dev ? &degree_dev : &degree_host;
          return bfs_levels(c, a, o);
        },
        0},
@@ -266,8 +274,12 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
     // A failing algorithm is reported in its row; the others still run.
     try {
       Vector cpu_result;
-      r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
-      r.cpu_reps = cpu_reps;
+      if (cpu_reps > 0) {
+        r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
+        r.cpu_reps = cpu_reps;
+      } else {  // --cpu-reps 0: no cpu run; rates and notes from an untimed GPU run
+        cpu_result = have_gpu ? spec.run(gpu, dev) : spec.run(cpu, g.host);
+      }
       const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
       if (spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0) {
         r.teps = true;
@@ -283,12 +295,15 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
       if (have_gpu) {
         Vector gpu_result;
         r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
-        // One more run with the trace on, to list the operations that fell back to the cpu.
+        // One more run with the trace on, to list the operations that fell back to the cpu;
+        // with --trace also each operation's wall time (ctx.trace_time: a device sync after
+        // each, so this run is not the timed one).
         trace.str("");
         gpu.trace = true;
+        gpu.trace_time = g_trace_out != nullptr;
         const TransferCounters before = gpu.transfers;
         spec.run(gpu, dev);
-        gpu.trace = false;
+        gpu.trace = gpu.trace_time = false;
         const TransferCounters& after = gpu.transfers;
         r.syncs = "h2d " + std::to_string(after.host_to_device - before.host_to_device) + ", d2h " +
                   std::to_string(after.device_to_host - before.device_to_host);
@@ -309,6 +324,7 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
                              : gpu_result.to(Location::host, gpu);
         const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
         r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
+        if (cpu_reps == 0) r.agree = "not checked (--cpu-reps 0)";
       }
       r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
       // Each row as soon as it is measured, so that a run cut short still reports what it did.

@@ -43,17 +43,25 @@ void check_pagerank(const Matrix& A, double alpha = 0.85) {
   algorithms::PageRankOptions opt;
   opt.damping = alpha;
   opt.tol = 1e-12;
-  const algorithms::PageRankResult r = algorithms::pagerank(A, opt, ctx);
-  ASSERT_TRUE(r.converged);
-  ASSERT_EQ(r.rank.nnz(), A.nrows());
-  const std::vector<double> got = test::dense_of<double>(r.rank, -1.0, ctx);
   const std::vector<double> want = power_iteration(test::adjacency_of(A), alpha, 1e-12);
-  double sum = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    EXPECT_NEAR(got[i], want[i], 1e-9) << "vertex " << i;
-    sum += got[i];
+  // y = (x .* w) +.× A, and y = Aᵀ +.× (x .* w) with Aᵀ given (the pull form).
+  Matrix at(A.ncols(), A.nrows(), A.type());
+  transpose(at, nullptr, no_accum, A, {}, ctx);
+  const Matrix* given = &at;
+  for (const Matrix* t : {static_cast<const Matrix*>(nullptr), given}) {
+    SCOPED_TRACE(t ? "transposed given" : "vxm on A");
+    opt.transposed = t;
+    const algorithms::PageRankResult r = algorithms::pagerank(A, opt, ctx);
+    ASSERT_TRUE(r.converged);
+    ASSERT_EQ(r.rank.nnz(), A.nrows());
+    const std::vector<double> got = test::dense_of<double>(r.rank, -1.0, ctx);
+    double sum = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NEAR(got[i], want[i], 1e-9) << "vertex " << i;
+      sum += got[i];
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-9);
   }
-  EXPECT_NEAR(sum, 1.0, 1e-9);
 }
 
 TEST(AlgorithmsPageRank, EmptyAndSingleVertex) {

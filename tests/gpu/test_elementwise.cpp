@@ -199,6 +199,64 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
         }
 }
 
+// Without mask or accumulator, an operand that is full (every position stored: PageRank's
+// vectors) gives T's structure beforehand (u ∩ full: u's; u ∪ full: every position), and a unary
+// apply keeps u's: built directly, with no read-back of nnz. Every operator x type, the full
+// operand on either side or both, the other sparse, empty or full; then, on the cuda backend,
+// no device-to-host copy at all.
+TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
+  const Index n = 61;
+  int seed = 900;
+  for (bool add : {true, false})
+    for (Type ct : all_types)
+      for (BinaryOpCode op : all_binary_ops)
+        for (int full : {0, 1, 2}) {  // which operand is full: u, v, both
+          ++seed;
+          const double other = seed % 3 == 0 ? 0.0 : 0.4;
+          const Vector u = random_vector(n, full != 1 ? 1.0 : other, type_at(seed + 1), seed,
+                                         kind_at(seed));
+          const Vector v = random_vector(n, full != 0 ? 1.0 : other, type_at(seed + 2), seed + 1,
+                                         kind_at(seed));
+          const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
+          const Descriptor d = ew_desc(MaskMode::none, seed % 2, false, false);
+          EXPECT_EQ(verify<Vector>(w0,
+                                   [&](Vector& w, Context& x) {
+                                     if (add)
+                                       ewise_add(w, nullptr, no_accum, op, u, v, d, x);
+                                     else
+                                       ewise_mult(w, nullptr, no_accum, op, u, v, d, x);
+                                   }),
+                    "")
+              << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " w "
+              << type_name(ct) << " full operand " << full;
+        }
+  for (Type ct : {Type::fp32, Type::fp64})
+    for (UnaryOpCode op : all_unary_ops) {
+      ++seed;
+      const Vector u = random_vector(n, seed % 2 ? 1.0 : 0.4, type_at(seed), seed, kind_at(seed));
+      EXPECT_EQ(verify<Vector>(random_vector(n, 0.3, ct, seed + 1),
+                               [&](Vector& w, Context& x) {
+                                 apply(w, nullptr, no_accum, op, u, ew_desc(MaskMode::none, false,
+                                                                            false, false),
+                                       x);
+                               }),
+                "")
+          << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct);
+    }
+  Context cuda(Backend::cuda);
+  const Vector full = random_vector(n, 1.0, Type::fp64, 1).to(Location::device, cuda);
+  const Vector part = random_vector(n, 0.4, Type::fp64, 2).to(Location::device, cuda);
+  Vector w = Vector(n, Type::fp64).to(Location::device, cuda);
+  const std::uint64_t before = cuda.transfers.device_to_host;
+  ewise_mult(w, nullptr, no_accum, BinaryOpCode::times, part, full, {}, cuda);
+  EXPECT_EQ(w.nnz(), part.nnz());
+  ewise_add(w, nullptr, no_accum, BinaryOpCode::plus, w, full, {}, cuda);
+  EXPECT_EQ(w.nnz(), n);
+  apply(w, nullptr, no_accum, UnaryOpCode::abs, part, {}, cuda);
+  EXPECT_EQ(w.nnz(), part.nnz());
+  EXPECT_EQ(cuda.transfers.device_to_host, before) << "a host read-back on the full-operand path";
+}
+
 TEST_F(Elementwise, ApplyUnaryMatrixAndVectorEveryOperatorType) {
   const Index m = 19, n = 26;
   int seed = 200;

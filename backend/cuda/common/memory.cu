@@ -30,6 +30,19 @@ void keep_pool_memory_once() {
   (void)done;
 }
 
+/// Both pointers are device memory of the current device.
+bool same_device(const void* a, const void* b) {
+  int current = 0;
+  cudaPointerAttributes pa{}, pb{};
+  if (cudaGetDevice(&current) != cudaSuccess || cudaPointerGetAttributes(&pa, a) != cudaSuccess ||
+      cudaPointerGetAttributes(&pb, b) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return pa.type == cudaMemoryTypeDevice && pb.type == cudaMemoryTypeDevice &&
+         pa.device == current && pb.device == current;
+}
+
 }  // namespace
 
 namespace detail {
@@ -75,7 +88,11 @@ void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, 
                             : (src_loc == Location::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);
   cudaStream_t s = stream_of(ctx);
   RINGBLAS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, kind, s));
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  // A copy within one device is ordered with the work on its stream (on the legacy stream, with
+  // every blocking stream): the host need not wait (a Vector or Matrix copy on the device was a
+  // host round trip each). Copies that touch host memory, or another device, complete first.
+  if (kind != cudaMemcpyDeviceToDevice || !same_device(dst, src))
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
 }  // namespace detail

@@ -63,6 +63,12 @@ __global__ void write_back_kernel(int n, const T* t, const unsigned char* tp, co
 
 }  // namespace
 
+const Vector& on_device(const Vector& v, Vector& hold, Context& ctx) {
+  if (v.location() == Location::device) return v;
+  hold = v.to(Location::device, ctx);
+  return hold;
+}
+
 void scatter_vector(const Vector& u, Type type, void* dense, unsigned char* present, Context& ctx) {
   if (u.nnz() == 0) return;
   Buffer vals;
@@ -97,7 +103,8 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
     if (!mask) RINGBLAS_CUDA_TRY(cudaMemsetAsync(admit.data(), 0, static_cast<std::size_t>(n), stream_of(ctx)));
     return admit;  // no mask + complement admits nothing (GraphBLAS C<!NULL>)
   }
-  Vector dev = mask->location() == Location::device ? *mask : mask->to(Location::device, ctx);
+  Vector hold;
+  const Vector& dev = on_device(*mask, hold, ctx);
   visit_type(dev.type(), [&](auto z) {
     using T = decltype(z);
     mask_kernel<T><<<blocks(dev.nnz()), 256, 0, stream_of(ctx)>>>(
@@ -126,7 +133,8 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
   const bool need_old = w_old.nnz() > 0 && (accum.has_value() || ((admit != nullptr) && !replace));
   Buffer old_vals, old_present;
   if (need_old) {
-    Vector dev = w_old.location() == Location::device ? w_old : w_old.to(Location::device, ctx);
+    Vector hold;
+    const Vector& dev = on_device(w_old, hold, ctx);
     old_vals = Buffer(n1 * tsz, Location::device, &ctx);
     old_present = Buffer(n1, Location::device, &ctx);
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(old_present.data(), 0, n1, s));

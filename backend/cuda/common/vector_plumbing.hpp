@@ -10,6 +10,9 @@
 
 namespace ringblas::cuda::detail {
 
+/// v itself when it is on the device, else its device copy (counted) held in `hold`: a device
+/// operand is read in place (copying a Vector copies its buffers, with a host wait).
+const Vector& on_device(const Vector& v, Vector& hold, Context& ctx);
 /// u (on the device) as dense values in `type` (nullptr dense: values skipped) and presence
 /// flags (nullptr present: not written).
 void scatter_vector(const Vector& u, Type type, void* dense, unsigned char* present, Context& ctx);

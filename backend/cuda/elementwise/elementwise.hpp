@@ -53,5 +53,12 @@ struct DenseT {
 DenseT vector_merge(const Vector& u, const Vector& v, BinaryOpCode op, Merge how, Type type,
                     Context& ctx);
 DenseT vector_map(const Vector& u, UnaryOpCode op, Type type, Context& ctx);
+/// u ∩ v or u ∪ v by op at `type` when u or v is full (nnz = size): the result has the other
+/// operand's structure (∩) or every position (∪), so it is built without a dense pass over
+/// presence flags or a compaction (no host sync). Throws InvalidValue when neither is full.
+Vector vector_merge_full(const Vector& u, const Vector& v, BinaryOpCode op, Merge how, Type type,
+                         Context& ctx);
+/// f(u) at `type` on u's structure (no host sync).
+Vector vector_map_values(const Vector& u, UnaryOpCode op, Type type, Context& ctx);
 
 }  // namespace ringblas::cuda::elementwise

@@ -99,10 +99,6 @@ void apply_map(const char* what, Matrix& C, const Matrix* M, Accum accum, const 
          std::move(T), ctx, 0);
 }
 
-Vector device_vector(const Vector& v, Context& ctx) {
-  return v.location() == Location::device ? v : v.to(Location::device, ctx);
-}
-
 /// w<m, replace> = w accum t for a dense t over w's positions.
 void finish_vector(const char* op, const std::string& what, Vector& w, const Vector* m, Accum accum,
                    const Descriptor& d, const elementwise::DenseT& t, Context& ctx) {
@@ -113,16 +109,29 @@ void finish_vector(const char* op, const std::string& what, Vector& w, const Vec
                          admit.size() ? admit.as<unsigned char>() : nullptr, accum, d.replace, ctx);
 }
 
+/// w = T (no mask, no accumulator: replace changes nothing), so that T's structure is w's.
+bool plain_assign(const Vector* m, const Accum& accum, const Descriptor& d) {
+  return !m && !d.mask_complement && !accum;
+}
+
 void ewise_vector(const char* name, Merge how, Vector& w, const Vector* m, Accum accum,
                   BinaryOpCode op, const Vector& u, const Vector& v, const Descriptor& d,
                   Context& ctx) {
   check_common(name, d, accum);
-  const Vector ud = device_vector(u, ctx), vd = device_vector(v, ctx);
+  Vector u_hold, v_hold;
+  const Vector& ud = detail::on_device(u, u_hold, ctx);
+  const Vector& vd = detail::on_device(v, v_hold, ctx);
+  const std::string what = std::string(how == Merge::union_of ? "union" : "intersection") +
+                           " by " + std::string(binary_op_name(op));
+  if (plain_assign(m, accum, d) && (ud.nnz() == ud.size() || vd.nnz() == vd.size())) {
+    w = elementwise::vector_merge_full(ud, vd, op, how, w.type(), ctx);
+    ctx.trace_line(std::string(name) + " (vector): elementwise, " + what +
+                   " with a full operand, " + std::to_string(w.nnz()) +
+                   " entries known beforehand (0 host syncs)");
+    return;
+  }
   const elementwise::DenseT t = elementwise::vector_merge(ud, vd, op, how, w.type(), ctx);
-  finish_vector(name,
-                std::string(how == Merge::union_of ? "union" : "intersection") + " by " +
-                    std::string(binary_op_name(op)),
-                w, m, accum, d, t, ctx);
+  finish_vector(name, what, w, m, accum, d, t, ctx);
 }
 
 void check_unary(const char* where, UnaryOpCode op, Type t) {
@@ -166,7 +175,14 @@ void apply(Vector& w, const Vector* m, Accum accum, UnaryOpCode op, const Vector
            const Descriptor& d, Context& ctx) {
   check_common("apply", d, accum);
   check_unary("cuda::apply (unary, vector)", op, w.type());
-  const Vector ud = device_vector(u, ctx);
+  Vector u_hold;
+  const Vector& ud = detail::on_device(u, u_hold, ctx);
+  if (plain_assign(m, accum, d)) {
+    w = elementwise::vector_map_values(ud, op, w.type(), ctx);
+    ctx.trace_line("apply (vector): elementwise, unary " + std::string(unary_op_name(op)) +
+                   " on u's " + std::to_string(w.nnz()) + " entries (0 host syncs)");
+    return;
+  }
   const elementwise::DenseT t = elementwise::vector_map(ud, op, w.type(), ctx);
   finish_vector("apply", "unary " + std::string(unary_op_name(op)), w, m, accum, d, t, ctx);
 }

@@ -47,7 +47,8 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
   const bool u_values = a_first ? reads_y(s.mul) : reads_x(s.mul);
 
   DevCsr P = device_csr(A, T, a_values, transposed, op, ctx);
-  Vector ud = u.location() == Location::device ? u : u.to(Location::device, ctx);
+  Vector u_hold;
+  const Vector& ud = on_device(u, u_hold, ctx);
   Buffer admit = mask_admit(mask, n_out, desc.mask_structure, desc.mask_complement, ctx);
   const std::size_t tsz = type_size(T);
   // Padded to whole 4-byte words: the push kernel updates 1-byte values through their word.

@@ -9,7 +9,8 @@
 // - spmv_push_kernel: one group of 2^log_sw threads per stored u(k) (a sub-warp, or more than a
 //   warp when u has few entries: no shuffles here) scatters its products along row k of the
 //   CSR whose rows are inputs, with the monoid's atomic into t (filled with the identity first)
-//   and a presence flag. Shared memory: none.
+//   and a presence flag; for `any`, a plain store, skipped where t already has a value.
+//   Shared memory: none.
 // Output: dense t_values / t_present over n_out; t_values is meaningful where t_present is set.
 #pragma once
 #include <algorithm>
@@ -121,9 +122,18 @@ __global__ void __launch_bounds__(256) spmv_push_kernel(SpmvProblem p, int log_s
   for (int q = p.row_ptr[k] + lane; q < p.row_ptr[k + 1]; q += sw) {
     const int r = p.col_idx[q];
     if (p.allowed && !p.allowed[r]) continue;
+    // any: whichever offered value lands is the result, so an output that already holds one is
+    // skipped (BFS: most edges of a large frontier reach vertices found a moment before), and
+    // the value is a plain store of a whole aligned T (never torn; no neighbour bytes rewritten)
+    // rather than an atomic (for bool, a CAS loop on the enclosing word).
+    if constexpr (S::is_any) {
+      if (p.t_present[r]) continue;
+    }
     T a{};
     if (p.a_first ? S::reads_a : S::reads_b) a = av[q];
-    atomic_combine<typename S::add_monoid>(tv + r, spmv_product<S>(p.a_first, a, u, r, k));
+    const T v = spmv_product<S>(p.a_first, a, u, r, k);
+    if constexpr (S::is_any) tv[r] = v;
+    else atomic_combine<typename S::add_monoid>(tv + r, v);
     p.t_present[r] = 1;  // every writer stores the same value
   }
 }
