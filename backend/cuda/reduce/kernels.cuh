@@ -67,7 +67,9 @@ __global__ void k_cols_atomic(std::int64_t nnz, const I* ci, const T* v, T* t,
   for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
     const I j = ci[p];
     detail::atomic_combine<Monoid>(&t[j], v[p]);
-    present[j] = 1;
+    // Read before writing: a column's later entries find the flag set and store nothing (one
+    // byte store per column instead of one per entry; concurrent first stores all write 1).
+    if (!present[j]) present[j] = 1;
   }
 }
 
