@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas/ops.hpp"
 #if defined(RINGBLAS_HAS_CUDA)
 #include <cuda_runtime.h>
 #endif
@@ -20,7 +21,8 @@ constexpr const char* kUsage =
     "usage: ringblas mcl FILE [options]\n"
     "  Markov clustering as mcl 22-282 computes it (same options, same clusters, same output)\n"
     "  FILE: mcl's native matrix (.mci; detected by its '(mclheader'), label triples with --abc,\n"
-    "        Matrix Market, or a SNAP edge list (plain or gzip)\n"
+    "        Matrix Market (clustered as written), or a SNAP edge list (plain or gzip; its pairs\n"
+    "        are undirected edges, symmetrised as --abc symmetrises label pairs)\n"
     "  --abc          FILE holds 'label<TAB>label[<TAB>weight]' lines; labels are written\n"
     "  -I f           inflation (default 2.0)\n"
     "  -P n           prune entries below 1/n (default 10000)\n"
@@ -87,6 +89,7 @@ int cmd_mcl(Args& args) {
   const auto backend_opt = args.option("--backend");
   const std::string path = args.positionals(1, 1)[0];
 
+  Context ctx(parse_backend(backend_opt.value_or("auto")));
   std::vector<std::string> labels;
   Matrix graph;
   if (abc) {
@@ -95,9 +98,22 @@ int cmd_mcl(Args& args) {
     graph = io::read_mci(path);
   } else {
     io::MatrixInfo info;
-    graph = load_matrix(path, &info).cast(Type::fp64);
+    bool matrix_market = false;
+    graph = load_matrix(path, &info, &matrix_market).cast(Type::fp64);
+    // A SNAP edge list is a list of undirected pairs, as the same pairs given to mcl --abc:
+    // symmetrised the way read_abc symmetrises (A ∪ Aᵀ, the larger weight where both exist).
+    // A Matrix Market file is clustered as written, as mcl clusters a native matrix.
+    if (!matrix_market) {
+      if (graph.nrows() != graph.ncols())
+        throw DimensionMismatch(path + ": mcl needs a square matrix, this one is " +
+                                std::to_string(graph.nrows()) + " x " +
+                                std::to_string(graph.ncols()));
+      Matrix t(graph.nrows(), graph.ncols(), Type::fp64), s(graph.nrows(), graph.ncols(), Type::fp64);
+      transpose(t, nullptr, no_accum, graph, {}, ctx);
+      ewise_add(s, nullptr, no_accum, BinaryOpCode::max, graph, t, {}, ctx);
+      graph = std::move(s);
+    }
   }
-  Context ctx(parse_backend(backend_opt.value_or("auto")));
   ctx.trace = ctx.trace_time = trace;
 #if defined(RINGBLAS_HAS_CUDA)
   if (opt.memory_budget_bytes == 0 && ctx.backend != Backend::cpu && cuda_available()) {

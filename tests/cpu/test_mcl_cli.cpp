@@ -42,6 +42,31 @@ TEST(MclCli, LabelTriplesGiveLabelledClustersInMclsDefaultFile) {
   EXPECT_EQ(slurp(dir / "out.cliques.abc.I20"), "a\tb\tc\td\ne\tf\tg\n");
 }
 
+// A SNAP edge list holds undirected pairs, each listed once: clustered as mcl --abc clusters
+// the same pairs (read as a directed graph it would flow into a single attractor instead).
+TEST(MclCli, SnapEdgeListIsClusteredAsTheSamePairsWithAbc) {
+  const auto dir = temp_dir() / "mcl_snap";
+  std::filesystem::create_directories(dir);
+  const auto snap = dir / "two_cliques.txt", abc = dir / "two_cliques.abc";
+  std::ofstream s(snap), a(abc);
+  s << "# two 4-cliques joined by the edge 3-4, each pair once with i < j\n";
+  const int pairs[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {3, 4},
+                          {4, 5}, {4, 6}, {4, 7}, {5, 6}, {5, 7}, {6, 7}};
+  for (const auto& p : pairs) {
+    s << p[0] << ' ' << p[1] << '\n';
+    a << p[0] << '\t' << p[1] << "\t1\n";
+  }
+  s.close();
+  a.close();
+  const auto from_snap = run_cli({"mcl", snap.string(), "-q", "-o", "-", "--backend", "cpu"});
+  const auto from_abc =
+      run_cli({"mcl", abc.string(), "--abc", "-q", "-o", "-", "--backend", "cpu"});
+  ASSERT_EQ(from_snap.code, 0) << from_snap.err;
+  ASSERT_EQ(from_abc.code, 0) << from_abc.err;
+  EXPECT_EQ(from_snap.out, "0\t1\t2\t3\n4\t5\t6\t7\n");
+  EXPECT_EQ(from_snap.out, from_abc.out);
+}
+
 TEST(MclCli, UsageAndInputErrors) {
   EXPECT_EQ(run_cli({"mcl"}).code, 2);
   EXPECT_EQ(run_cli({"mcl", "x.mci", "-I", "two"}).code, 2);
