@@ -333,20 +333,26 @@ int main(int argc, char** argv) {
               const int kv = k / v, slots = kv > 32 ? 1 : std::min(32 / kv, cap);
               if (slots == last) continue;
               last = slots;
-              const cuda::maxk::Shape shape{v, slots};
-              DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-              const double ms =
-                  time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
-              const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
-              rows.push_back(
-                  {mode, "maxk_forward V=" + std::to_string(v) + " slots=" + std::to_string(slots),
-                   k, ms, sp_ms / ms, 0,
-                   "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
-              print_row(rows.back());
+              for (int unroll : {1, 2, 4, 8}) {
+                if (v == 1 ? unroll < 4 : v == 2 ? unroll != 2 && unroll != 4 : unroll > 4)
+                  continue;                            // not compiled (cuda::maxk::Shape)
+                if (kv > 32 && unroll != 4) continue;  // one edge per step: unroll unused
+                const cuda::maxk::Shape shape{v, slots, unroll};
+                DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+                const double ms =
+                    time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
+                const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
+                rows.push_back({mode,
+                                "maxk_forward V=" + std::to_string(v) + " slots=" +
+                                    std::to_string(slots) + " unroll=" + std::to_string(unroll),
+                                k, ms, sp_ms / ms, 0,
+                                "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
+                print_row(rows.back());
+              }
             }
             Cbsr dXs = X;
             const double ms = time_ms([&] {
-              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1});
+              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1, 4});
             });
             const auto got = dXs.to(Location::host, ctx).values_vector();
             double err = 0;

@@ -82,10 +82,11 @@ __global__ void __launch_bounds__(Policy::block)
 /// lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add
 /// their partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a
 /// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
-/// forward_vector(k), Wide = k / V > 32; k == 0 runs with V = 1 and writes the epilogue of 0.
-template <int V, bool Wide>
-__global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks_per_sm_v4
-                                                        : Policy::forward_blocks_per_sm)
+/// forward_vector(k), Wide = k / V > 32, U steps of gathers in flight (forward_unroll; unused
+/// when Wide); k == 0 runs with V = 1 and writes the epilogue of 0.
+template <int V, bool Wide, int U>
+__global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forward_blocks_per_sm_v4
+                                                                  : Policy::forward_blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                    const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {
@@ -102,7 +103,7 @@ __global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks
   for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
   if (k > 0 && sg.begin < sg.end)
-    warp_forward_row<V, Wide>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
+    warp_forward_row<V, Wide, U>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
   __syncwarp();
   if (lane >= lay.g) return;
   float x[8];
