@@ -14,10 +14,13 @@
 // forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
 // computation on 200 rows.
 // Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush] [--k LIST]
+//                   [--shapes] [--rmat S]
 //   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
 //   --k 16,64 measures only those k (of 16, 32, 64; default all three). --shapes adds a row for
-//   every shape of the forward and backward kernels (entries per lane V, forward edge slots;
+//   every shape of the forward and backward kernels (entries per lane V, forward edge slots and unroll;
 //   cuda::maxk::Shape), called through the launchers, each checked against the default's result.
+//   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
+//   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -35,6 +38,7 @@
 
 #include "backend/cuda/maxk/maxk.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/support/rmat.hpp"
 
 using namespace ringblas;
 
@@ -196,6 +200,7 @@ int main(int argc, char** argv) {
   Index n = 100000;
   int degree = 64;
   std::vector<int> only_k = {16, 32, 64};
+  int rmat_scale = 0;
   std::string command = "bench_maxk";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   for (int i = 1; i < argc; ++i) {
@@ -210,6 +215,8 @@ int main(int argc, char** argv) {
       g_reps = std::stoi(argv[++i]);
     else if (a == "--no-flush")
       g_flush = false;
+    else if (a == "--rmat" && i + 1 < argc)
+      rmat_scale = std::stoi(argv[++i]);
     else if (a == "--shapes")
       g_shapes = true;
     else if (a == "--k" && i + 1 < argc) {
@@ -218,7 +225,7 @@ int main(int argc, char** argv) {
       for (std::string item; std::getline(list, item, ',');) only_k.push_back(std::stoi(item));
     } else {
       std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] "
-                   "[--no-flush] [--k LIST] [--shapes]\n";
+                   "[--no-flush] [--k LIST] [--shapes] [--rmat SCALE]\n";
       return 2;
     }
   }
@@ -229,13 +236,28 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-    std::cout << prop.name << ", " << date << "; random graph " << n << " nodes x degree " << degree
-              << ", H " << h << std::endl;
     const bool flush_too = g_flush;  // default: both tables, L2 flushed and L2 warm
     if (flush_too) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
 
     Context ctx(Backend::cuda);
-    const Matrix A = random_regular_graph(n, degree).to(Location::device, ctx);
+    // The graph: the paper's random regular graph, or with --rmat the symmetric R-MAT graph of
+    // GCN training (bench_gcn's power-law graph: edge factor 16, unit-less weights as fp32).
+    std::string graph;
+    Matrix A;
+    if (rmat_scale > 0) {
+      A = test::rmat(rmat_scale, 16).adjacency.cast(Type::fp32).with_index_type(IndexType::i32);
+      n = A.nrows();
+      graph = "R-MAT graph (scale " + std::to_string(rmat_scale) + ", edge factor 16, symmetric, " +
+              "Graph500 parameters, tests/support/rmat.hpp): " + std::to_string(n) + " nodes, " +
+              std::to_string(A.nnz()) + " entries, weights in (0, 1] as fp32, int32 CSR";
+    } else {
+      A = random_regular_graph(n, degree);
+      graph = "Random graph: " + std::to_string(n) + " nodes, exactly " + std::to_string(degree) +
+              " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" +
+              std::to_string(degree) + ", fp32, int32 CSR";
+    }
+    A = A.to(Location::device, ctx);
+    std::cout << prop.name << ", " << date << "; " << graph << "; H " << h << std::endl;
     std::vector<float> yh(std::size_t(n * h));
     std::uint64_t s = 7;
     for (float& v : yh) v = float(splitmix(s) >> 40) / float(1 << 24) - 0.5f;
@@ -293,7 +315,8 @@ int main(int argc, char** argv) {
           const double fwd_err = max_rel_diff(host_floats(C, ctx), host_floats(C_ref, ctx));
           fwd_check = "max rel diff vs cuSPARSE " + fmt(fwd_err * 1e6, 2) + "e-6";
         }
-        rows.push_back({mode, "maxk_forward", k, fwd_ms, sp_ms / fwd_ms, fwd_target[q], fwd_check});
+        rows.push_back({mode, "maxk_forward", k, fwd_ms, sp_ms / fwd_ms,
+                        rmat_scale > 0 ? 0.0 : fwd_target[q], fwd_check});
         print_row(rows.back());
 
         Cbsr dX = X;
@@ -318,8 +341,8 @@ int main(int argc, char** argv) {
             bwd_err = std::max(bwd_err, std::abs(got[e] - want[e]) / (1e-3 + std::abs(want[e])));
           bwd_check = "max rel diff on 200 rows " + fmt(bwd_err * 1e6, 2) + "e-6";
         }
-        rows.push_back(
-            {mode, "maxk_backward", k, bwd_ms, sp_ms / bwd_ms, bwd_target[q], bwd_check});
+        rows.push_back({mode, "maxk_backward", k, bwd_ms, sp_ms / bwd_ms,
+                        rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
         print_row(rows.back());
         if (g_shapes) {
           // The launchers with every shape (entries per lane, forward edge slots), each checked
@@ -370,9 +393,7 @@ int main(int argc, char** argv) {
 
     std::ofstream md(out + ".md");
     md << "# MaxK-GNN kernels vs cuSPARSE SpMM: " << prop.name << ", " << date << "\n\n"
-       << "Random graph: " << n << " nodes, exactly " << degree
-       << " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" << degree
-       << ", fp32, int32 CSR; hidden " << h << "; "
+       << graph << "; hidden " << h << "; "
        << (flush_too ? "L2 flushed before every run (a 256 MB write), then L2 warm"
                      : "L2 warm only (--no-flush)")
        << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
@@ -388,8 +409,8 @@ int main(int argc, char** argv) {
          << " | " << r.check << " |\n";
     std::ofstream js(out + ".json");
     js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"nodes\": " << n
-       << ", \"degree\": " << degree << ", \"hidden\": " << h << ", \"reps\": " << g_reps
-       << ", \"rows\": [";
+       << ", \"degree\": " << (rmat_scale > 0 ? 0 : degree) << ", \"rmat_scale\": " << rmat_scale
+       << ", \"hidden\": " << h << ", \"reps\": " << g_reps << ", \"rows\": [";
     for (std::size_t e = 0; e < rows.size(); ++e)
       js << (e ? ", " : "") << "{\"l2\": \"" << rows[e].mode << "\", \"kernel\": \""
          << rows[e].kernel << "\", \"k\": " << rows[e].k << ", \"ms\": " << rows[e].ms
