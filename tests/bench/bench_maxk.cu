@@ -14,13 +14,16 @@
 // forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
 // computation on 200 rows.
 // Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush] [--k LIST]
-//                   [--shapes] [--rmat S]
+//                   [--shapes] [--rmat S] [--backward-vector V]
 //   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
 //   --k 16,64 measures only those k (of 16, 32, 64; default all three). --shapes adds a row for
-//   every shape of the forward and backward kernels (entries per lane V, forward edge slots and unroll;
-//   cuda::maxk::Shape), called through the launchers, each checked against the default's result.
+//   every shape of the forward and backward kernels (entries per lane V, forward edge slots and
+//   unroll; cuda::maxk::Shape), called through the launchers, each checked against the default's
+//   result.
 //   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
 //   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
+//   --backward-vector V times the backward rows with V entries per lane (1, 2 or 4) instead of
+//   the default shape (to profile one shape with ncu).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -200,7 +203,7 @@ int main(int argc, char** argv) {
   Index n = 100000;
   int degree = 64;
   std::vector<int> only_k = {16, 32, 64};
-  int rmat_scale = 0;
+  int rmat_scale = 0, bwd_vector = 0;
   std::string command = "bench_maxk";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   for (int i = 1; i < argc; ++i) {
@@ -215,6 +218,8 @@ int main(int argc, char** argv) {
       g_reps = std::stoi(argv[++i]);
     else if (a == "--no-flush")
       g_flush = false;
+    else if (a == "--backward-vector" && i + 1 < argc)
+      bwd_vector = std::stoi(argv[++i]);
     else if (a == "--rmat" && i + 1 < argc)
       rmat_scale = std::stoi(argv[++i]);
     else if (a == "--shapes")
@@ -225,7 +230,7 @@ int main(int argc, char** argv) {
       for (std::string item; std::getline(list, item, ',');) only_k.push_back(std::stoi(item));
     } else {
       std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] "
-                   "[--no-flush] [--k LIST] [--shapes] [--rmat SCALE]\n";
+                   "[--no-flush] [--k LIST] [--shapes] [--rmat SCALE] [--backward-vector V]\n";
       return 2;
     }
   }
@@ -320,7 +325,13 @@ int main(int argc, char** argv) {
         print_row(rows.back());
 
         Cbsr dX = X;
-        const double bwd_ms = time_ms([&] { mxm(dX, pt, A, dY, dt, ctx); });
+        // --backward-vector V: the launcher with that shape instead of mxm's default (for ncu).
+        const double bwd_ms = time_ms([&] {
+          if (bwd_vector > 0)
+            cuda::maxk::backward(dX, A, dY, dt, ctx, cuda::maxk::Shape{bwd_vector, 1, 4});
+          else
+            mxm(dX, pt, A, dY, dt, ctx);
+        });
         std::string bwd_check;
         if (checks) {
           // Check 200 rows on the host: dX(i, t) = Σ_j A(j, i) dY(j, idx_i[t]).
