@@ -352,8 +352,10 @@ int main(int argc, char** argv) {
             bwd_err = std::max(bwd_err, std::abs(got[e] - want[e]) / (1e-3 + std::abs(want[e])));
           bwd_check = "max rel diff on 200 rows " + fmt(bwd_err * 1e6, 2) + "e-6";
         }
-        rows.push_back({mode, "maxk_backward", k, bwd_ms, sp_ms / bwd_ms,
-                        rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
+        rows.push_back(
+            {mode,
+             bwd_vector > 0 ? "maxk_backward V=" + std::to_string(bwd_vector) : "maxk_backward", k,
+             bwd_ms, sp_ms / bwd_ms, rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
         print_row(rows.back());
         if (g_shapes) {
           // The launchers with every shape (entries per lane, forward edge slots), each checked
