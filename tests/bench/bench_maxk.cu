@@ -5,6 +5,7 @@
 //   cusparse_spmm   cusparseSpMM (CSR ALG2 and ALG_DEFAULT; the faster is the reference) of A
 //                   times a dense N x H fp32 row-major matrix: the aggregation MaxK replaces;
 //   maxk_topk       maxk(Y, k): the MaxK nonlinearity, N x H dense -> CBSR;
+//   maxk_densify    densify(D, X): CBSR -> N x H dense (the gradient of maxk w.r.t. its input);
 //   maxk_forward    mxm(C, plus_times, A, X) with X = maxk(Y, k) in CBSR (variant maxk);
 //   maxk_backward   mxm(dX, plus_times, A, dY, transpose_a) sampled at X's pattern (variant maxk).
 // Every call goes through the public API on device-resident operands. CUDA events around each
@@ -297,6 +298,19 @@ int main(int argc, char** argv) {
         const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); });
         rows.push_back({mode, "maxk_topk", k, topk_ms, sp_ms / topk_ms, 0, ""});
         print_row(rows.back());
+        {
+          DenseMatrix D = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+          const double ms = time_ms([&] { densify(D, X, d, ctx); });
+          std::string check;
+          if (checks) {
+            const auto got = host_floats(D, ctx);
+            const DenseMatrix want = X.to(Location::host, ctx).to_dense();
+            const bool same = std::equal(got.begin(), got.end(), want.values().as<float>());
+            check = same ? "equal to the host densify" : "DIFFERS from the host densify";
+          }
+          rows.push_back({mode, "maxk_densify", k, ms, sp_ms / ms, 0, check});
+          print_row(rows.back());
+        }
 
         DenseMatrix C = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
         const double fwd_ms = time_ms([&] { mxm(C, pt, A, X, d, ctx); });

@@ -217,23 +217,27 @@ TEST_F(MaxkGpu, SampledBackwardDeviceResidentIntoPoisonedPool) {
 }
 
 TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
-  const Index n = 2000, h = 100;
-  for (int k : {1, 3, 16, 100}) {
-    Cbsr x;
-    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
-         cpu_context());
-    Context verify(Backend::verify);
-    DenseMatrix d(n, h, Type::fp32);
-    EXPECT_NO_THROW(densify(d, x, forced(), verify)) << "k " << k;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(n) * h * 8, ctx);
-    DenseMatrix dd = DenseMatrix::from_buffer(
-        n, h, Type::fp32, Layout::row_major,
-        Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
-    densify(dd, x.to(Location::device, ctx), forced(), ctx);
-    const DenseMatrix want = x.to_dense();
-    EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << "k " << k;
-  }
+  const Index n = 2000;
+  for (Index h : {Index{100}, Index{256}})  // H % 8 != 0: scalar row stores; == 0: 16-byte
+    for (int k : {0, 1, 3, 16, 100, 256}) {
+      if (k > h) continue;
+      const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k);
+      Cbsr x(n, h, 0);
+      if (k > 0)
+        maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k,
+             {}, cpu_context());
+      Context verify(Backend::verify);
+      DenseMatrix d(n, h, Type::fp32);
+      EXPECT_NO_THROW(densify(d, x, forced(), verify)) << what;
+      Context ctx(Backend::cuda);
+      poison_device_pool(std::size_t(n) * h * 8, ctx);
+      DenseMatrix dd = DenseMatrix::from_buffer(
+          n, h, Type::fp32, Layout::row_major,
+          Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+      densify(dd, x.to(Location::device, ctx), forced(), ctx);
+      const DenseMatrix want = x.to_dense();
+      EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << what;
+    }
 }
 
 /// The forward loads 1, 2 or 4 CBSR entries per lane (forward_vector: V = 4 for k % 4 == 0 and

@@ -135,17 +135,13 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
                                                       Buffer(std::size_t(n * h) * sizeof(float),
                                                              Location::device, &ctx));
   DenseMatrix& dst = direct ? d : out;
-  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
+  ctx.trace_line("densify: densify_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
                  ", k " + std::to_string(x.k()));
   if (n * h > 0) {
-    RINGBLAS_CUDA_TRY(
-        cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
-    if (x.k() > 0) {
-      scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
-          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
-          dst.values().as<float>());
-      RINGBLAS_CHECK_LAUNCH("maxk::scatter_kernel", st, ctx.debug_sync);
-    }
+    densify_kernel<<<row_grid(n), Policy::block, row_smem(h, 1), st>>>(
+        xd.values().as<float>(), xd.indices().as<std::uint8_t>(), int(n), x.k(), int(h),
+        dst.values().as<float>());
+    RINGBLAS_CHECK_LAUNCH("maxk::densify_kernel", st, ctx.debug_sync);
   }
   if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
