@@ -5,6 +5,7 @@
 //   cusparse_spmm   cusparseSpMM (CSR ALG2 and ALG_DEFAULT; the faster is the reference) of A
 //                   times a dense N x H fp32 row-major matrix: the aggregation MaxK replaces;
 //   maxk_topk       maxk(Y, k): the MaxK nonlinearity, N x H dense -> CBSR;
+//   maxk_densify    densify(D, X): CBSR -> N x H dense (the gradient of maxk w.r.t. its input);
 //   maxk_forward    mxm(C, plus_times, A, X) with X = maxk(Y, k) in CBSR (variant maxk);
 //   maxk_backward   mxm(dX, plus_times, A, dY, transpose_a) sampled at X's pattern (variant maxk).
 // Every call goes through the public API on device-resident operands. CUDA events around each
@@ -14,10 +15,16 @@
 // forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
 // computation on 200 rows.
 // Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush] [--k LIST]
+//                   [--shapes] [--rmat S] [--backward-vector V]
 //   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
 //   --k 16,64 measures only those k (of 16, 32, 64; default all three). --shapes adds a row for
-//   every shape of the forward and backward kernels (entries per lane V, forward edge slots;
-//   cuda::maxk::Shape), called through the launchers, each checked against the default's result.
+//   every shape of the forward and backward kernels (entries per lane V, forward edge slots and
+//   unroll; cuda::maxk::Shape), called through the launchers, each checked against the default's
+//   result.
+//   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
+//   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
+//   --backward-vector V times the backward rows with V entries per lane (1, 2 or 4) instead of
+//   the default shape (to profile one shape with ncu).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -35,6 +42,7 @@
 
 #include "backend/cuda/maxk/maxk.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/support/rmat.hpp"
 
 using namespace ringblas;
 
@@ -196,6 +204,7 @@ int main(int argc, char** argv) {
   Index n = 100000;
   int degree = 64;
   std::vector<int> only_k = {16, 32, 64};
+  int rmat_scale = 0, bwd_vector = 0;
   std::string command = "bench_maxk";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   for (int i = 1; i < argc; ++i) {
@@ -210,6 +219,10 @@ int main(int argc, char** argv) {
       g_reps = std::stoi(argv[++i]);
     else if (a == "--no-flush")
       g_flush = false;
+    else if (a == "--backward-vector" && i + 1 < argc)
+      bwd_vector = std::stoi(argv[++i]);
+    else if (a == "--rmat" && i + 1 < argc)
+      rmat_scale = std::stoi(argv[++i]);
     else if (a == "--shapes")
       g_shapes = true;
     else if (a == "--k" && i + 1 < argc) {
@@ -218,7 +231,7 @@ int main(int argc, char** argv) {
       for (std::string item; std::getline(list, item, ',');) only_k.push_back(std::stoi(item));
     } else {
       std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] "
-                   "[--no-flush] [--k LIST] [--shapes]\n";
+                   "[--no-flush] [--k LIST] [--shapes] [--rmat SCALE] [--backward-vector V]\n";
       return 2;
     }
   }
@@ -229,13 +242,28 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-    std::cout << prop.name << ", " << date << "; random graph " << n << " nodes x degree " << degree
-              << ", H " << h << std::endl;
     const bool flush_too = g_flush;  // default: both tables, L2 flushed and L2 warm
     if (flush_too) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
 
     Context ctx(Backend::cuda);
-    const Matrix A = random_regular_graph(n, degree).to(Location::device, ctx);
+    // The graph: the paper's random regular graph, or with --rmat the symmetric R-MAT graph of
+    // GCN training (bench_gcn's power-law graph: edge factor 16, unit-less weights as fp32).
+    std::string graph;
+    Matrix A;
+    if (rmat_scale > 0) {
+      A = test::rmat(rmat_scale, 16).adjacency.cast(Type::fp32).with_index_type(IndexType::i32);
+      n = A.nrows();
+      graph = "R-MAT graph (scale " + std::to_string(rmat_scale) + ", edge factor 16, symmetric, " +
+              "Graph500 parameters, tests/support/rmat.hpp): " + std::to_string(n) + " nodes, " +
+              std::to_string(A.nnz()) + " entries, weights in (0, 1] as fp32, int32 CSR";
+    } else {
+      A = random_regular_graph(n, degree);
+      graph = "Random graph: " + std::to_string(n) + " nodes, exactly " + std::to_string(degree) +
+              " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" +
+              std::to_string(degree) + ", fp32, int32 CSR";
+    }
+    A = A.to(Location::device, ctx);
+    std::cout << prop.name << ", " << date << "; " << graph << "; H " << h << std::endl;
     std::vector<float> yh(std::size_t(n * h));
     std::uint64_t s = 7;
     for (float& v : yh) v = float(splitmix(s) >> 40) / float(1 << 24) - 0.5f;
@@ -270,6 +298,19 @@ int main(int argc, char** argv) {
         const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); });
         rows.push_back({mode, "maxk_topk", k, topk_ms, sp_ms / topk_ms, 0, ""});
         print_row(rows.back());
+        {
+          DenseMatrix D = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+          const double ms = time_ms([&] { densify(D, X, d, ctx); });
+          std::string check;
+          if (checks) {
+            const auto got = host_floats(D, ctx);
+            const DenseMatrix want = X.to(Location::host, ctx).to_dense();
+            const bool same = std::equal(got.begin(), got.end(), want.values().as<float>());
+            check = same ? "equal to the host densify" : "DIFFERS from the host densify";
+          }
+          rows.push_back({mode, "maxk_densify", k, ms, sp_ms / ms, 0, check});
+          print_row(rows.back());
+        }
 
         DenseMatrix C = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
         const double fwd_ms = time_ms([&] { mxm(C, pt, A, X, d, ctx); });
@@ -293,11 +334,18 @@ int main(int argc, char** argv) {
           const double fwd_err = max_rel_diff(host_floats(C, ctx), host_floats(C_ref, ctx));
           fwd_check = "max rel diff vs cuSPARSE " + fmt(fwd_err * 1e6, 2) + "e-6";
         }
-        rows.push_back({mode, "maxk_forward", k, fwd_ms, sp_ms / fwd_ms, fwd_target[q], fwd_check});
+        rows.push_back({mode, "maxk_forward", k, fwd_ms, sp_ms / fwd_ms,
+                        rmat_scale > 0 ? 0.0 : fwd_target[q], fwd_check});
         print_row(rows.back());
 
         Cbsr dX = X;
-        const double bwd_ms = time_ms([&] { mxm(dX, pt, A, dY, dt, ctx); });
+        // --backward-vector V: the launcher with that shape instead of mxm's default (for ncu).
+        const double bwd_ms = time_ms([&] {
+          if (bwd_vector > 0)
+            cuda::maxk::backward(dX, A, dY, dt, ctx, cuda::maxk::Shape{bwd_vector, 1, 4});
+          else
+            mxm(dX, pt, A, dY, dt, ctx);
+        });
         std::string bwd_check;
         if (checks) {
           // Check 200 rows on the host: dX(i, t) = Σ_j A(j, i) dY(j, idx_i[t]).
@@ -319,7 +367,9 @@ int main(int argc, char** argv) {
           bwd_check = "max rel diff on 200 rows " + fmt(bwd_err * 1e6, 2) + "e-6";
         }
         rows.push_back(
-            {mode, "maxk_backward", k, bwd_ms, sp_ms / bwd_ms, bwd_target[q], bwd_check});
+            {mode,
+             bwd_vector > 0 ? "maxk_backward V=" + std::to_string(bwd_vector) : "maxk_backward", k,
+             bwd_ms, sp_ms / bwd_ms, rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
         print_row(rows.back());
         if (g_shapes) {
           // The launchers with every shape (entries per lane, forward edge slots), each checked
@@ -333,20 +383,26 @@ int main(int argc, char** argv) {
               const int kv = k / v, slots = kv > 32 ? 1 : std::min(32 / kv, cap);
               if (slots == last) continue;
               last = slots;
-              const cuda::maxk::Shape shape{v, slots};
-              DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-              const double ms =
-                  time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
-              const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
-              rows.push_back(
-                  {mode, "maxk_forward V=" + std::to_string(v) + " slots=" + std::to_string(slots),
-                   k, ms, sp_ms / ms, 0,
-                   "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
-              print_row(rows.back());
+              for (int unroll : {1, 2, 4, 8}) {
+                if (v == 1 ? unroll < 4 : v == 2 ? unroll != 2 && unroll != 4 : unroll > 4)
+                  continue;                            // not compiled (cuda::maxk::Shape)
+                if (kv > 32 && unroll != 4) continue;  // one edge per step: unroll unused
+                const cuda::maxk::Shape shape{v, slots, unroll};
+                DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+                const double ms =
+                    time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, shape); });
+                const double err = max_rel_diff(host_floats(Cs, ctx), fwd_default);
+                rows.push_back({mode,
+                                "maxk_forward V=" + std::to_string(v) + " slots=" +
+                                    std::to_string(slots) + " unroll=" + std::to_string(unroll),
+                                k, ms, sp_ms / ms, 0,
+                                "max rel diff vs default shape " + fmt(err * 1e6, 2) + "e-6"});
+                print_row(rows.back());
+              }
             }
             Cbsr dXs = X;
             const double ms = time_ms([&] {
-              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1});
+              cuda::maxk::backward(dXs, A, dY, dt, ctx, cuda::maxk::Shape{v, 1, 4});
             });
             const auto got = dXs.to(Location::host, ctx).values_vector();
             double err = 0;
@@ -364,9 +420,7 @@ int main(int argc, char** argv) {
 
     std::ofstream md(out + ".md");
     md << "# MaxK-GNN kernels vs cuSPARSE SpMM: " << prop.name << ", " << date << "\n\n"
-       << "Random graph: " << n << " nodes, exactly " << degree
-       << " distinct uniform random neighbours per node (splitmix64 seed 42), values 1/" << degree
-       << ", fp32, int32 CSR; hidden " << h << "; "
+       << graph << "; hidden " << h << "; "
        << (flush_too ? "L2 flushed before every run (a 256 MB write), then L2 warm"
                      : "L2 warm only (--no-flush)")
        << "; median of " << g_reps << " runs after 3 warm-up calls (CUDA events); "
@@ -382,8 +436,8 @@ int main(int argc, char** argv) {
          << " | " << r.check << " |\n";
     std::ofstream js(out + ".json");
     js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"nodes\": " << n
-       << ", \"degree\": " << degree << ", \"hidden\": " << h << ", \"reps\": " << g_reps
-       << ", \"rows\": [";
+       << ", \"degree\": " << (rmat_scale > 0 ? 0 : degree) << ", \"rmat_scale\": " << rmat_scale
+       << ", \"hidden\": " << h << ", \"reps\": " << g_reps << ", \"rows\": [";
     for (std::size_t e = 0; e < rows.size(); ++e)
       js << (e ? ", " : "") << "{\"l2\": \"" << rows[e].mode << "\", \"kernel\": \""
          << rows[e].kernel << "\", \"k\": " << rows[e].k << ", \"ms\": " << rows[e].ms

@@ -217,23 +217,27 @@ TEST_F(MaxkGpu, SampledBackwardDeviceResidentIntoPoisonedPool) {
 }
 
 TEST_F(MaxkGpu, DensifyVerifiesAndIntoPoisonedPool) {
-  const Index n = 2000, h = 100;
-  for (int k : {1, 3, 16, 100}) {
-    Cbsr x;
-    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k, {},
-         cpu_context());
-    Context verify(Backend::verify);
-    DenseMatrix d(n, h, Type::fp32);
-    EXPECT_NO_THROW(densify(d, x, forced(), verify)) << "k " << k;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(n) * h * 8, ctx);
-    DenseMatrix dd = DenseMatrix::from_buffer(
-        n, h, Type::fp32, Layout::row_major,
-        Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
-    densify(dd, x.to(Location::device, ctx), forced(), ctx);
-    const DenseMatrix want = x.to_dense();
-    EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << "k " << k;
-  }
+  const Index n = 2000;
+  for (Index h : {Index{100}, Index{256}})  // H % 8 != 0: scalar row stores; == 0: 16-byte
+    for (int k : {0, 1, 3, 16, 100, 256}) {
+      if (k > h) continue;
+      const std::string what = "H " + std::to_string(h) + " k " + std::to_string(k);
+      Cbsr x(n, h, 0);
+      if (k > 0)
+        maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k))), k,
+             {}, cpu_context());
+      Context verify(Backend::verify);
+      DenseMatrix d(n, h, Type::fp32);
+      EXPECT_NO_THROW(densify(d, x, forced(), verify)) << what;
+      Context ctx(Backend::cuda);
+      poison_device_pool(std::size_t(n) * h * 8, ctx);
+      DenseMatrix dd = DenseMatrix::from_buffer(
+          n, h, Type::fp32, Layout::row_major,
+          Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+      densify(dd, x.to(Location::device, ctx), forced(), ctx);
+      const DenseMatrix want = x.to_dense();
+      EXPECT_EQ(host_values(dd, ctx), host_values(want, ctx)) << what;
+    }
 }
 
 /// The forward loads 1, 2 or 4 CBSR entries per lane (forward_vector: V = 4 for k % 4 == 0 and
@@ -309,29 +313,37 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
     const auto want_fwd = reference_forward(A, x, false);
     const auto want_bwd = reference_sampled(A, dy, x, true);
     for (int v : {1, 2, 4})
-      for (int slots : {1, 2, 3, 4, 8}) {
-        const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) + " slots " +
-                                 std::to_string(slots);
-        DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-        if (k % v != 0) {
-          EXPECT_THROW(cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots}), InvalidValue)
-              << what;
-          continue;
+      for (int slots : {1, 2, 3, 4, 8})
+        for (int unroll : {1, 2, 4, 8}) {
+          const cuda::maxk::Shape shape{v, slots, unroll};
+          const bool compiled = v == 1   ? unroll >= 4
+                                : v == 2 ? unroll == 2 || unroll == 4
+                                         : unroll <= 4;
+          const std::string what = "k " + std::to_string(k) + " V " + std::to_string(v) +
+                                   " slots " + std::to_string(slots) + " unroll " +
+                                   std::to_string(unroll);
+          DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+          if (k % v != 0 || !compiled) {
+            EXPECT_THROW(cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, shape), InvalidValue)
+                << what;
+            continue;
+          }
+          cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, shape);
+          expect_near_all(host_values(c, ctx), want_fwd, "forward " + what);
+          if (slots == 1 && unroll == 4) {
+            Cbsr dh = xd;
+            cuda::maxk::backward(dh, Ad, dyd, dt, ctx, shape);
+            expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd,
+                            "backward " + what);
+          }
         }
-        cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, {v, slots});
-        expect_near_all(host_values(c, ctx), want_fwd, "forward " + what);
-        if (slots == 1) {
-          Cbsr dh = xd;
-          cuda::maxk::backward(dh, Ad, dyd, dt, ctx, {v, 1});
-          expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd, "backward " + what);
-        }
-      }
   }
   DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
   Cbsr x;
   maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 1)), 16, {}, cpu_context());
   EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {3, 1}), InvalidValue);
   EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {2, 9}), InvalidValue);
+  EXPECT_THROW(cuda::maxk::forward(c, Ad, x, nullptr, {}, ctx, {2, 2, 8}), InvalidValue);
 }
 #endif
 

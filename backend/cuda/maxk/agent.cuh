@@ -173,6 +173,12 @@ __host__ __device__ constexpr int forward_slots(int k) {
   return forward_slots(k, forward_vector(k), Policy::forward_slots);
 }
 
+/// Steps of gathers the forward issues before their adds, by default: Policy::unroll_floats / V
+/// (V = 2 or 4) or Policy::unroll (V = 1). Host and device use it (template choice).
+__host__ __device__ constexpr int forward_unroll(int v) {
+  return v == 1 ? Policy::unroll : Policy::unroll_floats / v;
+}
+
 /// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
 /// to broadcast by shuffles. m <= 0 past the row's end (no loads).
 struct EdgeChunk {
@@ -193,14 +199,13 @@ struct EdgeChunk {
 /// bench_maxk measured 20 us per unit of k with them); __syncwarp orders consecutive steps. A's
 /// edges are loaded 32 at a time, one per lane (the next 32 while this chunk runs), and broadcast
 /// by shuffles; Policy::unroll steps of X's gathers are issued before their adds so that several
-/// loads are in flight per lane. Wide (k / V > 32: one edge per step) is a template argument so
-/// that each kernel holds the registers of its own loop only.
-template <int V, bool Wide>
+/// loads are in flight per lane (U of them; forward_unroll). Wide (k / V > 32: one edge per step)
+/// is a template argument so that each kernel holds the registers of its own loop only.
+template <int V, bool Wide, int U>
 __device__ __forceinline__ void warp_forward_row(const int* col, const float* av, int begin,
                                                  int end, const float* xv, const std::uint8_t* xi,
                                                  int k, int slots, const RowLayout& lay, float* buf,
                                                  int lane) {
-  constexpr int U = V == 1 ? Policy::unroll : Policy::unroll_floats / V;
   const LaneMap lm(k, V, lane, slots);
   float* mine = buf + (lm.active ? lm.slot : 0) * lay.size();
   EdgeChunk ec(col, av, begin, end, lane);

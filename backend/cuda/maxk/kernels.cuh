@@ -1,5 +1,5 @@
 // The maxk family's __global__ kernels: thin wrappers that map one warp to one row and call the
-// warp code of agent.cuh. Shared memory: per warp one row of RowLayout(h) (backward) or
+// warp code of agent.cuh. Shared memory: per warp one row of RowLayout(h) (backward, densify) or
 // forward_slots(k) of them (forward), none (topk).
 #pragma once
 #include "backend/cuda/maxk/agent.cuh"
@@ -68,13 +68,38 @@ __global__ void __launch_bounds__(Policy::block)
             idx + (long long)row * k);
 }
 
-/// D(i, idx[i*k + t]) = X's value, one thread per CBSR entry (D zeroed before the launch).
+/// D = X densified, one warp per row: the row's k entries are placed in the warp's shared-memory
+/// row (RowLayout, zeroed first) and lane L writes the 8 columns 8L .. 8L+7 of D's row, zeros
+/// included (16-byte stores when h % 8 == 0): one coalesced write of D, no separate clearing
+/// pass and no scattered stores into it.
 __global__ void __launch_bounds__(Policy::block)
-    scatter_kernel(const float* xv, const std::uint8_t* xi, long long entries, int k, int h,
-                   float* d) {
-  const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= entries) return;
-  d[(e / k) * h + xi[e]] = xv[e];
+    densify_kernel(const float* xv, const std::uint8_t* xi, int n, int k, int h, float* d) {
+  extern __shared__ float4 smem4[];
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int row = blockIdx.x * Policy::warps + w;
+  if (row >= n) return;  // the whole warp leaves together
+  const RowLayout lay(h);
+  float* buf = reinterpret_cast<float*>(smem4) + w * lay.size();
+  if (lane < lay.g)
+#pragma unroll
+    for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = 0.0f;
+  __syncwarp();
+  for (int t = lane; t < k; t += 32)
+    buf[lay.at(xi[(long long)row * k + t])] = xv[(long long)row * k + t];  // distinct columns
+  __syncwarp();
+  if (lane >= lay.g) return;
+  float x[8];
+#pragma unroll
+  for (int m = 0; m < 8; ++m) x[m] = buf[m * lay.g + lane];
+  float* out = d + (long long)row * h + 8 * lane;
+  if (h % 8 == 0) {
+    reinterpret_cast<float4*>(out)[0] = make_float4(x[0], x[1], x[2], x[3]);
+    reinterpret_cast<float4*>(out)[1] = make_float4(x[4], x[5], x[6], x[7]);
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      if (8 * lane + m < h) out[m] = x[m];
+  }
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
@@ -82,10 +107,11 @@ __global__ void __launch_bounds__(Policy::block)
 /// lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add
 /// their partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a
 /// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
-/// forward_vector(k), Wide = k / V > 32; k == 0 runs with V = 1 and writes the epilogue of 0.
-template <int V, bool Wide>
-__global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks_per_sm_v4
-                                                        : Policy::forward_blocks_per_sm)
+/// forward_vector(k), Wide = k / V > 32, U steps of gathers in flight (forward_unroll; unused
+/// when Wide); k == 0 runs with V = 1 and writes the epilogue of 0.
+template <int V, bool Wide, int U>
+__global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forward_blocks_per_sm_v4
+                                                                  : Policy::forward_blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                    const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
                    sparse_layer::ColumnEpilogue epi) {
@@ -102,7 +128,7 @@ __global__ void __launch_bounds__(Policy::block, V == 4 ? Policy::forward_blocks
   for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
   if (k > 0 && sg.begin < sg.end)
-    warp_forward_row<V, Wide>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
+    warp_forward_row<V, Wide, U>(col, av, sg.begin, sg.end, xv, xi, k, slots, lay, buf, lane);
   __syncwarp();
   if (lane >= lay.g) return;
   float x[8];

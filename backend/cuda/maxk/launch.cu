@@ -49,12 +49,38 @@ std::size_t row_smem(Index h, int rows) {
          sizeof(float);
 }
 
-void check_shape(const char* where, const Shape& s, int k) {
+/// The compiled unroll depths of the forward for each vector width (Shape::unroll).
+bool unroll_compiled(int v, int u) {
+  return v == 1 ? (u == 4 || u == 8) : v == 2 ? (u == 2 || u == 4) : (u == 1 || u == 2 || u == 4);
+}
+
+void check_shape(const char* where, const Shape& s, int k, bool forward) {
   if ((s.vector != 1 && s.vector != 2 && s.vector != 4) || (k > 0 && k % s.vector != 0) ||
-      s.slots < 1 || s.slots > 8)
+      s.slots < 1 || s.slots > 8 || (forward && !unroll_compiled(s.vector, s.unroll)))
     throw InvalidValue(std::string(where) + ": shape (vector " + std::to_string(s.vector) +
-                       ", slots " + std::to_string(s.slots) + ") does not fit k " +
-                       std::to_string(k) + " (vector 1, 2 or 4 dividing k, slots 1 to 8)");
+                       ", slots " + std::to_string(s.slots) + ", unroll " +
+                       std::to_string(s.unroll) + ") does not fit k " + std::to_string(k) +
+                       " (vector 1, 2 or 4 dividing k, slots 1 to 8, unroll 4 or 8 for vector 1, "
+                       "2 or 4 for vector 2, 1, 2 or 4 for vector 4)");
+}
+
+using ForwardKernel = void (*)(const int*, const int*, const float*, int, const int*, const float*,
+                               const std::uint8_t*, int, int, int, float*,
+                               sparse_layer::ColumnEpilogue);
+/// forward_kernel<V, Wide, U> for a checked shape (unroll_compiled).
+ForwardKernel forward_kernel_for(int v, bool wide, int u) {
+  if (v == 4) {
+    if (wide) return forward_kernel<4, true, 1>;
+    return u == 1   ? forward_kernel<4, false, 1>
+           : u == 2 ? forward_kernel<4, false, 2>
+                    : forward_kernel<4, false, 4>;
+  }
+  if (v == 2) {
+    if (wide) return forward_kernel<2, true, 1>;
+    return u == 2 ? forward_kernel<2, false, 2> : forward_kernel<2, false, 4>;
+  }
+  if (wide) return forward_kernel<1, true, 1>;
+  return u == 4 ? forward_kernel<1, false, 4> : forward_kernel<1, false, 8>;
 }
 
 template <class T>
@@ -109,25 +135,25 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx) {
                                                       Buffer(std::size_t(n * h) * sizeof(float),
                                                              Location::device, &ctx));
   DenseMatrix& dst = direct ? d : out;
-  ctx.trace_line("densify: scatter_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
+  ctx.trace_line("densify: densify_kernel, " + std::to_string(n) + " rows of " + std::to_string(h) +
                  ", k " + std::to_string(x.k()));
   if (n * h > 0) {
-    RINGBLAS_CUDA_TRY(
-        cudaMemsetAsync(dst.values().data(), 0, std::size_t(n * h) * sizeof(float), st));
-    if (x.k() > 0) {
-      scatter_kernel<<<grid_for(std::size_t(x.nnz()), Policy::block), Policy::block, 0, st>>>(
-          xd.values().as<float>(), xd.indices().as<std::uint8_t>(), x.nnz(), x.k(), int(h),
-          dst.values().as<float>());
-      RINGBLAS_CHECK_LAUNCH("maxk::scatter_kernel", st, ctx.debug_sync);
-    }
+    densify_kernel<<<row_grid(n), Policy::block, row_smem(h, 1), st>>>(
+        xd.values().as<float>(), xd.indices().as<std::uint8_t>(), int(n), x.k(), int(h),
+        dst.values().as<float>());
+    RINGBLAS_CHECK_LAUNCH("maxk::densify_kernel", st, ctx.debug_sync);
   }
   if (!direct) d = d.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
 
 Shape forward_shape(int k) {
-  return k > 0 ? Shape{forward_vector(k), forward_slots(k)} : Shape{1, 1};
+  const int v = k > 0 ? forward_vector(k) : 1;
+  return Shape{v, k > 0 ? forward_slots(k) : 1, forward_unroll(v)};
 }
-Shape backward_shape(int k) { return Shape{k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1, 1}; }
+Shape backward_shape(int k) {
+  const int v = k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1;
+  return Shape{v, 1, Policy::unroll};
+}
 
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx) {
@@ -140,7 +166,7 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
 
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx, const Shape& shape) {
-  check_shape("maxk::forward", shape, x.k());
+  check_shape("maxk::forward", shape, x.k(), true);
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
   const Matrix& ad = prepare_operand(a, d.transpose_a, IndexType::i32, Type::fp32, ahold, ctx);
@@ -175,9 +201,7 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       const int k = x.k(), v = shape.vector;
       const int slots = k > 0 ? forward_slots(k, v, shape.slots) : 1;
       const bool wide = k / v > 32;
-      auto kernel = v == 4   ? (wide ? forward_kernel<4, true> : forward_kernel<4, false>)
-                    : v == 2 ? (wide ? forward_kernel<2, true> : forward_kernel<2, false>)
-                             : (wide ? forward_kernel<1, true> : forward_kernel<1, false>);
+      auto kernel = forward_kernel_for(v, wide, shape.unroll);
       const std::size_t smem = row_smem(h, slots);
       if (smem > 48 * 1024)
         RINGBLAS_CUDA_TRY(
@@ -195,7 +219,7 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
 
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,
               const Shape& shape) {
-  check_shape("maxk::backward", shape, c.k());
+  check_shape("maxk::backward", shape, c.k(), false);
   cudaStream_t st = stream_of(ctx);
   // The kernel walks the rows of M and scatters to C's rows: it computes Mᵀ ⊕.⊗ B, so M = A
   // for op(A) = Aᵀ and M = Aᵀ otherwise.

@@ -26,9 +26,11 @@ void topk(Cbsr& x, const DenseMatrix& y, int k, Context& ctx);
 void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
 /// How the forward and backward kernels cover CBSR rows: `vector` entries per lane (1, 2 or 4;
 /// divides k) and, in the forward, at most `slots` edges per step, each with its own
-/// shared-memory row (1 to 8; the backward takes 32 / (k / vector) edges per step).
+/// shared-memory row (1 to 8; the backward takes 32 / (k / vector) edges per step), and `unroll`
+/// steps of gathers in flight before their adds (compiled: 4 or 8 for vector 1, 2 or 4 for
+/// vector 2, 1, 2 or 4 for vector 4; the backward always takes Policy::unroll).
 struct Shape {
-  int vector = 1, slots = 1;
+  int vector = 1, slots = 1, unroll = 4;
 };
 /// The shapes forward() and backward() use for k (agent.cuh: forward_vector, forward_slots).
 Shape forward_shape(int k);
@@ -40,7 +42,7 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
 /// C's values = (op(A) ⊕.⊗ B) at C's pattern (plus_times, fp32); C keeps its location.
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx);
 /// The same with a given shape (bench_maxk --shapes compares them); InvalidValue for a vector
-/// outside {1, 2, 4} or not dividing k, or slots outside [1, 8].
+/// outside {1, 2, 4} or not dividing k, slots outside [1, 8] or an unroll not compiled.
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
              const Descriptor& d, Context& ctx, const Shape& shape);
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,

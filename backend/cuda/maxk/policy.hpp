@@ -30,8 +30,8 @@ struct Policy {
   /// per SM (ptxas: 62 at V = 2 unbounded, no spill at 48, 32 bytes spilled at 40). Its shared
   /// memory allows 6 blocks at k = 16 (32 KB a block).
   static constexpr int forward_blocks_per_sm = 5;
-  /// With 4 entries per lane (k = 64): 6 blocks, 40 registers, 48 warps per SM (ptxas: 48
-  /// unbounded, no spill at 40); 16 KB of shared memory a block.
+  /// With 4 entries per lane and at most 2 steps in flight (k = 64): 6 blocks, 40 registers,
+  /// 48 warps per SM (ptxas: 48 unbounded, no spill at 40); 16 KB of shared memory a block.
   static constexpr int forward_blocks_per_sm_v4 = 6;
   /// Values per lane of the top-k kernel's row (256 columns / 32 lanes).
   static constexpr int topk_per_lane = 8;
