@@ -6,7 +6,7 @@
 // every executor, fp64 on the cpu executor as well (the finite-difference tests use it; the cuda
 // rows answer NotImplemented for fp64). Like the rest of the API each has one dispatch table
 // (`ringblas kernels` lists them): the cpu row ("host_dense": OpenBLAS for gemm, plain loops for
-// the rest) and the cuda rows ("cublas" for gemm, "dense_nn" for the rest). On the cuda executor
+// the rest) and the cuda rows ("cublas" and skinny "dense_nn" for gemm, "dense_nn" for the rest). On the cuda executor
 // no operation synchronises with the host: the scalar results (loss, accuracy) are written into a
 // slot of a DenseVector so that a training loop reads all of an epoch's scalars with one copy.
 //
@@ -28,7 +28,9 @@ namespace ringblas::nn {
 /// C = alpha · op(A) · op(B) + beta · C, op transposing per desc.transpose_a / desc.transpose_b
 /// (BLAS sgemm/dgemm on row-major data). C must already have the product's shape; with beta == 0
 /// its old values are not read (NaN in C does not propagate). desc's mask flags and variant
-/// other than automatic / host_dense / cublas throw NotImplemented.
+/// other than automatic / host_dense / cublas / dense_nn throw NotImplemented. On the cuda
+/// executor a product with at most 32 columns in C (and beta == 0, B not transposed) runs on
+/// dense_nn's skinny kernels (the tall operand read once), any other on cuBLAS.
 void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
           const Descriptor& desc = {}, Context& ctx = default_context());
 

@@ -1,5 +1,6 @@
 // GPU tests of the fused hidden-layer passes (include/ringblas/nn.hpp: bias_relu_dropout,
-// linear_dropout_relu_backward on backend/cuda/dense_nn/fused_kernels.cuh) against the cpu
+// linear_dropout_relu_backward on backend/cuda/dense_nn/fused_kernels.cuh) and of the skinny
+// GEMMs (gemm's dense_nn variant, backend/cuda/dense_nn/skinny_kernels.cuh) against the cpu
 // executor, outputs poisoned first, over the kernel's paths (D·Wᵀ in the kernel for k <= 16 and
 // k <= 32, cuBLAS first above that or when Wᵀ does not fit in shared memory; column sums in the
 // kernel or after it); the row kernels' grid-stride loop on a large subset; and GCN training with
@@ -10,6 +11,7 @@
 #include <cstring>
 
 #include "algorithms/gcn.hpp"
+#include "ringblas/error.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/gcn_cases.hpp"
@@ -117,6 +119,47 @@ TEST_F(NnFusedGpu, LinearDropoutReluBackwardAgainstCpuOnEveryPath) {
         nn::linear_dropout_relu_backward(dG2, nullptr, dD, dW, relu ? &dY : nullptr, p, 9, 4, gpu);
         EXPECT_LE(max_rel_diff(dG2, G), 1e-5 * double(sh.k)) << what;
       }
+}
+
+TEST_F(NnFusedGpu, SkinnyGemmsAgainstCpu) {
+  poison_device_pool(256 << 20, gpu);
+  struct Shape {
+    Index m, k, n;  // NN: (m x k)·(k x n); TN: (m x k)ᵀ·(m x n)
+  };
+  const Shape shapes[] = {{1, 1, 1},       {37, 7, 5},    {100000, 256, 16}, {5000, 256, 17},
+                          {3000, 100, 32}, {4097, 33, 1}, {0, 16, 4},        {70000, 500, 7}};
+  Descriptor forced;
+  forced.variant = Variant::dense_nn;
+  for (const Shape& sh : shapes)
+    for (bool ta : {false, true}) {
+      const std::string what = std::string(ta ? "TN " : "NN ") + std::to_string(sh.m) + "x" +
+                               std::to_string(sh.k) + " by " + std::to_string(sh.n);
+      const DenseMatrix A = nn_ref::random_dense(sh.m, sh.k, Type::fp32, 1);
+      const DenseMatrix B = nn_ref::random_dense(ta ? sh.m : sh.k, sh.n, Type::fp32, 2);
+      Descriptor d = forced;
+      d.transpose_a = ta;
+      DenseMatrix want(ta ? sh.k : sh.m, sh.n, Type::fp32);
+      Descriptor on_cpu;
+      on_cpu.transpose_a = ta;
+      nn::gemm(want, 0.5, A, B, 0.0, on_cpu, cpu);
+      DenseMatrix got = poisoned(want.nrows(), want.ncols());
+      const DenseMatrix dA = dev(A), dB = dev(B);
+      const TransferCounters before = gpu.transfers;
+      nn::gemm(got, 0.5, dA, dB, 0.0, d, gpu);
+      EXPECT_EQ(gpu.transfers.device_to_host, before.device_to_host) << what;
+      // TN sums over m rows in another order than OpenBLAS.
+      const double inner = double(ta ? sh.m : sh.k);
+      EXPECT_LE(max_rel_diff(got, want), 1e-6 * (1 + std::sqrt(inner)) * 4) << what;
+    }
+  // Shapes the skinny kernels do not take: forced, they say why; automatic uses cuBLAS.
+  DenseMatrix C(10, 40, Type::fp32);
+  EXPECT_THROW(nn::gemm(C, 1, dev(nn_ref::random_dense(10, 8, Type::fp32, 3)),
+                        dev(nn_ref::random_dense(8, 40, Type::fp32, 4)), 0, forced, gpu),
+               NotImplemented);
+  DenseMatrix C2 = dev(nn_ref::random_dense(10, 4, Type::fp32, 5));
+  EXPECT_THROW(nn::gemm(C2, 1, dev(nn_ref::random_dense(10, 8, Type::fp32, 3)),
+                        dev(nn_ref::random_dense(8, 4, Type::fp32, 4)), 1.0, forced, gpu),
+               NotImplemented);
 }
 
 TEST_F(NnFusedGpu, SoftmaxCrossEntropyAndAccuracyOverALargeSubset) {

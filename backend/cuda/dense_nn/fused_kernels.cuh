@@ -13,21 +13,10 @@
 #pragma once
 #include <cstdint>
 
-#include "backend/core/nn_counter_rng.hpp"
+#include "backend/cuda/dense_nn/dropout_mask.cuh"
 #include "backend/cuda/dense_nn/policy.hpp"
 
 namespace ringblas::cuda::dense_nn {
-
-/// The dropout settings a kernel applies (drop false: none).
-struct DropoutMask {
-  bool drop;
-  float threshold, scale;
-  std::uint64_t seed, stream;
-  __device__ float operator()(float v, std::uint64_t index) const {
-    if (!drop) return v;
-    return ringblas::detail::counter_uniform(seed, stream, index) >= threshold ? v * scale : 0.0f;
-  }
-};
 
 __device__ inline float bias_relu_drop(float h, float b, const DropoutMask& m, std::uint64_t e) {
   const float r = fmaxf(h + b, 0.0f);

@@ -1,5 +1,6 @@
 // The dense_nn kernels (include/ringblas/nn.hpp), fp32, row-major:
-// - relu_backward, dropout, adam: one element per thread, grid-stride; no shared memory.
+// - relu_backward, dropout, adam: one element per thread (dropout: 4 when aligned), grid-stride;
+//   no shared memory.
 // - column_sums: block = Policy::sum_cols columns x sum_lanes row lanes over rows_per_block rows;
 //   lanes reduce in shared memory (sum_cols x sum_lanes floats), then one atomicAdd per column
 //   into the zeroed output (summation order differs from the cpu loop: results agree within
@@ -12,7 +13,7 @@
 #pragma once
 #include <cstdint>
 
-#include "backend/core/nn_counter_rng.hpp"
+#include "backend/cuda/dense_nn/dropout_mask.cuh"
 #include "backend/cuda/dense_nn/policy.hpp"
 
 namespace ringblas::cuda::dense_nn {
@@ -23,12 +24,26 @@ __global__ void relu_backward_kernel(float* g, const float* y, std::size_t n) {
     if (!(y[e] > 0.0f)) g[e] = 0.0f;
 }
 
-/// y = dropout(x); x may be y (in place).
-__global__ void dropout_kernel(float* y, const float* x, std::size_t n, float threshold,
-                               float scale, std::uint64_t seed, std::uint64_t stream) {
-  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+/// y = dropout(x) on the elements first..n-1; x may be y (in place).
+__global__ void dropout_kernel(float* y, const float* x, std::size_t first, std::size_t n,
+                               DropoutMask m) {
+  for (std::size_t e = first + blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
        e += std::size_t(gridDim.x) * blockDim.x)
-    y[e] = ringblas::detail::counter_uniform(seed, stream, e) >= threshold ? x[e] * scale : 0.0f;
+    y[e] = m(x[e], e);
+}
+/// The same, four elements a thread (x and y 16-byte aligned), n4 = n / 4 (the launcher does the
+/// tail with dropout_kernel).
+__global__ void dropout4_kernel(float4* y, const float4* x, std::size_t n4, DropoutMask m) {
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n4;
+       q += std::size_t(gridDim.x) * blockDim.x) {
+    float4 v = x[q];
+    const std::size_t e = 4 * q;
+    v.x = m(v.x, e);
+    v.y = m(v.y, e + 1);
+    v.z = m(v.z, e + 2);
+    v.w = m(v.w, e + 3);
+    y[q] = v;
+  }
 }
 
 struct AdamScalars {

@@ -2,6 +2,7 @@
 // operands to the device (operand.hpp), output cleared where the kernel accumulates, one launch.
 // Nothing here synchronises with the host (the scalars stay in out[slot] on the device).
 #include <cmath>
+#include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
@@ -73,10 +74,23 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
   const float* x =
       X ? static_cast<const float*>(dense_nn::device_values(*X, hold, ctx)) : values_of(Y);
   const cudaStream_t st = stream_of(ctx);
-  // The same float threshold and scale as the cpu loop (cpu_nn.cpp).
-  dense_nn::dropout_kernel<<<stride_grid(n), Policy::block, 0, st>>>(
-      values_of(Y), x, n, float(p), float(1.0 / (1.0 - p)), seed, stream);
-  RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
+  const dense_nn::DropoutMask mask = dense_nn::mask_of(p, seed, stream);
+  float* y = values_of(Y);
+  std::size_t done = 0;
+  if (reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&
+      reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
+    const std::size_t n4 = n / 4;
+    if (n4 > 0) {
+      dense_nn::dropout4_kernel<<<stride_grid(n4), Policy::block, 0, st>>>(
+          reinterpret_cast<float4*>(y), reinterpret_cast<const float4*>(x), n4, mask);
+      RINGBLAS_CHECK_LAUNCH("dropout4_kernel", st, ctx.debug_sync);
+    }
+    done = 4 * n4;
+  }
+  if (done < n) {  // unaligned, or the last n % 4 elements
+    dense_nn::dropout_kernel<<<stride_grid(n - done), Policy::block, 0, st>>>(y, x, done, n, mask);
+    RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
+  }
 }
 
 namespace {
