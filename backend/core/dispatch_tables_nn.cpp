@@ -22,7 +22,7 @@ const Table<GemmProblem, DenseMatrix>& gemm_table() {
              return cuda::dense_nn::can_implement_skinny_gemm(c, p.A, p.B, p.beta, p.d);
            },
            [](const P& p, DenseMatrix& c, Context& x) {
-             cuda::dense_nn::skinny_gemm(c, p.alpha, p.A, p.B, chosen(p.d), x);
+             cuda::dense_nn::skinny_gemm(c, p.alpha, p.A, p.B, 0.0, 0, 0, chosen(p.d), x);
            }},
           {Variant::cublas, kCuda,
            [](const P& p, const DenseMatrix& c) { return cuda::can_implement_gemm(c, p.A, p.B); },
@@ -33,6 +33,34 @@ const Table<GemmProblem, DenseMatrix>& gemm_table() {
            [](const P& p, DenseMatrix& c, Context& x) {
              HostInputs h(x);
              cpu::gemm(c, p.alpha, h(p.A), h(p.B), p.beta, chosen(p.d), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<DropoutGemmProblem, DenseMatrix>& dropout_gemm_table() {
+  using P = DropoutGemmProblem;
+  static const Table<P, DenseMatrix> t{
+      "dropout_gemm",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const DenseMatrix& c) {
+             return cuda::dense_nn::can_implement_skinny_gemm(c, p.A, p.B, 0.0, p.d);
+           },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::dense_nn::skinny_gemm(c, p.alpha, p.A, p.B, p.p, p.seed, p.stream, chosen(p.d),
+                                         x);
+           }},
+          // Elsewhere: the dropped A written out, then cuBLAS.
+          {Variant::cublas, kCuda,
+           [](const P& p, const DenseMatrix& c) { return cuda::can_implement_gemm(c, p.A, p.B); },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::dropout_gemm(c, p.alpha, p.A, p.B, p.p, p.seed, p.stream, chosen(p.d), x);
+           }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::dropout_gemm(c, p.alpha, h(p.A), h(p.B), p.p, p.seed, p.stream, chosen(p.d), x);
            }},
       }};
   return t;

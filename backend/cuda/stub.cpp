@@ -104,8 +104,8 @@ std::optional<std::string> can_implement_skinny_gemm(const DenseMatrix&, const D
                                                      const Descriptor&) {
   return kNotCompiled;
 }
-void skinny_gemm(DenseMatrix&, double, const DenseMatrix&, const DenseMatrix&, const Descriptor&,
-                 Context&) {
+void skinny_gemm(DenseMatrix&, double, const DenseMatrix&, const DenseMatrix&, double,
+                 std::uint64_t, std::uint64_t, const Descriptor&, Context&) {
   not_compiled("gemm (skinny)");
 }
 }  // namespace dense_nn

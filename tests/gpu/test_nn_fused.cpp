@@ -162,6 +162,34 @@ TEST_F(NnFusedGpu, SkinnyGemmsAgainstCpu) {
                NotImplemented);
 }
 
+TEST_F(NnFusedGpu, DropoutGemmSkinnyAndCublasAgainstCpu) {
+  poison_device_pool(256 << 20, gpu);
+  struct Shape {
+    Index m, k, n;
+  };
+  // n <= 32: the skinny kernels drop A as they read it; n = 40: dropout, then cuBLAS.
+  const Shape shapes[] = {{37, 7, 5}, {100000, 256, 16}, {3000, 100, 32}, {2000, 64, 40}};
+  for (const Shape& sh : shapes)
+    for (bool ta : {false, true})
+      for (double p : {0.0, 0.5}) {
+        const std::string what = std::string(ta ? "TN " : "NN ") + std::to_string(sh.m) + "x" +
+                                 std::to_string(sh.k) + " by " + std::to_string(sh.n) + " p " +
+                                 std::to_string(p);
+        const DenseMatrix A = nn_ref::random_dense(sh.m, sh.k, Type::fp32, 1);
+        const DenseMatrix B = nn_ref::random_dense(ta ? sh.m : sh.k, sh.n, Type::fp32, 2);
+        Descriptor d;
+        d.transpose_a = ta;
+        DenseMatrix want(ta ? sh.k : sh.m, sh.n, Type::fp32);
+        nn::dropout_gemm(want, 1.0, A, B, p, 3, 8, d, cpu);
+        DenseMatrix got = poisoned(want.nrows(), want.ncols());
+        const DenseMatrix dA = dev(A), dB = dev(B);
+        nn::dropout_gemm(got, 1.0, dA, dB, p, 3, 8, d, gpu);
+        const double inner = double(ta ? sh.m : sh.k);
+        EXPECT_LE(max_rel_diff(got, want), 4e-6 * (1 + std::sqrt(inner))) << what;
+        EXPECT_EQ(max_rel_diff(dA, A), 0.0) << what;  // A is not changed
+      }
+}
+
 TEST_F(NnFusedGpu, SoftmaxCrossEntropyAndAccuracyOverALargeSubset) {
   // More rows than the capped grid has warps: each warp loops over several rows.
   const Index n = 300000, classes = 16;

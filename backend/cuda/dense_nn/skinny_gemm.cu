@@ -75,8 +75,8 @@ std::optional<std::string> can_implement_skinny_gemm(const DenseMatrix& C, const
   return std::nullopt;
 }
 
-void skinny_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
-                 const Descriptor& d, Context& ctx) {
+void skinny_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double p,
+                 std::uint64_t seed, std::uint64_t stream, const Descriptor& d, Context& ctx) {
   make_resident(C, ctx);
   const cudaStream_t st = stream_of(ctx);
   const Index m = A.nrows();
@@ -89,7 +89,7 @@ void skinny_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const Dense
   Buffer hold_a, hold_b;
   const float* a = static_cast<const float*>(device_values(A, hold_a, ctx));
   const float* b = static_cast<const float*>(device_values(B, hold_b, ctx));
-  const DropoutMask none{false, 0.0f, 1.0f, 0};
+  const DropoutMask mask = mask_of(p, seed, stream);
   const float al = float(alpha);
   if (ctx.trace)
     ctx.trace_line(std::string("gemm: skinny ") + (d.transpose_a ? "TN" : "NN") + ", " +
@@ -97,14 +97,14 @@ void skinny_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const Dense
                    " columns");
   if (!d.transpose_a) {
     if (n <= 16)
-      launch_nn<16, Policy::skinny_rows>(c, a, b, m, k, n, al, none, st, ctx);
+      launch_nn<16, Policy::skinny_rows>(c, a, b, m, k, n, al, mask, st, ctx);
     else
-      launch_nn<32, Policy::skinny_rows / 2>(c, a, b, m, k, n, al, none, st, ctx);
+      launch_nn<32, Policy::skinny_rows / 2>(c, a, b, m, k, n, al, mask, st, ctx);
   } else {
     if (n <= 16)
-      launch_tn<16>(c, a, b, m, k, n, al, none, st, ctx);
+      launch_tn<16>(c, a, b, m, k, n, al, mask, st, ctx);
     else
-      launch_tn<32>(c, a, b, m, k, n, al, none, st, ctx);
+      launch_tn<32>(c, a, b, m, k, n, al, mask, st, ctx);
   }
 }
 
