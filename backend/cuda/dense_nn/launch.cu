@@ -20,10 +20,15 @@ unsigned stride_grid(std::size_t n) {
   return g < Policy::max_blocks ? g : Policy::max_blocks;
 }
 
-/// Blocks of the row kernels (softmax cross-entropy, accuracy): warps stride over the subset.
-unsigned row_grid(Index count) {
-  const unsigned g = grid_for(std::size_t(count), Policy::row_warps);
-  return g < Policy::row_max_blocks ? g : Policy::row_max_blocks;
+/// Blocks of the row kernels (softmax cross-entropy, accuracy): a warp per row of the subset.
+unsigned row_grid(Index count) { return grid_for(std::size_t(count), Policy::row_warps); }
+
+/// out = Σ of the row kernel's per-block partials.
+void sum_partials(float* out, const device_array<float>& partial, cudaStream_t st,
+                  const Context& ctx) {
+  dense_nn::sum_partials_kernel<<<1, Policy::block, 0, st>>>(out, partial.data(),
+                                                             std::int64_t(partial.size()));
+  RINGBLAS_CHECK_LAUNCH("sum_partials_kernel", st, ctx.debug_sync);
 }
 
 template <class X>
@@ -95,7 +100,7 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
 
 namespace {
 
-/// The operands both row kernels read, on the device, and out[slot] cleared for their sums.
+/// The operands both row kernels read, on the device, and where their sum goes.
 struct RowOperands {
   Buffer hold_z, hold_labels, hold_rows;
   const float* z;
@@ -109,7 +114,6 @@ struct RowOperands {
     labels = static_cast<const std::int32_t*>(dense_nn::device_values(l, hold_labels, ctx));
     rows = static_cast<const std::int32_t*>(dense_nn::device_values(r, hold_rows, ctx));
     out = values_of(o) + slot;
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(float), stream_of(ctx)));
   }
 };
 
@@ -123,9 +127,11 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
   float* g = G ? values_of(*G) : nullptr;
   if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
   const Index count = rows.size();
+  device_array<float> partial(row_grid(count), ctx);
   dense_nn::softmax_ce_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      g, a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      g, partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
+  sum_partials(a.out, partial, st, ctx);
 }
 
 void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
@@ -133,9 +139,11 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
   const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
   const Index count = rows.size();
+  device_array<float> partial(row_grid(count), ctx);
   dense_nn::accuracy_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
+  sum_partials(a.out, partial, st, ctx);
 }
 
 void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix& v,

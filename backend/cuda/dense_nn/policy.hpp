@@ -17,10 +17,6 @@ struct Policy {
   static constexpr int rows_per_block = 512;
   /// softmax cross-entropy and accuracy: one warp per row of the subset, this many warps a block.
   static constexpr int row_warps = 8;
-  /// softmax cross-entropy and accuracy: grid cap (warps loop over rows): one atomic per block,
-  /// so few blocks (a block per row group made 131k same-address atomics on 1M rows: 0.4 ms),
-  /// but enough to fill an H100 (8 blocks of 8 warps an SM) and hide each row's latency.
-  static constexpr unsigned row_max_blocks = 132 * 8;
   /// linear_dropout_relu_backward (fused_kernels.cuh): warps of a block, rows a warp computes
   /// together (each W value read from shared memory serves that many rows), grid cap (each block
   /// writes one row of column-sum partials).
