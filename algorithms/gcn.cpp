@@ -258,19 +258,15 @@ void Model::forward(bool training, Index epoch) {
         in = &x_drop_sparse_;
       }
       mxm(T, s, *in, weights_[0], {}, ctx_);
+    } else if (l == 0) {  // Xd is kept for ∂W_0
+      if (dropping(training))
+        nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
+      nn::gemm(T, 1.0, dropping(training) ? x_drop_ : x_.dense, weights_[0], 0.0, {}, ctx_);
     } else {
-      DenseMatrix* in = l == 0 ? &x_.dense : &out_[std::size_t(l - 1)];
-      if (dropping(training) && !(l > 0 && dropped_in_forward(l - 1))) {
-        if (l == 0) {
-          nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
-          in = &x_drop_;
-        } else {
-          // A hidden layer's output is dropped in place: relu_backward then sees the dropped
-          // values, whose gradient the dropout's backward has zeroed anyway.
-          nn::dropout(*in, options_.dropout, options_.seed, stream(epoch, l), ctx_);
-        }
-      }
-      nn::gemm(T, 1.0, *in, weights_[std::size_t(l)], 0.0, {}, ctx_);
+      // A hidden layer's output is dropped as the product reads it (and again in backward's
+      // ∂W): the dropped copy is never written.
+      nn::dropout_gemm(T, 1.0, out_[std::size_t(l - 1)], weights_[std::size_t(l)],
+                       input_dropout(training, l), options_.seed, stream(epoch, l), {}, ctx_);
     }
     const DenseVector& b = biases_[std::size_t(l)];
     if (l + 1 < L)
@@ -348,14 +344,16 @@ void Model::backward(bool training, Index epoch) {
       transpose(in_t, nullptr, no_accum, in, {}, ctx_);
       x_drop_sparse_t_ = std::move(in_t);
       mxm(d_weights_[k], s, x_drop_sparse_t_, d_t_[k], {}, ctx_);
-    } else {
-      const DenseMatrix& in =
-          l == 0 ? (dropping(training) ? x_drop_ : x_.dense) : out_[std::size_t(l - 1)];
-      nn::gemm(d_weights_[k], 1.0, in, d_t_[k], 0.0, ta, ctx_);
+    } else if (l == 0) {
+      nn::gemm(d_weights_[k], 1.0, dropping(training) ? x_drop_ : x_.dense, d_t_[k], 0.0, ta, ctx_);
+    } else {  // ∂W_l = dropout(H_l)ᵀ·∂T with the forward's mask
+      nn::dropout_gemm(d_weights_[k], 1.0, out_[std::size_t(l - 1)], d_t_[k],
+                       input_dropout(training, l), options_.seed, stream(epoch, l), ta, ctx_);
     }
     if (l == 0) break;
-    // ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0) and its column sums ∂b_{l-1}, in one pass. H_l was
-    // dropped in place (relu's mask reads zeros where dropout's has zeroed the gradient anyway).
+    // ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0) and its column sums ∂b_{l-1}, in one pass (H_l as
+    // stored: undropped, or dropped by the forward's fused pass, whose zeros the dropout mask
+    // zeroes anyway).
     // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
     // own gradient is taken in aggregation_backward.
     const DenseMatrix* relu_out = maxk_layer(l - 1) ? nullptr : &out_[k - 1];

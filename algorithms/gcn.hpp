@@ -5,7 +5,8 @@
 //   Â = D^-1/2 (A + I) D^-1/2,   D = diag((A + I)·1)          (ewise_add, reduce, apply, mxm)
 //   layer l = 0..L-1, H_0 = X (features, rows normalised to sum 1):
 //     Hd = dropout(H_l)                    (training only; nn::dropout, a stream per epoch/layer)
-//     T  = Hd · W_l                        (nn::gemm; SpMM through mxm for sparse features)
+//     T  = Hd · W_l                        (nn::gemm; SpMM through mxm for sparse features; for
+//                                           l > 0 nn::dropout_gemm, Hd never written)
 //     Z  = Â · T + b_l                     (mxm with a dense B and a bias epilogue)
 //     H_{l+1} = σ(Z) for l < L-1 (σ = ReLU, fused as the bias_relu epilogue), logits Z for l = L-1
 //   first layer aggregated first (Options::first_layer; Â(Xd W) = (Â Xd) W):
@@ -136,6 +137,10 @@ class Model {
   void aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch);
   /// Is out_[l] already dropped by its forward pass (the fused bias_relu_dropout)?
   bool dropped_in_forward(Index l) const { return aggregate_first_ && l == 0; }
+  /// The dropout layer l > 0 applies to its input out_[l-1] as it reads it (0: none, or done).
+  double input_dropout(bool training, Index l) const {
+    return dropping(training) && !dropped_in_forward(l - 1) ? options_.dropout : 0.0;
+  }
   /// d_t_[l] = ∂loss/∂t_[l] from G = grad_[l], the gradient at the aggregation's output: Âᵀ·G,
   /// or for a MaxK layer Âᵀ·G sampled at maxk(t_[l])'s pattern and densified.
   void aggregation_backward(Index l);

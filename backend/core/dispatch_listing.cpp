@@ -66,6 +66,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, mxm_cbsr_table());
   list(rows, mxm_sampled_table());
   list(rows, gemm_table());
+  list(rows, dropout_gemm_table());
   list(rows, column_sums_table());
   list(rows, relu_backward_table());
   list(rows, dropout_table());

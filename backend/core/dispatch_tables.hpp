@@ -37,6 +37,7 @@ const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table();
 const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table();
 // The dense nn operations (include/ringblas/nn.hpp; rows in dispatch_tables_nn.cpp).
 const Table<GemmProblem, DenseMatrix>& gemm_table();
+const Table<DropoutGemmProblem, DenseMatrix>& dropout_gemm_table();
 const Table<ColumnSumsProblem, DenseVector>& column_sums_table();
 const Table<ReluBackwardProblem, DenseMatrix>& relu_backward_table();
 const Table<DropoutProblem, DenseMatrix>& dropout_table();

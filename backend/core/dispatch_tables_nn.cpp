@@ -1,9 +1,11 @@
-// The rows of the dense nn operations' dispatch tables (include/ringblas/nn.hpp): gemm on cuBLAS
-// (cublas) or OpenBLAS (host_dense), the other operations on the dense_nn kernels or host loops
-// (host_dense). The cuda rows answer through cuda::can_implement_gemm / can_implement_dense_nn.
+// The rows of the dense nn operations' dispatch tables (include/ringblas/nn.hpp): gemm on the
+// skinny kernels (dense_nn) or cuBLAS (cublas) or OpenBLAS (host_dense), the other operations on
+// the dense_nn kernels or host loops (host_dense). The cuda rows answer through
+// cuda::can_implement_gemm / can_implement_dense_nn.
 #include "backend/core/dispatch_rows.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/dense_nn/skinny_gemm.hpp"
 
 namespace ringblas::detail {
 using namespace rows;
@@ -13,6 +15,15 @@ const Table<GemmProblem, DenseMatrix>& gemm_table() {
   static const Table<P, DenseMatrix> t{
       "gemm",
       {
+          // Ahead of cuBLAS where it applies: a product with an operand of <= 32 columns reads
+          // the tall operand once (bench_gcn: the 256 -> 16 layer on the power-law graph).
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const DenseMatrix& c) {
+             return cuda::dense_nn::can_implement_skinny_gemm(c, p.A, p.B, p.beta, p.d);
+           },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::dense_nn::skinny_gemm(c, p.alpha, p.A, p.B, 0.0, 0, 0, chosen(p.d), x);
+           }},
           {Variant::cublas, kCuda,
            [](const P& p, const DenseMatrix& c) { return cuda::can_implement_gemm(c, p.A, p.B); },
            [](const P& p, DenseMatrix& c, Context& x) {
@@ -22,6 +33,34 @@ const Table<GemmProblem, DenseMatrix>& gemm_table() {
            [](const P& p, DenseMatrix& c, Context& x) {
              HostInputs h(x);
              cpu::gemm(c, p.alpha, h(p.A), h(p.B), p.beta, chosen(p.d), x);
+           }},
+      }};
+  return t;
+}
+
+const Table<DropoutGemmProblem, DenseMatrix>& dropout_gemm_table() {
+  using P = DropoutGemmProblem;
+  static const Table<P, DenseMatrix> t{
+      "dropout_gemm",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const DenseMatrix& c) {
+             return cuda::dense_nn::can_implement_skinny_gemm(c, p.A, p.B, 0.0, p.d);
+           },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::dense_nn::skinny_gemm(c, p.alpha, p.A, p.B, p.p, p.seed, p.stream, chosen(p.d),
+                                         x);
+           }},
+          // Elsewhere: the dropped A written out, then cuBLAS.
+          {Variant::cublas, kCuda,
+           [](const P& p, const DenseMatrix& c) { return cuda::can_implement_gemm(c, p.A, p.B); },
+           [](const P& p, DenseMatrix& c, Context& x) {
+             cuda::dropout_gemm(c, p.alpha, p.A, p.B, p.p, p.seed, p.stream, chosen(p.d), x);
+           }},
+          {Variant::host_dense, kCpu, always<P, DenseMatrix>,
+           [](const P& p, DenseMatrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::dropout_gemm(c, p.alpha, h(p.A), h(p.B), p.p, p.seed, p.stream, chosen(p.d), x);
            }},
       }};
   return t;

@@ -17,9 +17,19 @@ RINGBLAS_HD std::uint64_t splitmix64_mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-RINGBLAS_HD float counter_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  const std::uint64_t h = splitmix64_mix(splitmix64_mix(splitmix64_mix(seed) ^ stream) ^ index);
+/// The part of counter_uniform that depends on (seed, stream) only: a kernel forms it once and
+/// mixes in each index with keyed_uniform (one SplitMix64 round per element instead of three).
+RINGBLAS_HD std::uint64_t counter_key(std::uint64_t seed, std::uint64_t stream) {
+  return splitmix64_mix(splitmix64_mix(seed) ^ stream);
+}
+
+RINGBLAS_HD float keyed_uniform(std::uint64_t key, std::uint64_t index) {
+  const std::uint64_t h = splitmix64_mix(key ^ index);
   return float(std::uint32_t(h >> 40)) * (1.0f / 16777216.0f);
+}
+
+RINGBLAS_HD float counter_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return keyed_uniform(counter_key(seed, stream), index);
 }
 
 }  // namespace ringblas::detail

@@ -140,9 +140,10 @@ namespace nn {
 using detail::require;
 using detail::str;
 
-void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
-          const Descriptor& d, Context& ctx) {
-  const char* op = "gemm";
+namespace {
+/// gemm's and dropout_gemm's checks; returns the inner dimension.
+Index check_gemm(const char* op, const DenseMatrix& C, const DenseMatrix& A, const DenseMatrix& B,
+                 const Descriptor& d) {
   detail::require_float(op, C.type(), "C");
   detail::require_same_type(op, C.type(), A.type(), "A");
   detail::require_same_type(op, C.type(), B.type(), "B");
@@ -150,16 +151,34 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
   detail::require_row_major(op, A, "A");
   detail::require_row_major(op, B, "B");
   if (d.replace || d.mask_complement || d.mask_structure)
-    throw NotImplemented(
-        "gemm: a dense product takes no mask, so replace and mask flags do not apply");
+    throw NotImplemented(std::string(op) +
+                         ": a dense product takes no mask, so replace and mask flags do not apply");
   const detail::Dims a =
       d.transpose_a ? detail::Dims{A.ncols(), A.nrows()} : detail::Dims{A.nrows(), A.ncols()};
   const detail::Dims b =
       d.transpose_b ? detail::Dims{B.ncols(), B.nrows()} : detail::Dims{B.nrows(), B.ncols()};
   require(a.cols == b.rows, op, "op(A) is " + str(a) + " but op(B) is " + str(b));
   detail::require_shape(op, C, a.rows, b.cols, "C");
+  return a.cols;
+}
+}  // namespace
+
+void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
+          const Descriptor& d, Context& ctx) {
+  const Index inner = check_gemm("gemm", C, A, B, d);
   detail::execute(detail::gemm_table(), detail::GemmProblem{alpha, A, B, beta, d}, d.variant, C,
-                  ctx, detail::Tolerance::for_type(C.type(), double(a.cols)));
+                  ctx, detail::Tolerance::for_type(C.type(), double(inner)));
+}
+
+void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
+                  double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& d,
+                  Context& ctx) {
+  const Index inner = check_gemm("dropout_gemm", C, A, B, d);
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue("dropout_gemm: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::execute(detail::dropout_gemm_table(),
+                  detail::DropoutGemmProblem{alpha, A, B, p, seed, stream, d}, d.variant, C, ctx,
+                  detail::Tolerance::for_type(C.type(), double(inner)));
 }
 
 void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx) {

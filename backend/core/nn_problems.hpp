@@ -20,6 +20,17 @@ struct GemmProblem {
   const Descriptor& d;
 };
 
+/// C = alpha·op(dropout(A))·op(B).
+struct DropoutGemmProblem {
+  double alpha;
+  const DenseMatrix& A;
+  const DenseMatrix& B;
+  double p;
+  std::uint64_t seed;
+  std::uint64_t stream;
+  const Descriptor& d;
+};
+
 /// s = Σ_i A(i, :).
 struct ColumnSumsProblem {
   const DenseMatrix& A;

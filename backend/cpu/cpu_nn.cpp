@@ -72,6 +72,14 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
                 lda, data<double>(B), ldb, beta, data<double>(C), blasint(n));
 }
 
+void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
+                  double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& desc,
+                  Context& ctx) {
+  DenseMatrix dropped(A.nrows(), A.ncols(), A.type());
+  dropout(dropped, &A, p, seed, stream, ctx);
+  gemm(C, alpha, dropped, B, 0.0, desc, ctx);
+}
+
 void column_sums(DenseVector& s, const DenseMatrix& A, Context&) {
   visit_float(A.type(), [&](auto z) {
     using T = decltype(z);

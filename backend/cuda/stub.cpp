@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/dense_nn/skinny_gemm.hpp"
 #include "backend/cuda/maxk/maxk.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
@@ -101,6 +102,17 @@ std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerC
   not_compiled("mxm_layers");
 }
 }  // namespace sparse_layer
+namespace dense_nn {
+std::optional<std::string> can_implement_skinny_gemm(const DenseMatrix&, const DenseMatrix&,
+                                                     const DenseMatrix&, double,
+                                                     const Descriptor&) {
+  return kNotCompiled;
+}
+void skinny_gemm(DenseMatrix&, double, const DenseMatrix&, const DenseMatrix&, double,
+                 std::uint64_t, std::uint64_t, const Descriptor&, Context&) {
+  not_compiled("gemm (skinny)");
+}
+}  // namespace dense_nn
 namespace maxk {
 std::optional<std::string> can_implement_topk(const DenseMatrix&) { return kNotCompiled; }
 std::optional<std::string> can_implement_forward(const Semiring&, const Matrix&,

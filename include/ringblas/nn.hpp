@@ -6,9 +6,10 @@
 // every executor, fp64 on the cpu executor as well (the finite-difference tests use it; the cuda
 // rows answer NotImplemented for fp64). Like the rest of the API each has one dispatch table
 // (`ringblas kernels` lists them): the cpu row ("host_dense": OpenBLAS for gemm, plain loops for
-// the rest) and the cuda rows ("cublas" for gemm, "dense_nn" for the rest). On the cuda executor
-// no operation synchronises with the host: the scalar results (loss, accuracy) are written into a
-// slot of a DenseVector so that a training loop reads all of an epoch's scalars with one copy.
+// the rest) and the cuda rows ("cublas" and skinny "dense_nn" for gemm, "dense_nn" for the rest).
+// On the cuda executor no operation synchronises with the host: the scalar results (loss, accuracy)
+// are written into a slot of a DenseVector so that a training loop reads all of an epoch's scalars
+// with one copy.
 //
 // Shared rules: shapes are checked before anything runs (DimensionMismatch naming the operation),
 // layouts must be row_major and types must agree (InvalidValue). Each executor copies inputs that
@@ -28,9 +29,20 @@ namespace ringblas::nn {
 /// C = alpha · op(A) · op(B) + beta · C, op transposing per desc.transpose_a / desc.transpose_b
 /// (BLAS sgemm/dgemm on row-major data). C must already have the product's shape; with beta == 0
 /// its old values are not read (NaN in C does not propagate). desc's mask flags and variant
-/// other than automatic / host_dense / cublas throw NotImplemented.
+/// other than automatic / host_dense / cublas / dense_nn throw NotImplemented. On the cuda
+/// executor a product with at most 32 columns in C (and beta == 0, B not transposed) runs on
+/// dense_nn's skinny kernels (the tall operand read once), any other on cuBLAS.
 void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
           const Descriptor& desc = {}, Context& ctx = default_context());
+
+/// C = alpha · op(dropout(A; p, seed, stream)) · op(B): a product whose first operand is dropped
+/// as it is read (the mask of nn::dropout over A's elements, index i·A.ncols() + j, before op);
+/// A is not changed. The same as gemm(C, alpha, dropout(A), B, 0, desc) without writing the
+/// dropped A: a layer's transform of its dropped input and its weight gradient (transpose_a).
+/// Shapes, types and flags as gemm's (beta is 0); p in [0, 1) (InvalidValue).
+void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
+                  double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& desc = {},
+                  Context& ctx = default_context());
 
 /// s(j) = Σ_i A(i, j) (the bias gradient of a layer whose output gradient is A). s must have
 /// size A.ncols() and A's type; its old values are overwritten.

@@ -41,6 +41,7 @@
 
 #include "algorithms/gcn.hpp"
 #include "algorithms/planetoid_io.hpp"
+#include "ringblas/nn.hpp"
 #include "ringblas/ringblas.hpp"
 #include "tests/support/rmat.hpp"
 
@@ -184,6 +185,44 @@ gcn::Features random_features(Index n, Index f, std::uint64_t seed) {
   gcn::Features x;
   x.dense = DenseMatrix::from_values(n, f, v);
   return x;
+}
+
+/// The 256 -> 16 layer's products on the power-law graph's shapes (n x 256 by 256 x 16, and the
+/// weight gradient n x 256 transposed by n x 16), each gemm variant forced, plain and with the
+/// input's dropout (nn::dropout_gemm): median of 10 after a warm-up, printed as measured. Tells
+/// whether the skinny dense_nn kernels, which the dispatch prefers, beat cuBLAS here.
+void time_skinny_gemms(Index n, Context& ctx) {
+  std::mt19937_64 g(3);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  auto random = [&](Index r, Index c) {
+    std::vector<float> v(std::size_t(r * c));
+    for (float& x : v) x = u(g);
+    return DenseMatrix::from_values(r, c, v).to(Location::device, ctx);
+  };
+  const DenseMatrix H = random(n, 256), W = random(256, 16), D = random(n, 16);
+  DenseMatrix T = random(n, 16), dW = random(256, 16);
+  EventTimer timer;
+  for (bool tn : {false, true})
+    for (double p : {0.0, 0.5})
+      for (Variant v : {Variant::cublas, Variant::dense_nn}) {
+        Descriptor d;
+        d.variant = v;
+        d.transpose_a = tn;
+        auto run = [&] {
+          if (p == 0)
+            nn::gemm(tn ? dW : T, 1.0, H, tn ? D : W, 0.0, d, ctx);
+          else
+            nn::dropout_gemm(tn ? dW : T, 1.0, H, tn ? D : W, p, 1, 2, d, ctx);
+        };
+        run();
+        std::vector<double> ms;
+        for (int r = 0; r < 10; ++r) ms.push_back(timer.time(run));
+        std::printf("  %s %s %lldx256 %s: %s %.3f ms\n", p == 0 ? "gemm" : "dropout_gemm",
+                    tn ? "TN" : "NN", static_cast<long long>(n),
+                    tn ? "transposed by n x 16" : "by 256 x 16", std::string(variant_name(v)).c_str(),
+                    median(ms));
+        std::fflush(stdout);
+      }
 }
 
 /// The pattern of A (no self-loops) as the binary file pyg_gcn.py reads.
@@ -377,6 +416,7 @@ int main(int argc, char** argv) {
         graph_file.c_str(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::fflush(stdout);
+    time_skinny_gemms(n, ctx);
     const Matrix a_hat = gcn::normalized_adjacency(g.adjacency, Type::fp32, ctx);
     const gcn::Features x = random_features(n, 256, 8);
     std::vector<std::int32_t> labels(static_cast<std::size_t>(n)),

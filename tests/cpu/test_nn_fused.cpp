@@ -1,6 +1,6 @@
 // The fused hidden-layer passes of include/ringblas/nn.hpp (bias_relu_dropout,
-// linear_dropout_relu_backward) on the cpu executor: against naive loops written from their
-// formulas (with nn::dropout_uniform's mask), against the unfused sequence of operations they
+// linear_dropout_relu_backward, dropout_gemm) on the cpu executor: against naive loops written from
+// their formulas (with nn::dropout_uniform's mask), against the unfused sequence of operations they
 // replace, and their argument checks.
 #include <gtest/gtest.h>
 
@@ -152,6 +152,41 @@ TEST_P(NnFused, LinearDropoutReluBackwardEqualsTheUnfusedSequence) {
   nn::column_sums(ss, Gs, ctx);
   EXPECT_EQ(nn_ref::values(G), nn_ref::values(Gs));
   EXPECT_EQ(nn_ref::values(s), nn_ref::values(ss));
+}
+
+TEST_P(NnFused, DropoutGemmAgainstItsFormulaBothWays) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index m = 19, k = 11, n = 6;
+  const DenseMatrix A = nn_ref::random_dense(m, k, t, 5);
+  const std::vector<double> a = nn_ref::values(A);
+  for (double p : {0.0, 0.5})
+    for (bool ta : {false, true}) {
+      // The dropped A from the formula, then the naive product.
+      std::vector<double> dropped(a.size());
+      for (std::size_t e = 0; e < a.size(); ++e)
+        dropped[e] = p == 0 || nn::dropout_uniform(4, 6, e) >= float(p) ? a[e] / (1 - p) : 0.0;
+      DenseMatrix Ad =
+          t == Type::fp32
+              ? DenseMatrix::from_values(m, k, std::vector<float>(dropped.begin(), dropped.end()))
+              : DenseMatrix::from_values(m, k, dropped);
+      const DenseMatrix B = nn_ref::random_dense(ta ? m : k, n, t, 6);
+      DenseMatrix C(ta ? k : m, n, t);
+      const std::vector<double> want = nn_ref::gemm(0.5, Ad, ta, B, false, 0.0, C);
+      Descriptor d;
+      d.transpose_a = ta;
+      nn::dropout_gemm(C, 0.5, A, B, p, 4, 6, d, ctx);
+      const std::vector<double> got = nn_ref::values(C);
+      for (std::size_t e = 0; e < want.size(); ++e)
+        ASSERT_NEAR(got[e], want[e], tol_for(t) * double(m) * (1 + std::fabs(want[e])))
+            << "p " << p << " ta " << ta << " at " << e;
+      EXPECT_EQ(nn_ref::values(A), a);  // A is not changed
+    }
+  DenseMatrix C(m, n, t);
+  EXPECT_THROW(nn::dropout_gemm(C, 1, A, nn_ref::random_dense(k + 1, n, t, 7), 0.5, 1, 1, {}, ctx),
+               DimensionMismatch);
+  EXPECT_THROW(nn::dropout_gemm(C, 1, A, nn_ref::random_dense(k, n, t, 7), 1.5, 1, 1, {}, ctx),
+               InvalidValue);
 }
 
 TEST(NnFusedErrors, ShapesTypesAndPAreChecked) {

@@ -127,4 +127,13 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
   if (ctx.debug_sync) RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
 }
 
+void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
+                  double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& desc,
+                  Context& ctx) {
+  DenseMatrix dropped = DenseMatrix::from_buffer(A.nrows(), A.ncols(), A.type(), Layout::row_major,
+                                                 Buffer(A.values().size(), Location::device, &ctx));
+  dropout(dropped, &A, p, seed, stream, ctx);
+  gemm(C, alpha, dropped, B, 0.0, desc, ctx);
+}
+
 }  // namespace ringblas::cuda

@@ -3,7 +3,8 @@
 //   loads when the row length allows), grid-stride; no shared memory. The generator runs only for
 //   positive values (a zero stays zero either way).
 // - linear_backward: G = dropout(D·Wᵀ) ⊙ (Y > 0) and per-block column sums of G. A warp computes
-//   Policy::fused_rows rows at once, its lanes striding over the columns (coalesced G and Y);
+//   Policy::fused_rows rows at once, its lanes striding over the columns two at a time (coalesced
+//   G and Y, whose loads are all issued before the first store);
 //   D's rows sit in registers (KMax of them, zero-padded), Wᵀ in shared memory (KMax x m floats,
 //   each value read once for fused_rows rows), plus one row of column sums per warp (m floats).
 //   KMax = 0: the product is already in G (cuBLAS), the kernel applies the masks only. Each block
@@ -13,21 +14,10 @@
 #pragma once
 #include <cstdint>
 
-#include "backend/core/nn_counter_rng.hpp"
+#include "backend/cuda/dense_nn/dropout_mask.cuh"
 #include "backend/cuda/dense_nn/policy.hpp"
 
 namespace ringblas::cuda::dense_nn {
-
-/// The dropout settings a kernel applies (drop false: none).
-struct DropoutMask {
-  bool drop;
-  float threshold, scale;
-  std::uint64_t seed, stream;
-  __device__ float operator()(float v, std::uint64_t index) const {
-    if (!drop) return v;
-    return ringblas::detail::counter_uniform(seed, stream, index) >= threshold ? v * scale : 0.0f;
-  }
-};
 
 __device__ inline float bias_relu_drop(float h, float b, const DropoutMask& m, std::uint64_t e) {
   const float r = fmaxf(h + b, 0.0f);
@@ -61,10 +51,13 @@ __global__ void bias_relu_dropout4_kernel(float4* h, const float* b, std::size_t
 /// nullptr, partial: gridDim.x x m column sums or nullptr. Dynamic shared memory: KMax·m floats
 /// (Wᵀ, zero-padded rows t >= k) then fused_warps·m floats when partial is set.
 template <int KMax>
-__global__ void linear_backward_kernel(float* g, float* partial, const float* d, const float* w,
-                                       const float* y, std::int64_t n, int m, int k,
+__global__ void linear_backward_kernel(float* __restrict__ g, float* __restrict__ partial,
+                                       const float* __restrict__ d, const float* __restrict__ w,
+                                       const float* __restrict__ y, std::int64_t n, int m, int k,
                                        DropoutMask mask) {
-  constexpr int R = Policy::fused_rows;
+  // Rows a warp takes at once: fewer with 32 D columns a row (registers).
+  constexpr int R = KMax > 16 ? Policy::fused_rows / 2 : Policy::fused_rows;
+  constexpr int J = 2;  // columns a lane takes per step: all R·J loads of Y issued together
   extern __shared__ float smem[];
   float* wt = smem;
   float* sums = smem + KMax * m;
@@ -88,30 +81,61 @@ __global__ void linear_backward_kernel(float* g, float* partial, const float* d,
         for (int t = 0; t < KMax; ++t)
           dv[r][t] = (t < k && i0 + r < n) ? d[(i0 + r) * k + t] : 0.0f;
     }
-    for (int j = lane; j < m; j += 32) {
-      float acc[R];
+    for (int jb = 0; jb < m; jb += 32 * J) {
+      // Loads first (Y, or G's product for KMax == 0), then the products, masks and stores.
+      float in[J][R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) acc[r] = 0.0f;
-      if constexpr (KMax > 0) {
+      for (int q = 0; q < J; ++q) {
+        const int j = jb + q * 32 + lane;
 #pragma unroll
-        for (int t = 0; t < KMax; ++t) {
-          const float wv = wt[t * m + j];
-#pragma unroll
-          for (int r = 0; r < R; ++r) acc[r] = fmaf(dv[r][t], wv, acc[r]);
+        for (int r = 0; r < R; ++r) {
+          const bool ok = j < m && i0 + r < n;
+          const std::int64_t e = (i0 + r) * m + j;
+          if constexpr (KMax > 0)
+            in[q][r] = ok && y ? y[e] : 1.0f;
+          else
+            in[q][r] = ok ? g[e] : 0.0f;
         }
       }
-      float col = 0.0f;
+      float yv[J][R];
+      if constexpr (KMax == 0) {
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const std::int64_t i = i0 + r;
-        if (i >= n) break;
-        const std::int64_t e = i * m + j;
-        float v = KMax > 0 ? acc[r] : g[e];
-        v = (y && !(y[e] > 0.0f)) ? 0.0f : mask(v, std::uint64_t(e));
-        g[e] = v;
-        col += v;
+        for (int q = 0; q < J; ++q)
+#pragma unroll
+          for (int r = 0; r < R; ++r) {
+            const int j = jb + q * 32 + lane;
+            const std::int64_t e = (i0 + r) * m + j;
+            yv[q][r] = y && j < m && i0 + r < n ? y[e] : 1.0f;
+          }
       }
-      if (partial) my_sums[j] += col;
+#pragma unroll
+      for (int q = 0; q < J; ++q) {
+        const int j = jb + q * 32 + lane;
+        if (j >= m) break;
+        float acc[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) acc[r] = KMax > 0 ? 0.0f : in[q][r];
+        if constexpr (KMax > 0) {
+#pragma unroll
+          for (int t = 0; t < KMax; ++t) {
+            const float wv = wt[t * m + j];
+#pragma unroll
+            for (int r = 0; r < R; ++r) acc[r] = fmaf(dv[r][t], wv, acc[r]);
+          }
+        }
+        float col = 0.0f;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const std::int64_t i = i0 + r;
+          if (i >= n) break;
+          const std::int64_t e = i * m + j;
+          const float yr = KMax > 0 ? in[q][r] : yv[q][r];
+          const float v = !(yr > 0.0f) ? 0.0f : mask(acc[r], std::uint64_t(e));
+          g[e] = v;
+          col += v;
+        }
+        if (partial) my_sums[j] += col;
+      }
     }
   }
   if (!partial) return;

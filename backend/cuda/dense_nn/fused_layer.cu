@@ -20,11 +20,6 @@ unsigned stride_grid(std::size_t n) {
   return g < Policy::max_blocks ? g : Policy::max_blocks;
 }
 
-/// The same float threshold and scale as the cpu loop and dropout_kernel.
-dense_nn::DropoutMask mask_of(double p, std::uint64_t seed, std::uint64_t stream) {
-  return {p > 0.0, float(p), float(1.0 / (1.0 - p)), seed, stream};
-}
-
 template <int KMax>
 void launch_linear_backward(unsigned grid, std::size_t smem, float* g, float* partial,
                             const float* d, const float* w, const float* y, Index n, int m, int k,
@@ -46,7 +41,7 @@ void bias_relu_dropout(DenseMatrix& H, const DenseVector& b, double p, std::uint
   const float* bias = static_cast<const float*>(dense_nn::device_values(b, hold, ctx));
   float* h = H.values().as<float>();
   const cudaStream_t st = stream_of(ctx);
-  const dense_nn::DropoutMask mask = mask_of(p, seed, stream);
+  const dense_nn::DropoutMask mask = dense_nn::mask_of(p, seed, stream);
   if (H.ncols() % 4 == 0 && reinterpret_cast<std::uintptr_t>(h) % 16 == 0) {
     dense_nn::bias_relu_dropout4_kernel<<<stride_grid(n / 4), Policy::block, 0, st>>>(
         reinterpret_cast<float4*>(h), bias, n / 4, H.ncols(), mask);
@@ -97,7 +92,7 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
   device_array<float> partial(sums ? std::size_t(grid) * std::size_t(m) : 0, ctx);
   const std::size_t smem = (product ? wt_bytes : 0) + (sums ? sum_bytes : 0);
   float* g = G.values().as<float>();
-  const dense_nn::DropoutMask mask = mask_of(p, seed, stream);
+  const dense_nn::DropoutMask mask = dense_nn::mask_of(p, seed, stream);
   float* part = sums ? partial.data() : nullptr;
   if (!product)
     launch_linear_backward<0>(grid, smem, g, part, d, w, y, n, m, k, mask, st, ctx);

@@ -2,6 +2,7 @@
 // operands to the device (operand.hpp), output cleared where the kernel accumulates, one launch.
 // Nothing here synchronises with the host (the scalars stay in out[slot] on the device).
 #include <cmath>
+#include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
@@ -19,10 +20,15 @@ unsigned stride_grid(std::size_t n) {
   return g < Policy::max_blocks ? g : Policy::max_blocks;
 }
 
-/// Blocks of the row kernels (softmax cross-entropy, accuracy): warps stride over the subset.
-unsigned row_grid(Index count) {
-  const unsigned g = grid_for(std::size_t(count), Policy::row_warps);
-  return g < Policy::row_max_blocks ? g : Policy::row_max_blocks;
+/// Blocks of the row kernels (softmax cross-entropy, accuracy): a warp per row of the subset.
+unsigned row_grid(Index count) { return grid_for(std::size_t(count), Policy::row_warps); }
+
+/// out = Σ of the row kernel's per-block partials.
+void sum_partials(float* out, const device_array<float>& partial, cudaStream_t st,
+                  const Context& ctx) {
+  dense_nn::sum_partials_kernel<<<1, Policy::block, 0, st>>>(out, partial.data(),
+                                                             std::int64_t(partial.size()));
+  RINGBLAS_CHECK_LAUNCH("sum_partials_kernel", st, ctx.debug_sync);
 }
 
 template <class X>
@@ -73,15 +79,28 @@ void dropout(DenseMatrix& Y, const DenseMatrix* X, double p, std::uint64_t seed,
   const float* x =
       X ? static_cast<const float*>(dense_nn::device_values(*X, hold, ctx)) : values_of(Y);
   const cudaStream_t st = stream_of(ctx);
-  // The same float threshold and scale as the cpu loop (cpu_nn.cpp).
-  dense_nn::dropout_kernel<<<stride_grid(n), Policy::block, 0, st>>>(
-      values_of(Y), x, n, float(p), float(1.0 / (1.0 - p)), seed, stream);
-  RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
+  const dense_nn::DropoutMask mask = dense_nn::mask_of(p, seed, stream);
+  float* y = values_of(Y);
+  std::size_t done = 0;
+  if (reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&
+      reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
+    const std::size_t n4 = n / 4;
+    if (n4 > 0) {
+      dense_nn::dropout4_kernel<<<stride_grid(n4), Policy::block, 0, st>>>(
+          reinterpret_cast<float4*>(y), reinterpret_cast<const float4*>(x), n4, mask);
+      RINGBLAS_CHECK_LAUNCH("dropout4_kernel", st, ctx.debug_sync);
+    }
+    done = 4 * n4;
+  }
+  if (done < n) {  // unaligned, or the last n % 4 elements
+    dense_nn::dropout_kernel<<<stride_grid(n - done), Policy::block, 0, st>>>(y, x, done, n, mask);
+    RINGBLAS_CHECK_LAUNCH("dropout_kernel", st, ctx.debug_sync);
+  }
 }
 
 namespace {
 
-/// The operands both row kernels read, on the device, and out[slot] cleared for their sums.
+/// The operands both row kernels read, on the device, and where their sum goes.
 struct RowOperands {
   Buffer hold_z, hold_labels, hold_rows;
   const float* z;
@@ -95,7 +114,6 @@ struct RowOperands {
     labels = static_cast<const std::int32_t*>(dense_nn::device_values(l, hold_labels, ctx));
     rows = static_cast<const std::int32_t*>(dense_nn::device_values(r, hold_rows, ctx));
     out = values_of(o) + slot;
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(float), stream_of(ctx)));
   }
 };
 
@@ -109,9 +127,11 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
   float* g = G ? values_of(*G) : nullptr;
   if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
   const Index count = rows.size();
+  device_array<float> partial(row_grid(count), ctx);
   dense_nn::softmax_ce_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      g, a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      g, partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
+  sum_partials(a.out, partial, st, ctx);
 }
 
 void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVector& labels,
@@ -119,9 +139,11 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
   const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
   const Index count = rows.size();
+  device_array<float> partial(row_grid(count), ctx);
   dense_nn::accuracy_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      a.out, a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
   RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
+  sum_partials(a.out, partial, st, ctx);
 }
 
 void adam_step(DenseMatrix& W, const DenseMatrix& G, DenseMatrix& m, DenseMatrix& v,

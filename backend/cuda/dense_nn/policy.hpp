@@ -1,5 +1,6 @@
 // Tuning constants of the dense_nn family (the kernels behind include/ringblas/nn.hpp).
 #pragma once
+#include <cstddef>
 
 namespace ringblas::cuda::dense_nn {
 
@@ -16,9 +17,6 @@ struct Policy {
   static constexpr int rows_per_block = 512;
   /// softmax cross-entropy and accuracy: one warp per row of the subset, this many warps a block.
   static constexpr int row_warps = 8;
-  /// softmax cross-entropy and accuracy: grid cap (warps loop over rows): one atomic per block,
-  /// so few blocks (a block per row group made 131k same-address atomics on 1M rows: 0.4 ms).
-  static constexpr unsigned row_max_blocks = 132 * 4;
   /// linear_dropout_relu_backward (fused_kernels.cuh): warps of a block, rows a warp computes
   /// together (each W value read from shared memory serves that many rows), grid cap (each block
   /// writes one row of column-sum partials).
@@ -31,6 +29,22 @@ struct Policy {
   /// Shared memory the fused kernel may take without opting in to more (Wᵀ plus the per-warp
   /// column sums).
   static constexpr int fused_smem_bytes = 48 * 1024;
+  /// Skinny GEMMs (skinny_gemm.cu): at most this many columns in the narrow operand (a register
+  /// array per lane); NN keeps B (k x (n+1) floats) in at most skinny_smem_bytes of shared
+  /// memory, TN takes k <= skinny_max_k (its per-block partial products are blocks x k x n).
+  static constexpr int skinny_max_n = 32;
+  static constexpr int skinny_smem_bytes = 48 * 1024;
+  static constexpr int skinny_max_k = 2048;
+  static constexpr std::size_t skinny_partial_floats = std::size_t(1) << 22;
+  /// NN: a warp computes skinny_rows rows at once (each B value from shared memory serves them
+  /// all); 8 warps a block.
+  static constexpr int skinny_rows = 4;
+  static constexpr int skinny_warps = 8;
+  /// TN: a block of 256 threads owns 256 columns of A and skinny_tn_tile rows at a time (the
+  /// matching rows of B staged in shared memory); grid capped so that the per-block partial
+  /// products (blocks x k x n floats) stay small.
+  static constexpr int skinny_tn_tile = 32;
+  static constexpr unsigned skinny_tn_blocks = 132 * 4;
 };
 
 }  // namespace ringblas::cuda::dense_nn
