@@ -512,6 +512,13 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       record("single", cfg, "kernel_nnzsplit_nv1_L" + std::to_string(L1), a.nnz(), n,
              [&] { spmm_nnzsplit_launch<PlusTimes>(p, one, L1, stream_c, nullptr, false); });
     }
+    if (vw == 4 && n >= 256) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
+      SubwarpShape narrow = subwarp_shape(64, 4);
+      narrow.chunks = (n + 63) / 64;
+      const int Ln = nnzsplit_run_length(a.nnz(), narrow, sms);
+      record("single", cfg, "kernel_nnzsplit_cols64_L" + std::to_string(Ln), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, stream_c, nullptr, false); });
+    }
     const SubwarpShape four = nnzsplit_shape(n, vw, 4);
     if (four.nv > ns.nv) {
       const int L4 = nnzsplit_run_length(a.nnz(), four, sms);
