@@ -18,7 +18,7 @@
 // `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
-//        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep]
+//        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -67,6 +67,7 @@ using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 int g_reps = 15;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
+std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -148,8 +149,16 @@ struct Record {
 double g_bytes = 0;
 std::vector<Record> g_records;
 
+bool wanted(const std::string& impl) {
+  if (g_impls.empty()) return true;
+  for (const auto& prefix : g_impls)
+    if (impl.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 void record(const std::string& group, const std::string& config, const std::string& impl, long long nnz, int n,
             const std::function<void()>& f) {
+  if (!wanted(impl)) return;
   Record r{group, config, impl, nnz, n};
   r.bytes = g_bytes;
   try {
@@ -407,6 +416,7 @@ double host_us(const std::function<void()>& f, int calls = 200) {
 
 void record_host(const std::string& cfg, const std::string& impl, long long nnz, int n,
                  const std::function<void()>& f) {
+  if (!wanted(impl)) return;
   Record r{"single_host", cfg, impl, nnz, n};
   try {
     r.us = host_us(f);
@@ -549,6 +559,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
                                 std::pair{CUSPARSE_SPMM_CSR_ALG3, "cusparse_alg3"}}) {
     const cusparseSpMMAlg_t alg = alg_label.first;
     const std::string label = alg_label.second;
+    if (!wanted(label)) continue;
     std::size_t bytes = 0;
     void* buf = nullptr;
     try {
@@ -608,10 +619,15 @@ int main(int argc, char** argv) {
     else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
+    else if (a == "--impls" && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
+    }
     else {
       std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
                    "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n";
+                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n"
+                   "                  [--impls prefix1,prefix2 (only these rows)]\n";
       return 2;
     }
   }
