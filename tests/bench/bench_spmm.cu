@@ -512,35 +512,30 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, stream_c, nullptr, false); });
   if (g_sweep) {
-    for (int x : {L / 4, L / 2, L * 2, L * 4})
-      if (x >= 8)
+    for (int x : {L / 2, L * 2, L * 4})
+      if (x >= 4)
         record("single", cfg, "kernel_nnzsplit_L" + std::to_string(x), a.nnz(), n,
                [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, x, stream_c, nullptr, false); });
-    if (ns.nv > 1) {  // one vector per lane: more column chunks, A read once per chunk
-      const SubwarpShape one = nnzsplit_shape(n, vw, 1);
-      const int L1 = nnzsplit_run_length(a.nnz(), one, sms);
-      record("single", cfg, "kernel_nnzsplit_nv1_L" + std::to_string(L1), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch<PlusTimes>(p, one, L1, stream_c, nullptr, false); });
+    const SubwarpShape two = nnzsplit_shape(n, vw, 2);
+    if (two.nv > ns.nv) {  // two vectors per lane: half the column chunks, A read half as often
+      const int L2 = nnzsplit_run_length(a.nnz(), two, sms);
+      record("single", cfg, "kernel_nnzsplit_nv2_L" + std::to_string(L2), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 2>(p, two, L2, stream_c, nullptr, false); });
     }
-    if (vw == 4 && n >= 256) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
+    if (vw == 4 && n >= 128) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
       SubwarpShape narrow = subwarp_shape(64, 4);
       narrow.chunks = (n + 63) / 64;
       const int Ln = nnzsplit_run_length(a.nnz(), narrow, sms);
       record("single", cfg, "kernel_nnzsplit_cols64_L" + std::to_string(Ln), a.nnz(), n,
              [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, stream_c, nullptr, false); });
     }
-    const SubwarpShape four = nnzsplit_shape(n, vw, 4);
-    if (four.nv > ns.nv) {
-      const int L4 = nnzsplit_run_length(a.nnz(), four, sms);
-      record("single", cfg, "kernel_nnzsplit_nv4_L" + std::to_string(L4), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 4>(p, four, L4, stream_c, nullptr, false); });
-    }
-    record("single", cfg, "kernel_nnzsplit_unroll8", a.nnz(), n, [&] {
-      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8>(p, ns, L, stream_c, nullptr, false);
-    });
-    record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n, [&] {
-      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 2>(p, ns, L, stream_c, nullptr, false);
-    });
+    constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
+    record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, stream_c, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, stream_c, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 6>(p, ns, L, stream_c, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_stream_c_" + std::string(stream_c ? "off" : "on"), a.nnz(), n,
            [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, !stream_c, nullptr, false); });
   }

@@ -84,8 +84,8 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
   }
 }
 
-template <class S, int V, int NV, int Unroll>
-__global__ void __launch_bounds__(SpmmPolicy::block_threads)
+template <class S, int V, int NV, int Unroll, int MinBlocks>
+__global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c) {
   using T = typename S::value_type;
@@ -197,11 +197,11 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   flush_row();  // the run's last row (it has entries in the run)
 }
 
-/// MaxNV (vectors per lane at most) and Unroll are the knobs that change code; the library
-/// launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from
-/// nnzsplit_shape (shape.nv <= MaxNV), L >= 1.
+/// MaxNV (vectors per lane at most), Unroll and MinBlocks (registers) are the knobs that change
+/// code; the library launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape`
+/// from nnzsplit_shape (shape.nv <= MaxNV), L >= 1.
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
-          int Unroll = SpmmPolicy::nnzsplit_unroll>
+          int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
                                 bool stream_c, void* stream, bool sync) {
   using T = typename S::value_type;
@@ -228,20 +228,20 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
         constexpr int W = vec_width<T>();
-        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll>);
+        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks>);
         if constexpr (MaxNV >= 2)
-          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll>);
+          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks>);
         if constexpr (MaxNV >= 4)
-          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll>);
+          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks>);
         launched = true;
       }
     }
     if (!launched) {
-      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll>);
+      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks>);
       if constexpr (MaxNV >= 2)
-        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll>);
+        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks>);
       if constexpr (MaxNV >= 4)
-        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll>);
+        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks>);
     }
     RINGBLAS_CHECK_LAUNCH("spmm_nnzsplit_kernel", s, sync);
   }
