@@ -18,7 +18,7 @@
 // `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
-//        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep]
+//        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -67,6 +67,7 @@ using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 int g_reps = 15;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
+std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -148,8 +149,16 @@ struct Record {
 double g_bytes = 0;
 std::vector<Record> g_records;
 
+bool wanted(const std::string& impl) {
+  if (g_impls.empty()) return true;
+  for (const auto& prefix : g_impls)
+    if (impl.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 void record(const std::string& group, const std::string& config, const std::string& impl, long long nnz, int n,
             const std::function<void()>& f) {
+  if (!wanted(impl)) return;
   Record r{group, config, impl, nnz, n};
   r.bytes = g_bytes;
   try {
@@ -407,6 +416,7 @@ double host_us(const std::function<void()>& f, int calls = 200) {
 
 void record_host(const std::string& cfg, const std::string& impl, long long nnz, int n,
                  const std::function<void()>& f) {
+  if (!wanted(impl)) return;
   Record r{"single_host", cfg, impl, nnz, n};
   try {
     r.us = host_us(f);
@@ -502,28 +512,30 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, stream_c, nullptr, false); });
   if (g_sweep) {
-    for (int x : {L / 4, L / 2, L * 2, L * 4})
-      if (x >= 8)
+    for (int x : {L / 2, L * 2, L * 4})
+      if (x >= 4)
         record("single", cfg, "kernel_nnzsplit_L" + std::to_string(x), a.nnz(), n,
                [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, x, stream_c, nullptr, false); });
-    if (ns.nv > 1) {  // one vector per lane: more column chunks, A read once per chunk
-      const SubwarpShape one = nnzsplit_shape(n, vw, 1);
-      const int L1 = nnzsplit_run_length(a.nnz(), one, sms);
-      record("single", cfg, "kernel_nnzsplit_nv1_L" + std::to_string(L1), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch<PlusTimes>(p, one, L1, stream_c, nullptr, false); });
+    const SubwarpShape two = nnzsplit_shape(n, vw, 2);
+    if (two.nv > ns.nv) {  // two vectors per lane: half the column chunks, A read half as often
+      const int L2 = nnzsplit_run_length(a.nnz(), two, sms);
+      record("single", cfg, "kernel_nnzsplit_nv2_L" + std::to_string(L2), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 2>(p, two, L2, stream_c, nullptr, false); });
     }
-    const SubwarpShape four = nnzsplit_shape(n, vw, 4);
-    if (four.nv > ns.nv) {
-      const int L4 = nnzsplit_run_length(a.nnz(), four, sms);
-      record("single", cfg, "kernel_nnzsplit_nv4_L" + std::to_string(L4), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 4>(p, four, L4, stream_c, nullptr, false); });
+    if (vw == 4 && n >= 128) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
+      SubwarpShape narrow = subwarp_shape(64, 4);
+      narrow.chunks = (n + 63) / 64;
+      const int Ln = nnzsplit_run_length(a.nnz(), narrow, sms);
+      record("single", cfg, "kernel_nnzsplit_cols64_L" + std::to_string(Ln), a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, stream_c, nullptr, false); });
     }
-    record("single", cfg, "kernel_nnzsplit_unroll8", a.nnz(), n, [&] {
-      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8>(p, ns, L, stream_c, nullptr, false);
-    });
-    record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n, [&] {
-      spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 2>(p, ns, L, stream_c, nullptr, false);
-    });
+    constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
+    record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, stream_c, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, stream_c, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 6>(p, ns, L, stream_c, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_stream_c_" + std::string(stream_c ? "off" : "on"), a.nnz(), n,
            [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, !stream_c, nullptr, false); });
   }
@@ -542,6 +554,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
                                 std::pair{CUSPARSE_SPMM_CSR_ALG3, "cusparse_alg3"}}) {
     const cusparseSpMMAlg_t alg = alg_label.first;
     const std::string label = alg_label.second;
+    if (!wanted(label)) continue;
     std::size_t bytes = 0;
     void* buf = nullptr;
     try {
@@ -601,10 +614,15 @@ int main(int argc, char** argv) {
     else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
+    else if (a == "--impls" && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
+    }
     else {
       std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
                    "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n";
+                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n"
+                   "                  [--impls prefix1,prefix2 (only these rows)]\n";
       return 2;
     }
   }

@@ -27,22 +27,27 @@ namespace ringblas::cuda::detail {
 namespace {
 
 TEST(SpmmNnzsplitPolicy, VectorsPerLaneCoverWideB) {
-  // fp32 n_B = 256: 32 lanes x 2 vectors of 4 columns, one pass over A.
-  const SubwarpShape w256 = nnzsplit_shape(256, 4);
+  // The library's shape: one vector of 4 columns per lane, column chunks of 128 (fp32).
+  const SubwarpShape lib = nnzsplit_shape(256, 4);
+  EXPECT_EQ(1 << lib.log_sw, 32);
+  EXPECT_EQ(lib.nv, SpmmPolicy::nnzsplit_max_vectors);
+  EXPECT_EQ(lib.chunks, 256 / lib.chunk_cols);
+  // Two vectors per lane: n_B = 256 in one pass over A.
+  const SubwarpShape w256 = nnzsplit_shape(256, 4, 2);
   EXPECT_EQ(1 << w256.log_sw, 32);
   EXPECT_EQ(w256.nv, 2);
   EXPECT_EQ(w256.chunk_cols, 256);
   EXPECT_EQ(w256.chunks, 1);
-  // n_B = 512: two chunks of 256 (four with one vector per lane).
-  EXPECT_EQ(nnzsplit_shape(512, 4).chunks, 2);
+  // n_B = 512: two chunks of 256 with two vectors, four with one, one with four.
+  EXPECT_EQ(nnzsplit_shape(512, 4, 2).chunks, 2);
   EXPECT_EQ(nnzsplit_shape(512, 4, 1).chunks, 4);
   EXPECT_EQ(nnzsplit_shape(512, 4, 4).chunks, 1);
   // Narrow B: one vector per lane, sub-warp of n_B / 4 lanes.
-  const SubwarpShape w16 = nnzsplit_shape(16, 4);
+  const SubwarpShape w16 = nnzsplit_shape(16, 4, 2);
   EXPECT_EQ(1 << w16.log_sw, 4);
   EXPECT_EQ(w16.nv, 1);
   // 136 columns (34 vectors): 32 lanes, the second vector of two lanes in use.
-  const SubwarpShape w136 = nnzsplit_shape(136, 4);
+  const SubwarpShape w136 = nnzsplit_shape(136, 4, 2);
   EXPECT_EQ(w136.nv, 2);
   EXPECT_EQ(w136.chunks, 1);
   // Scalar path, 7 columns: 8 lanes of one column.
@@ -52,21 +57,30 @@ TEST(SpmmNnzsplitPolicy, VectorsPerLaneCoverWideB) {
   EXPECT_EQ(w7.chunk_cols, 8);
 }
 
-TEST(SpmmNnzsplitPolicy, RunLengthFillsTheGpu) {
-  // The GCN's R-MAT scale-20 propagation (32.45M nonzeros) on 132 SMs: n_B = 256 (32 lanes)
-  // runs of 512, n_B = 16 (4 lanes) runs of 64; either launches >= 4 x 2048 threads per SM.
+TEST(SpmmNnzsplitPolicy, RunLengthFillsTheGpuAboutOnce) {
+  // The GCN's R-MAT scale-20 propagation (32.45M nonzeros) on 132 SMs: n_B = 16 (4 lanes)
+  // runs of 256 (the fastest run in the H100 sweep), launching >= 2048 threads per SM; n_B =
+  // 256 (32 lanes x 2 chunks) the longest run.
   const long long rmat20 = 32451678;
-  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(256, 4), 132), 512);
-  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(16, 4), 132), 64);
-  for (int n : {16, 256})
+  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(16, 4), 132), 256);
+  EXPECT_EQ(nnzsplit_run_length(rmat20, nnzsplit_shape(256, 4, 1), 132), SpmmPolicy::nnzsplit_max_run);
+  for (int n : {16, 64})
     for (int sms : {114, 132}) {
       const SubwarpShape s = nnzsplit_shape(n, 4);
       const int L = nnzsplit_run_length(rmat20, s, sms);
       EXPECT_GE(double(rmat20) / L * double(1 << s.log_sw) * s.chunks,
                 double(sms) * SpmmPolicy::nnzsplit_threads_per_sm);
+      EXPECT_LT(double(rmat20) / (2.0 * L) * double(1 << s.log_sw) * s.chunks,
+                double(sms) * SpmmPolicy::nnzsplit_threads_per_sm);
     }
-  // Small graphs (Cora, 13k nonzeros): the shortest run.
-  EXPECT_EQ(nnzsplit_run_length(13264, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run);
+  // soc-Epinions1 (811k nonzeros): n_B = 64 runs of 32, n_B = 128 runs of 64 (both the
+  // fastest of the sweep).
+  EXPECT_EQ(nnzsplit_run_length(811480, nnzsplit_shape(64, 4), 132), 32);
+  EXPECT_EQ(nnzsplit_run_length(811480, nnzsplit_shape(128, 4), 132), 64);
+  // Tiny products (Cora, 10.6k nonzeros, at n_B = 64): runs of 8.
+  EXPECT_EQ(nnzsplit_run_length(10556, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run / 2);
+  // PubMed (88.6k nonzeros) at n_B = 64 is not tiny: the shortest run.
+  EXPECT_EQ(nnzsplit_run_length(88648, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run);
   // Never past the longest run, even for a huge matrix.
   EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132), SpmmPolicy::nnzsplit_max_run);
 }

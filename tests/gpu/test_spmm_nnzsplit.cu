@@ -104,6 +104,7 @@ class SpmmNnzsplit : public GpuTest {
     p.epilogue.clamp_value = ep.clamp.value_or(0);
     const int vec = n % 4 == 0 ? 4 : 1;
     const SubwarpShape shape = nnzsplit_shape(n, vec, nv);
+    if (cudaDeviceSynchronize() != cudaSuccess) return "before the launch";  // copies on ctx's stream
     try {
       spmm_nnzsplit_launch_tuned<S, MaxNV>(p, shape, L, false, nullptr, true);
     } catch (const Error& e) {

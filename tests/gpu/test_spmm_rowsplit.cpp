@@ -164,24 +164,32 @@ TEST_F(SpmmRowsplit, DeviceResidentOperandsStayOnTheDevice) {
 }
 
 TEST_F(SpmmRowsplit, AutomaticChoiceFollowsTheCostModel) {
-  // Short rows (about 4 per row) and a narrow B: spmm_rowsplit; long mean rows (R-MAT, about 14
-  // per row): the nnz-split spmm_subwarp (spmm_subwarp::relative_cost). Both agree with the cpu.
+  // spmm_subwarp::relative_cost: short rows (about 4 per row) and a narrow B (16 columns):
+  // spmm_rowsplit; the same rows at n_B = 64, and long mean rows (R-MAT, about 14 per row) at
+  // any width: the nnz-split spmm_subwarp. Every choice agrees with the cpu.
   const Matrix short_rows = random_matrix(3000, 3000, 4.0 / 3000, Type::fp32, 101, Pattern::random,
                                           ValueKind::integral, IndexType::i32);
   const Matrix long_rows = integral_values(rmat(10, 8, 9).adjacency, Type::fp32, 102);
   ASSERT_GE(double(long_rows.nnz()) / double(long_rows.nrows()), 8.0);
   const Semiring s = semiring("plus_times", Type::fp32);
-  for (const auto& [A, want] : {std::pair<const Matrix*, const char*>{&short_rows, "spmm_rowsplit"},
-                                {&long_rows, "spmm_subwarp"}}) {
-    const DenseMatrix B = random_dense(A->ncols(), 64, Type::fp32, 98, Layout::row_major, ValueKind::integral);
-    EXPECT_EQ(check(s, *A, B, nullptr, Layout::row_major, Variant::automatic), "");
+  struct Case {
+    const Matrix* A;
+    Index n;
+    const char* want;
+  };
+  for (const Case& c : {Case{&short_rows, 16, "spmm_rowsplit"}, Case{&short_rows, 64, "spmm_subwarp"},
+                        Case{&long_rows, 16, "spmm_subwarp"}, Case{&long_rows, 64, "spmm_subwarp"}}) {
+    const DenseMatrix B = random_dense(c.A->ncols(), c.n, Type::fp32, 98, Layout::row_major, ValueKind::integral);
+    EXPECT_EQ(check(s, *c.A, B, nullptr, Layout::row_major, Variant::automatic), "");
     Context ctx(Backend::cuda);
     std::ostringstream lines;
     ctx.trace = true;
     ctx.trace_out = &lines;
-    DenseMatrix C(A->nrows(), 64, Type::fp32);
-    mxm(C, s, *A, B, {}, ctx);
-    EXPECT_NE(lines.str().find(std::string("mxm (dense): ") + want + " (cuda)"), std::string::npos) << lines.str();
+    DenseMatrix C(c.A->nrows(), c.n, Type::fp32);
+    mxm(C, s, *c.A, B, {}, ctx);
+    EXPECT_NE(lines.str().find(std::string("mxm (dense): ") + c.want + " (cuda)"), std::string::npos)
+        << "n_B " << c.n << "\n"
+        << lines.str();
   }
 }
 

@@ -39,15 +39,15 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
 }
 
 double relative_cost(Variant v, const Matrix& A, bool transpose_a, Index n_b) {
-  // bench_spmm on an H100 (2026-11-23, tests/bench/results/spmm_notes.md): spmm_rowsplit ahead
-  // where the product is latency bound (short rows, small C or narrow B), the nnz-split mapping
-  // of spmm_subwarp ahead on long mean rows and on wide B over large graphs.
+  // bench_spmm on an H100 (2026-11-23, s4 round 1, tests/bench/results/spmm_notes.md): the
+  // nnz-split spmm_subwarp ahead of spmm_rowsplit on Cora, PubMed, soc-Epinions1 and R-MAT 20
+  // at n_B = 64..512 (and 16 on R-MAT); spmm_rowsplit kept where it was last measured ahead:
+  // short mean rows and narrow B.
   using detail::SpmmPolicy;
   const double rows = double(std::max<Index>(transpose_a ? A.ncols() : A.nrows(), 1));
   const double mean_row = double(A.nnz()) / rows;
   const bool rowsplit_first =
-      mean_row < SpmmPolicy::rowsplit_max_mean_row &&
-      (n_b < 128 || rows * double(n_b) <= SpmmPolicy::rowsplit_max_wide_output);
+      mean_row < SpmmPolicy::rowsplit_max_mean_row && n_b <= SpmmPolicy::rowsplit_max_cols;
   return (v == Variant::spmm_rowsplit) == rowsplit_first ? 0.0 : 1.0;
 }
 

@@ -15,7 +15,7 @@
 //   rows they belong to: several B loads in flight per thread even for rows of a few nonzeros.
 // - Rows that lie inside one run are stored with their epilogue (evict-first when C is larger
 //   than L2). A row that crosses a run boundary is combined into C with the monoid's atomic
-//   after split_rows_kernel set it to the identity; its epilogue runs in a last pass. Empty rows
+//   after nnzsplit_rows_kernel set it to the identity; its epilogue runs in a last pass. Empty rows
 //   get epilogue(identity) from the first pass.
 // Shared memory (dynamic): per block, 256 (512 for sub-warps under 8 lanes) column indices and
 // values.
@@ -53,8 +53,39 @@ __device__ __forceinline__ int subwarp_row_of_entry(const std::int32_t* __restri
 constexpr int kNnzsplitMaxReps = 2;
 __host__ __device__ constexpr int nnzsplit_reps(int log_sw) { return log_sw < 3 ? 2 : 1; }
 
-template <class S, int V, int NV, int Unroll>
-__global__ void __launch_bounds__(SpmmPolicy::block_threads)
+/// The passes around the nnz-split kernel, a warp per 32 rows (one coalesced look at their row
+/// pointers, then the whole warp writes each row that needs it, 32 columns at a time): before it
+/// (`finish` false) empty rows = epilogue(identity) and rows crossing a run boundary = identity;
+/// after it (`finish` true) the epilogue on the crossing rows.
+template <class T>
+__global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T identity, int L,
+                                     bool finish) {
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const long long row0 = (t >> 5) << 5;
+  if (row0 >= p.m) return;  // whole warps leave together
+  const int row = static_cast<int>(row0) + lane;
+  bool empty = false, crossing = false;
+  if (row < p.m) {
+    const int b = p.row_ptr[row], e = p.row_ptr[row + 1];
+    empty = b == e;
+    crossing = !empty && b / L != (e - 1) / L;
+  }
+  unsigned todo = __ballot_sync(0xffffffffu, finish ? crossing : empty || crossing);
+  while (todo) {
+    const int i = __ffs(todo) - 1;
+    todo &= todo - 1;
+    const int r = static_cast<int>(row0) + i;
+    const bool r_empty = __shfl_sync(0xffffffffu, int(empty), i) != 0;
+    for (int j = lane; j < p.n; j += 32) {
+      T* c = d.c + r * d.c_rs + j * d.c_cs;
+      *c = finish ? ep(*c, j) : (r_empty ? ep(identity, j) : identity);
+    }
+  }
+}
+
+template <class S, int V, int NV, int Unroll, int MinBlocks>
+__global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c) {
   using T = typename S::value_type;
@@ -166,11 +197,11 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   flush_row();  // the run's last row (it has entries in the run)
 }
 
-/// MaxNV (vectors per lane at most) and Unroll are the knobs that change code; the library
-/// launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from
-/// nnzsplit_shape (shape.nv <= MaxNV), L >= 1.
+/// MaxNV (vectors per lane at most), Unroll and MinBlocks (registers) are the knobs that change
+/// code; the library launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape`
+/// from nnzsplit_shape (shape.nv <= MaxNV), L >= 1.
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
-          int Unroll = SpmmPolicy::nnzsplit_unroll>
+          int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
                                 bool stream_c, void* stream, bool sync) {
   using T = typename S::value_type;
@@ -181,12 +212,10 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   auto s = static_cast<cudaStream_t>(stream);
   const auto d = dense_view<S>(p);
   const Epi<T> ep(p.epilogue);
-  // The row passes cover every column once (one vector per thread).
-  const SubwarpShape rows = subwarp_shape(p.n, shape.vec);
-  const dim3 rows_grid(grid_for(static_cast<long long>(p.m) << rows.log_sw), rows.chunks);
-  split_rows_kernel<T><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(
-      p, d, ep, S::identity(), rows.log_sw, rows.chunk_cols, rows.vec, L, false);
-  RINGBLAS_CHECK_LAUNCH("split_rows_kernel", s, sync);
+  const unsigned rows_blocks = grid_for((static_cast<long long>(p.m) + 31) / 32 * 32);
+  nnzsplit_rows_kernel<T>
+      <<<rows_blocks, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, false);
+  RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
   if (p.nnz > 0) {
     const long long groups = (p.nnz + L - 1) / L;
     const dim3 grid(grid_for(groups << shape.log_sw), shape.chunks);
@@ -199,28 +228,28 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
         constexpr int W = vec_width<T>();
-        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll>);
+        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks>);
         if constexpr (MaxNV >= 2)
-          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll>);
+          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks>);
         if constexpr (MaxNV >= 4)
-          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll>);
+          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks>);
         launched = true;
       }
     }
     if (!launched) {
-      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll>);
+      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks>);
       if constexpr (MaxNV >= 2)
-        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll>);
+        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks>);
       if constexpr (MaxNV >= 4)
-        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll>);
+        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks>);
     }
     RINGBLAS_CHECK_LAUNCH("spmm_nnzsplit_kernel", s, sync);
   }
   const EpilogueArgs& e = p.epilogue;
   if (e.bias || e.relu || e.clamp) {
-    split_rows_kernel<T><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(
-        p, d, ep, S::identity(), rows.log_sw, rows.chunk_cols, rows.vec, L, true);
-    RINGBLAS_CHECK_LAUNCH("split_rows_kernel<finish>", s, sync);
+    nnzsplit_rows_kernel<T>
+        <<<rows_blocks, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, true);
+    RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel<finish>", s, sync);
   }
 }
 

@@ -14,9 +14,10 @@ struct SpmmPolicy {
   static constexpr int max_subwarp = 32;
   /// Shared memory a batched COO block may use for its output tile (default limit, no opt-in).
   static constexpr int coo_shared_bytes = 48 * 1024;
-  /// Mean row length from which single SpMM uses the nnz-split mapping (skewed graphs: SNAP
-  /// wiki-Vote / soc-Epinions1 in bench_spmm; Gnutella, mean 2.4, stays on rows).
-  static constexpr double split_mean_row = 4.0;
+  /// Mean row length from which spmm_subwarp uses the nnz-split mapping: H100 2026-11-23 (s4
+  /// round 1) the nnz-split kernel was ahead of the row mapping on Cora (mean 3.9: 9.6 vs 18.7 us
+  /// at n_B = 64) and every larger mean; p2p-Gnutella31 (2.4) stays on rows.
+  static constexpr double split_mean_row = 3.0;
   /// spmm_rowsplit: rows longer than this are shared by every sub-warp of their block (issue
   /// 14; bench_spmm sweeps it as ringblas_rowsplit_kernel_L<n>).
   static constexpr int long_row = 64;
@@ -31,24 +32,33 @@ struct SpmmPolicy {
   static constexpr int rowsplit_max_block = 128;
   /// spmm_rowsplit loads B one column per lane (no 16-byte vectors) up to this n_B (0: never).
   static constexpr int rowsplit_scalar_max_cols = 0;
-  /// The automatic choice (spmm_subwarp::relative_cost) takes spmm_rowsplit for a mean row below
-  /// this (the nnz-split spmm_subwarp was ahead on wiki-Vote, 12.5, and soc-Epinions1, 10.7) ...
+  /// The automatic choice (spmm_subwarp::relative_cost) takes spmm_rowsplit only for a mean row
+  /// below this and n_B up to rowsplit_max_cols (not yet measured against the s4 nnz-split
+  /// kernel there); from n_B = 64 the nnz-split spmm_subwarp was ahead on every graph of
+  /// bench_spmm (H100 2026-11-23, s4 round 1: Cora 9.6 vs 12.6 us at n_B = 64, PubMed 16.2 vs
+  /// 23.4, soc-Epinions1 61 vs 206).
   static constexpr double rowsplit_max_mean_row = 8.0;
-  /// ... unless n_B >= 128 and C has more than this many elements (bandwidth bound: spmm_subwarp
-  /// ahead on PubMed and p2p-Gnutella31 from n_B = 128; rowsplit ahead on Cora up to n_B = 512).
-  static constexpr double rowsplit_max_wide_output = double(1 << 21);
+  static constexpr long long rowsplit_max_cols = 16;
   /// spmm_subwarp's nnz-split kernel (spmm_nnzsplit_impl.cuh): runs of L nonzeros per sub-warp,
   /// L a power of two from nnzsplit_min_run to nnzsplit_max_run, the longest that still launches
-  /// nnzsplit_threads_per_sm threads per SM (a few waves: short runs shorten the longest chain of
-  /// dependent loads, long runs cut the rows that cross a run boundary and go through atomics).
+  /// nnzsplit_threads_per_sm threads per SM (about one wave). H100 s4 round 1: runs that gave
+  /// 4 x 2048 threads per SM were 10-25% slower than ones giving about one wave (soc-Epinions1
+  /// n_B = 128: L 16 115 us, L 64 96 us; R-MAT 20 n_B = 16: L 64 600 us, L 256 554 us): short
+  /// runs mean more rows crossing a run boundary (atomics) and more searches.
   static constexpr int nnzsplit_min_run = 16;
   static constexpr int nnzsplit_max_run = 2048;
-  static constexpr int nnzsplit_threads_per_sm = 4 * 2048;
-  /// Vectors of B columns per lane: 2 covers n_B = 256 (fp32) in one pass over A instead of two
-  /// column chunks.
-  static constexpr int nnzsplit_max_vectors = 2;
+  static constexpr int nnzsplit_threads_per_sm = 2048;
+  /// Tiny products (under this many threads per SM with the shortest run) take runs of 8: more
+  /// sub-warps for a latency-bound call (Cora n_B = 64: L 8 9.6 us, L 16 11.5 us).
+  static constexpr int nnzsplit_tiny_threads_per_sm = 512;
+  /// Vectors of B columns per lane: 1 (s4 round 1: two vectors, n_B = 256 in one pass, was
+  /// 10-40% slower than column chunks of 128 on every graph: 93 registers, 2 blocks per SM, and
+  /// twice the B row bytes per nonzero for L1 to hold; R-MAT 20 n_B = 256: 7113 vs 5752 us).
+  static constexpr int nnzsplit_max_vectors = 1;
   /// Nonzeros whose B rows are loaded back to back before they are combined.
   static constexpr int nnzsplit_unroll = 4;
+  /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers).
+  static constexpr int nnzsplit_min_blocks = 1;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
@@ -88,12 +98,16 @@ inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmP
 }
 
 /// The nnz-split run length (SpmmPolicy::nnzsplit_*): the longest power of two that still
-/// launches nnzsplit_threads_per_sm threads per SM for `nnz` nonzeros in `shape`.
+/// launches nnzsplit_threads_per_sm threads per SM for `nnz` nonzeros in `shape`; half the
+/// shortest for a tiny product.
 inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_count) {
   const double lanes = double(1 << shape.log_sw) * double(shape.chunks);
-  const double target = double(sm_count > 0 ? sm_count : 1) * SpmmPolicy::nnzsplit_threads_per_sm;
+  const double sms = double(sm_count > 0 ? sm_count : 1);
   int L = SpmmPolicy::nnzsplit_min_run;
-  while (L < SpmmPolicy::nnzsplit_max_run && double(nnz) / (2.0 * L) * lanes >= target) L *= 2;
+  if (double(nnz) / L * lanes < sms * SpmmPolicy::nnzsplit_tiny_threads_per_sm) return L / 2;
+  while (L < SpmmPolicy::nnzsplit_max_run &&
+         double(nnz) / (2.0 * L) * lanes >= sms * SpmmPolicy::nnzsplit_threads_per_sm)
+    L *= 2;
   return L;
 }
 
