@@ -17,6 +17,8 @@
 //   slots; its warps share out the row's mask entries the same way. A row longer than half that
 //   table is searched instead (binary search in row i of A in global memory, each lane resuming
 //   where its previous search ended, as the per-entry kernel does).
+// - Either kernel walks row i of A and binary-searches row j of Bt instead, for a mask entry
+//   whose row j is much longer than row i (search_bt): the walk covers the shorter row.
 // Shared memory (dynamic): warp kernel 8 x warp_slots x 4 bytes (x 2 when A's values are read),
 // block kernel block_slots x 4 bytes (x 2). Output: t_values[e] and keep[e] for every mask entry
 // e of the listed rows (keep 1 where row i of A and row j of Bt share a column), as dot_kernel.
@@ -114,10 +116,34 @@ __device__ __forceinline__ int find_slot(const int* keys, int log_size, int k) {
   }
 }
 
+/// Whether mask entry (i, j) is computed by binary searches of row j of Bt (lanes striding
+/// over row i of A, la entries) rather than by table probes (lanes striding over row j of Bt, lb
+/// entries): when la searches of about log2(lb) dependent loads each, weighted 3 against one
+/// streamed load and one shared-memory probe, cost less than lb probes; without a table, the
+/// shorter row is always the one walked.
+__device__ __forceinline__ bool search_bt(int la, int lb, bool have_table) {
+  if (!have_table) return la < lb;
+  const int log_lb = 32 - __clz(lb > 0 ? lb : 1);
+  return 3LL * la * log_lb < lb;
+}
+
+/// lower_bound of k in ci[lo, hi) (a lane's keys increase, so it resumes from its last lo).
+__device__ __forceinline__ int lower_bound_from(const std::int32_t* ci, int lo, int hi, int k) {
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (ci[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /// One group of 2^log_g lanes computes mask entry e of row i (when `valid`): its lanes stride
-/// over row j of Bt and look each column up in row i of A (the table, or a binary search in
-/// a_ci[a0, a1) when `table` is null); then the group combines and its first lane writes.
-/// Every lane of the warp calls this (the shuffles need them all).
+/// over row j of Bt looking each column up in row i of A (the table, or a binary search in
+/// a_ci[a0, a1) when `keys` is null), or, when search_bt says so, over row i of A binary-searching
+/// row j of Bt; then the group combines and its first lane writes. Every lane of the warp calls
+/// this (the shuffles need them all).
 template <class S>
 __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long long e, bool valid,
                                              const int* keys, const int* pos, int log_size,
@@ -127,40 +153,50 @@ __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long l
   const int g = 1 << log_g;
   T acc{};
   bool found = false;
+  auto take = [&](int pa, int pb, int k, int j) {
+    T a{}, b{};
+    if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
+    if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[pb];
+    const T v = S::mul(a, b, i, k, k, j);
+    acc = found ? S::add(acc, v) : v;
+    found = true;
+  };
   if (valid && a0 < a1) {
     const int j = p.m_ci[e];
     const int b0 = p.b_rp[j], b1 = p.b_rp[j + 1];
-    int lo = a0;  // binary search: a lane's keys increase, so it resumes where it ended
-    for (int q = b0 + glane; q < b1; q += g) {
-      const int k = p.b_ci[q];
-      if (k > amax) break;  // Bt's rows are sorted: nothing further can match
-      if (k < amin) continue;
-      int pa;
-      if (keys) {
-        const int h = find_slot(keys, log_size, k);
-        if (h < 0) continue;
-        pa = S::reads_a ? pos[h] : 0;
-      } else {
-        int hi = a1;
-        while (lo < hi) {
-          const int mid = (lo + hi) >> 1;
-          if (p.a_ci[mid] < k)
-            lo = mid + 1;
-          else
-            hi = mid;
+    if (search_bt(a1 - a0, b1 - b0, keys != nullptr)) {
+      int lo = b0;
+      for (int q = a0 + glane; q < a1 && lo < b1; q += g) {
+        const int k = p.a_ci[q];
+        lo = lower_bound_from(p.b_ci, lo, b1, k);
+        if (lo == b1 || p.b_ci[lo] != k) continue;
+        take(q, lo, k, j);
+        if constexpr (S::is_any) break;
+        if constexpr (S::has_terminal) {
+          if (acc == S::terminal()) break;
         }
-        if (lo == a1 || p.a_ci[lo] != k) continue;
-        pa = lo;
       }
-      T a{}, b{};
-      if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
-      if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[q];
-      const T v = S::mul(a, b, i, k, k, j);
-      acc = found ? S::add(acc, v) : v;
-      found = true;
-      if constexpr (S::is_any) break;
-      if constexpr (S::has_terminal) {
-        if (acc == S::terminal()) break;
+    } else {
+      int lo = a0;
+      for (int q = b0 + glane; q < b1; q += g) {
+        const int k = p.b_ci[q];
+        if (k > amax) break;  // Bt's rows are sorted: nothing further can match
+        if (k < amin) continue;
+        int pa;
+        if (keys) {
+          const int h = find_slot(keys, log_size, k);
+          if (h < 0) continue;
+          pa = S::reads_a ? pos[h] : 0;
+        } else {
+          lo = lower_bound_from(p.a_ci, lo, a1, k);
+          if (lo == a1 || p.a_ci[lo] != k) continue;
+          pa = lo;
+        }
+        take(pa, q, k, j);
+        if constexpr (S::is_any) break;
+        if constexpr (S::has_terminal) {
+          if (acc == S::terminal()) break;
+        }
       }
     }
   }

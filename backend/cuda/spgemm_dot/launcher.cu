@@ -156,7 +156,7 @@ void run_impl(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, con
     ctx.trace_line(std::string(hash ? "mxm: spgemm_dot_hash, " : "mxm: spgemm_dot, ") +
                    s.name() + ", " + std::to_string(nnz) + " mask entries, nnz(T) " +
                    std::to_string(T.nnz()) +
-                   (hash ? ", " + std::to_string(probes) + " probes, " +
+                   (hash ? ", " + std::to_string(probes) + " entries in the rows of Bᵀ met, " +
                                std::to_string(block_rows) + " block rows, lane group "
                          : ", sub-warp ") +
                    std::to_string(1 << log_sw) + (desc.transpose_b ? "" : ", transposes B") +
