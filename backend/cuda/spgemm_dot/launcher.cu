@@ -161,7 +161,12 @@ void run_impl(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, con
                          : ", sub-warp ") +
                    std::to_string(1 << log_sw) + (desc.transpose_b ? "" : ", transposes B") +
                    (desc.mask_structure ? ", structural mask" : ", value mask"));
-  write_back(C, dm, accum, desc.replace, std::move(T), ctx);
+  // T lies inside the mask (computed at its entries only): into an empty C without an
+  // accumulator it is the result as it stands, and the masked merge of write_back is skipped.
+  if (C.nnz() == 0 && !accum)
+    C = cast_values(std::move(T), C.type(), ctx);
+  else
+    write_back(C, dm, accum, desc.replace, std::move(T), ctx);
 }
 
 }  // namespace
