@@ -17,8 +17,8 @@ const Table<IndexVectorsProblem, Matrix>& extract_vectors_table() {
       {
           {Variant::extract, kCuda, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
-             cuda::index_ops::extract_vectors(c, p.mask, p.accum, p.A, p.rows, p.cols,
-                                              chosen(p.d), x);
+             cuda::index_ops::extract_vectors(c, p.mask, p.accum, p.A, p.rows, p.cols, chosen(p.d),
+                                              x);
            }},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {

@@ -12,8 +12,7 @@ namespace {
 
 /// InvalidValue unless an index-list vector holds int32 or int64 values; InvalidIndex when one
 /// lies outside 0..n-1 (its min and max by two reductions where the list lives).
-void check_index_vector(const char* op, const Vector* v, Index n, const char* what,
-                        Context& ctx) {
+void check_index_vector(const char* op, const Vector* v, Index n, const char* what, Context& ctx) {
   if (!v) return;
   if (v->type() != Type::int32 && v->type() != Type::int64)
     throw InvalidValue(std::string(op) + ": the " + what +
@@ -23,8 +22,9 @@ void check_index_vector(const char* op, const Vector* v, Index n, const char* wh
   const Index lo = reduce(MonoidCode::min, *v, ctx).as<Index>();
   const Index hi = reduce(MonoidCode::max, *v, ctx).as<Index>();
   if (lo < 0 || hi >= n)
-    throw InvalidIndex(std::string(op) + ": " + what + " index " + std::to_string(lo < 0 ? lo : hi) +
-                       " out of range 0.." + std::to_string(n - 1));
+    throw InvalidIndex(std::string(op) + ": " + what + " index " +
+                       std::to_string(lo < 0 ? lo : hi) + " out of range 0.." +
+                       std::to_string(n - 1));
 }
 
 }  // namespace
@@ -47,9 +47,9 @@ void extract(Matrix& C, const Matrix* M, Accum acc, const Matrix& A, const Vecto
   check_index_vector("extract", rows, a.rows, "row", ctx);
   check_index_vector("extract", cols, a.cols, "column", ctx);
   const detail::Dims t{rows ? rows->nnz() : a.rows, cols ? cols->nnz() : a.cols};
-  detail::require(C.nrows() == t.rows && C.ncols() == t.cols, "extract",
-                  "C is " + detail::str(detail::dims(C)) + " but A(rows, cols) is " +
-                      detail::str(t));
+  detail::require(
+      C.nrows() == t.rows && C.ncols() == t.cols, "extract",
+      "C is " + detail::str(detail::dims(C)) + " but A(rows, cols) is " + detail::str(t));
   detail::check_mask("extract", M, detail::dims(C));
   detail::check_accum("extract", acc);
   detail::execute(detail::extract_vectors_table(),

@@ -29,11 +29,16 @@ Indices indices_of(const Vector& v) {
 namespace {
 GrB_BinaryOp comparator(Type t, bool descending) {
   switch (t) {
-    case Type::boolean: return descending ? GrB_GT_BOOL : GrB_LT_BOOL;
-    case Type::int32: return descending ? GrB_GT_INT32 : GrB_LT_INT32;
-    case Type::int64: return descending ? GrB_GT_INT64 : GrB_LT_INT64;
-    case Type::fp32: return descending ? GrB_GT_FP32 : GrB_LT_FP32;
-    case Type::fp64: return descending ? GrB_GT_FP64 : GrB_LT_FP64;
+    case Type::boolean:
+      return descending ? GrB_GT_BOOL : GrB_LT_BOOL;
+    case Type::int32:
+      return descending ? GrB_GT_INT32 : GrB_LT_INT32;
+    case Type::int64:
+      return descending ? GrB_GT_INT64 : GrB_LT_INT64;
+    case Type::fp32:
+      return descending ? GrB_GT_FP32 : GrB_LT_FP32;
+    case Type::fp64:
+      return descending ? GrB_GT_FP64 : GrB_LT_FP64;
   }
   throw InvalidValue("cpu::sort_permutation: unknown type");
 }
@@ -43,9 +48,8 @@ void sort_permutation(Vector& p, const Vector& u, bool descending, Context&) {
   constexpr std::string_view where = "cpu::sort_permutation";
   vector_ptr a = to_grb(u, where);
   write_vector(p, false, where, [&](GrB_Vector c) {
-    RINGBLAS_GRB_TRY(where, c,
-                     GxB_Vector_sort(nullptr, c, comparator(u.type(), descending), a.get(),
-                                     nullptr));
+    RINGBLAS_GRB_TRY(
+        where, c, GxB_Vector_sort(nullptr, c, comparator(u.type(), descending), a.get(), nullptr));
   });
 }
 

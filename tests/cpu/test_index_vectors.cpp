@@ -56,8 +56,8 @@ TEST(IndexVectors, SortPermutationMatchesAStableSort) {
                                (desc ? " descending" : " ascending"));
       }
   // -0.0 and +0.0 are equal values: index order between them.
-  const Vector z = Vector::from_entries<double>(6, {0, 1, 2, 3, 4, 5},
-                                                {0.0, -0.0, 1.5, -0.0, 0.0, -2.0});
+  const Vector z =
+      Vector::from_entries<double>(6, {0, 1, 2, 3, 4, 5}, {0.0, -0.0, 1.5, -0.0, 0.0, -2.0});
   expect_permutation(z, false, ctx, "signed zeros ascending");
   expect_permutation(z, true, ctx, "signed zeros descending");
   expect_permutation(Vector(0, Type::int64), true, ctx, "size 0");
@@ -94,7 +94,7 @@ Vector list_vector(const std::vector<Index>& list, Type t) {
 TEST(IndexVectors, ExtractWithVectorListsMatchesIndices) {
   Context ctx(Backend::cpu);
   const Matrix A = random_matrix(30, 25, 0.25, Type::fp64, 9);
-  const std::vector<Index> rl = {3, 0, 29, 3, 17, 8, 8};            // repeats, unsorted
+  const std::vector<Index> rl = {3, 0, 29, 3, 17, 8, 8};             // repeats, unsorted
   const std::vector<Index> cl = {24, 1, 1, 0, 7, 13, 12, 11, 2, 2};  // repeats, unsorted
   const Matrix M = random_mask(7, 10, 0.5, Type::boolean, 11);
   for (Type lt : {Type::int32, Type::int64})

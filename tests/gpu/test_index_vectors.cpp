@@ -59,20 +59,21 @@ Vector list_vector(const std::vector<Index>& list, Type t, Context& ctx) {
   std::vector<Index> idx(list.size());
   std::iota(idx.begin(), idx.end(), Index{0});
   if (t == Type::int32)
-    return on_device(Vector::from_entries<std::int32_t>(
-                         Index(list.size()), idx,
-                         std::vector<std::int32_t>(list.begin(), list.end())),
-                     ctx);
-  return on_device(Vector::from_entries<std::int64_t>(
-                       Index(list.size()), idx, std::vector<std::int64_t>(list.begin(), list.end())),
-                   ctx);
+    return on_device(
+        Vector::from_entries<std::int32_t>(Index(list.size()), idx,
+                                           std::vector<std::int32_t>(list.begin(), list.end())),
+        ctx);
+  return on_device(
+      Vector::from_entries<std::int64_t>(Index(list.size()), idx,
+                                         std::vector<std::int64_t>(list.begin(), list.end())),
+      ctx);
 }
 
 TEST_F(IndexVectorsGpu, ExtractWithDeviceListsAgreesWithCpu) {
   Context ctx(Backend::verify);
   poison_device_pool(std::size_t(16) << 20, ctx);
-  const Matrix A = random_matrix(300, 250, 0.05, Type::fp64, 21, Pattern::dense_row)
-                       .to(Location::device, ctx);
+  const Matrix A =
+      random_matrix(300, 250, 0.05, Type::fp64, 21, Pattern::dense_row).to(Location::device, ctx);
   std::vector<Index> rl, cl;
   for (Index k = 0; k < 180; ++k) rl.push_back((k * 7919 + 13) % 250);  // repeats, unsorted
   for (Index k = 0; k < 120; ++k) cl.push_back((k * 104729 + 5) % 250);
@@ -88,8 +89,8 @@ TEST_F(IndexVectorsGpu, ExtractWithDeviceListsAgreesWithCpu) {
         const std::string what = std::string(type_name(lt)) + (ta ? " A'" : " A") +
                                  (use_r ? " rows" : "") + (use_c ? " cols" : "");
         Matrix C(nr, nc);
-        EXPECT_NO_THROW(extract(C, nullptr, no_accum, A, use_r ? &rv : nullptr,
-                                use_c ? &cv : nullptr, d, ctx))
+        EXPECT_NO_THROW(
+            extract(C, nullptr, no_accum, A, use_r ? &rv : nullptr, use_c ? &cv : nullptr, d, ctx))
             << what;
         if (use_r && use_c) {
           const Matrix M = random_mask(nr, nc, 0.4, Type::boolean, 31).to(Location::device, ctx);

@@ -38,8 +38,8 @@ constexpr Variant kDotVariants[] = {Variant::spgemm_dot, Variant::spgemm_dot_has
 
 /// mxm with `v` forced under Backend::verify (cpu and cuda compared entry by entry); "" when
 /// they agree.
-std::string verify_dot(Variant v, const Matrix* M, Accum accum, const Semiring& s,
-                       const Matrix& A, const Matrix& B, Descriptor d, Matrix C) {
+std::string verify_dot(Variant v, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+                       const Matrix& B, Descriptor d, Matrix C) {
   d.variant = v;
   Context ctx(Backend::verify);
   try {
@@ -76,8 +76,8 @@ TEST_F(SpgemmDot, ManifestSemiringsMasksAccumReplaceTransposes) {
                 EXPECT_EQ(verify_dot(v, &M, acc ? accum_for(s) : no_accum, s, A, B,
                                      make_desc(mm, replace, ta, tb), C0),
                           "")
-                    << mask_mode_name(mm) << (replace ? ", replace" : "")
-                    << (acc ? ", accum" : "") << (ta ? ", A'" : "") << (tb ? ", B'" : "");
+                    << mask_mode_name(mm) << (replace ? ", replace" : "") << (acc ? ", accum" : "")
+                    << (ta ? ", A'" : "") << (tb ? ", B'" : "");
               }
       }
 }
@@ -93,10 +93,10 @@ TEST_F(SpgemmDot, DegenerateOperands) {
           random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row, ValueKind::integral);
       const Matrix M = random_matrix(m, n, 0.3, Type::boolean, ++seed, pm);
       for (Variant v : kDotVariants)
-        EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
-                             make_desc(MaskMode::structure, false, false, true),
-                             Matrix(m, n, Type::fp64)),
-                  "")
+        EXPECT_EQ(
+            verify_dot(v, &M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                       Matrix(m, n, Type::fp64)),
+            "")
             << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
     }
   // Zero-sized shapes.
@@ -105,10 +105,10 @@ TEST_F(SpgemmDot, DegenerateOperands) {
     const Matrix B = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
     const Matrix M = random_matrix(z, z, 1.0, Type::boolean, ++seed, Pattern::full);
     for (Variant v : kDotVariants)
-      EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
-                           make_desc(MaskMode::structure, false, false, true),
-                           Matrix(z, z, Type::fp64)),
-                "")
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                     Matrix(z, z, Type::fp64)),
+          "")
           << z << " x " << z;
   }
 }
@@ -144,10 +144,10 @@ TEST_F(SpgemmDot, HashTablesOfEverySize) {
   const Matrix M = random_mask(m, n, 0.6, Type::int32, 77);
   for (const char* name : {"plus_times", "plus_pair"})
     for (Variant v : kDotVariants)
-      EXPECT_EQ(verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
-                           make_desc(MaskMode::structure, false, false, true),
-                           Matrix(m, n, Type::int64)),
-                "");
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
+                     make_desc(MaskMode::structure, false, false, true), Matrix(m, n, Type::int64)),
+          "");
 }
 
 TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {

@@ -46,8 +46,7 @@ __global__ void k_sort_keys(std::int64_t n, const T* in, T* out) {
 }
 
 /// counts[j + 1] += 1 for every list entry j (counts zeroed, ncols + 1 long).
-__global__ void k_histogram(std::int64_t n, const std::int64_t* list,
-                            unsigned long long* counts) {
+__global__ void k_histogram(std::int64_t n, const std::int64_t* list, unsigned long long* counts) {
   const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < n) atomicAdd(counts + list[k] + 1, 1ull);
 }
@@ -60,8 +59,8 @@ Buffer device_list(const Vector& v, Context& ctx) {
   if (n == 0) return out;
   cudaStream_t s = stream_of(ctx);
   if (d.type() == Type::int64) {
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(out.data(), d.values().data(), out.size(),
-                                      cudaMemcpyDeviceToDevice, s));
+    RINGBLAS_CUDA_TRY(
+        cudaMemcpyAsync(out.data(), d.values().data(), out.size(), cudaMemcpyDeviceToDevice, s));
   } else if (d.type() == Type::int32) {
     k_widen<std::int32_t><<<grid_for(std::size_t(n), block), block, 0, s>>>(
         n, d.values().as<std::int32_t>(), out.as<std::int64_t>());
@@ -75,14 +74,13 @@ Buffer device_list(const Vector& v, Context& ctx) {
 
 /// col_ptr (n_src + 1) and col_out (list length): the output columns of every source column,
 /// in increasing order (a stable sort by source column of the positions 0..n-1).
-void column_map(const Buffer& list, std::int64_t n, Index n_src, device_maps& maps,
-                Context& ctx) {
+void column_map(const Buffer& list, std::int64_t n, Index n_src, device_maps& maps, Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   device_array<unsigned long long> counts(std::size_t(n_src) + 1, ctx);
   counts.fill_zero(ctx);
   if (n > 0) {
-    k_histogram<<<grid_for(std::size_t(n), block), block, 0, s>>>(
-        n, list.as<std::int64_t>(), counts.data());
+    k_histogram<<<grid_for(std::size_t(n), block), block, 0, s>>>(n, list.as<std::int64_t>(),
+                                                                  counts.data());
     RINGBLAS_CHECK_LAUNCH("k_histogram", s, ctx.debug_sync);
   }
   maps.col_ptr = Buffer(sizeof(std::int64_t) * (std::size_t(n_src) + 1), Location::device, &ctx);
@@ -104,13 +102,13 @@ void column_map(const Buffer& list, std::int64_t n, Index n_src, device_maps& ma
   int bits = 1;
   while (bits < 63 && (Index(1) << bits) < n_src) ++bits;
   bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-      nullptr, bytes, list.as<std::int64_t>(), keys_out.data(), pos.data(),
-      maps.col_out.as<std::int64_t>(), n, 0, bits, s));
+  RINGBLAS_CUDA_TRY(
+      cub::DeviceRadixSort::SortPairs(nullptr, bytes, list.as<std::int64_t>(), keys_out.data(),
+                                      pos.data(), maps.col_out.as<std::int64_t>(), n, 0, bits, s));
   device_array<unsigned char> tmp(bytes, ctx);
-  RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-      tmp.data(), bytes, list.as<std::int64_t>(), keys_out.data(), pos.data(),
-      maps.col_out.as<std::int64_t>(), n, 0, bits, s));
+  RINGBLAS_CUDA_TRY(
+      cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, list.as<std::int64_t>(), keys_out.data(),
+                                      pos.data(), maps.col_out.as<std::int64_t>(), n, 0, bits, s));
 }
 
 }  // namespace
@@ -136,8 +134,8 @@ void sort_permutation(Vector& p, const Vector& u, bool descending, Context& ctx)
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         device_array<T> keys(std::size_t(n), ctx), keys_out(std::size_t(n), ctx);
-        k_sort_keys<T><<<grid_for(std::size_t(n), block), block, 0, s>>>(
-            n, d.values().as<T>(), keys.data());
+        k_sort_keys<T>
+            <<<grid_for(std::size_t(n), block), block, 0, s>>>(n, d.values().as<T>(), keys.data());
         RINGBLAS_CHECK_LAUNCH("k_sort_keys", s, ctx.debug_sync);
         // The vector's indices increase, so a stable sort leaves equal values in index order.
         const std::int64_t* in_idx = d.indices().as<std::int64_t>();
@@ -147,9 +145,9 @@ void sort_permutation(Vector& p, const Vector& u, bool descending, Context& ctx)
             return cub::DeviceRadixSort::SortPairsDescending(
                 tmp, bytes, keys.data(), keys_out.data(), in_idx, perm.as<std::int64_t>(), n, 0,
                 int(sizeof(T) * 8), s);
-          return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), keys_out.data(),
-                                                 in_idx, perm.as<std::int64_t>(), n, 0,
-                                                 int(sizeof(T) * 8), s);
+          return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), keys_out.data(), in_idx,
+                                                 perm.as<std::int64_t>(), n, 0, int(sizeof(T) * 8),
+                                                 s);
         };
         RINGBLAS_CUDA_TRY(sort(nullptr));
         device_array<unsigned char> tmp(bytes, ctx);
@@ -165,8 +163,7 @@ void sort_permutation(Vector& p, const Vector& u, bool descending, Context& ctx)
 }
 
 void extract_vectors(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A,
-                     const Vector* rows, const Vector* cols, const Descriptor& desc,
-                     Context& ctx) {
+                     const Vector* rows, const Vector* cols, const Descriptor& desc, Context& ctx) {
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   Matrix hold;
   const Matrix& a = prepare_operand(A, desc.transpose_a, A.index_type(), std::nullopt, hold, ctx);

@@ -18,7 +18,6 @@ void sort_permutation(Vector& p, const Vector& u, bool descending, Context& ctx)
 /// C<M> = C accum op(A)(rows, cols) with device index lists (the index gather of extract; the
 /// column map built on the device by a stable radix sort of the column list).
 void extract_vectors(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A,
-                     const Vector* rows, const Vector* cols, const Descriptor& desc,
-                     Context& ctx);
+                     const Vector* rows, const Vector* cols, const Descriptor& desc, Context& ctx);
 
 }  // namespace ringblas::cuda::index_ops
