@@ -3,9 +3,10 @@
 // value/structural mask x accumulator x replace x transposes, on random, empty-row, full-row,
 // diagonal and empty operands, against the cpu backend (Backend::verify) with the device pool
 // poisoned first; rows of A past the hash kernels' warp table, block table and block-table limit
-// (binary-search fallback); the triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on
-// a random graph with hubs, automatic dispatch choosing a masked dot variant; and the problems
-// they must refuse (no mask, complemented mask).
+// (binary-search fallback), rows of many mask entries shared by several blocks; the
+// triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on a random graph with hubs,
+// automatic dispatch choosing a masked dot variant; and the problems they must refuse (no mask,
+// complemented mask).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -142,6 +143,41 @@ TEST_F(SpgemmDot, HashTablesOfEverySize) {
   }
   const Matrix Bt = Matrix::from_triplets<std::int64_t>(n, k, rows, cols, vals, Dup::first);
   const Matrix M = random_mask(m, n, 0.6, Type::int32, 77);
+  for (const char* name : {"plus_times", "plus_pair"})
+    for (Variant v : kDotVariants)
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
+                     make_desc(MaskMode::structure, false, false, true), Matrix(m, n, Type::int64)),
+          "");
+}
+
+TEST_F(SpgemmDot, RowsWithManyMaskEntriesShareBlocks) {
+  // Mask rows of 6000 (short row of A, past a warp's mask limit), 3000 and 2500 entries (long
+  // rows of A: several blocks per row, with and without a table) and 10 entries.
+  const Index m = 4, k = 7000, n = 6000;
+  const std::vector<Index> a_len = {100, 700, 5000, 30}, m_len = {6000, 3000, 2500, 10};
+  auto in_row = [](Index c, Index offset, Index len, Index size) {
+    return (7919 * c + offset) % size < len;
+  };
+  std::vector<Index> rows, cols;
+  std::vector<std::int64_t> vals;
+  for (Index i = 0; i < m; ++i)
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 31 * i, a_len[std::size_t(i)], k))
+        rows.push_back(i), cols.push_back(c), vals.push_back(std::int64_t((c + i) % 5) - 2);
+  const Matrix A = Matrix::from_triplets<std::int64_t>(m, k, rows, cols, vals, Dup::first);
+  rows.clear(), cols.clear(), vals.clear();
+  for (Index j = 0; j < n; ++j)
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 13 * j + 1, 25 + j % 50, k))
+        rows.push_back(j), cols.push_back(c), vals.push_back(std::int64_t((c + j) % 3) - 1);
+  const Matrix Bt = Matrix::from_triplets<std::int64_t>(n, k, rows, cols, vals, Dup::first);
+  rows.clear(), cols.clear();
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (in_row(j, 7 * i, m_len[std::size_t(i)], n)) rows.push_back(i), cols.push_back(j);
+  const Matrix M = Matrix::from_triplets<bool>(m, n, rows, cols,
+                                               std::vector<bool>(rows.size(), true), Dup::first);
   for (const char* name : {"plus_times", "plus_pair"})
     for (Variant v : kDotVariants)
       EXPECT_EQ(
