@@ -1,45 +1,34 @@
 // Triangle counting by masked plus_pair products (see triangle_count.hpp for the method).
 #include "algorithms/triangle_count.hpp"
 
-#include <algorithm>
-#include <numeric>
 #include <string>
-#include <vector>
 
 #include "algorithms/graph_vectors.hpp"
+#include "ringblas/index_vectors.hpp"
 
 namespace ringblas::algorithms {
 namespace {
 
-/// S(perm, perm) = P S Pᵀ (boolean) with perm sorting the vertices by decreasing degree (ties by id). The
-/// degrees are read back once and sorted on the host by a stable counting sort (O(n + max
-/// degree): a comparison sort of millions of vertices would cost more than the count itself).
-Matrix by_decreasing_degree(const Matrix& S, Context& ctx) {
-  const Index n = S.nrows();
-  // deg = S +.pair 0 (a dense vector): the entry count of each row, without a copy of S.
-  Vector deg = new_vector(n, Type::int64, S.location(), ctx);
-  mxv(deg, nullptr, no_accum, semiring("plus_pair", Type::int64), S,
-      constant_vector(n, Index{0}, S.location(), ctx), {}, ctx);
-  const Vector host_deg = deg.location() == Location::host ? deg : deg.to(Location::host, ctx);
-  std::vector<Index> d(static_cast<std::size_t>(n), 0);
-  const std::vector<Index> idx = host_deg.indices_vector();
-  const std::vector<Index> val = host_deg.values_vector<Index>();
-  Index max_d = 0;
-  for (std::size_t k = 0; k < idx.size(); ++k) {
-    d[static_cast<std::size_t>(idx[k])] = val[k];
-    max_d = std::max(max_d, val[k]);
-  }
-  // start[g]: the first position of degree g, degrees in decreasing order.
-  std::vector<Index> start(static_cast<std::size_t>(max_d) + 2, 0);
-  for (Index v = 0; v < n; ++v) ++start[static_cast<std::size_t>(max_d - d[v]) + 1];
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  Indices perm;
-  perm.list.resize(static_cast<std::size_t>(n));
-  for (Index v = 0; v < n; ++v)
-    perm.list[static_cast<std::size_t>(start[static_cast<std::size_t>(max_d - d[v])]++)] = v;
-  Matrix permuted = new_matrix(n, n, Type::boolean, S.location(), ctx);
-  extract(permuted, nullptr, no_accum, S, perm, perm, {}, ctx);
-  return permuted;
+/// S = P A Pᵀ (boolean) with P ordering the vertices by decreasing degree (ties by id). The
+/// degrees, their sorting permutation and both gathers stay where A is; as A is symmetric,
+/// P A Pᵀ = P (P A)ᵀ: two row gathers (extract with a row list) and one transpose, with no
+/// per-row sort of relabelled columns.
+Matrix by_decreasing_degree(const Matrix& A, Context& ctx) {
+  const Index n = A.nrows();
+  const Location at = A.location();
+  // deg = 0 + (A +.pair 0): the entry count of every row, empty rows included.
+  Vector deg = constant_vector(n, Index{0}, at, ctx);
+  mxv(deg, nullptr, BinaryOpCode::plus, semiring("plus_pair", Type::int64), A,
+      constant_vector(n, Index{0}, at, ctx), {}, ctx);
+  Vector perm = new_vector(n, Type::int64, at, ctx);
+  sort_permutation(perm, deg, SortOrder::descending, ctx);
+  Matrix PA = new_matrix(n, n, Type::boolean, at, ctx);
+  extract(PA, nullptr, no_accum, A, &perm, nullptr, {}, ctx);
+  Matrix S = new_matrix(n, n, Type::boolean, at, ctx);
+  Descriptor transposed;
+  transposed.transpose_a = true;
+  extract(S, nullptr, no_accum, PA, &perm, nullptr, transposed, ctx);
+  return S;
 }
 
 }  // namespace

@@ -6,9 +6,10 @@
 // (Cohen's L·U); Schank, Wagner, "Finding, counting and listing all triangles in large graphs",
 // WEA 2005 (the forward algorithm: each edge oriented towards the higher-degree end, triangles
 // as intersections of out-neighbourhoods)): with S = A, optionally relabelled as
-// S(perm, perm) = P A Pᵀ (extract) with perm sorting the vertices by decreasing degree (hubs
-// first, so that every row of L is short: a vertex's row holds only its neighbours of higher
-// degree), L = tril(S, -1), U = triu(S, 1) (self-loops dropped by both):
+// S = P A Pᵀ = P (P A)ᵀ (A symmetric: two extracts with the row list perm, the second of the
+// transpose) with perm = the permutation sorting the degrees in decreasing order
+// (sort_permutation; hubs first, so that every row of L is short: a vertex's row holds only its
+// neighbours of higher degree), L = tril(S, -1), U = triu(S, 1) (self-loops dropped by both):
 //   sandia_llt:  C⟨L⟩ = L +.pair Lᵀ         ntri = Σ C   (dot products of two rows of L:
 //                                                        k < j < i; the forward algorithm)
 //   sandia_ll:   C⟨L⟩ = L +.pair L          ntri = Σ C   (saxpy; k < j < i)

@@ -56,6 +56,8 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, reduce_scalar_table(static_cast<const Vector*>(nullptr)));
   list(rows, transpose_table());
   list(rows, extract_table());
+  list(rows, extract_vectors_table());
+  list(rows, sort_permutation_table());
   list(rows, assign_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());

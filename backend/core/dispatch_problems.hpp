@@ -143,6 +143,22 @@ struct IndexedProblem {
   const Descriptor& d;
 };
 
+/// C<M> = C accum A(rows, cols) with the index lists held in vectors (nullptr: all).
+struct IndexVectorsProblem {
+  const Matrix* mask;
+  Accum accum;
+  const Matrix& A;
+  const Vector* rows;
+  const Vector* cols;
+  const Descriptor& d;
+};
+
+/// p = the permutation sorting u's entries (sort_permutation).
+struct SortPermutationProblem {
+  const Vector& u;
+  bool descending;
+};
+
 /// The fused layer chain of mxm_layers (include/ringblas/sparse_layer.hpp).
 struct LayerChainProblem {
   const std::vector<Matrix>& weights;

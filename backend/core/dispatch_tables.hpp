@@ -32,6 +32,9 @@ const Table<TransposeProblem, Matrix>& transpose_table();
 const Table<IndexedProblem, Matrix>& extract_table();
 const Table<IndexedProblem, Matrix>& assign_table();
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
+// include/ringblas/index_vectors.hpp (rows in dispatch_tables_index_vectors.cpp).
+const Table<IndexVectorsProblem, Matrix>& extract_vectors_table();
+const Table<SortPermutationProblem, Vector>& sort_permutation_table();
 const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table();
 const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table();
 const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_table();

@@ -4,6 +4,7 @@
 
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/dense_nn/skinny_gemm.hpp"
+#include "backend/cuda/index_ops/index_vectors.hpp"
 #include "backend/cuda/maxk/maxk.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
@@ -53,6 +54,18 @@ std::optional<std::string> can_implement(const Semiring&, const Matrix&, const M
   return kNotCompiled;
 }
 }  // namespace spgemm_hash
+namespace index_ops {
+std::optional<std::string> can_implement_sort_permutation(const Vector&) {
+  return kNotCompiled;
+}
+void sort_permutation(Vector&, const Vector&, bool, Context&) {
+  not_compiled("sort_permutation");
+}
+void extract_vectors(Matrix&, const Matrix*, Accum, const Matrix&, const Vector*, const Vector*,
+                     const Descriptor&, Context&) {
+  not_compiled("extract (index vectors)");
+}
+}  // namespace index_ops
 namespace spgemm_dot {
 std::optional<std::string> can_implement(const Semiring&, const Matrix*, const Matrix&,
                                          const Matrix&, const Descriptor&) {

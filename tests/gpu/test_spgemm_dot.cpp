@@ -3,9 +3,10 @@
 // value/structural mask x accumulator x replace x transposes, on random, empty-row, full-row,
 // diagonal and empty operands, against the cpu backend (Backend::verify) with the device pool
 // poisoned first; rows of A past the hash kernels' warp table, block table and block-table limit
-// (binary-search fallback); the triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on
-// a random graph with hubs, automatic dispatch choosing a masked dot variant; and the problems
-// they must refuse (no mask, complemented mask).
+// (binary-search fallback), rows of many mask entries shared by several blocks; the
+// triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on a random graph with hubs,
+// automatic dispatch choosing a masked dot variant; and the problems they must refuse (no mask,
+// complemented mask).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -38,8 +39,8 @@ constexpr Variant kDotVariants[] = {Variant::spgemm_dot, Variant::spgemm_dot_has
 
 /// mxm with `v` forced under Backend::verify (cpu and cuda compared entry by entry); "" when
 /// they agree.
-std::string verify_dot(Variant v, const Matrix* M, Accum accum, const Semiring& s,
-                       const Matrix& A, const Matrix& B, Descriptor d, Matrix C) {
+std::string verify_dot(Variant v, const Matrix* M, Accum accum, const Semiring& s, const Matrix& A,
+                       const Matrix& B, Descriptor d, Matrix C) {
   d.variant = v;
   Context ctx(Backend::verify);
   try {
@@ -76,8 +77,8 @@ TEST_F(SpgemmDot, ManifestSemiringsMasksAccumReplaceTransposes) {
                 EXPECT_EQ(verify_dot(v, &M, acc ? accum_for(s) : no_accum, s, A, B,
                                      make_desc(mm, replace, ta, tb), C0),
                           "")
-                    << mask_mode_name(mm) << (replace ? ", replace" : "")
-                    << (acc ? ", accum" : "") << (ta ? ", A'" : "") << (tb ? ", B'" : "");
+                    << mask_mode_name(mm) << (replace ? ", replace" : "") << (acc ? ", accum" : "")
+                    << (ta ? ", A'" : "") << (tb ? ", B'" : "");
               }
       }
 }
@@ -93,10 +94,10 @@ TEST_F(SpgemmDot, DegenerateOperands) {
           random_matrix(n, k, 0.3, Type::fp64, ++seed, Pattern::dense_row, ValueKind::integral);
       const Matrix M = random_matrix(m, n, 0.3, Type::boolean, ++seed, pm);
       for (Variant v : kDotVariants)
-        EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
-                             make_desc(MaskMode::structure, false, false, true),
-                             Matrix(m, n, Type::fp64)),
-                  "")
+        EXPECT_EQ(
+            verify_dot(v, &M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                       Matrix(m, n, Type::fp64)),
+            "")
             << "A " << pattern_name(pa) << ", mask " << pattern_name(pm);
     }
   // Zero-sized shapes.
@@ -105,10 +106,10 @@ TEST_F(SpgemmDot, DegenerateOperands) {
     const Matrix B = random_matrix(z, 5, 0.5, Type::fp64, ++seed);
     const Matrix M = random_matrix(z, z, 1.0, Type::boolean, ++seed, Pattern::full);
     for (Variant v : kDotVariants)
-      EXPECT_EQ(verify_dot(v, &M, no_accum, s, A, B,
-                           make_desc(MaskMode::structure, false, false, true),
-                           Matrix(z, z, Type::fp64)),
-                "")
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, s, A, B, make_desc(MaskMode::structure, false, false, true),
+                     Matrix(z, z, Type::fp64)),
+          "")
           << z << " x " << z;
   }
 }
@@ -144,10 +145,45 @@ TEST_F(SpgemmDot, HashTablesOfEverySize) {
   const Matrix M = random_mask(m, n, 0.6, Type::int32, 77);
   for (const char* name : {"plus_times", "plus_pair"})
     for (Variant v : kDotVariants)
-      EXPECT_EQ(verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
-                           make_desc(MaskMode::structure, false, false, true),
-                           Matrix(m, n, Type::int64)),
-                "");
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
+                     make_desc(MaskMode::structure, false, false, true), Matrix(m, n, Type::int64)),
+          "");
+}
+
+TEST_F(SpgemmDot, RowsWithManyMaskEntriesShareBlocks) {
+  // Mask rows of 6000 (short row of A, past a warp's mask limit), 3000 and 2500 entries (long
+  // rows of A: several blocks per row, with and without a table) and 10 entries.
+  const Index m = 4, k = 7000, n = 6000;
+  const std::vector<Index> a_len = {100, 700, 5000, 30}, m_len = {6000, 3000, 2500, 10};
+  auto in_row = [](Index c, Index offset, Index len, Index size) {
+    return (7919 * c + offset) % size < len;
+  };
+  std::vector<Index> rows, cols;
+  std::vector<std::int64_t> vals;
+  for (Index i = 0; i < m; ++i)
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 31 * i, a_len[std::size_t(i)], k))
+        rows.push_back(i), cols.push_back(c), vals.push_back(std::int64_t((c + i) % 5) - 2);
+  const Matrix A = Matrix::from_triplets<std::int64_t>(m, k, rows, cols, vals, Dup::first);
+  rows.clear(), cols.clear(), vals.clear();
+  for (Index j = 0; j < n; ++j)
+    for (Index c = 0; c < k; ++c)
+      if (in_row(c, 13 * j + 1, 25 + j % 50, k))
+        rows.push_back(j), cols.push_back(c), vals.push_back(std::int64_t((c + j) % 3) - 1);
+  const Matrix Bt = Matrix::from_triplets<std::int64_t>(n, k, rows, cols, vals, Dup::first);
+  rows.clear(), cols.clear();
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (in_row(j, 7 * i, m_len[std::size_t(i)], n)) rows.push_back(i), cols.push_back(j);
+  const Matrix M = Matrix::from_triplets<bool>(m, n, rows, cols,
+                                               std::vector<bool>(rows.size(), true), Dup::first);
+  for (const char* name : {"plus_times", "plus_pair"})
+    for (Variant v : kDotVariants)
+      EXPECT_EQ(
+          verify_dot(v, &M, no_accum, semiring(name, Type::int64), A, Bt,
+                     make_desc(MaskMode::structure, false, false, true), Matrix(m, n, Type::int64)),
+          "");
 }
 
 TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {

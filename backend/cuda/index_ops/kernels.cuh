@@ -1,5 +1,7 @@
 // Kernels of the index operations (extract, assign). Thread mapping: one thread per output row
-// (count, then fill at the scanned offset), one per entry for the value gather; no shared memory.
+// (count, then fill at the scanned offset; one warp per output row for the fill when columns
+// keep their ids, so that a long row is copied by 32 lanes), one per entry for the value gather;
+// no shared memory.
 // gather: output row i is source row src_row[i] (-1: empty; null: i itself) with every source
 // column c mapped to the output columns col_out[col_ptr[c] .. col_ptr[c+1]) (null: c itself);
 // rows come out sorted when the map is monotone, else the launcher sorts them per row.
@@ -55,6 +57,25 @@ __global__ void k_gather_fill(Index out_rows, const I* rp, const I* ci, gather_m
         src[o++] = p;
       }
     }
+  }
+}
+
+/// The fill of k_gather_fill when columns keep their ids (no column map): one warp per output
+/// row, its lanes copying the source row's columns and positions.
+template <class I>
+__global__ void k_gather_fill_rows(Index out_rows, const I* rp, const I* ci,
+                                   const std::int64_t* src_row, const std::int64_t* out_rp,
+                                   I* out_ci, std::int64_t* src) {
+  const Index i = (Index(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = int(threadIdx.x & 31);
+  if (i >= out_rows) return;
+  const std::int64_t r = src_row ? src_row[i] : i;
+  if (r < 0) return;
+  const std::int64_t o = out_rp[i];
+  const std::int64_t p0 = rp[r], p1 = rp[r + 1];
+  for (std::int64_t p = p0 + lane; p < p1; p += 32) {
+    out_ci[o + (p - p0)] = ci[p];
+    src[o + (p - p0)] = p;
   }
 }
 

@@ -1,5 +1,6 @@
 // Launchers of the index operations: count per output row, exclusive scan (CUB), one host read of
-// the total (the output size must be known to allocate it), fill, a per-row CUB segmented sort
+// the total (the output size must be known to allocate it), fill (a warp per row when columns
+// keep their ids), a per-row CUB segmented sort
 // when the column map is not monotone, and a gather of the values by source entry.
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
@@ -99,7 +100,11 @@ Matrix gather_typed(const Matrix& A, Index out_rows, Index out_cols, const devic
   check_fits(A, out_rows, out_cols, nnz, "cuda extract/assign");
   Buffer out_ci(sizeof(I) * std::size_t(nnz), Location::device, &ctx);
   device_array<std::int64_t> src(std::size_t(nnz), ctx);
-  if (nnz > 0) {
+  if (nnz > 0 && !m.col_ptr) {
+    k_gather_fill_rows<I><<<grid_for(std::size_t(out_rows) * 32, block), block, 0, s>>>(
+        out_rows, rp, ci, m.src_row, out_rp.data(), out_ci.as<I>(), src.data());
+    RINGBLAS_CHECK_LAUNCH("k_gather_fill_rows", s, ctx.debug_sync);
+  } else if (nnz > 0) {
     k_gather_fill<I>
         <<<g, block, 0, s>>>(out_rows, rp, ci, m, out_rp.data(), out_ci.as<I>(), src.data());
     RINGBLAS_CHECK_LAUNCH("k_gather_fill", s, ctx.debug_sync);

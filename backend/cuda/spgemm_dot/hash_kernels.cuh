@@ -8,15 +8,21 @@
 // masked triangle counting (Wolf et al., HPEC 2017; Pandey et al., "TRUST", TPDS 2021).
 // Thread mapping:
 // - classify_rows: one thread per mask row; rows with mask entries go to the warp list when row
-//   i of A fits a warp's table (<= HashPolicy::warp_max_a entries), else to the block list.
+//   i of A fits a warp's table (<= HashPolicy::warp_max_a entries) and the row has at most
+//   HashPolicy::warp_max_m mask entries, else to the block list.
 // - hash_warp_kernel: one warp per listed row, its table in its own HashPolicy::warp_slots slots
 //   of shared memory (sized per row to the next power of two >= 2 |A(i,:)|); the warp splits into
 //   groups of 2^log_g lanes, each group one mask entry at a time, its lanes striding over row j
 //   of Bt and combining their (value, found) pairs with __shfl_xor_sync.
-// - hash_block_kernel: one block per listed row with a table of up to HashPolicy::block_slots
-//   slots; its warps share out the row's mask entries the same way. A row longer than half that
+// - hash_block_kernel: gridDim.y blocks per listed row (enough for the longest row of mask
+//   entries to give each block about HashPolicy::block_entries of them), each with its own table
+//   of up to HashPolicy::block_slots slots; the blocks of a row take turns over its mask entries,
+//   a block's warps share out its turn the same way (a block with no turn leaves before building
+//   its table). A row longer than half that
 //   table is searched instead (binary search in row i of A in global memory, each lane resuming
 //   where its previous search ended, as the per-entry kernel does).
+// - Either kernel walks row i of A and binary-searches row j of Bt instead, for a mask entry
+//   whose row j is much longer than row i (search_bt): the walk covers the shorter row.
 // Shared memory (dynamic): warp kernel 8 x warp_slots x 4 bytes (x 2 when A's values are read),
 // block kernel block_slots x 4 bytes (x 2). Output: t_values[e] and keep[e] for every mask entry
 // e of the listed rows (keep 1 where row i of A and row j of Bt share a column), as dot_kernel.
@@ -32,9 +38,12 @@ namespace ringblas::cuda::spgemm_dot {
 struct HashPolicy {
   static constexpr int block = 256;  ///< both kernels: 8 warps
   static constexpr int warps = block / 32;
-  static constexpr int warp_slots = 1024;   ///< a warp's table: rows of A up to 512 entries
+  static constexpr int warp_slots = 1024;  ///< a warp's table: rows of A up to 512 entries
   static constexpr int warp_max_a = warp_slots / 2;
-  static constexpr int block_slots = 8192;  ///< a block's table: rows of A up to 4096 entries
+  static constexpr int block_slots = 8192;    ///< a block's table: rows of A up to 4096 entries
+  static constexpr int warp_max_m = 4096;     ///< rows with more mask entries go to blocks
+  static constexpr int block_entries = 1024;  ///< mask entries per block on the longest row
+  static constexpr int max_split = 4096;      ///< blocks per row at most (gridDim.y)
 };
 
 /// Operands of the hash kernels (32-bit indices), the mask as CSR.
@@ -63,17 +72,21 @@ __device__ __forceinline__ int table_log_size(int n) {
 }
 
 /// Splits the rows with mask entries into the warp list and the block list (warp-aggregated
-/// atomic appends; the order within a list is arbitrary). counts[0], counts[1]: list lengths.
+/// atomic appends; the order within a list is arbitrary). counts[0], counts[1]: list lengths;
+/// counts[2]: the most mask entries of a block-list row.
 __global__ void __launch_bounds__(256)
-    classify_rows(int nrows, const std::int32_t* m_rp, const std::int32_t* a_rp, int warp_max_a,
+    classify_rows(int nrows, const std::int32_t* m_rp, const std::int32_t* a_rp,
                   std::int32_t* warp_rows, std::int32_t* block_rows, int* counts) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int lane = threadIdx.x & 31;
   bool to_warp = false, to_block = false;
   if (i < nrows && m_rp[i + 1] > m_rp[i]) {
-    const bool small = a_rp[i + 1] - a_rp[i] <= warp_max_a;
+    const int mi = m_rp[i + 1] - m_rp[i];
+    const bool small =
+        a_rp[i + 1] - a_rp[i] <= HashPolicy::warp_max_a && mi <= HashPolicy::warp_max_m;
     to_warp = small;
     to_block = !small;
+    if (to_block) atomicMax(counts + 2, mi);
   }
   // Every lane reaches both ballots (no early return).
   for (int list = 0; list < 2; ++list) {
@@ -91,8 +104,9 @@ __global__ void __launch_bounds__(256)
 /// Inserts row i of A (positions a0..a1) into a table of 2^log_size slots (keys -1 = empty),
 /// `lane` of `width` cooperating threads; the caller synchronises before and after.
 template <bool Pos>
-__device__ __forceinline__ void fill_table(int* keys, int* pos, int log_size, const std::int32_t* a_ci,
-                                           int a0, int a1, int lane, int width) {
+__device__ __forceinline__ void fill_table(int* keys, int* pos, int log_size,
+                                           const std::int32_t* a_ci, int a0, int a1, int lane,
+                                           int width) {
   const int size = 1 << log_size;
   for (int q = a0 + lane; q < a1; q += width) {
     const int k = a_ci[q];
@@ -114,53 +128,86 @@ __device__ __forceinline__ int find_slot(const int* keys, int log_size, int k) {
   }
 }
 
+/// Whether mask entry (i, j) is computed by binary searches of row j of Bt (lanes striding
+/// over row i of A, la entries) rather than by table probes (lanes striding over row j of Bt, lb
+/// entries): when la searches of about log2(lb) dependent loads each, weighted 3 against one
+/// streamed load and one shared-memory probe, cost less than lb probes; without a table, the
+/// shorter row is always the one walked.
+__device__ __forceinline__ bool search_bt(int la, int lb, bool have_table) {
+  if (!have_table) return la < lb;
+  const int log_lb = 32 - __clz(lb > 0 ? lb : 1);
+  return 3LL * la * log_lb < lb;
+}
+
+/// lower_bound of k in ci[lo, hi) (a lane's keys increase, so it resumes from its last lo).
+__device__ __forceinline__ int lower_bound_from(const std::int32_t* ci, int lo, int hi, int k) {
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (ci[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /// One group of 2^log_g lanes computes mask entry e of row i (when `valid`): its lanes stride
-/// over row j of Bt and look each column up in row i of A (the table, or a binary search in
-/// a_ci[a0, a1) when `table` is null); then the group combines and its first lane writes.
-/// Every lane of the warp calls this (the shuffles need them all).
+/// over row j of Bt looking each column up in row i of A (the table, or a binary search in
+/// a_ci[a0, a1) when `keys` is null), or, when search_bt says so, over row i of A binary-searching
+/// row j of Bt; then the group combines and its first lane writes. Every lane of the warp calls
+/// this (the shuffles need them all).
 template <class S>
 __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long long e, bool valid,
-                                             const int* keys, const int* pos, int log_size,
-                                             int a0, int a1, int amin, int amax, int log_g,
-                                             int glane) {
+                                             const int* keys, const int* pos, int log_size, int a0,
+                                             int a1, int amin, int amax, int log_g, int glane) {
   using T = typename S::value_type;
   const int g = 1 << log_g;
   T acc{};
   bool found = false;
+  auto take = [&](int pa, int pb, int k, int j) {
+    T a{}, b{};
+    if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
+    if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[pb];
+    const T v = S::mul(a, b, i, k, k, j);
+    acc = found ? S::add(acc, v) : v;
+    found = true;
+  };
   if (valid && a0 < a1) {
     const int j = p.m_ci[e];
     const int b0 = p.b_rp[j], b1 = p.b_rp[j + 1];
-    int lo = a0;  // binary search: a lane's keys increase, so it resumes where it ended
-    for (int q = b0 + glane; q < b1; q += g) {
-      const int k = p.b_ci[q];
-      if (k > amax) break;  // Bt's rows are sorted: nothing further can match
-      if (k < amin) continue;
-      int pa;
-      if (keys) {
-        const int h = find_slot(keys, log_size, k);
-        if (h < 0) continue;
-        pa = S::reads_a ? pos[h] : 0;
-      } else {
-        int hi = a1;
-        while (lo < hi) {
-          const int mid = (lo + hi) >> 1;
-          if (p.a_ci[mid] < k)
-            lo = mid + 1;
-          else
-            hi = mid;
+    if (search_bt(a1 - a0, b1 - b0, keys != nullptr)) {
+      int lo = b0;
+      for (int q = a0 + glane; q < a1 && lo < b1; q += g) {
+        const int k = p.a_ci[q];
+        lo = lower_bound_from(p.b_ci, lo, b1, k);
+        if (lo == b1 || p.b_ci[lo] != k) continue;
+        take(q, lo, k, j);
+        if constexpr (S::is_any) break;
+        if constexpr (S::has_terminal) {
+          if (acc == S::terminal()) break;
         }
-        if (lo == a1 || p.a_ci[lo] != k) continue;
-        pa = lo;
       }
-      T a{}, b{};
-      if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
-      if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[q];
-      const T v = S::mul(a, b, i, k, k, j);
-      acc = found ? S::add(acc, v) : v;
-      found = true;
-      if constexpr (S::is_any) break;
-      if constexpr (S::has_terminal) {
-        if (acc == S::terminal()) break;
+    } else {
+      int lo = a0;
+      for (int q = b0 + glane; q < b1; q += g) {
+        const int k = p.b_ci[q];
+        if (k > amax) break;  // Bt's rows are sorted: nothing further can match
+        if (k < amin) continue;
+        int pa;
+        if (keys) {
+          const int h = find_slot(keys, log_size, k);
+          if (h < 0) continue;
+          pa = S::reads_a ? pos[h] : 0;
+        } else {
+          lo = lower_bound_from(p.a_ci, lo, a1, k);
+          if (lo == a1 || p.a_ci[lo] != k) continue;
+          pa = lo;
+        }
+        take(pa, q, k, j);
+        if constexpr (S::is_any) break;
+        if constexpr (S::has_terminal) {
+          if (acc == S::terminal()) break;
+        }
       }
     }
   }
@@ -199,8 +246,8 @@ __global__ void __launch_bounds__(HashPolicy::block)
   const int m0 = p.m_rp[i], m1 = p.m_rp[i + 1];
   const int groups = 32 >> log_g;
   const int gi = lane >> log_g, glane = lane & ((1 << log_g) - 1);
-  for (int base = m0; base < m1; base += groups) {
-    const int e = base + gi;
+  for (long long base = m0; base < m1; base += groups) {
+    const long long e = base + gi;
     entry_in_row<S>(p, i, e, e < m1, keys, pos, log_size, a0, a1, amin, amax, log_g, glane);
   }
 }
@@ -211,6 +258,11 @@ __global__ void __launch_bounds__(HashPolicy::block)
   extern __shared__ int smem[];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int i = rows[blockIdx.x];
+  const int m0 = p.m_rp[i], m1 = p.m_rp[i + 1];
+  const int groups = 32 >> log_g;
+  const int step = groups * HashPolicy::warps;
+  const long long first = m0 + static_cast<long long>(blockIdx.y) * step;
+  if (first >= m1) return;  // block-uniform: this row has no turn for this block
   const int a0 = p.a_rp[i], a1 = p.a_rp[i + 1];
   const bool fits = a1 - a0 <= HashPolicy::block_slots / 2;
   int* keys = fits ? smem : nullptr;
@@ -223,12 +275,9 @@ __global__ void __launch_bounds__(HashPolicy::block)
     __syncthreads();
   }
   const int amin = a0 < a1 ? p.a_ci[a0] : 0, amax = a0 < a1 ? p.a_ci[a1 - 1] : -1;
-  const int m0 = p.m_rp[i], m1 = p.m_rp[i + 1];
-  const int groups = 32 >> log_g;
   const int gi = lane >> log_g, glane = lane & ((1 << log_g) - 1);
-  const int step = groups * HashPolicy::warps;
-  for (int base = m0; base < m1; base += step) {
-    const int e = base + warp * groups + gi;
+  for (long long base = first; base < m1; base += static_cast<long long>(step) * gridDim.y) {
+    const long long e = base + warp * groups + gi;
     entry_in_row<S>(p, i, e, e < m1, keys, pos, log_size, a0, a1, amin, amax, log_g, glane);
   }
 }

@@ -41,21 +41,19 @@ unsigned long long launch_hash(const HashProblem& hp, Index m, long long nnz, in
   // Per-mask-entry probes: one host read, also shown by the trace.
   device_array<unsigned long long> probes(1, ctx);
   probes.fill_zero(ctx);
-  const unsigned pgrid = static_cast<unsigned>(
-      std::min<long long>((nnz + 255) / 256, 4096));
+  const unsigned pgrid = static_cast<unsigned>(std::min<long long>((nnz + 255) / 256, 4096));
   count_probes<<<pgrid, 256, 0, st>>>(nnz, hp.m_ci, hp.b_rp, probes.data());
   RINGBLAS_CHECK_LAUNCH("spgemm_dot::count_probes", st, ctx.debug_sync);
   device_array<std::int32_t> warp_rows(std::size_t(m), ctx), block_list(std::size_t(m), ctx);
-  device_array<int> counts(2, ctx);
+  device_array<int> counts(3, ctx);
   counts.fill_zero(ctx);
   classify_rows<<<grid_for(std::size_t(m), 256), 256, 0, st>>>(
-      static_cast<int>(m), hp.m_rp, hp.a_rp, HashPolicy::warp_max_a, warp_rows.data(),
-      block_list.data(), counts.data());
+      static_cast<int>(m), hp.m_rp, hp.a_rp, warp_rows.data(), block_list.data(), counts.data());
   RINGBLAS_CHECK_LAUNCH("spgemm_dot::classify_rows", st, ctx.debug_sync);
   const std::vector<unsigned long long> total = probes.to_host(ctx);
   const std::vector<int> n = counts.to_host(ctx);
   ctx.transfers.device_to_host += 2;
-  ctx.transfers.bytes_device_to_host += sizeof(unsigned long long) + 2 * sizeof(int);
+  ctx.transfers.bytes_device_to_host += sizeof(unsigned long long) + 3 * sizeof(int);
   log_g = log_subwarp(nnz > 0 ? double(total[0]) / double(nnz) : 0.0);
   block_rows = n[1];
   const int mult = S::reads_a ? 2 : 1;
@@ -70,8 +68,11 @@ unsigned long long launch_hash(const HashProblem& hp, Index m, long long nnz, in
   if (n[1] > 0) {
     const int bytes = HashPolicy::block_slots * mult * int(sizeof(int));
     allow_smem(hash_block_kernel<S>, bytes);
-    hash_block_kernel<S><<<static_cast<unsigned>(n[1]), HashPolicy::block, bytes, st>>>(
-        hp, block_list.data(), log_g);
+    // Blocks per row: the longest row's mask entries over block_entries each.
+    const int split = std::clamp((n[2] + HashPolicy::block_entries - 1) / HashPolicy::block_entries,
+                                 1, HashPolicy::max_split);
+    hash_block_kernel<S><<<dim3(static_cast<unsigned>(n[1]), static_cast<unsigned>(split)),
+                           HashPolicy::block, bytes, st>>>(hp, block_list.data(), log_g);
     RINGBLAS_CHECK_LAUNCH("spgemm_dot::hash_block_kernel", st, ctx.debug_sync);
   }
   return total[0];
@@ -153,15 +154,19 @@ void run_impl(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, con
     T = elementwise::compact<V, std::int32_t>(full, keep, ctx);
   });
   if (ctx.trace)
-    ctx.trace_line(std::string(hash ? "mxm: spgemm_dot_hash, " : "mxm: spgemm_dot, ") +
-                   s.name() + ", " + std::to_string(nnz) + " mask entries, nnz(T) " +
-                   std::to_string(T.nnz()) +
-                   (hash ? ", " + std::to_string(probes) + " probes, " +
+    ctx.trace_line(std::string(hash ? "mxm: spgemm_dot_hash, " : "mxm: spgemm_dot, ") + s.name() +
+                   ", " + std::to_string(nnz) + " mask entries, nnz(T) " + std::to_string(T.nnz()) +
+                   (hash ? ", " + std::to_string(probes) + " entries in the rows of Bᵀ met, " +
                                std::to_string(block_rows) + " block rows, lane group "
                          : ", sub-warp ") +
                    std::to_string(1 << log_sw) + (desc.transpose_b ? "" : ", transposes B") +
                    (desc.mask_structure ? ", structural mask" : ", value mask"));
-  write_back(C, dm, accum, desc.replace, std::move(T), ctx);
+  // T lies inside the mask (computed at its entries only): into an empty C without an
+  // accumulator it is the result as it stands, and the masked merge of write_back is skipped.
+  if (C.nnz() == 0 && !accum)
+    C = cast_values(std::move(T), C.type(), ctx);
+  else
+    write_back(C, dm, accum, desc.replace, std::move(T), ctx);
 }
 
 }  // namespace
