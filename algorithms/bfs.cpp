@@ -43,8 +43,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
   std::optional<Vector> own_degree;
   const Vector* deg = opt.out_degree;
   if (deg && (deg->size() != n || deg->type() != Type::int64))
-    throw DimensionMismatch("bfs: out_degree must be an int64 vector of size " +
-                            std::to_string(n));
+    throw DimensionMismatch("bfs: out_degree must be an int64 vector of size " + std::to_string(n));
   double edges_unexplored = double(A.nnz());
   Index previous_nq = 0;
   for (Index k = 1; q.nnz() > 0; ++k) {

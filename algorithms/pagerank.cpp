@@ -58,8 +58,8 @@ PageRankResult pagerank(const Matrix& A, const PageRankOptions& opt, Context& ct
     Vector next = new_vector(n, Type::fp64, where, ctx);
     Vector diff = new_vector(n, Type::fp64, where, ctx);
     Vector absdiff = new_vector(n, Type::fp64, where, ctx);
-    ewise_add(next, nullptr, no_accum, BinaryOpCode::plus, y,
-              apply_bound(BinaryOpCode::times, ones, c, ctx), {}, ctx);
+    ewise_add(next, nullptr, no_accum, BinaryOpCode::plus, y, constant_vector(n, c, where, ctx), {},
+              ctx);
     ewise_add(diff, nullptr, no_accum, BinaryOpCode::minus, next, x, {}, ctx);
     apply(absdiff, nullptr, no_accum, UnaryOpCode::abs, diff, {}, ctx);
     const double change = reduce(MonoidCode::plus, absdiff, ctx).as<double>();

@@ -213,10 +213,10 @@ TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
         for (int full : {0, 1, 2}) {  // which operand is full: u, v, both
           ++seed;
           const double other = seed % 3 == 0 ? 0.0 : 0.4;
-          const Vector u = random_vector(n, full != 1 ? 1.0 : other, type_at(seed + 1), seed,
-                                         kind_at(seed));
-          const Vector v = random_vector(n, full != 0 ? 1.0 : other, type_at(seed + 2), seed + 1,
-                                         kind_at(seed));
+          const Vector u =
+              random_vector(n, full != 1 ? 1.0 : other, type_at(seed + 1), seed, kind_at(seed));
+          const Vector v =
+              random_vector(n, full != 0 ? 1.0 : other, type_at(seed + 2), seed + 1, kind_at(seed));
           const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
           const Descriptor d = ew_desc(MaskMode::none, seed % 2, false, false);
           EXPECT_EQ(verify<Vector>(w0,
@@ -236,9 +236,8 @@ TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
       const Vector u = random_vector(n, seed % 2 ? 1.0 : 0.4, type_at(seed), seed, kind_at(seed));
       EXPECT_EQ(verify<Vector>(random_vector(n, 0.3, ct, seed + 1),
                                [&](Vector& w, Context& x) {
-                                 apply(w, nullptr, no_accum, op, u, ew_desc(MaskMode::none, false,
-                                                                            false, false),
-                                       x);
+                                 apply(w, nullptr, no_accum, op, u,
+                                       ew_desc(MaskMode::none, false, false, false), x);
                                }),
                 "")
           << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct);
