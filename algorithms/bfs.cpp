@@ -30,15 +30,27 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
     });
     return where == Location::host ? e : e.to(where, ctx);
   };
-  r.level = single(Type::int64, Index{0});
-  if (opt.parents) r.parent = single(Type::int64, source);
+  // Full vectors (every position stored): v visited, c the visit count, parent (-1: none yet).
+  // w = u ∪ full takes the full operand's structure, so no update below reads anything back.
+  auto updated = [&](const Vector& full, BinaryOpCode op, const Vector& u) {
+    Vector w = new_vector(n, full.type(), where, ctx);
+    ewise_add(w, nullptr, no_accum, op, full, u, {}, ctx);
+    return w;
+  };
   Vector q = single(ftype, opt.parents ? Scalar(source) : Scalar(true));
+  Vector visited = updated(constant_vector(n, false, where, ctx), BinaryOpCode::pair, q);
+  Vector count = updated(constant_vector(n, Index{0}, where, ctx), BinaryOpCode::plus, visited);
+  Vector parent;
+  if (opt.parents)
+    parent = updated(constant_vector(n, Index{-1}, where, ctx), BinaryOpCode::second, q);
 
   std::optional<Matrix> own_transpose;
   const Matrix* at = opt.symmetric ? &A : opt.transposed;
-  const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
+  Descriptor unvisited;  // ⟨¬v, replace⟩ with v's values (false: not visited) as the mask
+  unvisited.mask_complement = true;
+  unvisited.replace = true;
   bool pull = false;
-  Index visited = 1;
+  Index visited_count = 1, last_step = 0;
   // Beamer's edge counts (opt.edge_counts): deg = A +.pair 1, m_u = edges not yet explored.
   std::optional<Vector> own_degree;
   const Vector* deg = opt.out_degree;
@@ -63,7 +75,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
           pull = edges_frontier > edges_unexplored / opt.alpha;
           edges_unexplored -= edges_frontier;
         }
-      } else if (!pull && double(nq) > double(n - visited) / opt.alpha) {
+      } else if (!pull && double(nq) > double(n - visited_count) / opt.alpha) {
         pull = true;
       } else if (pull && double(nq) < double(n) / opt.beta) {
         pull = false;
@@ -77,22 +89,27 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
         transpose(*own_transpose, nullptr, no_accum, A, {}, ctx);
         at = &*own_transpose;
       }
-      mxv(next, &r.level, no_accum, step, *at, q, unvisited, ctx);
+      mxv(next, &visited, no_accum, step, *at, q, unvisited, ctx);
       ++r.pull_steps;
     } else {
-      vxm(next, &r.level, no_accum, step, q, A, unvisited, ctx);
+      vxm(next, &visited, no_accum, step, q, A, unvisited, ctx);
       ++r.push_steps;
     }
     q = std::move(next);
     if (q.nnz() == 0) break;
-    visited += q.nnz();
-    assign_scalar(r.level, q, k, ctx);
-    if (opt.parents) {
-      Vector p = new_vector(n, Type::int64, where, ctx);
-      ewise_add(p, nullptr, no_accum, BinaryOpCode::second, *r.parent, q, {}, ctx);
-      r.parent = std::move(p);
-    }
+    last_step = k;
+    visited_count += q.nnz();
+    visited = updated(visited, BinaryOpCode::pair, q);
+    count = updated(count, BinaryOpCode::plus, visited);
+    if (opt.parents) parent = updated(parent, BinaryOpCode::second, q);
   }
+  // level = (K + 1) - c where c > 0 (the visited vertices).
+  const Vector reached = select_vector(SelectOpCode::value_gt, count, Index{0}, ctx);
+  Vector level = new_vector(n, Type::int64, where, ctx);
+  apply(level, nullptr, no_accum, UnaryOpCode::ainv,
+        apply_bound(BinaryOpCode::minus, reached, last_step + 1, ctx), {}, ctx);
+  r.level = std::move(level);
+  if (opt.parents) r.parent = select_vector(SelectOpCode::value_ge, parent, Index{0}, ctx);
   return r;
 }
 
