@@ -30,27 +30,28 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
     });
     return where == Location::host ? e : e.to(where, ctx);
   };
-  // Full vectors (every position stored): v visited, c the visit count, parent (-1: none yet).
-  // w = u ∪ full takes the full operand's structure, so no update below reads anything back.
+  // Full vectors (every position stored): d = level + 1 (0: not visited yet), parent (-1: none
+  // yet). Assigning into a full vector keeps its structure (an element-wise union with a full
+  // operand), so no update below reads anything back.
   auto updated = [&](const Vector& full, BinaryOpCode op, const Vector& u) {
     Vector w = new_vector(n, full.type(), where, ctx);
     ewise_add(w, nullptr, no_accum, op, full, u, {}, ctx);
     return w;
   };
   Vector q = single(ftype, opt.parents ? Scalar(source) : Scalar(true));
-  Vector visited = updated(constant_vector(n, false, where, ctx), BinaryOpCode::pair, q);
-  Vector count = updated(constant_vector(n, Index{0}, where, ctx), BinaryOpCode::plus, visited);
+  Vector depth = constant_vector(n, Index{0}, where, ctx);
+  assign_scalar(depth, q, Index{1}, ctx);
   Vector parent;
   if (opt.parents)
     parent = updated(constant_vector(n, Index{-1}, where, ctx), BinaryOpCode::second, q);
 
   std::optional<Matrix> own_transpose;
   const Matrix* at = opt.symmetric ? &A : opt.transposed;
-  Descriptor unvisited;  // ⟨¬v, replace⟩ with v's values (false: not visited) as the mask
+  Descriptor unvisited;  // ⟨¬d, replace⟩ with d's values (0: not visited) as the mask
   unvisited.mask_complement = true;
   unvisited.replace = true;
   bool pull = false;
-  Index visited_count = 1, last_step = 0;
+  Index visited_count = 1;
   // Beamer's edge counts (opt.edge_counts): deg = A +.pair 1, m_u = edges not yet explored.
   std::optional<Vector> own_degree;
   const Vector* deg = opt.out_degree;
@@ -89,26 +90,21 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
         transpose(*own_transpose, nullptr, no_accum, A, {}, ctx);
         at = &*own_transpose;
       }
-      mxv(next, &visited, no_accum, step, *at, q, unvisited, ctx);
+      mxv(next, &depth, no_accum, step, *at, q, unvisited, ctx);
       ++r.pull_steps;
     } else {
-      vxm(next, &visited, no_accum, step, q, A, unvisited, ctx);
+      vxm(next, &depth, no_accum, step, q, A, unvisited, ctx);
       ++r.push_steps;
     }
     q = std::move(next);
     if (q.nnz() == 0) break;
-    last_step = k;
     visited_count += q.nnz();
-    visited = updated(visited, BinaryOpCode::pair, q);
-    count = updated(count, BinaryOpCode::plus, visited);
+    assign_scalar(depth, q, k + 1, ctx);
     if (opt.parents) parent = updated(parent, BinaryOpCode::second, q);
   }
-  // level = (K + 1) - c where c > 0 (the visited vertices).
-  const Vector reached = select_vector(SelectOpCode::value_gt, count, Index{0}, ctx);
-  Vector level = new_vector(n, Type::int64, where, ctx);
-  apply(level, nullptr, no_accum, UnaryOpCode::ainv,
-        apply_bound(BinaryOpCode::minus, reached, last_step + 1, ctx), {}, ctx);
-  r.level = std::move(level);
+  // level = d - 1 on the visited vertices (d > 0).
+  r.level = apply_bound(BinaryOpCode::minus,
+                        select_vector(SelectOpCode::value_gt, depth, Index{0}, ctx), Index{1}, ctx);
   if (opt.parents) r.parent = select_vector(SelectOpCode::value_ge, parent, Index{0}, ctx);
   return r;
 }

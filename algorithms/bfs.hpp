@@ -2,15 +2,15 @@
 //
 // Method (LAGraph LAGr_BreadthFirstSearch; Beamer, Asanović, Patterson, "Direction-Optimizing
 // Breadth-First Search", SC 2012):
-//   q = e_s,  v = e_s (visited, a full bool vector),  c = v (int64),  parent = e_s ∪ -1
+//   q = e_s,  d = e_s ∪ 0 (level + 1, 0: not visited; a full int64 vector),  parent = e_s ∪ -1
 //   for k = 1, 2, ... while q has entries:
-//     push:  q⟨¬v, replace⟩ = q ⊕.⊗ A                   (vxm, v a value mask)
-//     pull:  q⟨¬v, replace⟩ = Aᵀ ⊕.⊗ q                  (mxv on Aᵀ)
-//     v = v ∪ q;  c = c + v;  parent = parent ⊕second q
-//   level = (K + 1) - c on the entries of v, K the last step that reached a vertex
-// LAGraph assigns level⟨q⟩ = k into a bitmap vector; here v, c and parent are full vectors, so
-// each update is an element-wise operation whose result structure is known (no compaction, no
-// host read): c(i) counts the steps after which i was visited, K - level(i) + 1.
+//     push:  q⟨¬d, replace⟩ = q ⊕.⊗ A                   (vxm, d a value mask)
+//     pull:  q⟨¬d, replace⟩ = Aᵀ ⊕.⊗ q                  (mxv on Aᵀ)
+//     d⟨q⟩ = k + 1;  parent⟨q⟩ = q
+//   level = d - 1 on the entries d > 0
+// As LAGraph assigns level⟨q⟩ = k into a bitmap vector, d and parent are full vectors here: each
+// assignment is an element-wise union with a full operand, whose result structure is known (no
+// compaction, no host read). d holds level + 1 so that its values are the visited mask.
 // ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
 // 0-based vertex id). Push runs while the frontier is small; it switches to pull when
 // |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the

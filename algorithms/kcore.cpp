@@ -40,10 +40,10 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
       const Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
       if (q.nnz() == 0) break;
       remaining -= q.nnz();
-      core = updated(core, BinaryOpCode::second, apply_bound(BinaryOpCode::second, q, k, ctx));
+      assign_scalar(core, q, k, ctx);
       Vector lost = new_vector(n, Type::int64, where, ctx);
       vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
-      deg = updated(deg, BinaryOpCode::second, apply_bound(BinaryOpCode::second, q, removed, ctx));
+      assign_scalar(deg, q, removed, ctx);
       deg = updated(deg, BinaryOpCode::minus, lost);
     }
   }
