@@ -15,52 +15,55 @@ Matrix placed(Matrix m, Location where, Context& ctx) {
   return where == Location::host ? m : m.to(where, ctx);
 }
 
-/// Σ_r δ_{s_r}(v) over one batch of sources (a vertex with no dependency may be absent).
+/// Σ_r δ_{s_r}(v) over one batch of sources (a vertex with no dependency may be absent). The
+/// batch's matrices are n x b (a column per source): A ⊕.⊗ F then has a row per vertex with at
+/// most b entries, work that spreads over the whole GPU, where F ⊕.⊗ A (b x n) would be b very
+/// long rows.
 Vector batch_dependencies(const Matrix& A, const Matrix& AT, const std::vector<Index>& sources,
                           Context& ctx) {
   const Index n = A.nrows(), b = Index(sources.size());
   const Location where = location_of(A);
-  std::vector<Index> rows(sources.size());
-  for (Index r = 0; r < b; ++r) rows[r] = r;
+  std::vector<Index> cols(sources.size());
+  for (Index r = 0; r < b; ++r) cols[r] = r;
   Matrix P = placed(
-      Matrix::from_triplets<double>(b, n, rows, sources, std::vector<double>(sources.size(), 1.0)),
+      Matrix::from_triplets<double>(n, b, sources, cols, std::vector<double>(sources.size(), 1.0)),
       where, ctx);
   // A and Aᵀ hold ones, so +.× is LAGraph's +.first (path counts flow, edge values ignored) on
   // a semiring every executor builds by default.
   const Semiring plus_times = semiring("plus_times", Type::fp64);
   const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
-  Matrix F = new_matrix(b, n, Type::fp64, where, ctx);
-  mxm(F, &P, no_accum, plus_times, P, A, unvisited, ctx);
+  Matrix F = new_matrix(n, b, Type::fp64, where, ctx);
+  mxm(F, &P, no_accum, plus_times, AT, P, unvisited, ctx);
   std::vector<Matrix> S;
   while (F.nnz() > 0) {
-    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
-    Matrix next = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix sum = new_matrix(n, b, Type::fp64, where, ctx);
+    Matrix next = new_matrix(n, b, Type::fp64, where, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, P, F, {}, ctx);
     P = std::move(sum);
-    mxm(next, &P, no_accum, plus_times, F, A, unvisited, ctx);
+    mxm(next, &P, no_accum, plus_times, AT, F, unvisited, ctx);
     S.push_back(std::move(F));
     F = std::move(next);
   }
-  // δ (b x n) holds the dependencies found so far; LAGraph's dense B is 1 + δ.
-  Matrix delta = new_matrix(b, n, Type::fp64, where, ctx);
+  // δ (n x b) holds the dependencies found so far; LAGraph's dense B is 1 + δ.
+  Matrix delta = new_matrix(n, b, Type::fp64, where, ctx);
   const Descriptor on_level = structural(/*complement=*/false, /*replace=*/true);
   for (Index i = Index(S.size()) - 1; i >= 1; --i) {
-    Matrix inv = new_matrix(b, n, Type::fp64, where, ctx);
-    Matrix ratio = new_matrix(b, n, Type::fp64, where, ctx);
-    Matrix W = new_matrix(b, n, Type::fp64, where, ctx);
+    Matrix inv = new_matrix(n, b, Type::fp64, where, ctx);
+    Matrix ratio = new_matrix(n, b, Type::fp64, where, ctx);
+    Matrix W = new_matrix(n, b, Type::fp64, where, ctx);
     apply(inv, &S[i], no_accum, UnaryOpCode::minv, P, on_level, ctx);
     ewise_mult(ratio, &S[i], no_accum, BinaryOpCode::div, delta, P, on_level, ctx);
     ewise_add(W, nullptr, no_accum, BinaryOpCode::plus, inv, ratio, {}, ctx);
-    Matrix Wp = new_matrix(b, n, Type::fp64, where, ctx);
-    Matrix WP = new_matrix(b, n, Type::fp64, where, ctx);
-    Matrix sum = new_matrix(b, n, Type::fp64, where, ctx);
-    mxm(Wp, &S[i - 1], no_accum, plus_times, W, AT, on_level, ctx);
+    Matrix Wp = new_matrix(n, b, Type::fp64, where, ctx);
+    Matrix WP = new_matrix(n, b, Type::fp64, where, ctx);
+    Matrix sum = new_matrix(n, b, Type::fp64, where, ctx);
+    mxm(Wp, &S[i - 1], no_accum, plus_times, A, W, on_level, ctx);
     ewise_mult(WP, nullptr, no_accum, BinaryOpCode::times, Wp, P, {}, ctx);
     ewise_add(sum, nullptr, no_accum, BinaryOpCode::plus, delta, WP, {}, ctx);
     delta = std::move(sum);
   }
   Vector total = new_vector(n, Type::fp64, where, ctx);
-  reduce(total, nullptr, no_accum, MonoidCode::plus, delta, ReduceDim::cols, {}, ctx);
+  reduce(total, nullptr, no_accum, MonoidCode::plus, delta, ReduceDim::rows, {}, ctx);
   return total;
 }
 

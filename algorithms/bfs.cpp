@@ -30,21 +30,33 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
     });
     return where == Location::host ? e : e.to(where, ctx);
   };
-  r.level = single(Type::int64, Index{0});
-  if (opt.parents) r.parent = single(Type::int64, source);
+  // Full vectors (every position stored): d = level + 1 (0: not visited yet), parent (-1: none
+  // yet). Assigning into a full vector keeps its structure (an element-wise union with a full
+  // operand), so no update below reads anything back.
+  auto updated = [&](const Vector& full, BinaryOpCode op, const Vector& u) {
+    Vector w = new_vector(n, full.type(), where, ctx);
+    ewise_add(w, nullptr, no_accum, op, full, u, {}, ctx);
+    return w;
+  };
   Vector q = single(ftype, opt.parents ? Scalar(source) : Scalar(true));
+  Vector depth = constant_vector(n, Index{0}, where, ctx);
+  assign_scalar(depth, q, Index{1}, ctx);
+  Vector parent;
+  if (opt.parents)
+    parent = updated(constant_vector(n, Index{-1}, where, ctx), BinaryOpCode::second, q);
 
   std::optional<Matrix> own_transpose;
   const Matrix* at = opt.symmetric ? &A : opt.transposed;
-  const Descriptor unvisited = structural(/*complement=*/true, /*replace=*/true);
+  Descriptor unvisited;  // ⟨¬d, replace⟩ with d's values (0: not visited) as the mask
+  unvisited.mask_complement = true;
+  unvisited.replace = true;
   bool pull = false;
-  Index visited = 1;
+  Index visited_count = 1;
   // Beamer's edge counts (opt.edge_counts): deg = A +.pair 1, m_u = edges not yet explored.
   std::optional<Vector> own_degree;
   const Vector* deg = opt.out_degree;
   if (deg && (deg->size() != n || deg->type() != Type::int64))
-    throw DimensionMismatch("bfs: out_degree must be an int64 vector of size " +
-                            std::to_string(n));
+    throw DimensionMismatch("bfs: out_degree must be an int64 vector of size " + std::to_string(n));
   double edges_unexplored = double(A.nnz());
   Index previous_nq = 0;
   for (Index k = 1; q.nnz() > 0; ++k) {
@@ -64,7 +76,7 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
           pull = edges_frontier > edges_unexplored / opt.alpha;
           edges_unexplored -= edges_frontier;
         }
-      } else if (!pull && double(nq) > double(n - visited) / opt.alpha) {
+      } else if (!pull && double(nq) > double(n - visited_count) / opt.alpha) {
         pull = true;
       } else if (pull && double(nq) < double(n) / opt.beta) {
         pull = false;
@@ -78,22 +90,22 @@ BfsResult bfs(const Matrix& A, Index source, const BfsOptions& opt, Context& ctx
         transpose(*own_transpose, nullptr, no_accum, A, {}, ctx);
         at = &*own_transpose;
       }
-      mxv(next, &r.level, no_accum, step, *at, q, unvisited, ctx);
+      mxv(next, &depth, no_accum, step, *at, q, unvisited, ctx);
       ++r.pull_steps;
     } else {
-      vxm(next, &r.level, no_accum, step, q, A, unvisited, ctx);
+      vxm(next, &depth, no_accum, step, q, A, unvisited, ctx);
       ++r.push_steps;
     }
     q = std::move(next);
     if (q.nnz() == 0) break;
-    visited += q.nnz();
-    assign_scalar(r.level, q, k, ctx);
-    if (opt.parents) {
-      Vector p = new_vector(n, Type::int64, where, ctx);
-      ewise_add(p, nullptr, no_accum, BinaryOpCode::second, *r.parent, q, {}, ctx);
-      r.parent = std::move(p);
-    }
+    visited_count += q.nnz();
+    assign_scalar(depth, q, k + 1, ctx);
+    if (opt.parents) parent = updated(parent, BinaryOpCode::second, q);
   }
+  // level = d - 1 on the visited vertices (d > 0).
+  r.level = apply_bound(BinaryOpCode::minus,
+                        select_vector(SelectOpCode::value_gt, depth, Index{0}, ctx), Index{1}, ctx);
+  if (opt.parents) r.parent = select_vector(SelectOpCode::value_ge, parent, Index{0}, ctx);
   return r;
 }
 

@@ -2,19 +2,23 @@
 //
 // Method (LAGraph LAGr_BreadthFirstSearch; Beamer, Asanović, Patterson, "Direction-Optimizing
 // Breadth-First Search", SC 2012):
-//   q = e_s,  level(s) = 0,  parent(s) = s
+//   q = e_s,  d = e_s ∪ 0 (level + 1, 0: not visited; a full int64 vector),  parent = e_s ∪ -1
 //   for k = 1, 2, ... while q has entries:
-//     push:  q⟨¬level, struct, replace⟩ = q ⊕.⊗ A        (vxm)
-//     pull:  q⟨¬level, struct, replace⟩ = Aᵀ ⊕.⊗ q       (mxv on Aᵀ)
-//     level⟨q, struct⟩ = k;  parent⟨q, struct⟩ = q
-// with ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
+//     push:  q⟨¬d, replace⟩ = q ⊕.⊗ A                   (vxm, d a value mask)
+//     pull:  q⟨¬d, replace⟩ = Aᵀ ⊕.⊗ q                  (mxv on Aᵀ)
+//     d⟨q⟩ = k + 1;  parent⟨q⟩ = q
+//   level = d - 1 on the entries d > 0
+// As LAGraph assigns level⟨q⟩ = k into a bitmap vector, d and parent are full vectors here: each
+// assignment is an element-wise union with a full operand, whose result structure is known (no
+// compaction, no host read). d holds level + 1 so that its values are the visited mask.
+// ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
 // 0-based vertex id). Push runs while the frontier is small; it switches to pull when
 // |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the
 // frontier's vertex count standing in for its edge count; alpha = 14, beta = 24). With
 // `edge_counts`, push switches to pull as Beamer states it, on edges: when
-// m_f > m_u / alpha, with m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once) and m_u the edges not yet
-// explored (nnz(A) minus the m_f of every push step); m_f is computed only while the frontier
-// grows (as LAGraph does), so the shrinking tail pays nothing for it.
+// m_f > m_u / alpha, with m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once, or given) and m_u the
+// edges not yet explored (nnz(A) minus the m_f of every push step); m_f is computed only while
+// the frontier grows (as LAGraph does), so the shrinking tail pays nothing for it.
 // The only host reads per level are q's entry count, which the vector carries (and m_f, a
 // scalar, on growing push levels with `edge_counts`).
 #pragma once

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ringblas/error.hpp"
+#include "ringblas/vector_fill.hpp"
 
 namespace ringblas::algorithms {
 namespace {
@@ -54,18 +55,11 @@ Matrix new_matrix(Index nrows, Index ncols, Type type, Location where, Context& 
 Vector constant_vector(Index n, const Scalar& value, Location where, Context& ctx) {
   return visit_type(value.type(), [&](auto t) {
     using T = decltype(t);
-    std::vector<T> values(static_cast<std::size_t>(n), value.as<T>());
-    Vector v = Vector::dense(values);
-    return where == Location::host ? v : v.to(where, ctx);
+    return full_vector<T>(n, value.as<T>(), where, ctx);
   });
 }
 
-Vector index_vector(Index n, Location where, Context& ctx) {
-  std::vector<Index> values(static_cast<std::size_t>(n));
-  for (Index i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = i;
-  Vector v = Vector::dense(values);
-  return where == Location::host ? v : v.to(where, ctx);
-}
+Vector index_vector(Index n, Location where, Context& ctx) { return iota_vector(n, where, ctx); }
 
 Vector apply_bound(BinaryOpCode op, const Vector& u, const Scalar& s, Context& ctx) {
   Matrix out = new_matrix(1, u.size(), u.type(), u.location(), ctx);
@@ -90,10 +84,9 @@ void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& 
 }
 
 FunctionMatrix::FunctionMatrix(Index n, Location where, Context& ctx) : n_(n) {
-  std::vector<Index> row_ptr(static_cast<std::size_t>(n + 1));
-  for (Index i = 0; i <= n; ++i) row_ptr[static_cast<std::size_t>(i)] = i;
-  row_ptr_ = buffer_of(row_ptr, where, ctx);
-  ones_ = buffer_of(std::vector<unsigned char>(static_cast<std::size_t>(n), 1), where, ctx);
+  // Row pointers 0..n and n trues, made where they are used (no host array on the device).
+  row_ptr_ = std::move(iota_vector(n + 1, where, ctx).values());
+  ones_ = std::move(full_vector<bool>(n, true, where, ctx).values());
 }
 
 Matrix FunctionMatrix::of(const Vector& f) const {

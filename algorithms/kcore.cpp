@@ -2,6 +2,7 @@
 #include "algorithms/kcore.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -19,27 +20,31 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
   select(S, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), A, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   const Vector zeros = constant_vector(n, Index{0}, where, ctx);
+  // w = w ⊕op u for a full w (its structure kept: no compaction, no host read).
+  auto updated = [&](const Vector& w, BinaryOpCode op, const Vector& u) {
+    Vector out = new_vector(n, Type::int64, where, ctx);
+    ewise_add(out, nullptr, no_accum, op, w, u, {}, ctx);
+    return out;
+  };
   Vector deg = new_vector(n, Type::int64, where, ctx);
   mxv(deg, nullptr, no_accum, plus_pair, S, zeros, {}, ctx);
-  Vector all = new_vector(n, Type::int64, where, ctx);
-  ewise_add(all, nullptr, no_accum, BinaryOpCode::plus, deg, zeros, {}, ctx);
-  deg = std::move(all);
+  deg = updated(zeros, BinaryOpCode::plus, deg);
+  Vector core = zeros;
+  // The degree of a removed vertex: above every k, and still after losing up to n edges.
+  const Index removed = std::numeric_limits<Index>::max() / 2;
 
-  Vector core = new_vector(n, Type::int64, where, ctx);
-  Index k = 0;
-  while (deg.nnz() > 0) {
+  Index k = 0, remaining = n;
+  while (remaining > 0) {
     k = std::max(k, reduce(MonoidCode::min, deg, ctx).as<Index>());
     for (;;) {
       const Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
       if (q.nnz() == 0) break;
+      remaining -= q.nnz();
       assign_scalar(core, q, k, ctx);
-      Vector kept = new_vector(n, Type::int64, where, ctx);
       Vector lost = new_vector(n, Type::int64, where, ctx);
-      Vector left = new_vector(n, Type::int64, where, ctx);
-      apply(kept, &q, no_accum, UnaryOpCode::identity, deg, structural(true, true), ctx);
-      vxm(lost, &kept, no_accum, plus_pair, q, S, structural(), ctx);
-      ewise_add(left, nullptr, no_accum, BinaryOpCode::minus, kept, lost, {}, ctx);
-      deg = std::move(left);
+      vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
+      assign_scalar(deg, q, removed, ctx);
+      deg = updated(deg, BinaryOpCode::minus, lost);
     }
   }
   return core;

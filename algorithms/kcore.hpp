@@ -2,15 +2,17 @@
 //
 // Method (LAGraph LAGraph_KCore_All / LAGr_KCoreDecompose; Matula and Beck's peeling,
 // bulk-synchronous as in Mattson et al., "An Introduction to the k-core in GraphBLAS"):
-//   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0
-//   while deg has entries:
+//   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0;  core = 0
+//   while vertices remain:
 //     k = max(k, min(deg))
 //     repeat:
 //       q = select(deg <= k)              vertices peeled at level k
 //       if q is empty: break
-//       core⟨q, struct⟩ = k
-//       deg⟨¬q, struct, replace⟩ = deg     remove them
-//       deg = deg - (q +.pair S)⟨deg⟩      their neighbours lose one degree per peeled edge
+//       core⟨q⟩ = k
+//       deg⟨q⟩ = ∞                         removed (a value no k reaches)
+//       deg = deg - (q +.pair S)           neighbours lose one degree per peeled edge
+// deg and core are full vectors, so each update is an element-wise operation whose structure is
+// known (no compaction, no host read); a removed vertex's degree stays above any k.
 // Host reads: min(deg) once per level, the entry counts of q.
 #pragma once
 #include "ringblas/ringblas.hpp"

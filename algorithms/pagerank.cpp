@@ -45,21 +45,19 @@ PageRankResult pagerank(const Matrix& A, const PageRankOptions& opt, Context& ct
   while (r.iterations < opt.max_iterations) {
     ++r.iterations;
     Vector xw = new_vector(n, Type::fp64, where, ctx);
-    Vector y = new_vector(n, Type::fp64, where, ctx);
     Vector xd = new_vector(n, Type::fp64, where, ctx);
     ewise_mult(xw, nullptr, no_accum, BinaryOpCode::times, x, w, {}, ctx);
-    if (at)
-      mxv(y, nullptr, no_accum, plus_times, *at, xw, {}, ctx);
-    else
-      vxm(y, nullptr, no_accum, plus_times, xw, A, {}, ctx);
     ewise_mult(xd, nullptr, no_accum, BinaryOpCode::times, x, dangling, {}, ctx);
     const double dangling_sum = reduce(MonoidCode::plus, xd, ctx).as<double>();
     const double c = (alpha * dangling_sum + 1.0 - alpha) / double(n);
-    Vector next = new_vector(n, Type::fp64, where, ctx);
+    // x' = c + y, accumulated into the full vector c (every vertex keeps an entry).
+    Vector next = constant_vector(n, c, where, ctx);
+    if (at)
+      mxv(next, nullptr, BinaryOpCode::plus, plus_times, *at, xw, {}, ctx);
+    else
+      vxm(next, nullptr, BinaryOpCode::plus, plus_times, xw, A, {}, ctx);
     Vector diff = new_vector(n, Type::fp64, where, ctx);
     Vector absdiff = new_vector(n, Type::fp64, where, ctx);
-    ewise_add(next, nullptr, no_accum, BinaryOpCode::plus, y,
-              apply_bound(BinaryOpCode::times, ones, c, ctx), {}, ctx);
     ewise_add(diff, nullptr, no_accum, BinaryOpCode::minus, next, x, {}, ctx);
     apply(absdiff, nullptr, no_accum, UnaryOpCode::abs, diff, {}, ctx);
     const double change = reduce(MonoidCode::plus, absdiff, ctx).as<double>();

@@ -12,7 +12,7 @@
 //                                     LAGraph's G->AT / undirected kind): y = Aᵀ +.× (x .* w)
 //                                     (mxv: a row per output, no atomics)
 //     c = (α · Σ_{i dangling} x(i) + 1 - α) / n
-//     x' = y ⊕ c                      (every vertex gets c)
+//     x' = c + y                      (every vertex gets c: y accumulated into a full c)
 //     stop when ‖x' - x‖₁ < n · tol   (networkx's test)
 // Edge weights are A's values (networkx's default weight='weight'; 1 for pattern graphs).
 // Host reads per iteration: two scalars (the dangling sum and the L1 change).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -21,27 +22,38 @@ void check_problem(const Matrix& A, Index source) {
                        std::to_string(n - 1));
 }
 
-Vector source_vector(const Matrix& A, Index source, Context& ctx) {
-  Vector d = Vector::from_entries<double>(A.nrows(), {source}, {0.0});
-  return location_of(A) == Location::host ? d : d.to(location_of(A), ctx);
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// d = ∞ ∪ e_s: the full distance vector (∞: not reached yet) with d(s) = 0.
+Vector initial_distances(const Matrix& A, Index source, Context& ctx) {
+  Vector d = constant_vector(A.nrows(), kInf, location_of(A), ctx);
+  Vector s = Vector::from_entries<double>(A.nrows(), {source}, {0.0});
+  assign_scalar(d, location_of(A) == Location::host ? s : s.to(location_of(A), ctx), 0.0, ctx);
+  return d;
 }
 
-/// One relaxation of the frontier f over the edges of M: t = f min.+ M; d = min(d, t).
-/// Returns the improved entries of t (absent from d before, or strictly shorter).
+/// One relaxation of the frontier f over the edges of M: t = f min.+ M; d = min(d, t) on the
+/// full d. Returns the improved entries (strictly shorter than before, ∞ included) with their
+/// new distances.
 Vector relax(Vector& d, const Vector& f, const Matrix& M, Context& ctx) {
   const Index n = d.size();
-  Vector t = new_vector(n, Type::fp64, d.location(), ctx);
-  Vector gap = new_vector(n, Type::fp64, d.location(), ctx);
-  Vector improved = new_vector(n, Type::fp64, d.location(), ctx);
-  Vector shorter = new_vector(n, Type::fp64, d.location(), ctx);
+  const Location where = d.location();
+  Vector t = new_vector(n, Type::fp64, where, ctx);
+  Vector gap = new_vector(n, Type::fp64, where, ctx);
+  Vector shorter = new_vector(n, Type::fp64, where, ctx);
+  Vector improved = new_vector(n, Type::fp64, where, ctx);
   vxm(t, nullptr, no_accum, semiring("min_plus", Type::fp64), f, M, {}, ctx);
   ewise_mult(gap, nullptr, no_accum, BinaryOpCode::minus, t, d, {}, ctx);
   const Vector less = select_vector(SelectOpCode::value_lt, gap, 0.0, ctx);
-  apply(improved, &d, no_accum, UnaryOpCode::identity, t, structural(/*complement=*/true), ctx);
-  apply(improved, &less, no_accum, UnaryOpCode::identity, t, structural(), ctx);
   ewise_add(shorter, nullptr, no_accum, BinaryOpCode::min, d, t, {}, ctx);
   d = std::move(shorter);
+  ewise_mult(improved, nullptr, no_accum, BinaryOpCode::second, less, d, {}, ctx);
   return improved;
+}
+
+/// The reached vertices' distances (d < ∞).
+Vector reached(const Vector& d, Context& ctx) {
+  return select_vector(SelectOpCode::value_lt, d, kInf, ctx);
 }
 
 }  // namespace
@@ -49,15 +61,17 @@ Vector relax(Vector& d, const Vector& f, const Matrix& M, Context& ctx) {
 SsspResult sssp_bellman_ford(const Matrix& A, Index source, Context& ctx) {
   check_problem(A, source);
   SsspResult r;
-  r.distance = source_vector(A, source, ctx);
-  Vector f = r.distance;
+  Vector d = initial_distances(A, source, ctx);
+  Vector f = Vector::from_entries<double>(A.nrows(), {source}, {0.0});
+  if (location_of(A) != Location::host) f = f.to(location_of(A), ctx);
   while (f.nnz() > 0) {
     if (r.rounds == A.nrows())
       throw InvalidValue("sssp: a negative cycle is reachable from source " +
                          std::to_string(source));
     ++r.rounds;
-    f = relax(r.distance, f, A, ctx);
+    f = relax(d, f, A, ctx);
   }
+  r.distance = reached(d, ctx);
   return r;
 }
 
@@ -78,14 +92,15 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
   select(heavy, nullptr, no_accum, SelectOpCode::value_gt, delta, A, {}, ctx);
 
   SsspResult r;
-  Vector& d = r.distance;
-  d = source_vector(A, source, ctx);
-  Vector settled = new_vector(n, Type::fp64, where, ctx);
+  Vector d = initial_distances(A, source, ctx);
+  // settled: 0 on unsettled vertices, ∞ on settled ones (a full vector): d + settled hides them.
+  Vector settled = constant_vector(n, 0.0, where, ctx);
   for (;;) {
     Vector rest = new_vector(n, Type::fp64, where, ctx);
-    apply(rest, &settled, no_accum, UnaryOpCode::identity, d, structural(/*complement=*/true), ctx);
-    if (rest.nnz() == 0) break;
-    const double bucket = std::floor(reduce(MonoidCode::min, rest, ctx).as<double>() / delta);
+    ewise_add(rest, nullptr, no_accum, BinaryOpCode::plus, d, settled, {}, ctx);
+    const double smallest = reduce(MonoidCode::min, rest, ctx).as<double>();
+    if (!(smallest < kInf)) break;
+    const double bucket = std::floor(smallest / delta);
     const double end = (bucket + 1) * delta;
     Vector B = select_vector(SelectOpCode::value_lt, rest, end, ctx);
     Vector f = B;
@@ -97,12 +112,11 @@ SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta, Cont
       B = std::move(grown);
     }
     Vector final_b = new_vector(n, Type::fp64, where, ctx);
-    Vector all = new_vector(n, Type::fp64, where, ctx);
-    ewise_mult(final_b, nullptr, no_accum, BinaryOpCode::first, d, B, {}, ctx);
+    ewise_mult(final_b, nullptr, no_accum, BinaryOpCode::second, B, d, {}, ctx);
     relax(d, final_b, heavy, ctx);
-    ewise_add(all, nullptr, no_accum, BinaryOpCode::first, settled, B, {}, ctx);
-    settled = std::move(all);
+    assign_scalar(settled, B, kInf, ctx);
   }
+  r.distance = reached(d, ctx);
   return r;
 }
 

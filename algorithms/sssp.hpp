@@ -4,22 +4,25 @@
 // Method (LAGraph LAGr_SingleSourceShortestPath's relaxation in min.+; Bellman 1958, Ford 1956,
 // with the frontier restricted to the vertices whose distance improved, as in LAGraph's
 // Bellman-Ford and Gunrock's SSSP):
-//   d = e_s (d(s) = 0),  f = d
+//   d = ∞ ∪ e_s (a full vector, d(s) = 0),  f = e_s
 //   for k = 1 .. n:
 //     t = f min.+ A                                 (vxm: relax the improved vertices' edges)
-//     f⟨¬d, struct⟩ = t;  f⟨select(t - d < 0), struct⟩ = t   (new or strictly shorter)
-//     d = min(d, t)
+//     f = d' ∩ select(t - d < 0)  with d' = min(d, t)  (strictly shorter, new ones included)
+//     d = d'
 //     stop when f is empty
-//   a frontier still non-empty after n rounds means a negative cycle reachable from s.
+//   a frontier still non-empty after n rounds means a negative cycle reachable from s;
+//   distance = d on its finite entries.
 // Delta-stepping (Meyer & Sanders, J. Algorithms 2003; LAGraph LAGr_SingleSourceShortestPath):
-//   AL = select(A <= Δ) (light edges),  AH = select(A > Δ) (heavy edges),  d = e_s,  S = ∅
+//   AL = select(A <= Δ) (light edges),  AH = select(A > Δ) (heavy edges),  d as above,
+//   S = 0 (a full vector: ∞ on settled vertices, so that r = d + S hides them)
 //   repeat:
-//     r = d⟨¬S⟩;  stop when r is empty;  i = ⌊min(r) / Δ⌋         (bucket i: [iΔ, (i+1)Δ))
+//     r = d + S;  stop when min(r) = ∞;  i = ⌊min(r) / Δ⌋           (bucket i: [iΔ, (i+1)Δ))
 //     f = B = select(r < (i+1)Δ)
 //     while f has entries:                                           (light phase)
-//       t = f min.+ AL;  improved = as above;  d = min(d, t)
-//       f = select(improved < (i+1)Δ);  B = B ∪ f
-//     d = min(d, (d .* B) min.+ AH);  S = S ∪ B                      (heavy edges, once)
+//       relax f over AL as above;  f = select(f < (i+1)Δ);  B = B ∪ f
+//     relax B ∩ d over AH (heavy edges, once);  S⟨B⟩ = ∞
+// d and S are full vectors, so min(d, t), t - d and S⟨B⟩ = ∞ are element-wise operations whose
+// structure is known (no compaction, no host read).
 // Edge weights are A's values (fp64); the host reads entry counts and, for delta-stepping, one
 // minimum per bucket.
 #pragma once

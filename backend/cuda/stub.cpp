@@ -2,6 +2,7 @@
 // kernel family's can_implement answers "built without CUDA" (the dispatch tables reference them).
 #include <cstring>
 
+#include "backend/core/device_fill.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/dense_nn/skinny_gemm.hpp"
 #include "backend/cuda/index_ops/index_vectors.hpp"
@@ -28,6 +29,10 @@ constexpr const char* kNotCompiled =
 namespace detail {
 void* device_allocate(std::size_t, const Context*) { not_compiled("device allocation"); }
 void device_free(void*) noexcept {}
+void device_fill(void*, const void*, std::size_t, std::size_t, const Context*) {
+  not_compiled("device fill");
+}
+void device_iota(std::int64_t*, std::size_t, const Context*) { not_compiled("device iota"); }
 void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, std::size_t bytes,
                 const Context*) {
   if (dst_loc != Location::host || src_loc != Location::host) not_compiled("device copy");

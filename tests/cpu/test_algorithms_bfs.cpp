@@ -109,6 +109,23 @@ TEST(AlgorithmsBfs, DirectionOptimizingTakesPullSteps) {
   const algorithms::BfsResult e = algorithms::bfs(A, 0, opt, ctx);
   EXPECT_GT(e.pull_steps, 0);
   EXPECT_EQ(test::dense_of<Index>(e.level, -1, ctx), queue_bfs(test::adjacency_of(A), 0));
+  // The out-degrees given (a graph property kept with A): the same steps and levels; a degree
+  // vector of the wrong size or type is refused.
+  const std::vector<Index> rp = A.row_ptr_vector();
+  std::vector<Index> degree(rp.size() - 1);
+  for (std::size_t i = 0; i + 1 < rp.size(); ++i) degree[i] = rp[i + 1] - rp[i];
+  const Vector deg = Vector::dense<Index>(degree);
+  opt.out_degree = &deg;
+  const algorithms::BfsResult g = algorithms::bfs(A, 0, opt, ctx);
+  EXPECT_EQ(g.pull_steps, e.pull_steps);
+  EXPECT_EQ(g.push_steps, e.push_steps);
+  EXPECT_EQ(test::dense_of<Index>(g.level, -1, ctx), queue_bfs(test::adjacency_of(A), 0));
+  const Vector short_deg = Vector::dense<Index>({1, 2});
+  opt.out_degree = &short_deg;
+  EXPECT_THROW(algorithms::bfs(A, 0, opt, ctx), DimensionMismatch);
+  const Vector fp_deg = deg.cast(Type::fp64);
+  opt.out_degree = &fp_deg;
+  EXPECT_THROW(algorithms::bfs(A, 0, opt, ctx), DimensionMismatch);
 }
 
 TEST(AlgorithmsBfs, SharedGraphs) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/graph_vectors.hpp"
+#include "ringblas/vector_fill.hpp"
 #include "support/graph_cases.hpp"
 
 namespace {
@@ -52,6 +53,17 @@ TEST(AlgorithmsGraphVectors, ConstantIndexAndFunctionMatrix) {
             (std::vector<double>{2, 2, 2}));
   const Vector id = index_vector(4, Location::host, ctx);
   EXPECT_EQ(id.values_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(id.indices_vector(), (std::vector<Index>{0, 1, 2, 3}));
+  for (const Scalar& s : {Scalar(true), Scalar(std::int32_t(-3)), Scalar(Index{5}), Scalar(1.5f)}) {
+    const Vector c = constant_vector(5, s, Location::host, ctx);
+    c.check_invariants();
+    EXPECT_EQ(c.type(), s.type());
+    EXPECT_EQ(c.nnz(), 5);
+    EXPECT_EQ(c.indices_vector(), (std::vector<Index>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(c.cast(Type::fp64).values_vector<double>(), std::vector<double>(5, s.as<double>()));
+  }
+  EXPECT_EQ(constant_vector(0, 1.0, Location::host, ctx).nnz(), 0);
+  EXPECT_THROW(full_vector<double>(-1, 0.0, Location::host, ctx), InvalidValue);
   // f = (2, 0, 2, 1): gather x(f(i)) and scatter min onto f(i).
   const Vector f = Vector::dense<std::int64_t>({2, 0, 2, 1});
   const FunctionMatrix functions(4, Location::host, ctx);

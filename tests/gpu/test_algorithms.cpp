@@ -12,6 +12,7 @@
 #include "algorithms/betweenness.hpp"
 #include "algorithms/bfs.hpp"
 #include "algorithms/connected_components.hpp"
+#include "algorithms/graph_vectors.hpp"
 #include "algorithms/kcore.hpp"
 #include "algorithms/pagerank.hpp"
 #include "algorithms/sssp.hpp"
@@ -85,6 +86,13 @@ TEST_P(AlgorithmsGpu, Bfs) {
     opt.parents = false;
     opt.edge_counts = true;
     EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
+    // ... with the out-degrees given (the graph property kept on the device, as the benchmark).
+    const std::vector<Index> rp = h.row_ptr_vector();
+    std::vector<Index> degree(rp.size() - 1);
+    for (std::size_t i = 0; i + 1 < rp.size(); ++i) degree[i] = rp[i + 1] - rp[i];
+    const Vector deg = Vector::dense<Index>(degree).to(Location::device, gpu);
+    opt.out_degree = &deg;
+    EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
   });
 }
 
@@ -153,6 +161,35 @@ TEST_P(AlgorithmsGpu, Betweenness) {
     expect_near(on_host<double>(algorithms::betweenness(d, sources, 16, gpu), -1, gpu),
                 on_host<double>(algorithms::betweenness(h, sources, 16, cpu), -1, cpu), 1e-9);
   });
+}
+
+// Constant and index vectors made on the device by a kernel (Vector::full / iota, no host
+// array) equal the host ones, over a poisoned pool, for every type and sizes 0, 1 and one that
+// is not a multiple of the block.
+class GraphVectorsGpu : public GpuTest {};
+
+TEST_F(GraphVectorsGpu, FullAndIotaOnTheDeviceMatchTheHost) {
+  Context gpu(Backend::cuda);
+  poison_device_pool(std::size_t(1) << 20, gpu);
+  for (Index n : {Index{0}, Index{1}, Index{1000}}) {
+    for (const Scalar& s : {Scalar(true), Scalar(std::int32_t(-3)), Scalar(Index{1} << 40),
+                            Scalar(2.5f), Scalar(-0.125)}) {
+      const Vector d = algorithms::constant_vector(n, s, Location::device, gpu);
+      ASSERT_EQ(d.location(), Location::device);
+      const Vector h = d.to(Location::host, gpu);
+      h.check_invariants();
+      const Vector want = algorithms::constant_vector(n, s, Location::host, gpu);
+      EXPECT_EQ(h.nnz(), n);
+      EXPECT_EQ(h.indices_vector(), want.indices_vector());
+      EXPECT_EQ(h.cast(Type::fp64).values_vector<double>(),
+                want.cast(Type::fp64).values_vector<double>());
+    }
+    const Vector id = algorithms::index_vector(n, Location::device, gpu).to(Location::host, gpu);
+    EXPECT_EQ(id.values_vector<std::int64_t>(),
+              algorithms::index_vector(n, Location::host, gpu).values_vector<std::int64_t>());
+    EXPECT_EQ(id.indices_vector(),
+              algorithms::index_vector(n, Location::host, gpu).indices_vector());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AlgorithmsGpu,

@@ -203,8 +203,8 @@ TEST_F(Elementwise, EwiseVectorsEveryOperatorTypeMaskAccumReplace) {
 // Without mask or accumulator, an operand that is full (every position stored: PageRank's
 // vectors) gives T's structure beforehand (u ∩ full: u's; u ∪ full: every position), and a unary
 // apply keeps u's: built directly, with no read-back of nnz. Every operator x type, the full
-// operand on either side or both, the other sparse, empty or full; then, on the cuda backend,
-// no device-to-host copy at all.
+// operand on either side or both, the other sparse, empty or full; an accumulator into a full w
+// (w stays full); then, on the cuda backend, no device-to-host copy at all.
 TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
   const Index n = 61;
   int seed = 900;
@@ -214,10 +214,10 @@ TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
         for (int full : {0, 1, 2}) {  // which operand is full: u, v, both
           ++seed;
           const double other = seed % 3 == 0 ? 0.0 : 0.4;
-          const Vector u = random_vector(n, full != 1 ? 1.0 : other, type_at(seed + 1), seed,
-                                         kind_at(seed));
-          const Vector v = random_vector(n, full != 0 ? 1.0 : other, type_at(seed + 2), seed + 1,
-                                         kind_at(seed));
+          const Vector u =
+              random_vector(n, full != 1 ? 1.0 : other, type_at(seed + 1), seed, kind_at(seed));
+          const Vector v =
+              random_vector(n, full != 0 ? 1.0 : other, type_at(seed + 2), seed + 1, kind_at(seed));
           const Vector w0 = random_vector(n, 0.3, ct, seed + 2);
           const Descriptor d = ew_desc(MaskMode::none, seed % 2, false, false);
           EXPECT_EQ(verify<Vector>(w0,
@@ -237,13 +237,31 @@ TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
       const Vector u = random_vector(n, seed % 2 ? 1.0 : 0.4, type_at(seed), seed, kind_at(seed));
       EXPECT_EQ(verify<Vector>(random_vector(n, 0.3, ct, seed + 1),
                                [&](Vector& w, Context& x) {
-                                 apply(w, nullptr, no_accum, op, u, ew_desc(MaskMode::none, false,
-                                                                            false, false),
-                                       x);
+                                 apply(w, nullptr, no_accum, op, u,
+                                       ew_desc(MaskMode::none, false, false, false), x);
                                }),
                 "")
           << "apply (vector) " << unary_op_name(op) << " w " << type_name(ct);
     }
+  // An accumulator into a full w without a mask keeps w full (write-back without compaction).
+  for (bool add : {true, false})
+    for (Type ct : all_types)
+      for (BinaryOpCode acc : accum_ops) {
+        ++seed;
+        const Vector u = random_vector(n, 0.4, type_at(seed + 1), seed, kind_at(seed));
+        const Vector v = random_vector(n, 0.5, type_at(seed + 2), seed + 1, kind_at(seed));
+        const Descriptor d = ew_desc(MaskMode::none, seed % 2, false, false);
+        EXPECT_EQ(verify<Vector>(random_vector(n, 1.0, ct, seed + 2),
+                                 [&](Vector& w, Context& x) {
+                                   if (add)
+                                     ewise_add(w, nullptr, acc, BinaryOpCode::plus, u, v, d, x);
+                                   else
+                                     ewise_mult(w, nullptr, acc, BinaryOpCode::max, u, v, d, x);
+                                 }),
+                  "")
+            << (add ? "ewise_add" : "ewise_mult") << " into a full " << type_name(ct)
+            << " w, accum " << binary_op_name(acc);
+      }
   Context cuda(Backend::cuda);
   const Vector full = random_vector(n, 1.0, Type::fp64, 1).to(Location::device, cuda);
   const Vector part = random_vector(n, 0.4, Type::fp64, 2).to(Location::device, cuda);
@@ -255,6 +273,9 @@ TEST_F(Elementwise, EwiseAndApplyVectorsWithFullOperandNoMask) {
   EXPECT_EQ(w.nnz(), n);
   apply(w, nullptr, no_accum, UnaryOpCode::abs, part, {}, cuda);
   EXPECT_EQ(w.nnz(), part.nnz());
+  Vector f = full;
+  ewise_add(f, nullptr, BinaryOpCode::min, BinaryOpCode::plus, part, part, {}, cuda);
+  EXPECT_EQ(f.nnz(), n);
   EXPECT_EQ(cuda.transfers.device_to_host, before) << "a host read-back on the full-operand path";
 }
 

@@ -109,6 +109,23 @@ TEST_F(Spmv, BfsStepsWithComplementedVisitedMask) {
     }
 }
 
+// w accum= A ⊕.⊗ u into a full w without a mask (FastSV, PageRank): w stays full, written back
+// without compaction; every semiring, both kernels, both directions.
+TEST_F(Spmv, AccumulateIntoFullOutputWithoutMask) {
+  const Index m = 80, n = 60;
+  int seed = 500;
+  for (const Semiring& s : spmv_semirings())
+    for (bool vxm_dir : {false, true})
+      for (Variant v : {Variant::spmv_pull, Variant::spmv_push}) {
+        const Matrix A = random_matrix(m, n, 0.05, s.type, ++seed, Pattern::empty_rows,
+                                       ValueKind::integral);
+        const Index in = vxm_dir ? m : n, out = vxm_dir ? n : m;
+        const Vector u = random_vector(in, 0.3, s.type, ++seed, ValueKind::integral);
+        const Vector w0 = random_vector(out, 1.0, s.type, ++seed, ValueKind::integral);
+        EXPECT_EQ(verify_spmv(vxm_dir, s, A, u, w0, nullptr, accum_for(s), {}, v), "");
+      }
+}
+
 TEST_F(Spmv, VariantsOfOtherFamiliesAreRejected) {
   const Semiring s = semiring("plus_times", Type::fp64);
   const Matrix A = random_matrix(10, 10, 0.3, Type::fp64, 1);

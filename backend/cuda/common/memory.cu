@@ -5,7 +5,9 @@
 #include <cstring>
 #include <string>
 
+#include "backend/core/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
+#include "ringblas/error.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "ringblas/buffer.hpp"
 #include "ringblas/context.hpp"
@@ -43,9 +45,49 @@ bool same_device(const void* a, const void* b) {
          pa.device == current && pb.device == current;
 }
 
+template <class T> __global__ void fill_kernel(T* dst, T value, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) dst[k] = value;
+}
+
+__global__ void iota_kernel(std::int64_t* dst, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) dst[k] = std::int64_t(k);
+}
+
+unsigned blocks_of(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
+
+template <class T> void fill_as(void* dst, const void* pattern, std::size_t n, const Context* ctx) {
+  T value;
+  std::memcpy(&value, pattern, sizeof(T));
+  fill_kernel<T><<<blocks_of(n), 256, 0, stream_of(ctx)>>>(static_cast<T*>(dst), value, n);
+  RINGBLAS_CHECK_LAUNCH("fill_kernel", stream_of(ctx), ctx && ctx->debug_sync);
+}
+
 }  // namespace
 
 namespace detail {
+
+void device_fill(void* dst, const void* pattern, std::size_t elem_size, std::size_t count,
+                 const Context* ctx) {
+  if (count == 0) return;
+  switch (elem_size) {
+    case 1: return fill_as<std::uint8_t>(dst, pattern, count, ctx);
+    case 2: return fill_as<std::uint16_t>(dst, pattern, count, ctx);
+    case 4: return fill_as<std::uint32_t>(dst, pattern, count, ctx);
+    case 8: return fill_as<std::uint64_t>(dst, pattern, count, ctx);
+    default:
+      throw InvalidValue("device_fill: element size " + std::to_string(elem_size) +
+                         " is not 1, 2, 4 or 8");
+  }
+}
+
+void device_iota(std::int64_t* dst, std::size_t count, const Context* ctx) {
+  if (count == 0) return;
+  iota_kernel<<<blocks_of(count), 256, 0, stream_of(ctx)>>>(dst, count);
+  RINGBLAS_CHECK_LAUNCH("iota_kernel", stream_of(ctx), ctx && ctx->debug_sync);
+}
+
 
 void* device_allocate(std::size_t bytes, const Context* ctx) {
   if (!cuda::device_present())

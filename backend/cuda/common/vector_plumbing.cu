@@ -140,7 +140,10 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
   }
   const void* t_w = t_type != tw ? t_cast.data() : t_values;
   const bool need_old = w_old.nnz() > 0 && (accum.has_value() || ((admit != nullptr) && !replace));
-  Buffer old_vals, old_present;
+  Buffer old_vals, old_present, full_idx;
+  // No mask and an accumulator into a full w (FastSV's labels, PageRank's ranks): every position
+  // keeps an entry (w's, or w accum t), so w stays full: no compaction, no read-back of nnz.
+  const bool stays_full = need_old && !admit && accum.has_value() && w_old.nnz() == n;
   if (need_old) {
     Vector hold;
     const Vector& dev = on_device(w_old, hold, ctx);
@@ -148,6 +151,23 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
     old_present = Buffer(n1, Location::device, &ctx);
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(old_present.data(), 0, n1, s));
     scatter_vector(dev, tw, old_vals.data(), old_present.as<unsigned char>(), ctx);
+    if (stays_full) {
+      full_idx = Buffer(n1 * 8, Location::device, &ctx);
+      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(full_idx.data(), dev.indices().data(), std::size_t(n) * 8,
+                                        cudaMemcpyDeviceToDevice, s));
+    }
+  }
+  if (stays_full) {
+    Buffer vals(n1 * tsz, Location::device, &ctx), flags(n1, Location::device, &ctx);
+    visit_type(tw, [&](auto z) {
+      using T = decltype(z);
+      write_back_kernel<T><<<blocks(n), 256, 0, s>>>(
+          static_cast<int>(n), static_cast<const T*>(t_w), t_present, nullptr, old_vals.as<T>(),
+          old_present.as<unsigned char>(), static_cast<int>(*accum), replace, vals.as<T>(),
+          flags.as<unsigned char>());
+      RINGBLAS_CHECK_LAUNCH("write_back_kernel", s, ctx.debug_sync);
+    });
+    return Vector::from_buffers(n, tw, n, std::move(full_idx), std::move(vals));
   }
   // Without a mask, an accumulator or old entries to keep, w is t itself: no merge pass.
   const bool plain = admit == nullptr && !accum.has_value() && !need_old;

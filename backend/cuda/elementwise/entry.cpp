@@ -121,8 +121,8 @@ void ewise_vector(const char* name, Merge how, Vector& w, const Vector* m, Accum
   Vector u_hold, v_hold;
   const Vector& ud = detail::on_device(u, u_hold, ctx);
   const Vector& vd = detail::on_device(v, v_hold, ctx);
-  const std::string what = std::string(how == Merge::union_of ? "union" : "intersection") +
-                           " by " + std::string(binary_op_name(op));
+  const std::string what = std::string(how == Merge::union_of ? "union" : "intersection") + " by " +
+                           std::string(binary_op_name(op));
   if (plain_assign(m, accum, d) && (ud.nnz() == ud.size() || vd.nnz() == vd.size())) {
     w = elementwise::vector_merge_full(ud, vd, op, how, w.type(), ctx);
     ctx.trace_line(std::string(name) + " (vector): elementwise, " + what +

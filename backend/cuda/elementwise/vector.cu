@@ -113,21 +113,25 @@ Vector vector_merge_full(const Vector& u, const Vector& v, BinaryOpCode op, Merg
   const Vector& f = v_full ? v : u;
   const bool union_of = how == Merge::union_of;
   const Index out_nnz = union_of ? f.nnz() : s.nnz();
-  const Buffer s_vals = detail::vector_values_as(s, type, ctx);
-  Buffer f_vals = detail::vector_values_as(f, type, ctx);
-  Buffer out_vals = union_of ? std::move(f_vals)
-                             : Buffer(std::max<std::size_t>(std::size_t(out_nnz), 1) *
-                                          type_size(type),
-                                      Location::device, &ctx);
+  // Operands already of the operator's type are read in place; the union's output starts as a
+  // copy of f (each thread then reads f(i) from it and writes only its own position i).
+  Buffer s_cast, f_cast;
+  const void* sv = s.values().data();
+  const void* fv = f.values().data();
+  if (s.type() != type) sv = (s_cast = detail::vector_values_as(s, type, ctx)).data();
+  if (f.type() != type && !union_of) fv = (f_cast = detail::vector_values_as(f, type, ctx)).data();
+  Buffer out_vals =
+      union_of ? detail::vector_values_as(f, type, ctx)
+               : Buffer(std::max<std::size_t>(std::size_t(out_nnz), 1) * type_size(type),
+                        Location::device, &ctx);
+  if (union_of) fv = out_vals.data();
   if (s.nnz() > 0)
     visit_type(type, [&](auto z) {
       using V = decltype(z);
-      // Union: out is f's copy; each thread writes only its own position i, which it reads
-      // first (f(i) from out itself).
-      const V* fv = union_of ? out_vals.as<V>() : f_vals.as<V>();
       k_vector_with_full<V><<<blocks_for(std::size_t(s.nnz())), Policy::block, 0,
                               stream_of(ctx)>>>(s.nnz(), op, &s == &u, union_of,
-                                                s.indices().as<std::int64_t>(), s_vals.as<V>(), fv,
+                                                s.indices().as<std::int64_t>(),
+                                                static_cast<const V*>(sv), static_cast<const V*>(fv),
                                                 out_vals.as<V>());
       RINGBLAS_CHECK_LAUNCH("k_vector_with_full", stream_of(ctx), ctx.debug_sync);
     });
