@@ -34,8 +34,8 @@ void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, C
   });
 }
 
-void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
-          column_method method, Context& ctx) {
+void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
+          Context& ctx) {
   // Atomics fold into identity-seeded slots: monoids for which that seed is not neutral go
   // through the transpose and the row kernel.
   if (method == column_method::transpose || !identity_seed_is_neutral(monoid, A.type())) {
