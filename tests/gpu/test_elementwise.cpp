@@ -512,7 +512,8 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
-  // Long rows: the warp-per-row merge and the segmented-sort top-k.
+  // Long rows: the warp-per-row merge (rows staged in shared memory) and the segmented-sort
+  // top-k.
   const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
   const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
   const Descriptor plain = ew_desc(MaskMode::none, false, false, false);
@@ -524,6 +525,13 @@ TEST_F(Elementwise, SanitizerSubset) {
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
                            [&](Matrix& C, Context& x) {
                              ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, L1, L2, plain, x);
+                           }),
+            "");
+  // One pattern: the entry-by-entry pass (a positional operator: each entry's row looked up).
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_add(C, nullptr, no_accum, BinaryOpCode::secondi, L1, L1, plain,
+                                       x);
                            }),
             "");
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
