@@ -325,6 +325,13 @@ int main(int argc, char** argv) try {
       add(
           "transpose", "kernel", b_tr,
           [&] { return gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps); }, c_tr);
+      // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
+      if (want("transpose fp32", "kernel")) {
+        const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
+        add(
+            "transpose fp32", "kernel", 2 * ((n + 1) * 4 + nnz * 8),
+            [&] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu); }, o.reps); }, 0);
+      }
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
       add(
           "transpose", "api", b_tr,

@@ -591,7 +591,8 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
-  // Long rows: the warp-per-row merge and the segmented-sort top-k.
+  // Long rows: the warp-per-row merge (rows staged in shared memory) and the segmented-sort
+  // top-k.
   const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
   const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
   const Descriptor plain = ew_desc(MaskMode::none, false, false, false);
@@ -603,6 +604,13 @@ TEST_F(Elementwise, SanitizerSubset) {
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
                            [&](Matrix& C, Context& x) {
                              ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, L1, L2, plain, x);
+                           }),
+            "");
+  // One pattern: the entry-by-entry pass (a positional operator: each entry's row looked up).
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_add(C, nullptr, no_accum, BinaryOpCode::secondi, L1, L1, plain,
+                                       x);
                            }),
             "");
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
@@ -712,10 +720,12 @@ Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengt
 // path starts above 256), k around the group sizes.
 TEST_F(Elementwise, TopKGroupAndSortedRowsAroundThresholds) {
   int seed = 1400;
+  // Averages 10.0 entries (groups of 8 lanes), with rows of 256 and 257.
   const std::vector<Index> mostly_short = {
-      1, 0, 2, 3, 7,   8,   9,   1,   2, 0, 15, 16, 17, 31, 32, 33, 1, 2, 3, 1, 64, 65,
-      2, 1, 0, 1, 255, 256, 257, 300, 1, 2, 3,  4,  1,  2,  3,  1,  0, 1, 2, 3, 1,  2,
-      1, 1, 2, 1, 1,   2,   3,   1,   2, 1, 1,  1,  2,  1,  1,  0,  1, 2, 3, 1};
+      257, 1, 0, 256, 2, 3, 7, 8, 9, 1, 2, 0, 15, 16, 17, 31, 32, 33, 1, 2, 3, 1, 64,
+      65,  2, 1, 0,   1, 1, 2, 3, 1, 0, 2, 1, 1,  2,  3,  1,  2,  1,  0, 1, 2, 1, 2,
+      3,   1, 0, 2,   1, 1, 2, 3, 1, 2, 1, 0, 1,  2,  1,  2,  3,  1,  0, 2, 1, 1, 2,
+      3,   1, 2, 1,   0, 1, 2, 1, 2, 3, 1, 0, 2,  1,  1,  2,  3,  1,  2, 1, 0, 1, 2};
   const std::vector<Index> mostly_long = {40, 100, 0, 256, 257, 33, 200, 500};
   for (const auto* lengths : {&mostly_short, &mostly_long})
     for (Type t : {Type::fp32, Type::fp64, Type::int32, Type::int64, Type::boolean})

@@ -1,15 +1,21 @@
 // Element-wise add / multiply of two CSR matrices and the Kronecker product, on the device.
 //
-// merge: a group of G lanes per row (G = 32 for long rows, Policy::merge_warp_min_avg, else 8)
-// stages both rows' columns in shared memory (rows up to Policy::merge_stage_per_lane * G
-// entries; longer rows are searched in global memory); lanes take G entries of A (then of B) at
-// a time and binary-search each in the other row; ballots count the common columns, and an entry's
-// place in the sorted union is (its index in its row) + (entries of the other row before it) -
-// (common columns before it). Count, exclusive scan (CUB), fill. kronecker: row counts lenA(ia) x
-// lenB(ib), scan, then one thread per output entry. When the count shows one pattern for A and B
-// (nnz(T) = nnz(A) = nnz(B)), the fill is an entry-by-entry pass instead (columns copied, values
-// combined). Shared memory: 2 * Policy::merge_stage_per_lane * Policy::block indices per block (16
-// KiB for 32-bit indices). Output rows are sorted with no duplicates because the inputs' rows are.
+// merge: a group of G lanes per row (G = 32 when rows are long on average,
+// Policy::merge_warp_min_avg; else 8, and 32 for the rows too long for 8 lanes to stage) stages
+// both rows' columns in shared memory (rows up to Policy::merge_stage_per_lane * G entries; longer
+// rows are searched in global memory); lanes take G entries of A (then of B) at a time and
+// binary-search each in the other row; ballots count the common columns, and an entry's place in
+// the sorted union is (its index in its row) + (entries of the other row before it) - (common
+// columns before it). Count, exclusive scan (CUB), fill.
+//
+// When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
+// entry-by-entry pass instead (columns copied, values combined).
+//
+// kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
+//
+// Shared memory: 2 * Policy::merge_stage_per_lane * Policy::block indices per block (16 KiB for
+// 32-bit indices). Output rows are sorted with no duplicates because the inputs' rows are.
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -35,12 +41,13 @@ __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
   return lo;
 }
 
-/// A group of G lanes per row. Fill = false: out_rp[r] = entries of row r of T. Fill = true:
-/// writes them from out_rp[r].
+/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len).
+/// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
 template <class V, class I, bool Union, bool Fill, int G>
 __global__ void __launch_bounds__(Policy::block)
-    k_merge_group(Index nrows, BinaryOpCode op, const I* a_rp, const I* a_ci, const V* a_v,
-                  const I* b_rp, const I* b_ci, const V* b_v, I* out_rp, I* o_ci, V* o_v) {
+    k_merge_group(Index nrows, Index from_len, Index to_len, BinaryOpCode op, const I* a_rp,
+                  const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
+                  I* out_rp, I* o_ci, V* o_v) {
   // Each group stages both rows' columns in shared memory when they fit (one coalesced pass,
   // every load in flight at once), so that the binary searches hit shared memory rather than
   // chains of dependent global loads.
@@ -50,6 +57,9 @@ __global__ void __launch_bounds__(Policy::block)
   if (r >= nrows) return;  // r is the same for the whole group
   const unsigned lane = threadIdx.x % G, gm = group_mask<G>(), below = lanes_below_me() & gm;
   const I a0 = a_rp[r], b0 = b_rp[r], na = a_rp[r + 1] - a0, nb = b_rp[r + 1] - b0;
+  // This launch's rows: the longer of the two rows has from_len <= length < to_len.
+  const Index longer = Index(na > nb ? na : nb);
+  if (longer < from_len || longer >= to_len) return;
   const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
   const I* rb = b_ci + b0;
   if (na <= I(cap) && nb <= I(cap)) {
@@ -147,18 +157,20 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
   const I *a_rp = A.row_ptr().as<I>(), *a_ci = A.col_idx().as<I>();
   const I *b_rp = B.row_ptr().as<I>(), *b_ci = B.col_idx().as<I>();
   const V *a_v = A.values().as<V>(), *b_v = B.values().as<V>();
-  // Groups of 8 lanes for short rows, a warp for long ones (Policy::merge_warp_min_avg).
+  // A warp per row when rows are long on average (Policy::merge_warp_min_avg); else groups of 8
+  // lanes for the rows they can stage, and a warp for the longer rows of a skewed matrix (a
+  // power-law graph's hubs), in a second launch.
   const bool warp =
       n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
+  const Index split = warp ? 0 : Index(Policy::merge_stage_per_lane) * 8 + 1;
+  const Index all = std::numeric_limits<Index>::max();
   auto launch = [&](auto fill, I* o_ci, V* o_v) {
     constexpr bool Fill = decltype(fill)::value;
-    if (warp)
-      k_merge_group<V, I, Union, Fill, 32>
-          <<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
-              n, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
-    else
+    if (!warp)
       k_merge_group<V, I, Union, Fill, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
-          n, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
+          n, 0, split, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
+    k_merge_group<V, I, Union, Fill, 32><<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
+        n, split, all, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
     RINGBLAS_CHECK_LAUNCH(Fill ? "k_merge_group<fill>" : "k_merge_group<count>", s, ctx.debug_sync);
   };
   if (n > 0)

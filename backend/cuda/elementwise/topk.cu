@@ -32,7 +32,7 @@ namespace {
 
 /// A row that needs the sort: more entries than k and than the register path holds.
 template <class I>
-__device__ __forceinline__ bool needs_sort(I len, Index k) {
+__host__ __device__ __forceinline__ bool needs_sort(I len, Index k) {
   return Index(len) > k && len > I(Policy::topk_short_row);
 }
 
