@@ -221,6 +221,69 @@ TEST_F(SpgemmHash, RowsInEveryBinAndOverEachBoundaryMatchCpu) {
   }
 }
 
+/// A with at most one entry per row: a diagonal with some rows empty (row scaling, MCL's
+/// broadcasts) or one entry at a random column (a gather); `extra_row` >= 0 gives that row a
+/// second entry, which sends the product down the general pipeline.
+Matrix single_term_matrix(Index m, Index n, bool diagonal, Index extra_row, std::uint64_t seed) {
+  std::vector<Index> rows, cols;
+  std::vector<double> vals;
+  std::uint64_t x = seed;
+  auto next = [&] { return x = x * 6364136223846793005ULL + 1442695040888963407ULL, x >> 33; };
+  for (Index i = 0; i < m; ++i) {
+    if (next() % 5 == 0) continue;  // an empty row
+    rows.push_back(i);
+    cols.push_back(diagonal ? i % n : Index(next() % std::uint64_t(n)));
+    vals.push_back(double(next() % 7) - 2.0);  // zeros and negatives among the values
+    if (i == extra_row) {
+      rows.push_back(i);
+      cols.push_back((cols.back() + 1) % n);
+      vals.push_back(3.0);
+    }
+  }
+  return Matrix::from_triplets(m, n, rows, cols, vals);
+}
+
+/// The single-term path (every row of A at most one entry) against the cpu, and that it ran:
+/// several semirings (positional and value-ignoring multiplies included), empty rows in A and B,
+/// a long row in B, an empty A; masked products and an A with one row of two entries take the
+/// general pipeline and must agree as well.
+TEST_F(SpgemmHash, SingleTermRowsGatherTheRowsOfB) {
+  const Index m = 700, k = 500, n = 900;
+  const Matrix B = random_matrix(k, n, 0.02, Type::fp64, 71, Pattern::dense_row);
+  const std::vector<std::string> names = {"plus_times", "plus_first", "min_plus", "any_secondi",
+                                          "plus_pair"};
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool diagonal = variant % 2 == 0, two_entries = variant >= 2;
+    const Matrix A = single_term_matrix(diagonal ? k : m, k, diagonal, two_entries ? 5 : -1,
+                                        100 + std::uint64_t(variant));
+    for (const std::string& name : names) {
+      const Type t = name == "any_secondi" ? Type::int64 : Type::fp64;
+      const std::string what = name + (diagonal ? " diagonal" : " gather") +
+                               (two_entries ? " (a row of two: general path)" : "");
+      std::ostringstream trace;
+      Context ctx(Backend::verify);
+      ctx.trace = true;
+      ctx.trace_out = &trace;
+      Matrix C(A.nrows(), n, t);
+      try {
+        mxm(C, nullptr, no_accum, semiring(name, t), A, B, hash_desc(), ctx);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << what << ": " << e.what();
+      }
+      EXPECT_EQ(trace.str().find("single-term rows") != std::string::npos, !two_entries)
+          << what << "\n" << trace.str();
+    }
+  }
+  // A mask goes through the general pipeline; an A without entries gives an empty C.
+  const Matrix D = single_term_matrix(k, k, true, -1, 9);
+  const Matrix M = random_mask(k, n, 0.3, Type::boolean, 10);
+  verify_mxm("diagonal masked", &M, BinaryOpCode::plus, semiring("plus_times", Type::fp64), D, B,
+             hash_desc(MaskMode::value), random_matrix(k, n, 0.05, Type::fp64, 11));
+  const Matrix empty = Matrix::from_triplets<double>(k, k, {}, {}, {});
+  verify_mxm("empty A", nullptr, no_accum, semiring("plus_times", Type::fp64), empty, B,
+             hash_desc(), Matrix(k, n, Type::fp64));
+}
+
 TEST_F(SpgemmHash, PoisonedPoolDoesNotLeakIntoTheResult) {
   Context ctx(Backend::cuda);
   Matrix A, B;

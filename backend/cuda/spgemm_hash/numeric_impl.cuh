@@ -556,7 +556,14 @@ Matrix run_chunked(const numeric_args<S, I>& a, std::vector<std::int64_t> bound,
   return t;
 }
 
-/// The pipeline for T = A ⊕.⊗ B: one pass over all rows, or row chunks when it does not fit.
+}  // namespace ringblas::cuda::spgemm_hash
+
+#include "backend/cuda/spgemm_hash/single_term.cuh"
+
+namespace ringblas::cuda::spgemm_hash {
+
+/// The pipeline for T = A ⊕.⊗ B: the single-term path when A allows it, else one pass over all
+/// rows, or row chunks when it does not fit.
 template <class S, class I>
 Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
                  std::size_t budget_bytes, const Context& ctx, run_info& info) {
@@ -567,6 +574,9 @@ Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
                    B.values().data()};
   if (mask.present)
     a.M = mask_ref<I>{mask.row_ptr.as<I>(), mask.col_idx.as<I>(), true, mask.complement};
+  // At most one entry per row of A (nnz(A) <= rows is necessary; the pass checks the rest).
+  else if (A.nnz() <= A.nrows() && A.nrows() > 0)
+    if (std::optional<Matrix> T = run_single_term<S, I>(a, ctx, info)) return std::move(*T);
   pass_result whole = run_pass<S, I>(a, budget_bytes, ctx, info);
   if (whole.need_wide) {
     info.need_wide = true;
