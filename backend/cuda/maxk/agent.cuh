@@ -141,6 +141,34 @@ struct RowLayout {
   __device__ __forceinline__ int at(int c) const { return (c & 7) * g + (c >> 3); }
 };
 
+/// Lane L's 8 columns 8L .. 8L+7 of a dense row (RowLayout's ownership): `row` points at column
+/// 8L of a row of h floats; two 16-byte stores when h % 8 == 0, else the columns below h. The
+/// stores are streaming (evict-first): a dense output row is not read again by the kernel, and
+/// L2 keeps the gathered operands instead.
+__device__ __forceinline__ void store_row8(float* row, const float (&x)[8], int h, int c0) {
+  if (h % 8 == 0) {
+    __stcs(reinterpret_cast<float4*>(row), make_float4(x[0], x[1], x[2], x[3]));
+    __stcs(reinterpret_cast<float4*>(row) + 1, make_float4(x[4], x[5], x[6], x[7]));
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      if (c0 + m < h) __stcs(row + m, x[m]);
+  }
+}
+
+/// The same for a load (streaming: each dense row is read once).
+__device__ __forceinline__ void load_row8(const float* row, float (&x)[8], int h, int c0) {
+  if (h % 8 == 0) {
+    const float4 lo = __ldcs(reinterpret_cast<const float4*>(row));
+    const float4 hi = __ldcs(reinterpret_cast<const float4*>(row) + 1);
+    x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+    x[4] = hi.x, x[5] = hi.y, x[6] = hi.z, x[7] = hi.w;
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m) x[m] = c0 + m < h ? __ldcs(row + m) : 0.0f;
+  }
+}
+
 /// Load width of the forward for k: the widest V in {4, 2, 1} dividing k that still gives each
 /// edge at least 16 (V = 4) or 8 (V = 2) lanes, i.e. at most 2 or 4 edges (and shared-memory
 /// slots) per step. Host and device use it (template choice, shared memory).
@@ -180,15 +208,16 @@ __host__ __device__ constexpr int forward_unroll(int v) {
 }
 
 /// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
-/// to broadcast by shuffles. m <= 0 past the row's end (no loads).
+/// to broadcast by shuffles. m <= 0 past the row's end (no loads). Streaming loads: A's entries
+/// are read once per call.
 struct EdgeChunk {
   int m, j;
   float a;
   __device__ __forceinline__ EdgeChunk(const int* col, const float* av, int chunk, int end,
                                        int lane)
       : m(min(32, end - chunk)),
-        j(lane < m ? __ldg(col + chunk + lane) : 0),
-        a(lane < m ? __ldg(av + chunk + lane) : 0.0f) {}
+        j(lane < m ? __ldcs(col + chunk + lane) : 0),
+        a(lane < m ? __ldcs(av + chunk + lane) : 0.0f) {}
 };
 
 /// Forward, row i: Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's shared-memory
