@@ -305,8 +305,8 @@ __device__ __forceinline__ void add_to(float* p, const float (&v)[4]) {
 /// edge A(i,j) adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by
 /// global atomics (vector atomics when V > 1): summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]),
 /// sampled at C's pattern (MaxK-GNN's SSpMM). Lanes map to (edge slot, unit) as in
-/// warp_forward_row, with every lane busy (no slots to cap).
-template <int V>
+/// warp_forward_row, with every lane busy (no slots to cap); Wide = k / V > 32 as there.
+template <int V, bool Wide>
 __device__ __forceinline__ void warp_backward_row(const int* col, const float* av, int begin,
                                                   int end, const std::uint8_t* ci, int k,
                                                   const RowLayout& lay, const float* buf, float* cv,
@@ -318,7 +318,7 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
     const EdgeChunk next(col, av, chunk + 32, end, lane);
     const int m = ec.m, my_j = ec.j;
     const float my_a = ec.a;
-    if (lm.kv <= 32) {
+    if constexpr (!Wide) {
       for (int s = 0; s < m; s += U * lm.per) {
         Vec<V> g[U];
         long long q[U];
@@ -340,16 +340,29 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
           if (q[u] >= 0) add_to(cv + q[u] * V, g[u].v);
       }
     } else {
-      for (int e = 0; e < m; ++e) {
-        const int j = __shfl_sync(kFull, my_j, e);
-        const float a = __shfl_sync(kFull, my_a, e);
-        const long long row = (long long)j * lm.kv;
-        for (int u = lm.u0; u < lm.kv; u += 32) {
-          Vec<V> g;
-          g.load_columns(ci, row + u);
+      // k / V > 32 units per row: slices of 32 units (lane = unit within the slice), and in each
+      // slice U edges per step, so that U loads per lane are in flight as in the loop above.
+      for (int base = 0; base < lm.kv; base += 32) {
+        const int unit = base + lane;
+        for (int s = 0; s < m; s += U) {
+          Vec<V> g[U];
+          long long q[U];
 #pragma unroll
-          for (int r = 0; r < V; ++r) g.v[r] = a * buf[lay.at(g.col(r))];
-          add_to(cv + (row + u) * V, g.v);
+          for (int u = 0; u < U; ++u) {
+            const int e = s + u;
+            const int j = __shfl_sync(kFull, my_j, e & 31);
+            const float a = __shfl_sync(kFull, my_a, e & 31);
+            q[u] = -1;
+            if (unit < lm.kv && e < m) {
+              q[u] = (long long)j * lm.kv + unit;
+              g[u].load_columns(ci, q[u]);
+#pragma unroll
+              for (int r = 0; r < V; ++r) g[u].v[r] = a * buf[lay.at(g[u].col(r))];
+            }
+          }
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+            if (q[u] >= 0) add_to(cv + q[u] * V, g[u].v);
         }
       }
     }

@@ -145,8 +145,8 @@ __global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forw
 
 /// C(j, t) += A(row, j) B(row, idx_j[t]) for every edge of row `row` of A (CSR, int32); B dense
 /// n x h row-major, staged in shared memory (RowLayout) by lane L for its columns 8L .. 8L+7;
-/// C's values zeroed before the launch. V in {1, 2, 4} divides k.
-template <int V>
+/// C's values zeroed before the launch. V in {1, 2, 4} divides k; Wide = k / V > 32.
+template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     backward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                     const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = x[m];
   }
   __syncwarp();
-  warp_backward_row<V>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
+  warp_backward_row<V, Wide>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
 }
 
 }  // namespace ringblas::cuda::maxk
