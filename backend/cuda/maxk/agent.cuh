@@ -141,6 +141,34 @@ struct RowLayout {
   __device__ __forceinline__ int at(int c) const { return (c & 7) * g + (c >> 3); }
 };
 
+/// Lane L's 8 columns 8L .. 8L+7 of a dense row (RowLayout's ownership): `row` points at column
+/// 8L of a row of h floats; two 16-byte stores when h % 8 == 0, else the columns below h. The
+/// stores are streaming (evict-first): a dense output row is not read again by the kernel, and
+/// L2 keeps the gathered operands instead.
+__device__ __forceinline__ void store_row8(float* row, const float (&x)[8], int h, int c0) {
+  if (h % 8 == 0) {
+    __stcs(reinterpret_cast<float4*>(row), make_float4(x[0], x[1], x[2], x[3]));
+    __stcs(reinterpret_cast<float4*>(row) + 1, make_float4(x[4], x[5], x[6], x[7]));
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      if (c0 + m < h) __stcs(row + m, x[m]);
+  }
+}
+
+/// The same for a load (streaming: each dense row is read once).
+__device__ __forceinline__ void load_row8(const float* row, float (&x)[8], int h, int c0) {
+  if (h % 8 == 0) {
+    const float4 lo = __ldcs(reinterpret_cast<const float4*>(row));
+    const float4 hi = __ldcs(reinterpret_cast<const float4*>(row) + 1);
+    x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+    x[4] = hi.x, x[5] = hi.y, x[6] = hi.z, x[7] = hi.w;
+  } else {
+#pragma unroll
+    for (int m = 0; m < 8; ++m) x[m] = c0 + m < h ? __ldcs(row + m) : 0.0f;
+  }
+}
+
 /// Load width of the forward for k: the widest V in {4, 2, 1} dividing k that still gives each
 /// edge at least 16 (V = 4) or 8 (V = 2) lanes, i.e. at most 2 or 4 edges (and shared-memory
 /// slots) per step. Host and device use it (template choice, shared memory).
@@ -180,15 +208,16 @@ __host__ __device__ constexpr int forward_unroll(int v) {
 }
 
 /// Up to 32 edges [chunk, chunk + m) of a row, one per lane (column j, value a), for the lanes
-/// to broadcast by shuffles. m <= 0 past the row's end (no loads).
+/// to broadcast by shuffles. m <= 0 past the row's end (no loads). Streaming loads: A's entries
+/// are read once per call.
 struct EdgeChunk {
   int m, j;
   float a;
   __device__ __forceinline__ EdgeChunk(const int* col, const float* av, int chunk, int end,
                                        int lane)
       : m(min(32, end - chunk)),
-        j(lane < m ? __ldg(col + chunk + lane) : 0),
-        a(lane < m ? __ldg(av + chunk + lane) : 0.0f) {}
+        j(lane < m ? __ldcs(col + chunk + lane) : 0),
+        a(lane < m ? __ldcs(av + chunk + lane) : 0.0f) {}
 };
 
 /// Forward, row i: Σ_j A(i,j) X(j,:) with X in CBSR, accumulated in the warp's shared-memory
@@ -276,8 +305,8 @@ __device__ __forceinline__ void add_to(float* p, const float (&v)[4]) {
 /// edge A(i,j) adds A(i,j) * B(i, idx_j[t]) to C(j, t) for the k positions of row j of C, by
 /// global atomics (vector atomics when V > 1): summed over i this is (Aᵀ ⊕.⊗ B)(j, idx_j[t]),
 /// sampled at C's pattern (MaxK-GNN's SSpMM). Lanes map to (edge slot, unit) as in
-/// warp_forward_row, with every lane busy (no slots to cap).
-template <int V>
+/// warp_forward_row, with every lane busy (no slots to cap); Wide = k / V > 32 as there.
+template <int V, bool Wide>
 __device__ __forceinline__ void warp_backward_row(const int* col, const float* av, int begin,
                                                   int end, const std::uint8_t* ci, int k,
                                                   const RowLayout& lay, const float* buf, float* cv,
@@ -289,7 +318,7 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
     const EdgeChunk next(col, av, chunk + 32, end, lane);
     const int m = ec.m, my_j = ec.j;
     const float my_a = ec.a;
-    if (lm.kv <= 32) {
+    if constexpr (!Wide) {
       for (int s = 0; s < m; s += U * lm.per) {
         Vec<V> g[U];
         long long q[U];
@@ -311,16 +340,29 @@ __device__ __forceinline__ void warp_backward_row(const int* col, const float* a
           if (q[u] >= 0) add_to(cv + q[u] * V, g[u].v);
       }
     } else {
-      for (int e = 0; e < m; ++e) {
-        const int j = __shfl_sync(kFull, my_j, e);
-        const float a = __shfl_sync(kFull, my_a, e);
-        const long long row = (long long)j * lm.kv;
-        for (int u = lm.u0; u < lm.kv; u += 32) {
-          Vec<V> g;
-          g.load_columns(ci, row + u);
+      // k / V > 32 units per row: slices of 32 units (lane = unit within the slice), and in each
+      // slice U edges per step, so that U loads per lane are in flight as in the loop above.
+      for (int base = 0; base < lm.kv; base += 32) {
+        const int unit = base + lane;
+        for (int s = 0; s < m; s += U) {
+          Vec<V> g[U];
+          long long q[U];
 #pragma unroll
-          for (int r = 0; r < V; ++r) g.v[r] = a * buf[lay.at(g.col(r))];
-          add_to(cv + (row + u) * V, g.v);
+          for (int u = 0; u < U; ++u) {
+            const int e = s + u;
+            const int j = __shfl_sync(kFull, my_j, e & 31);
+            const float a = __shfl_sync(kFull, my_a, e & 31);
+            q[u] = -1;
+            if (unit < lm.kv && e < m) {
+              q[u] = (long long)j * lm.kv + unit;
+              g[u].load_columns(ci, q[u]);
+#pragma unroll
+              for (int r = 0; r < V; ++r) g[u].v[r] = a * buf[lay.at(g[u].col(r))];
+            }
+          }
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+            if (q[u] >= 0) add_to(cv + q[u] * V, g[u].v);
         }
       }
     }

@@ -91,15 +91,7 @@ __global__ void __launch_bounds__(Policy::block)
   float x[8];
 #pragma unroll
   for (int m = 0; m < 8; ++m) x[m] = buf[m * lay.g + lane];
-  float* out = d + (long long)row * h + 8 * lane;
-  if (h % 8 == 0) {
-    reinterpret_cast<float4*>(out)[0] = make_float4(x[0], x[1], x[2], x[3]);
-    reinterpret_cast<float4*>(out)[1] = make_float4(x[4], x[5], x[6], x[7]);
-  } else {
-#pragma unroll
-    for (int m = 0; m < 8; ++m)
-      if (8 * lane + m < h) out[m] = x[m];
-  }
+  store_row8(d + (long long)row * h + 8 * lane, x, h, 8 * lane);
 }
 
 /// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
@@ -143,22 +135,18 @@ __global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forw
 #pragma unroll
     for (int m = 0; m < 8; ++m)
       if (c0 + m < h) atomicAdd(out + m, x[m] + (sg.first && epi.bias ? epi.bias[c0 + m] : 0.0f));
-  } else if (h % 8 == 0) {
-#pragma unroll
-    for (int m = 0; m < 8; ++m) x[m] = epi(x[m], sg.row, c0 + m);
-    reinterpret_cast<float4*>(out)[0] = make_float4(x[0], x[1], x[2], x[3]);
-    reinterpret_cast<float4*>(out)[1] = make_float4(x[4], x[5], x[6], x[7]);
   } else {
 #pragma unroll
     for (int m = 0; m < 8; ++m)
-      if (c0 + m < h) out[m] = epi(x[m], sg.row, c0 + m);
+      if (c0 + m < h) x[m] = epi(x[m], sg.row, c0 + m);  // the bias has h entries
+    store_row8(out, x, h, c0);
   }
 }
 
 /// C(j, t) += A(row, j) B(row, idx_j[t]) for every edge of row `row` of A (CSR, int32); B dense
 /// n x h row-major, staged in shared memory (RowLayout) by lane L for its columns 8L .. 8L+7;
-/// C's values zeroed before the launch. V in {1, 2, 4} divides k.
-template <int V>
+/// C's values zeroed before the launch. V in {1, 2, 4} divides k; Wide = k / V > 32.
+template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     backward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
                     const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
@@ -170,22 +158,13 @@ __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
   const RowLayout lay(h);
   float* buf = reinterpret_cast<float*>(smem4) + w * lay.size();
   if (lane < lay.g) {
-    const float* brow = b + (long long)sg.row * h + 8 * lane;
     float x[8];
-    if (h % 8 == 0) {
-      const float4 lo = __ldg(reinterpret_cast<const float4*>(brow));
-      const float4 hi = __ldg(reinterpret_cast<const float4*>(brow) + 1);
-      x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
-      x[4] = hi.x, x[5] = hi.y, x[6] = hi.z, x[7] = hi.w;
-    } else {
-#pragma unroll
-      for (int m = 0; m < 8; ++m) x[m] = 8 * lane + m < h ? __ldg(brow + m) : 0.0f;
-    }
+    load_row8(b + (long long)sg.row * h + 8 * lane, x, h, 8 * lane);
 #pragma unroll
     for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = x[m];
   }
   __syncwarp();
-  warp_backward_row<V>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
+  warp_backward_row<V, Wide>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
 }
 
 }  // namespace ringblas::cuda::maxk

@@ -239,9 +239,11 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
         cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
     const Segments seg = make_segments(m, true, nullptr, h, ctx);
-    auto kernel = shape.vector == 4   ? backward_kernel<4>
-                  : shape.vector == 2 ? backward_kernel<2>
-                                      : backward_kernel<1>;
+    const bool wide = c.k() / shape.vector > 32;
+    auto kernel = shape.vector == 4 ? (wide ? backward_kernel<4, true> : backward_kernel<4, false>)
+                  : shape.vector == 2
+                      ? (wide ? backward_kernel<2, true> : backward_kernel<2, false>)
+                      : (wide ? backward_kernel<1, true> : backward_kernel<1, false>);
     kernel<<<seg.grid, Policy::block, row_smem(h, 1), st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
