@@ -239,7 +239,7 @@ void Model::forward(bool training, Index epoch) {
     if (l == 0 && aggregate_first_) {
       if (dropping(training))
         nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
-      aggregate_first_forward(dropping(training) ? x_drop_ : x_.dense, training, epoch);
+      aggregate_first_forward(dropping(training) ? x_drop_ : x_.dense);
       continue;
     }
     if (l == 0 && x_.sparse) {
@@ -266,7 +266,7 @@ void Model::forward(bool training, Index epoch) {
       // A hidden layer's output is dropped as the product reads it (and again in backward's
       // ∂W): the dropped copy is never written.
       nn::dropout_gemm(T, 1.0, out_[std::size_t(l - 1)], weights_[std::size_t(l)],
-                       input_dropout(training, l), options_.seed, stream(epoch, l), {}, ctx_);
+                       input_dropout(training), options_.seed, stream(epoch, l), {}, ctx_);
     }
     const DenseVector& b = biases_[std::size_t(l)];
     if (l + 1 < L)
@@ -292,13 +292,12 @@ void Model::hidden_forward(Index l) {
   mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
 }
 
-void Model::aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch) {
-  // (Â·Xd)·W_0 = Â·(Xd·W_0); the bias, the ReLU and the next layer's input dropout (its stream,
-  // stream(epoch, 1), as the unfused dropout in forward() draws it) in one pass.
+void Model::aggregate_first_forward(const DenseMatrix& in) {
+  // (Â·Xd)·W_0 = Â·(Xd·W_0), then the bias and the ReLU in one pass (H_1 stays undropped, as
+  // every hidden output: the next layer drops it as it reads it).
   mxm(agg_x_, plus_times(options_.type), a_hat_, in, {}, ctx_);
   nn::gemm(out_[0], 1.0, agg_x_, weights_[0], 0.0, {}, ctx_);
-  nn::bias_relu_dropout(out_[0], biases_[0], dropping(training) ? options_.dropout : 0.0,
-                        options_.seed, stream(epoch, 1), ctx_);
+  nn::bias_relu_dropout(out_[0], biases_[0], 0.0, options_.seed, 0, ctx_);
 }
 
 void Model::aggregation_backward(Index l) {
@@ -346,20 +345,17 @@ void Model::backward(bool training, Index epoch) {
       mxm(d_weights_[k], s, x_drop_sparse_t_, d_t_[k], {}, ctx_);
     } else if (l == 0) {
       nn::gemm(d_weights_[k], 1.0, dropping(training) ? x_drop_ : x_.dense, d_t_[k], 0.0, ta, ctx_);
-    } else {  // ∂W_l = dropout(H_l)ᵀ·∂T with the forward's mask
-      nn::dropout_gemm(d_weights_[k], 1.0, out_[std::size_t(l - 1)], d_t_[k],
-                       input_dropout(training, l), options_.seed, stream(epoch, l), ta, ctx_);
+    } else {
+      // One pass over H_l (stored undropped), with the forward's dropout mask:
+      //   ∂W_l = dropout(H_l)ᵀ·∂T,  ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0),  ∂b_{l-1} = Σ
+      //   ∂Z_{l-1}.
+      // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
+      // own gradient is taken in aggregation_backward.
+      nn::dense_layer_backward(d_weights_[k], grad_[k - 1], &d_biases_[k - 1], out_[k - 1], d_t_[k],
+                               weights_[k], !maxk_layer(l - 1), input_dropout(training),
+                               options_.seed, stream(epoch, l), ctx_);
     }
     if (l == 0) break;
-    // ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0) and its column sums ∂b_{l-1}, in one pass (H_l as
-    // stored: undropped, or dropped by the forward's fused pass, whose zeros the dropout mask
-    // zeroes anyway).
-    // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
-    // own gradient is taken in aggregation_backward.
-    const DenseMatrix* relu_out = maxk_layer(l - 1) ? nullptr : &out_[k - 1];
-    nn::linear_dropout_relu_backward(grad_[k - 1], &d_biases_[k - 1], d_t_[k], weights_[k],
-                                     relu_out, dropping(training) ? options_.dropout : 0.0,
-                                     options_.seed, stream(epoch, l), ctx_);
   }
 }
 

@@ -158,6 +158,29 @@ const Table<LinearBackwardProblem, GradientOut>& linear_dropout_relu_backward_ta
   return t;
 }
 
+const Table<LayerBackwardProblem, LayerGradientOut>& dense_layer_backward_table() {
+  using P = LayerBackwardProblem;
+  static const Table<P, LayerGradientOut> t{
+      "dense_layer_backward",
+      {
+          {Variant::dense_nn, kCuda,
+           [](const P& p, const LayerGradientOut&) {
+             return cuda::can_implement_dense_nn(p.X.type());
+           },
+           [](const P& p, LayerGradientOut& o, Context& x) {
+             cuda::dense_layer_backward(*o.dW, *o.G, o.s, p.X, p.D, p.W, p.relu, p.p, p.seed,
+                                        p.stream, x);
+           }},
+          {Variant::host_dense, kCpu, always<P, LayerGradientOut>,
+           [](const P& p, LayerGradientOut& o, Context& x) {
+             HostInputs h(x);
+             cpu::dense_layer_backward(*o.dW, *o.G, o.s, h(p.X), h(p.D), h(p.W), p.relu, p.p,
+                                       p.seed, p.stream, x);
+           }},
+      }};
+  return t;
+}
+
 const Table<RowsProblem, LossOut>& softmax_cross_entropy_table() {
   using P = RowsProblem;
   static const Table<P, LossOut> t{

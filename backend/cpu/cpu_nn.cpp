@@ -144,6 +144,15 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
   if (s) column_sums(*s, G, ctx);
 }
 
+void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, double p,
+                          std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  Descriptor ta;
+  ta.transpose_a = true;
+  dropout_gemm(dW, 1.0, X, D, p, seed, stream, ta, ctx);
+  linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed, stream, ctx);
+}
+
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,
                            const DenseVector& labels, const DenseVector& rows, Context&) {
   visit_float(Z.type(), [&](auto zero) {

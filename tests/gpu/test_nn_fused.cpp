@@ -191,6 +191,38 @@ TEST_F(NnFusedGpu, DropoutGemmSkinnyAndCublasAgainstCpu) {
       }
 }
 
+TEST_F(NnFusedGpu, DenseLayerBackwardAgainstCpu) {
+  poison_device_pool(256 << 20, gpu);
+  struct Shape {
+    Index n, m, k;
+  };
+  // k <= 16 and <= 32: the one-pass kernel; k 40: the two passes; m 300: two column chunks.
+  const Shape shapes[] = {{1, 1, 1},      {37, 7, 5},     {100000, 256, 16}, {5000, 300, 17},
+                          {3000, 64, 32}, {2000, 33, 40}, {0, 16, 4}};
+  for (const Shape& sh : shapes)
+    for (double p : {0.0, 0.5})
+      for (bool relu : {false, true}) {
+        const std::string what = std::to_string(sh.n) + "x" + std::to_string(sh.m) + " k " +
+                                 std::to_string(sh.k) + " p " + std::to_string(p) +
+                                 (relu ? " relu" : "");
+        const DenseMatrix X = nn_ref::random_dense(sh.n, sh.m, Type::fp32, 1);
+        const DenseMatrix D = nn_ref::random_dense(sh.n, sh.k, Type::fp32, 2);
+        const DenseMatrix W = nn_ref::random_dense(sh.m, sh.k, Type::fp32, 3);
+        DenseMatrix dW(sh.m, sh.k, Type::fp32), G(sh.n, sh.m, Type::fp32);
+        DenseVector s(sh.m, Type::fp32);
+        nn::dense_layer_backward(dW, G, &s, X, D, W, relu, p, 9, 4, cpu);
+        DenseMatrix ddW = poisoned(sh.m, sh.k), dG = poisoned(sh.n, sh.m);
+        DenseVector ds = poisoned(sh.m);
+        const DenseMatrix dX = dev(X), dD = dev(D), dWt = dev(W);
+        const TransferCounters before = gpu.transfers;
+        nn::dense_layer_backward(ddW, dG, &ds, dX, dD, dWt, relu, p, 9, 4, gpu);
+        EXPECT_EQ(gpu.transfers.device_to_host, before.device_to_host) << what;
+        EXPECT_LE(max_rel_diff(dG, G), 1e-5 * double(sh.k)) << what;
+        EXPECT_LE(max_rel_diff(ddW, dW), 2e-6 * std::sqrt(double(sh.n)) * 4) << what;
+        EXPECT_LE(max_rel_diff(ds, s), 2e-6 * std::sqrt(double(sh.n)) * double(sh.k)) << what;
+      }
+}
+
 TEST_F(NnFusedGpu, SoftmaxCrossEntropyAndAccuracyOverALargeSubset) {
   // More rows than the capped grid has warps: each warp loops over several rows.
   const Index n = 300000, classes = 16;

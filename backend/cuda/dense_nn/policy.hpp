@@ -29,6 +29,11 @@ struct Policy {
   /// Shared memory the fused kernel may take without opting in to more (Wᵀ plus the per-warp
   /// column sums).
   static constexpr int fused_smem_bytes = 48 * 1024;
+  /// dense_layer_backward (layer_backward_kernel): rows of D staged a tile, grid cap (each block
+  /// writes m x k dW partials), threads a block (one column of X each).
+  static constexpr int layer_tile = 32;
+  static constexpr unsigned layer_max_blocks = 132 * 4;
+  static constexpr int layer_threads = 256;
   /// Skinny GEMMs (skinny_gemm.cu): at most this many columns in the narrow operand (a register
   /// array per lane); NN keeps B (k x (n+1) floats) in at most skinny_smem_bytes of shared
   /// memory, TN takes k <= skinny_max_k (its per-block partial products are blocks x k x n).
