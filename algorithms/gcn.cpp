@@ -239,7 +239,7 @@ void Model::forward(bool training, Index epoch) {
     if (l == 0 && aggregate_first_) {
       if (dropping(training))
         nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
-      aggregate_first_forward(dropping(training) ? x_drop_ : x_.dense);
+      aggregate_first_forward(dropping(training) ? x_drop_ : x_.dense, training, epoch);
       continue;
     }
     if (l == 0 && x_.sparse) {
@@ -263,10 +263,10 @@ void Model::forward(bool training, Index epoch) {
         nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
       nn::gemm(T, 1.0, dropping(training) ? x_drop_ : x_.dense, weights_[0], 0.0, {}, ctx_);
     } else {
-      // A hidden layer's output is dropped as the product reads it (and again in backward's
-      // ∂W): the dropped copy is never written.
+      // A hidden layer's output (unless its forward dropped it) is dropped for the product
+      // (nn::dropout_gemm) and again in the backward's one pass.
       nn::dropout_gemm(T, 1.0, out_[std::size_t(l - 1)], weights_[std::size_t(l)],
-                       input_dropout(training), options_.seed, stream(epoch, l), {}, ctx_);
+                       input_dropout(training, l), options_.seed, stream(epoch, l), {}, ctx_);
     }
     const DenseVector& b = biases_[std::size_t(l)];
     if (l + 1 < L)
@@ -292,12 +292,14 @@ void Model::hidden_forward(Index l) {
   mxm(out_[k], plus_times(options_.type), a_hat_, t_[k], Epilogue::bias_relu(biases_[k]), {}, ctx_);
 }
 
-void Model::aggregate_first_forward(const DenseMatrix& in) {
-  // (Â·Xd)·W_0 = Â·(Xd·W_0), then the bias and the ReLU in one pass (H_1 stays undropped, as
-  // every hidden output: the next layer drops it as it reads it).
+void Model::aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch) {
+  // (Â·Xd)·W_0 = Â·(Xd·W_0); the bias, the ReLU and the next layer's input dropout (its stream,
+  // stream(epoch, 1), as dropout_gemm would draw it) in one pass: the next layer's product is
+  // then a plain gemm, and its backward reads the mask from H_1's zeros (no draws).
   mxm(agg_x_, plus_times(options_.type), a_hat_, in, {}, ctx_);
   nn::gemm(out_[0], 1.0, agg_x_, weights_[0], 0.0, {}, ctx_);
-  nn::bias_relu_dropout(out_[0], biases_[0], 0.0, options_.seed, 0, ctx_);
+  nn::bias_relu_dropout(out_[0], biases_[0], dropping(training) ? options_.dropout : 0.0,
+                        options_.seed, stream(epoch, 1), ctx_);
 }
 
 void Model::aggregation_backward(Index l) {
@@ -346,14 +348,16 @@ void Model::backward(bool training, Index epoch) {
     } else if (l == 0) {
       nn::gemm(d_weights_[k], 1.0, dropping(training) ? x_drop_ : x_.dense, d_t_[k], 0.0, ta, ctx_);
     } else {
-      // One pass over H_l (stored undropped), with the forward's dropout mask:
+      // One pass over H_l with the forward's dropout mask (drawn again, or read from H_l's
+      // zeros where the forward stored it dropped):
       //   ∂W_l = dropout(H_l)ᵀ·∂T,  ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0),  ∂b_{l-1} = Σ
       //   ∂Z_{l-1}.
       // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
       // own gradient is taken in aggregation_backward.
       nn::dense_layer_backward(d_weights_[k], grad_[k - 1], &d_biases_[k - 1], out_[k - 1], d_t_[k],
-                               weights_[k], !maxk_layer(l - 1), input_dropout(training),
-                               options_.seed, stream(epoch, l), ctx_);
+                               weights_[k], !maxk_layer(l - 1), dropped_in_forward(l - 1),
+                               dropping(training) ? options_.dropout : 0.0, options_.seed,
+                               stream(epoch, l), ctx_);
     }
     if (l == 0) break;
   }

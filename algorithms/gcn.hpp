@@ -10,7 +10,7 @@
 //     Z  = Â · T + b_l                     (mxm with a dense B and a bias epilogue)
 //     H_{l+1} = σ(Z) for l < L-1 (σ = ReLU, fused as the bias_relu epilogue), logits Z for l = L-1
 //   first layer aggregated first (Options::first_layer; Â(Xd W) = (Â Xd) W):
-//     P = Â · Xd (mxm);  H_1 = ReLU(P · W_0 + b_0) (nn::gemm, nn::bias_relu_dropout with p = 0)
+//     P = Â · Xd (mxm);  H_1 = dropout(ReLU(P · W_0 + b_0)) (nn::gemm, nn::bias_relu_dropout)
 //   loss = mean over the training rows of −log softmax(Z)[label]      (nn::softmax_cross_entropy)
 //   backward, G = ∂loss/∂Z:   ∂b_l = Σ_rows G;   ∂T = Âᵀ G;   ∂W_l = Hdᵀ ∂T;
 //                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0), its column sums ∂b_{l-1}
@@ -133,10 +133,14 @@ class Model {
   bool maxk_layer(Index l) const { return options_.maxk > 0 && l + 1 < options_.layers; }
   /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
   void hidden_forward(Index l);
-  /// The first layer aggregated first: out_[0] = ReLU((Â·in)·W_0 + b_0), P = Â·in kept.
-  void aggregate_first_forward(const DenseMatrix& in);
-  /// The dropout a layer l > 0 applies to its input out_[l-1] as it reads it (0: none).
-  double input_dropout(bool training) const { return dropping(training) ? options_.dropout : 0.0; }
+  /// The first layer aggregated first: out_[0] = dropout(ReLU((Â·in)·W_0 + b_0)), P = Â·in kept.
+  void aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch);
+  /// Is out_[l] already dropped by its forward pass (the fused bias_relu_dropout)?
+  bool dropped_in_forward(Index l) const { return aggregate_first_ && l == 0; }
+  /// The dropout layer l > 0 applies to its input out_[l-1] as it reads it (0: none, or done).
+  double input_dropout(bool training, Index l) const {
+    return dropping(training) && !dropped_in_forward(l - 1) ? options_.dropout : 0.0;
+  }
   /// d_t_[l] = ∂loss/∂t_[l] from G = grad_[l], the gradient at the aggregation's output: Âᵀ·G,
   /// or for a MaxK layer Âᵀ·G sampled at maxk(t_[l])'s pattern and densified.
   void aggregation_backward(Index l);

@@ -305,9 +305,12 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
 }
 
 void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
-                          const DenseMatrix& D, const DenseMatrix& W, bool relu, double p,
-                          std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
   const char* op = "dense_layer_backward";
+  if (x_dropped && !relu)
+    throw InvalidValue(
+        "dense_layer_backward: x_dropped needs relu (the mask is read from X's positive values)");
   detail::require_float(op, X.type(), "X");
   const DenseMatrix* parts[] = {&dW, &G, &D, &W};
   const char* names[] = {"dW", "G", "D", "W"};
@@ -332,8 +335,9 @@ void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const
     throw InvalidValue("dense_layer_backward: p = " + std::to_string(p) + " is outside [0, 1)");
   detail::LayerGradientOut o{&dW, &G, s};
   detail::execute(detail::dense_layer_backward_table(),
-                  detail::LayerBackwardProblem{X, D, W, relu, p, seed, stream}, Variant::automatic,
-                  o, ctx, detail::Tolerance::for_type(X.type(), double(n) * double(k)));
+                  detail::LayerBackwardProblem{X, D, W, relu, x_dropped, p, seed, stream},
+                  Variant::automatic, o, ctx,
+                  detail::Tolerance::for_type(X.type(), double(n) * double(k)));
 }
 
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,

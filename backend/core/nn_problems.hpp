@@ -78,6 +78,7 @@ struct LayerBackwardProblem {
   const DenseMatrix& D;
   const DenseMatrix& W;
   bool relu;
+  bool x_dropped;
   double p;
   std::uint64_t seed;
   std::uint64_t stream;

@@ -201,7 +201,7 @@ TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
       const std::string what = "p " + std::to_string(p) + (relu ? " relu" : "");
       DenseMatrix dW(m, k, t), G(n, m, t);
       DenseVector s(m, t);
-      nn::dense_layer_backward(dW, G, &s, X, D, W, relu, p, 5, 7, ctx);
+      nn::dense_layer_backward(dW, G, &s, X, D, W, relu, false, p, 5, 7, ctx);
       // dW from the dropped X (the formula), G and s from backward_formula (Y = X for ReLU).
       std::vector<double> dropped(x.size());
       for (std::size_t e = 0; e < x.size(); ++e)
@@ -226,12 +226,37 @@ TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
     }
   DenseMatrix dW(m, k, t), G(n, m, t);
   EXPECT_THROW(nn::dense_layer_backward(dW, G, nullptr, X, nn_ref::random_dense(n + 1, k, t, 4), W,
-                                        true, 0.5, 1, 1, ctx),
+                                        true, false, 0.5, 1, 1, ctx),
                DimensionMismatch);
   DenseMatrix dW_bad(m, k + 1, t);
-  EXPECT_THROW(nn::dense_layer_backward(dW_bad, G, nullptr, X, D, W, true, 0.5, 1, 1, ctx),
+  EXPECT_THROW(nn::dense_layer_backward(dW_bad, G, nullptr, X, D, W, true, false, 0.5, 1, 1, ctx),
                DimensionMismatch);
-  EXPECT_THROW(nn::dense_layer_backward(dW, G, nullptr, X, D, W, true, 1.0, 1, 1, ctx),
+  EXPECT_THROW(nn::dense_layer_backward(dW, G, nullptr, X, D, W, true, false, 1.0, 1, 1, ctx),
+               InvalidValue);
+}
+
+/// X already dropped by the forward (bias_relu_dropout): the same dW, G and s as from the
+/// undropped relu(Z) with the mask drawn.
+TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInput) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index n = 25, m = 8, k = 3;
+  const DenseMatrix Z = nn_ref::random_dense(n, m, t, 11), D = nn_ref::random_dense(n, k, t, 12);
+  const DenseMatrix W = nn_ref::random_dense(m, k, t, 13);
+  const DenseVector zero(m, t);
+  DenseMatrix relu = Z, dropped = Z;
+  nn::bias_relu_dropout(relu, zero, 0.0, 3, 4, ctx);
+  nn::bias_relu_dropout(dropped, zero, 0.5, 3, 4, ctx);
+  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
+  DenseVector s1(m, t), s2(m, t);
+  nn::dense_layer_backward(dW1, G1, &s1, relu, D, W, true, false, 0.5, 3, 4, ctx);
+  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, true, true, 0.5, 3, 4, ctx);
+  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
+  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
+  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
+  for (std::size_t e = 0; e < a.size(); ++e)
+    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  EXPECT_THROW(nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, false, true, 0.5, 3, 4, ctx),
                InvalidValue);
 }
 

@@ -147,17 +147,18 @@ __global__ void linear_backward_kernel(float* __restrict__ g, float* __restrict_
   }
 }
 
-/// dense_layer_backward in one pass over X (n x m): thread a owns column a of X (blockIdx.y
-/// chunks of blockDim.x columns) with W's row a and its KMax sums of dW(a, :) in registers; rows
-/// in tiles of T, the tile's rows of D staged in shared memory (read as broadcasts). Per element:
-/// one draw of the mask, which drops X for dW and the gradient for G. Each block writes its dW
-/// and column-sum partials (dw_partial[b][a][0..k), s_partial[b][a]); column_partials_kernel adds
-/// the blocks.
+/// dense_layer_backward in one pass over X (n x m; x_dropped: X is already dropped, see nn.hpp):
+/// thread a owns column a of X (blockIdx.y chunks of blockDim.x columns) with W's row a and its
+/// KMax sums of dW(a, :) in registers; rows in tiles of T, the tile's rows of D staged in shared
+/// memory (read as broadcasts). Per element: one draw of the mask, which drops X for dW and the
+/// gradient for G. Each block writes its dW and column-sum partials (dw_partial[b][a][0..k),
+/// s_partial[b][a]); column_partials_kernel adds the blocks.
 template <int KMax>
 __global__ void layer_backward_kernel(float* __restrict__ g, float* __restrict__ dw_partial,
                                       float* __restrict__ s_partial, const float* __restrict__ x,
                                       const float* __restrict__ d, const float* __restrict__ w,
-                                      std::int64_t n, int m, int k, bool relu, DropoutMask mask) {
+                                      std::int64_t n, int m, int k, bool relu, bool x_dropped,
+                                      DropoutMask mask) {
   constexpr int T = Policy::layer_tile;
   __shared__ float ds[T][KMax];
   const int a = blockIdx.y * blockDim.x + threadIdx.x;
@@ -182,9 +183,11 @@ __global__ void layer_backward_kernel(float* __restrict__ g, float* __restrict__
     for (int r = 0; r < rows; ++r) {
       const std::int64_t e = (r0 + r) * m + a;
       const float xv = x[e];
-      const bool keep = !mask.drop || ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >=
-                                          mask.threshold;
-      const float dropped = keep ? xv * scale : 0.0f;
+      // x_dropped: X is dropout(relu(Z)) already, its zeros carry the mask (no draw).
+      const bool keep =
+          x_dropped || !mask.drop ||
+          ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >= mask.threshold;
+      const float dropped = x_dropped ? xv : keep ? xv * scale : 0.0f;
       float dot = 0.0f;
 #pragma unroll
       for (int c = 0; c < KMax; ++c) {

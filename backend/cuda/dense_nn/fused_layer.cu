@@ -112,15 +112,15 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
 }
 
 void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
-                          const DenseMatrix& D, const DenseMatrix& W, bool relu, double p,
-                          std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
   const Index n = X.nrows();
   const int m = int(X.ncols()), k = int(D.ncols());
   if (k > Policy::fused_max_k || n == 0 || m == 0 || k == 0) {
     // Wider D (or an empty problem): the two passes it stands for.
     Descriptor ta;
     ta.transpose_a = true;
-    dropout_gemm(dW, 1.0, X, D, p, seed, stream, ta, ctx);
+    dropout_gemm(dW, 1.0, X, D, x_dropped ? 0.0 : p, seed, stream, ta, ctx);
     linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed, stream, ctx);
     return;
   }
@@ -142,10 +142,10 @@ void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const
   float* sp = s ? s_partial.data() : nullptr;
   if (k <= 16)
     dense_nn::layer_backward_kernel<16><<<grid, Policy::layer_threads, 0, st>>>(
-        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, mask);
+        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, x_dropped, mask);
   else
     dense_nn::layer_backward_kernel<Policy::fused_max_k><<<grid, Policy::layer_threads, 0, st>>>(
-        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, mask);
+        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, x_dropped, mask);
   RINGBLAS_CHECK_LAUNCH("layer_backward_kernel", st, ctx.debug_sync);
   dense_nn::column_partials_kernel<<<grid_for(std::size_t(m) * std::size_t(k), Policy::block),
                                      Policy::block, 0, st>>>(dW.values().as<float>(),

@@ -17,6 +17,8 @@ struct Policy {
   static constexpr int rows_per_block = 512;
   /// softmax cross-entropy and accuracy: one warp per row of the subset, this many warps a block.
   static constexpr int row_warps = 8;
+  /// ... up to this many classes a thread takes a whole row instead (blocks of row_warps warps).
+  static constexpr int thread_row_classes = 32;
   /// linear_dropout_relu_backward (fused_kernels.cuh): warps of a block, rows a warp computes
   /// together (each W value read from shared memory serves that many rows), grid cap (each block
   /// writes one row of column-sum partials).
