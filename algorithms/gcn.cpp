@@ -263,8 +263,8 @@ void Model::forward(bool training, Index epoch) {
         nn::dropout(x_drop_, x_.dense, options_.dropout, options_.seed, stream(epoch, 0), ctx_);
       nn::gemm(T, 1.0, dropping(training) ? x_drop_ : x_.dense, weights_[0], 0.0, {}, ctx_);
     } else {
-      // A hidden layer's output is dropped as the product reads it (and again in backward's
-      // ∂W): the dropped copy is never written.
+      // A hidden layer's output (unless its forward dropped it) is dropped for the product
+      // (nn::dropout_gemm) and again in the backward's one pass.
       nn::dropout_gemm(T, 1.0, out_[std::size_t(l - 1)], weights_[std::size_t(l)],
                        input_dropout(training, l), options_.seed, stream(epoch, l), {}, ctx_);
     }
@@ -294,7 +294,8 @@ void Model::hidden_forward(Index l) {
 
 void Model::aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch) {
   // (Â·Xd)·W_0 = Â·(Xd·W_0); the bias, the ReLU and the next layer's input dropout (its stream,
-  // stream(epoch, 1), as the unfused dropout in forward() draws it) in one pass.
+  // stream(epoch, 1), as dropout_gemm would draw it) in one pass: the next layer's product is
+  // then a plain gemm, and its backward reads the mask from H_1's zeros (no draws).
   mxm(agg_x_, plus_times(options_.type), a_hat_, in, {}, ctx_);
   nn::gemm(out_[0], 1.0, agg_x_, weights_[0], 0.0, {}, ctx_);
   nn::bias_relu_dropout(out_[0], biases_[0], dropping(training) ? options_.dropout : 0.0,
@@ -346,20 +347,19 @@ void Model::backward(bool training, Index epoch) {
       mxm(d_weights_[k], s, x_drop_sparse_t_, d_t_[k], {}, ctx_);
     } else if (l == 0) {
       nn::gemm(d_weights_[k], 1.0, dropping(training) ? x_drop_ : x_.dense, d_t_[k], 0.0, ta, ctx_);
-    } else {  // ∂W_l = dropout(H_l)ᵀ·∂T with the forward's mask
-      nn::dropout_gemm(d_weights_[k], 1.0, out_[std::size_t(l - 1)], d_t_[k],
-                       input_dropout(training, l), options_.seed, stream(epoch, l), ta, ctx_);
+    } else {
+      // One pass over H_l with the forward's dropout mask (drawn again, or read from H_l's
+      // zeros where the forward stored it dropped):
+      //   ∂W_l = dropout(H_l)ᵀ·∂T,  ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0),  ∂b_{l-1} = Σ
+      //   ∂Z_{l-1}.
+      // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
+      // own gradient is taken in aggregation_backward.
+      nn::dense_layer_backward(d_weights_[k], grad_[k - 1], &d_biases_[k - 1], out_[k - 1], d_t_[k],
+                               weights_[k], !maxk_layer(l - 1), dropped_in_forward(l - 1),
+                               dropping(training) ? options_.dropout : 0.0, options_.seed,
+                               stream(epoch, l), ctx_);
     }
     if (l == 0) break;
-    // ∂Z_{l-1} = dropout(∂T·W_lᵀ) ⊙ (H_l > 0) and its column sums ∂b_{l-1}, in one pass (H_l as
-    // stored: undropped, or dropped by the forward's fused pass, whose zeros the dropout mask
-    // zeroes anyway).
-    // A MaxK layer has no activation after its aggregation (H = Â·S + b): no ReLU mask; MaxK's
-    // own gradient is taken in aggregation_backward.
-    const DenseMatrix* relu_out = maxk_layer(l - 1) ? nullptr : &out_[k - 1];
-    nn::linear_dropout_relu_backward(grad_[k - 1], &d_biases_[k - 1], d_t_[k], weights_[k],
-                                     relu_out, dropping(training) ? options_.dropout : 0.0,
-                                     options_.seed, stream(epoch, l), ctx_);
   }
 }
 

@@ -14,7 +14,7 @@
 //   loss = mean over the training rows of −log softmax(Z)[label]      (nn::softmax_cross_entropy)
 //   backward, G = ∂loss/∂Z:   ∂b_l = Σ_rows G;   ∂T = Âᵀ G;   ∂W_l = Hdᵀ ∂T;
 //                             ∂H_l = dropout(∂T · W_lᵀ) ⊙ (H_l > 0), its column sums ∂b_{l-1}
-//                             (one pass: nn::linear_dropout_relu_backward)
+//                             (for l > 0 with ∂W_l in one pass over H_l: nn::dense_layer_backward)
 //                             aggregated first: ∂W_0 = Pᵀ G (no ∂T, no SpMM)
 //   Adam (lr 0.01) with L2 weight decay 5e-4 on the first layer's parameters only.
 //   MaxK-GCN (Options::maxk = k > 0; MaxK-GNN, Peng et al., ASPLOS 2024) replaces the hidden

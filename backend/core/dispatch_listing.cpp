@@ -74,6 +74,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, dropout_table());
   list(rows, bias_relu_dropout_table());
   list(rows, linear_dropout_relu_backward_table());
+  list(rows, dense_layer_backward_table());
   list(rows, softmax_cross_entropy_table());
   list(rows, accuracy_table());
   list(rows, adam_step_table());

@@ -46,6 +46,7 @@ const Table<ReluBackwardProblem, DenseMatrix>& relu_backward_table();
 const Table<DropoutProblem, DenseMatrix>& dropout_table();
 const Table<BiasReluDropoutProblem, DenseMatrix>& bias_relu_dropout_table();
 const Table<LinearBackwardProblem, GradientOut>& linear_dropout_relu_backward_table();
+const Table<LayerBackwardProblem, LayerGradientOut>& dense_layer_backward_table();
 const Table<RowsProblem, LossOut>& softmax_cross_entropy_table();
 const Table<RowsProblem, LossOut>& accuracy_table();
 const Table<AdamProblem, AdamOut>& adam_step_table();

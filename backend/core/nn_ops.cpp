@@ -62,6 +62,25 @@ std::optional<std::string> compare(const GradientHost& a, const GradientHost& b,
     if (auto d = compare(*a.s, *b.s, t)) return "the column sums " + *d;
   return std::nullopt;
 }
+void move_to_host(LayerGradientOut& o, const Context& ctx) {
+  *o.dW = host_of(*o.dW, ctx);
+  *o.G = host_of(*o.G, ctx);
+  if (o.s) *o.s = host_of(*o.s, ctx);
+}
+LayerGradientHost host_copy(const LayerGradientOut& o, const Context& ctx) {
+  LayerGradientHost h{host_of(*o.dW, ctx), host_of(*o.G, ctx), std::nullopt};
+  if (o.s) h.s = host_of(*o.s, ctx);
+  return h;
+}
+LayerGradientOut view_of(LayerGradientHost& h) { return {&h.dW, &h.G, h.s ? &*h.s : nullptr}; }
+std::optional<std::string> compare(const LayerGradientHost& a, const LayerGradientHost& b,
+                                   const Tolerance& t) {
+  if (auto d = compare(a.dW, b.dW, t)) return "dW " + *d;
+  if (auto d = compare(a.G, b.G, t)) return "the gradient " + *d;
+  if (a.s)
+    if (auto d = compare(*a.s, *b.s, t)) return "the column sums " + *d;
+  return std::nullopt;
+}
 LossOut view_of(LossHost& h) { return {&h.out, h.G ? &*h.G : nullptr}; }
 AdamOut view_of(AdamHost& h) { return {&h.W, &h.m, &h.v}; }
 std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& t) {
@@ -283,6 +302,42 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
                   detail::LinearBackwardProblem{D, W, Y, p, seed, stream}, Variant::automatic, o,
                   ctx,
                   detail::Tolerance::for_type(G.type(), double(D.ncols()) * double(D.nrows())));
+}
+
+void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  const char* op = "dense_layer_backward";
+  if (x_dropped && !relu)
+    throw InvalidValue(
+        "dense_layer_backward: x_dropped needs relu (the mask is read from X's positive values)");
+  detail::require_float(op, X.type(), "X");
+  const DenseMatrix* parts[] = {&dW, &G, &D, &W};
+  const char* names[] = {"dW", "G", "D", "W"};
+  for (int q = 0; q < 4; ++q) {
+    detail::require_same_type(op, X.type(), parts[q]->type(), names[q]);
+    detail::require_row_major(op, *parts[q], names[q]);
+  }
+  detail::require_row_major(op, X, "X");
+  const Index n = X.nrows(), m = X.ncols(), k = D.ncols();
+  require(D.nrows() == n, op,
+          "X is " + str({n, m}) + " but D is " + str({D.nrows(), k}) + " (rows must agree)");
+  detail::require_shape(op, W, m, k, "W");
+  detail::require_shape(op, dW, m, k, "dW");
+  detail::require_shape(op, G, n, m, "G");
+  if (s) {
+    detail::require_same_type(op, X.type(), s->type(), "s");
+    require(
+        s->size() == m, op,
+        "s has size " + std::to_string(s->size()) + " but X has " + std::to_string(m) + " columns");
+  }
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue("dense_layer_backward: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::LayerGradientOut o{&dW, &G, s};
+  detail::execute(detail::dense_layer_backward_table(),
+                  detail::LayerBackwardProblem{X, D, W, relu, x_dropped, p, seed, stream},
+                  Variant::automatic, o, ctx,
+                  detail::Tolerance::for_type(X.type(), double(n) * double(k)));
 }
 
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,

@@ -72,6 +72,24 @@ struct GradientOut {
   DenseVector* s;
 };
 
+/// dW = dropout(X)ᵀ·D, G = dropout(D·Wᵀ) ⊙ (X > 0 if relu), s = Σ_i G(i, :).
+struct LayerBackwardProblem {
+  const DenseMatrix& X;
+  const DenseMatrix& D;
+  const DenseMatrix& W;
+  bool relu;
+  bool x_dropped;
+  double p;
+  std::uint64_t seed;
+  std::uint64_t stream;
+};
+/// What it writes.
+struct LayerGradientOut {
+  DenseMatrix* dW;
+  DenseMatrix* G;
+  DenseVector* s;
+};
+
 /// Loss or accuracy of logits Z over rows R with labels.
 struct RowsProblem {
   Index slot;
@@ -118,18 +136,27 @@ struct GradientHost {
   DenseMatrix G;
   std::optional<DenseVector> s;
 };
+struct LayerGradientHost {
+  DenseMatrix dW, G;
+  std::optional<DenseVector> s;
+};
 void move_to_host(LossOut& o, const Context& ctx);
 void move_to_host(AdamOut& o, const Context& ctx);
 void move_to_host(GradientOut& o, const Context& ctx);
+void move_to_host(LayerGradientOut& o, const Context& ctx);
 LossHost host_copy(const LossOut& o, const Context& ctx);
 AdamHost host_copy(const AdamOut& o, const Context& ctx);
 GradientHost host_copy(const GradientOut& o, const Context& ctx);
+LayerGradientHost host_copy(const LayerGradientOut& o, const Context& ctx);
 LossOut view_of(LossHost& h);
 AdamOut view_of(AdamHost& h);
 GradientOut view_of(GradientHost& h);
+LayerGradientOut view_of(LayerGradientHost& h);
 std::optional<std::string> compare(const LossHost& a, const LossHost& b, const Tolerance& tol);
 std::optional<std::string> compare(const AdamHost& a, const AdamHost& b, const Tolerance& tol);
 std::optional<std::string> compare(const GradientHost& a, const GradientHost& b,
+                                   const Tolerance& tol);
+std::optional<std::string> compare(const LayerGradientHost& a, const LayerGradientHost& b,
                                    const Tolerance& tol);
 
 }  // namespace ringblas::detail

@@ -75,6 +75,7 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
 void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
                   double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& desc,
                   Context& ctx) {
+  if (p == 0.0) return gemm(C, alpha, A, B, 0.0, desc, ctx);
   DenseMatrix dropped(A.nrows(), A.ncols(), A.type());
   dropout(dropped, &A, p, seed, stream, ctx);
   gemm(C, alpha, dropped, B, 0.0, desc, ctx);
@@ -142,6 +143,15 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
   if (p > 0) dropout(G, nullptr, p, seed, stream, ctx);
   if (Y) relu_backward(G, *Y, ctx);
   if (s) column_sums(*s, G, ctx);
+}
+
+void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  Descriptor ta;
+  ta.transpose_a = true;
+  dropout_gemm(dW, 1.0, X, D, x_dropped ? 0.0 : p, seed, stream, ta, ctx);
+  linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed, stream, ctx);
 }
 
 void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const DenseMatrix& Z,

@@ -90,6 +90,22 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
                                   std::uint64_t seed, std::uint64_t stream,
                                   Context& ctx = default_context());
 
+/// The backward of a dense layer T = dropout(X; p, seed, stream) · W whose input is X = relu(Z)
+/// (relu) or X = Z, given D = ∂T, in one pass over X (X: n x m, W: m x k, D: n x k):
+///   dW = dropout(X)ᵀ · D                        (m x k)
+///   G  = dropout(D · Wᵀ) ⊙ (X > 0 where relu)   (n x m, the gradient at Z)
+///   s  = Σ_i G(i, :)                            (the bias gradient of Z's layer; nullptr: none)
+/// with the forward's mask for both. Equal to dropout_gemm(dW, 1, X, D, p, seed, stream,
+/// transpose_a) then linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed,
+/// stream). x_dropped (with relu only): X holds dropout(relu(Z)) already (bias_relu_dropout), so
+/// dW = Xᵀ·D and the mask is X > 0 (no draws): dropout_gemm with p = 0, then the same G.
+/// Shapes DimensionMismatch, one float type InvalidValue, p in [0, 1), x_dropped without relu
+/// InvalidValue.
+void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream,
+                          Context& ctx = default_context());
+
 /// Softmax cross-entropy over the rows R = `rows` (int32 row indices of Z) of the logits Z
 /// (n x C) with int32 `labels` (size n; read only at rows in R, each in [0, C)):
 ///   loss = (1/|R|) Σ_{r ∈ R} −log softmax(Z(r,:))[labels(r)]   written to out(slot);

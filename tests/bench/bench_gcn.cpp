@@ -219,8 +219,8 @@ void time_skinny_gemms(Index n, Context& ctx) {
         for (int r = 0; r < 10; ++r) ms.push_back(timer.time(run));
         std::printf("  %s %s %lldx256 %s: %s %.3f ms\n", p == 0 ? "gemm" : "dropout_gemm",
                     tn ? "TN" : "NN", static_cast<long long>(n),
-                    tn ? "transposed by n x 16" : "by 256 x 16", std::string(variant_name(v)).c_str(),
-                    median(ms));
+                    tn ? "transposed by n x 16" : "by 256 x 16",
+                    std::string(variant_name(v)).c_str(), median(ms));
         std::fflush(stdout);
       }
 }
@@ -450,7 +450,8 @@ int main(int argc, char** argv) {
       Row rk{"powerlaw", "ringblas cuda MaxK-GCN (k 32)", n, a_hat.nnz(), 256, 256};
       rk.median_ms =
           median(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
-      rk.mean_ms = mean(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
+      rk.mean_ms =
+          mean(std::vector<double>(run_maxk.epoch_ms.begin() + 1, run_maxk.epoch_ms.end()));
       print_row(rk);
       rows.push_back(rk);
       write_all();

@@ -1,7 +1,7 @@
 // The fused hidden-layer passes of include/ringblas/nn.hpp (bias_relu_dropout,
-// linear_dropout_relu_backward, dropout_gemm) on the cpu executor: against naive loops written from
-// their formulas (with nn::dropout_uniform's mask), against the unfused sequence of operations they
-// replace, and their argument checks.
+// linear_dropout_relu_backward, dropout_gemm, dense_layer_backward) on the cpu executor: against
+// naive loops written from their formulas (with nn::dropout_uniform's mask), against the unfused
+// sequence of operations they replace, and their argument checks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -186,6 +186,77 @@ TEST_P(NnFused, DropoutGemmAgainstItsFormulaBothWays) {
   EXPECT_THROW(nn::dropout_gemm(C, 1, A, nn_ref::random_dense(k + 1, n, t, 7), 0.5, 1, 1, {}, ctx),
                DimensionMismatch);
   EXPECT_THROW(nn::dropout_gemm(C, 1, A, nn_ref::random_dense(k, n, t, 7), 1.5, 1, 1, {}, ctx),
+               InvalidValue);
+}
+
+TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index n = 21, m = 9, k = 4;
+  const DenseMatrix X = nn_ref::random_dense(n, m, t, 1), D = nn_ref::random_dense(n, k, t, 2);
+  const DenseMatrix W = nn_ref::random_dense(m, k, t, 3);
+  const std::vector<double> x = nn_ref::values(X);
+  for (double p : {0.0, 0.5})
+    for (bool relu : {false, true}) {
+      const std::string what = "p " + std::to_string(p) + (relu ? " relu" : "");
+      DenseMatrix dW(m, k, t), G(n, m, t);
+      DenseVector s(m, t);
+      nn::dense_layer_backward(dW, G, &s, X, D, W, relu, false, p, 5, 7, ctx);
+      // dW from the dropped X (the formula), G and s from backward_formula (Y = X for ReLU).
+      std::vector<double> dropped(x.size());
+      for (std::size_t e = 0; e < x.size(); ++e)
+        dropped[e] = p == 0 || nn::dropout_uniform(5, 7, e) >= float(p) ? x[e] / (1 - p) : 0.0;
+      const DenseMatrix Xd =
+          t == Type::fp32
+              ? DenseMatrix::from_values(n, m, std::vector<float>(dropped.begin(), dropped.end()))
+              : DenseMatrix::from_values(n, m, dropped);
+      const std::vector<double> want_dw = nn_ref::gemm(1.0, Xd, true, D, false, 0.0, dW);
+      const auto [want_g, want_s] = backward_formula(D, W, relu ? &X : nullptr, p, 5, 7);
+      const std::vector<double> got_dw = nn_ref::values(dW), got_g = nn_ref::values(G),
+                                got_s = nn_ref::values(s);
+      for (std::size_t e = 0; e < want_dw.size(); ++e)
+        ASSERT_NEAR(got_dw[e], want_dw[e], tol_for(t) * double(n) * (1 + std::fabs(want_dw[e])))
+            << what << " dW at " << e;
+      for (std::size_t e = 0; e < want_g.size(); ++e)
+        ASSERT_NEAR(got_g[e], want_g[e], tol_for(t) * double(k) * (1 + std::fabs(want_g[e])))
+            << what << " G at " << e;
+      for (std::size_t e = 0; e < want_s.size(); ++e)
+        ASSERT_NEAR(got_s[e], want_s[e], tol_for(t) * double(n * k) * (1 + std::fabs(want_s[e])))
+            << what << " s at " << e;
+    }
+  DenseMatrix dW(m, k, t), G(n, m, t);
+  EXPECT_THROW(nn::dense_layer_backward(dW, G, nullptr, X, nn_ref::random_dense(n + 1, k, t, 4), W,
+                                        true, false, 0.5, 1, 1, ctx),
+               DimensionMismatch);
+  DenseMatrix dW_bad(m, k + 1, t);
+  EXPECT_THROW(nn::dense_layer_backward(dW_bad, G, nullptr, X, D, W, true, false, 0.5, 1, 1, ctx),
+               DimensionMismatch);
+  EXPECT_THROW(nn::dense_layer_backward(dW, G, nullptr, X, D, W, true, false, 1.0, 1, 1, ctx),
+               InvalidValue);
+}
+
+/// X already dropped by the forward (bias_relu_dropout): the same dW, G and s as from the
+/// undropped relu(Z) with the mask drawn.
+TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInput) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index n = 25, m = 8, k = 3;
+  const DenseMatrix Z = nn_ref::random_dense(n, m, t, 11), D = nn_ref::random_dense(n, k, t, 12);
+  const DenseMatrix W = nn_ref::random_dense(m, k, t, 13);
+  const DenseVector zero(m, t);
+  DenseMatrix relu = Z, dropped = Z;
+  nn::bias_relu_dropout(relu, zero, 0.0, 3, 4, ctx);
+  nn::bias_relu_dropout(dropped, zero, 0.5, 3, 4, ctx);
+  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
+  DenseVector s1(m, t), s2(m, t);
+  nn::dense_layer_backward(dW1, G1, &s1, relu, D, W, true, false, 0.5, 3, 4, ctx);
+  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, true, true, 0.5, 3, 4, ctx);
+  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
+  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
+  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
+  for (std::size_t e = 0; e < a.size(); ++e)
+    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  EXPECT_THROW(nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, false, true, 0.5, 3, 4, ctx),
                InvalidValue);
 }
 

@@ -130,6 +130,7 @@ void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix&
 void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B,
                   double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& desc,
                   Context& ctx) {
+  if (p == 0.0) return gemm(C, alpha, A, B, 0.0, desc, ctx);
   DenseMatrix dropped = DenseMatrix::from_buffer(A.nrows(), A.ncols(), A.type(), Layout::row_major,
                                                  Buffer(A.values().size(), Location::device, &ctx));
   dropout(dropped, &A, p, seed, stream, ctx);

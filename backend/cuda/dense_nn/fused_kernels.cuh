@@ -147,6 +147,67 @@ __global__ void linear_backward_kernel(float* __restrict__ g, float* __restrict_
   }
 }
 
+/// dense_layer_backward in one pass over X (n x m; x_dropped: X is already dropped, see nn.hpp):
+/// thread a owns column a of X (blockIdx.y chunks of blockDim.x columns) with W's row a and its
+/// KMax sums of dW(a, :) in registers; rows in tiles of T, the tile's rows of D staged in shared
+/// memory (read as broadcasts). Per element: one draw of the mask, which drops X for dW and the
+/// gradient for G. Each block writes its dW and column-sum partials (dw_partial[b][a][0..k),
+/// s_partial[b][a]); column_partials_kernel adds the blocks.
+template <int KMax>
+__global__ void layer_backward_kernel(float* __restrict__ g, float* __restrict__ dw_partial,
+                                      float* __restrict__ s_partial, const float* __restrict__ x,
+                                      const float* __restrict__ d, const float* __restrict__ w,
+                                      std::int64_t n, int m, int k, bool relu, bool x_dropped,
+                                      DropoutMask mask) {
+  constexpr int T = Policy::layer_tile;
+  __shared__ float ds[T][KMax];
+  const int a = blockIdx.y * blockDim.x + threadIdx.x;
+  float wr[KMax], acc[KMax];
+#pragma unroll
+  for (int c = 0; c < KMax; ++c) {
+    wr[c] = a < m && c < k ? w[std::int64_t(a) * k + c] : 0.0f;
+    acc[c] = 0.0f;
+  }
+  const float scale = mask.drop ? mask.scale : 1.0f;
+  float colsum = 0.0f;
+  for (std::int64_t r0 = std::int64_t(blockIdx.x) * T; r0 < n; r0 += std::int64_t(gridDim.x) * T) {
+    __syncthreads();  // the previous tile's readers are done
+    for (int e = threadIdx.x; e < T * KMax; e += blockDim.x) {
+      const int r = e / KMax, c = e % KMax;
+      ds[r][c] = r0 + r < n && c < k ? d[(r0 + r) * k + c] : 0.0f;
+    }
+    __syncthreads();
+    if (a >= m) continue;
+    const int rows = n - r0 < T ? int(n - r0) : T;
+#pragma unroll 4
+    for (int r = 0; r < rows; ++r) {
+      const std::int64_t e = (r0 + r) * m + a;
+      const float xv = x[e];
+      // x_dropped: X is dropout(relu(Z)) already, its zeros carry the mask (no draw).
+      const bool keep =
+          x_dropped || !mask.drop ||
+          ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >= mask.threshold;
+      const float dropped = x_dropped ? xv : keep ? xv * scale : 0.0f;
+      float dot = 0.0f;
+#pragma unroll
+      for (int c = 0; c < KMax; ++c) {
+        const float dc = ds[r][c];
+        acc[c] = fmaf(dropped, dc, acc[c]);
+        dot = fmaf(dc, wr[c], dot);
+      }
+      const float gv = keep && (!relu || xv > 0.0f) ? dot * scale : 0.0f;
+      g[e] = gv;
+      colsum += gv;
+    }
+  }
+  if (a >= m) return;
+  float* out = dw_partial + (std::int64_t(blockIdx.x) * m + a) * k;
+#pragma unroll
+  for (int c = 0; c < KMax; ++c)
+    if (c < k) out[c] = acc[c];
+  if (s_partial) s_partial[std::int64_t(blockIdx.x) * m + a] = colsum;
+}
+
 /// out(j) = Σ_b partial(b, j) over `blocks` rows, in order (one thread per column).
 __global__ void column_partials_kernel(float* out, const float* partial, int blocks, int m) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;

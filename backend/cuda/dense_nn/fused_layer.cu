@@ -1,7 +1,7 @@
 // cuda entry points of the fused hidden-layer passes (include/ringblas/nn.hpp:
-// bias_relu_dropout, linear_dropout_relu_backward): operands to the device (operand.hpp), the
-// kernels of fused_kernels.cuh, cuBLAS (gemm) first when D has more columns than the kernel
-// multiplies itself. Nothing here synchronises with the host.
+// bias_relu_dropout, linear_dropout_relu_backward, dense_layer_backward): operands to the device
+// (operand.hpp), the kernels of fused_kernels.cuh, cuBLAS (gemm) first when D has more columns than
+// the kernel multiplies itself. Nothing here synchronises with the host.
 #include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
@@ -108,6 +108,54 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
     RINGBLAS_CHECK_LAUNCH("column_partials_kernel", st, ctx.debug_sync);
   } else if (s) {
     column_sums(*s, G, ctx);
+  }
+}
+
+void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
+                          const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
+                          double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
+  const Index n = X.nrows();
+  const int m = int(X.ncols()), k = int(D.ncols());
+  if (k > Policy::fused_max_k || n == 0 || m == 0 || k == 0) {
+    // Wider D (or an empty problem): the two passes it stands for.
+    Descriptor ta;
+    ta.transpose_a = true;
+    dropout_gemm(dW, 1.0, X, D, x_dropped ? 0.0 : p, seed, stream, ta, ctx);
+    linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed, stream, ctx);
+    return;
+  }
+  dense_nn::make_resident(dW, ctx);
+  dense_nn::make_resident(G, ctx);
+  if (s) dense_nn::make_resident(*s, ctx);
+  const cudaStream_t st = stream_of(ctx);
+  Buffer hold_x, hold_d, hold_w;
+  const float* x = static_cast<const float*>(dense_nn::device_values(X, hold_x, ctx));
+  const float* d = static_cast<const float*>(dense_nn::device_values(D, hold_d, ctx));
+  const float* w = static_cast<const float*>(dense_nn::device_values(W, hold_w, ctx));
+  unsigned blocks = grid_for(std::size_t(n), Policy::layer_tile);
+  if (blocks > Policy::layer_max_blocks) blocks = Policy::layer_max_blocks;
+  device_array<float> dw_partial(std::size_t(blocks) * std::size_t(m) * std::size_t(k), ctx);
+  device_array<float> s_partial(s ? std::size_t(blocks) * std::size_t(m) : 0, ctx);
+  const dim3 grid(blocks, grid_for(std::size_t(m), Policy::layer_threads));
+  const dense_nn::DropoutMask mask = dense_nn::mask_of(p, seed, stream);
+  float* g = G.values().as<float>();
+  float* sp = s ? s_partial.data() : nullptr;
+  if (k <= 16)
+    dense_nn::layer_backward_kernel<16><<<grid, Policy::layer_threads, 0, st>>>(
+        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, x_dropped, mask);
+  else
+    dense_nn::layer_backward_kernel<Policy::fused_max_k><<<grid, Policy::layer_threads, 0, st>>>(
+        g, dw_partial.data(), sp, x, d, w, n, m, k, relu, x_dropped, mask);
+  RINGBLAS_CHECK_LAUNCH("layer_backward_kernel", st, ctx.debug_sync);
+  dense_nn::column_partials_kernel<<<grid_for(std::size_t(m) * std::size_t(k), Policy::block),
+                                     Policy::block, 0, st>>>(dW.values().as<float>(),
+                                                             dw_partial.data(), int(blocks), m * k);
+  RINGBLAS_CHECK_LAUNCH("column_partials_kernel", st, ctx.debug_sync);
+  if (s) {
+    dense_nn::
+        column_partials_kernel<<<grid_for(std::size_t(m), Policy::block), Policy::block, 0, st>>>(
+            s->values().as<float>(), sp, int(blocks), m);
+    RINGBLAS_CHECK_LAUNCH("column_partials_kernel", st, ctx.debug_sync);
   }
 }
 

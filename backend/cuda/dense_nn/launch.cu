@@ -127,9 +127,19 @@ void softmax_cross_entropy(DenseMatrix* G, DenseVector& out, Index slot, const D
   float* g = G ? values_of(*G) : nullptr;
   if (g) RINGBLAS_CUDA_TRY(cudaMemsetAsync(g, 0, G->values().size(), st));
   const Index count = rows.size();
+  const float inv = float(1.0 / double(count));
+  if (Z.ncols() <= Policy::thread_row_classes) {
+    const unsigned grid = grid_for(std::size_t(count), Policy::row_warps * 32);
+    device_array<float> partial(grid, ctx);
+    dense_nn::softmax_ce_thread_kernel<<<grid, Policy::row_warps * 32, 0, st>>>(
+        g, partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), inv);
+    RINGBLAS_CHECK_LAUNCH("softmax_ce_thread_kernel", st, ctx.debug_sync);
+    sum_partials(a.out, partial, st, ctx);
+    return;
+  }
   device_array<float> partial(row_grid(count), ctx);
   dense_nn::softmax_ce_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      g, partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      g, partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), inv);
   RINGBLAS_CHECK_LAUNCH("softmax_ce_kernel", st, ctx.debug_sync);
   sum_partials(a.out, partial, st, ctx);
 }
@@ -139,9 +149,19 @@ void accuracy(DenseVector& out, Index slot, const DenseMatrix& Z, const DenseVec
   const RowOperands a(out, slot, Z, labels, rows, ctx);
   const cudaStream_t st = stream_of(ctx);
   const Index count = rows.size();
+  const float inv = float(1.0 / double(count));
+  if (Z.ncols() <= Policy::thread_row_classes) {
+    const unsigned grid = grid_for(std::size_t(count), Policy::row_warps * 32);
+    device_array<float> partial(grid, ctx);
+    dense_nn::accuracy_thread_kernel<<<grid, Policy::row_warps * 32, 0, st>>>(
+        partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), inv);
+    RINGBLAS_CHECK_LAUNCH("accuracy_thread_kernel", st, ctx.debug_sync);
+    sum_partials(a.out, partial, st, ctx);
+    return;
+  }
   device_array<float> partial(row_grid(count), ctx);
   dense_nn::accuracy_kernel<<<row_grid(count), Policy::row_warps * 32, 0, st>>>(
-      partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), float(1.0 / double(count)));
+      partial.data(), a.z, a.labels, a.rows, count, Z.ncols(), inv);
   RINGBLAS_CHECK_LAUNCH("accuracy_kernel", st, ctx.debug_sync);
   sum_partials(a.out, partial, st, ctx);
 }

@@ -17,6 +17,8 @@ struct Policy {
   static constexpr int rows_per_block = 512;
   /// softmax cross-entropy and accuracy: one warp per row of the subset, this many warps a block.
   static constexpr int row_warps = 8;
+  /// ... up to this many classes a thread takes a whole row instead (blocks of row_warps warps).
+  static constexpr int thread_row_classes = 32;
   /// linear_dropout_relu_backward (fused_kernels.cuh): warps of a block, rows a warp computes
   /// together (each W value read from shared memory serves that many rows), grid cap (each block
   /// writes one row of column-sum partials).
@@ -29,6 +31,11 @@ struct Policy {
   /// Shared memory the fused kernel may take without opting in to more (Wᵀ plus the per-warp
   /// column sums).
   static constexpr int fused_smem_bytes = 48 * 1024;
+  /// dense_layer_backward (layer_backward_kernel): rows of D staged a tile, grid cap (each block
+  /// writes m x k dW partials), threads a block (one column of X each).
+  static constexpr int layer_tile = 32;
+  static constexpr unsigned layer_max_blocks = 132 * 4;
+  static constexpr int layer_threads = 256;
   /// Skinny GEMMs (skinny_gemm.cu): at most this many columns in the narrow operand (a register
   /// array per lane); NN keeps B (k x (n+1) floats) in at most skinny_smem_bytes of shared
   /// memory, TN takes k <= skinny_max_k (its per-block partial products are blocks x k x n).
