@@ -53,11 +53,12 @@ __device__ __forceinline__ int subwarp_row_of_entry(const std::int32_t* __restri
 constexpr int kNnzsplitMaxReps = 2;
 __host__ __device__ constexpr int nnzsplit_reps(int log_sw) { return log_sw < 3 ? 2 : 1; }
 
-/// The passes around the nnz-split kernel, a warp per 32 rows (one coalesced look at their row
-/// pointers, then the whole warp writes each row that needs it, 32 columns at a time): before it
-/// (`finish` false) empty rows = epilogue(identity) and rows crossing a run boundary = identity;
-/// after it (`finish` true) the epilogue on the crossing rows.
-template <class T>
+/// The passes around the nnz-split kernel, a warp per 32 rows and 32 vectors of V columns
+/// (grid y: column chunks; one coalesced look at the rows' pointers, then the warp writes its
+/// columns of each row that needs it, a 16-byte vector per lane when V > 1): before the kernel
+/// (`finish` false) empty rows = epilogue(identity) and rows crossing a run boundary =
+/// identity; after it (`finish` true) the epilogue on the crossing rows.
+template <class T, int V>
 __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T identity, int L,
                                      bool finish) {
   const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -72,14 +73,23 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
     crossing = !empty && b / L != (e - 1) / L;
   }
   unsigned todo = __ballot_sync(0xffffffffu, finish ? crossing : empty || crossing);
+  const int col0 = (static_cast<int>(blockIdx.y) * 32 + lane) * V;
+  if (col0 >= p.n) return;  // after the ballot: lanes past n_B only looked at rows
   while (todo) {
     const int i = __ffs(todo) - 1;
     todo &= todo - 1;
     const int r = static_cast<int>(row0) + i;
-    const bool r_empty = __shfl_sync(0xffffffffu, int(empty), i) != 0;
-    for (int j = lane; j < p.n; j += 32) {
-      T* c = d.c + r * d.c_rs + j * d.c_cs;
-      *c = finish ? ep(*c, j) : (r_empty ? ep(identity, j) : identity);
+    T* c = d.c + r * d.c_rs + col0 * d.c_cs;
+    const bool was_empty = p.row_ptr[r] == p.row_ptr[r + 1];  // (L1: this warp just read it)
+    if constexpr (V == 1) {
+      *c = finish ? ep(*c, col0) : (was_empty ? ep(identity, col0) : identity);
+    } else {
+      VecOf<T, V> x;
+      if (finish) x = *reinterpret_cast<const VecOf<T, V>*>(c);
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        x.v[v] = finish ? ep(x.v[v], col0 + v) : (was_empty ? ep(identity, col0 + v) : identity);
+      *reinterpret_cast<VecOf<T, V>*>(c) = x;
     }
   }
 }
@@ -212,10 +222,24 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   auto s = static_cast<cudaStream_t>(stream);
   const auto d = dense_view<S>(p);
   const Epi<T> ep(p.epilogue);
-  const unsigned rows_blocks = grid_for((static_cast<long long>(p.m) + 31) / 32 * 32);
-  nnzsplit_rows_kernel<T>
-      <<<rows_blocks, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, false);
-  RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
+  // The row passes: 32 vectors of the kernel's width per warp, as many column chunks as that takes.
+  const dim3 rows_grid(grid_for((static_cast<long long>(p.m) + 31) / 32 * 32),
+                       static_cast<unsigned>((p.n + 32 * shape.vec - 1) / (32 * shape.vec)));
+  auto rows_pass = [&](bool finish) {
+    bool done = false;
+    if constexpr (vec_width<T>() > 1) {
+      if (shape.vec > 1) {
+        nnzsplit_rows_kernel<T, vec_width<T>()>
+            <<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, finish);
+        done = true;
+      }
+    }
+    if (!done)
+      nnzsplit_rows_kernel<T, 1>
+          <<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, finish);
+    RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
+  };
+  rows_pass(false);
   if (p.nnz > 0) {
     const long long groups = (p.nnz + L - 1) / L;
     const dim3 grid(grid_for(groups << shape.log_sw), shape.chunks);
@@ -247,9 +271,7 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   }
   const EpilogueArgs& e = p.epilogue;
   if (e.bias || e.relu || e.clamp) {
-    nnzsplit_rows_kernel<T>
-        <<<rows_blocks, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, true);
-    RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel<finish>", s, sync);
+    rows_pass(true);
   }
 }
 

@@ -57,8 +57,10 @@ struct SpmmPolicy {
   static constexpr int nnzsplit_max_vectors = 1;
   /// Nonzeros whose B rows are loaded back to back before they are combined.
   static constexpr int nnzsplit_unroll = 4;
-  /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers).
-  static constexpr int nnzsplit_min_blocks = 1;
+  /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
+  /// 64 registers without spills (fp32, the build round 1 measured; left to itself ptxas took
+  /// 75), 5 gives 48 with a few spills, 6 gives 40 (bench_spmm --sweep: _minblocks5/6).
+  static constexpr int nnzsplit_min_blocks = 4;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
