@@ -45,14 +45,21 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
   select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   Descriptor d = structural();
-  if (opt.method == TriangleMethod::sandia_llt) {
+  const TriangleMethod method = opt.method != TriangleMethod::automatic ? opt.method
+                                : opt.presort                           ? TriangleMethod::forward
+                                              : TriangleMethod::sandia_llt;
+  if (method == TriangleMethod::sandia_llt) {
     d.transpose_b = true;
     mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
     return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
   }
   Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
   select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
-  switch (opt.method) {
+  switch (method) {
+    case TriangleMethod::forward:
+      d.transpose_b = true;
+      mxm(C, &U, no_accum, plus_pair, L, L, d, ctx);
+      return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
     case TriangleMethod::sandia_ll:
       mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
@@ -66,6 +73,7 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
       mxm(C, &O, no_accum, plus_pair, L, U, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>() / 2;
     }
+    case TriangleMethod::automatic:
     case TriangleMethod::sandia_llt:
       break;
   }

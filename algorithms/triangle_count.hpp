@@ -10,8 +10,12 @@
 // transpose) with perm = the permutation sorting the degrees in decreasing order
 // (sort_permutation; hubs first, so that every row of L is short: a vertex's row holds only its
 // neighbours of higher degree), L = tril(S, -1), U = triu(S, 1) (self-loops dropped by both):
-//   sandia_llt:  C⟨L⟩ = L +.pair Lᵀ         ntri = Σ C   (dot products of two rows of L:
-//                                                        k < j < i; the forward algorithm)
+//   forward:     C⟨U⟩ = L +.pair Lᵀ         ntri = Σ C   (the forward algorithm: edge (j, i),
+//                                                        j < i, meets L(j,:) ∩ L(i,:): k < j;
+//                                                        row j of the mask reuses L(j,:), each
+//                                                        entry walks L(i,:): Σ_i |L(i,:)|² work)
+//   sandia_llt:  C⟨L⟩ = L +.pair Lᵀ         ntri = Σ C   (the same intersections from row i:
+//                                                        Σ_(i,j)∈L |L(j,:)| work)
 //   sandia_ll:   C⟨L⟩ = L +.pair L          ntri = Σ C   (saxpy; k < j < i)
 //   sandia_lut:  C⟨L⟩ = L +.pair Uᵀ         ntri = Σ C   (dot products; LAGraph SandiaDot)
 //   cohen:       C⟨S⟩ = L +.pair U          ntri = Σ C / 2   (S = offdiag(A) here)
@@ -25,13 +29,21 @@
 
 namespace ringblas::algorithms {
 
-enum class TriangleMethod : std::uint8_t { sandia_ll, sandia_lut, cohen, sandia_llt };
+enum class TriangleMethod : std::uint8_t {
+  automatic,
+  forward,
+  sandia_llt,
+  sandia_ll,
+  sandia_lut,
+  cohen
+};
 
 struct TriangleOptions {
-  /// The forward algorithm: with the presort both rows of every dot product are short, and the
-  /// masked product needs no transpose (spgemm_dot_hash on the GPU: row i of L in a hash set,
-  /// probed by row j of L for each j < i in L(i, :)).
-  TriangleMethod method = TriangleMethod::sandia_llt;
+  /// automatic: forward with the presort (every row of L short: on R-MAT scale 22 half the work
+  /// of sandia_llt), sandia_llt without it (hubs' rows of L are long and forward would walk
+  /// them once per neighbour). Both need no transpose (spgemm_dot_hash on the GPU: the mask
+  /// row's row of L in a hash set, probed by the other row of L).
+  TriangleMethod method = TriangleMethod::automatic;
   bool presort = true;  ///< relabel vertices by decreasing degree first
 };
 

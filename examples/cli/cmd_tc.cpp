@@ -1,5 +1,4 @@
-// `ringblas tc FILE [--method sandia_llt|sandia_ll|sandia_lut|cohen] [--no-presort]`: triangle
-// count.
+// `ringblas tc FILE [--method M] [--no-presort]`: triangle count.
 #include <iostream>
 
 #include "algorithms/triangle_count.hpp"
@@ -12,8 +11,10 @@ constexpr const char* kUsage =
     "usage: ringblas tc FILE [--method M] [--no-presort] [options]\n"
     "  counts the triangles of the undirected graph FILE: the graph is symmetrised first\n"
     "  (A or Aᵀ having an entry makes an edge) and self-loops are ignored; prints 'triangles: N'\n"
-    "  --method M      sandia_llt (default: C<L> = L +.pair Lᵀ), sandia_lut (C<L> = L +.pair Uᵀ),\n"
-    "                  sandia_ll (C<L> = L +.pair L), cohen (C<A> = L +.pair U, halved)\n"
+    "  --method M      automatic (default: forward with the presort, else sandia_llt),\n"
+    "                  forward (C<U> = L +.pair Lᵀ), sandia_llt (C<L> = L +.pair Lᵀ),\n"
+    "                  sandia_lut (C<L> = L +.pair Uᵀ), sandia_ll (C<L> = L +.pair L),\n"
+    "                  cohen (C<A> = L +.pair U, halved)\n"
     "  --no-presort    keep the vertex order (default: relabel by decreasing degree)\n";
 }  // namespace
 
@@ -22,8 +23,12 @@ int cmd_tc(Args& args) {
   if (!opened) return 0;  // --help was printed
   GraphOptions& g = *opened;
   algorithms::TriangleOptions opt;
-  const std::string method = args.option("--method").value_or("sandia_llt");
-  if (method == "sandia_llt")
+  const std::string method = args.option("--method").value_or("automatic");
+  if (method == "automatic")
+    opt.method = algorithms::TriangleMethod::automatic;
+  else if (method == "forward")
+    opt.method = algorithms::TriangleMethod::forward;
+  else if (method == "sandia_llt")
     opt.method = algorithms::TriangleMethod::sandia_llt;
   else if (method == "sandia_ll")
     opt.method = algorithms::TriangleMethod::sandia_ll;
@@ -32,7 +37,8 @@ int cmd_tc(Args& args) {
   else if (method == "cohen")
     opt.method = algorithms::TriangleMethod::cohen;
   else
-    args.usage_error("unknown --method '" + method + "' (sandia_llt, sandia_ll, sandia_lut, cohen)");
+    args.usage_error("unknown --method '" + method +
+                     "' (automatic, forward, sandia_llt, sandia_ll, sandia_lut, cohen)");
   opt.presort = !args.flag("--no-presort");
   const std::string path = args.positionals(1, 1)[0];
   if (g.output) args.usage_error("tc prints one number; -o is not taken");

@@ -29,8 +29,8 @@ std::int64_t node_iterator(const test::Adjacency& adj) {
 void check_all_methods(const Matrix& A, std::int64_t expected) {
   Context ctx(Backend::cpu);
   for (TriangleMethod m :
-       {TriangleMethod::sandia_llt, TriangleMethod::sandia_ll, TriangleMethod::sandia_lut,
-        TriangleMethod::cohen})
+       {TriangleMethod::automatic, TriangleMethod::forward, TriangleMethod::sandia_llt,
+        TriangleMethod::sandia_ll, TriangleMethod::sandia_lut, TriangleMethod::cohen})
     for (bool presort : {false, true}) {
       algorithms::TriangleOptions opt;
       opt.method = m;

@@ -118,7 +118,8 @@ TEST_P(AlgorithmsGpu, PageRank) {
 
 TEST_P(AlgorithmsGpu, TriangleCount) {
   for_each_graph([&](const Matrix& h, const Matrix& d) {
-    for (auto m : {algorithms::TriangleMethod::sandia_llt, algorithms::TriangleMethod::sandia_ll,
+    for (auto m : {algorithms::TriangleMethod::automatic, algorithms::TriangleMethod::forward,
+                   algorithms::TriangleMethod::sandia_llt, algorithms::TriangleMethod::sandia_ll,
                    algorithms::TriangleMethod::sandia_lut, algorithms::TriangleMethod::cohen})
       for (bool presort : {true, false}) {
         algorithms::TriangleOptions opt;

@@ -27,6 +27,7 @@
 // block kernel block_slots x 4 bytes (x 2). Output: t_values[e] and keep[e] for every mask entry
 // e of the listed rows (keep 1 where row i of A and row j of Bt share a column), as dot_kernel.
 #pragma once
+#include <climits>
 #include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
@@ -44,6 +45,7 @@ struct HashPolicy {
   static constexpr int warp_max_m = 4096;     ///< rows with more mask entries go to blocks
   static constexpr int block_entries = 1024;  ///< mask entries per block on the longest row
   static constexpr int max_split = 4096;      ///< blocks per row at most (gridDim.y)
+  static constexpr int unroll = 4;  ///< columns of a row of Bt loaded per lane before probing
 };
 
 /// Operands of the hash kernels (32-bit indices), the mask as CSR.
@@ -189,24 +191,40 @@ __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long l
       }
     } else {
       int lo = a0;
-      for (int q = b0 + glane; q < b1; q += g) {
-        const int k = p.b_ci[q];
-        if (k > amax) break;  // Bt's rows are sorted: nothing further can match
-        if (k < amin) continue;
-        int pa;
-        if (keys) {
-          const int h = find_slot(keys, log_size, k);
-          if (h < 0) continue;
-          pa = S::reads_a ? pos[h] : 0;
-        } else {
-          lo = lower_bound_from(p.a_ci, lo, a1, k);
-          if (lo == a1 || p.a_ci[lo] != k) continue;
-          pa = lo;
+      // HashPolicy::unroll columns per lane loaded before any is looked up: that many loads in
+      // flight per lane instead of one (the loop is bound by their latency, not by the probes).
+      constexpr int U = HashPolicy::unroll;
+      bool done = false;
+      for (int q = b0 + glane; q < b1 && !done; q += U * g) {
+        int ks[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const int qu = q + u * g;
+          ks[u] = qu < b1 ? p.b_ci[qu] : INT_MAX;
         }
-        take(pa, q, k, j);
-        if constexpr (S::is_any) break;
-        if constexpr (S::has_terminal) {
-          if (acc == S::terminal()) break;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const int k = ks[u];
+          if (done || k > amax) {  // Bt's rows are sorted (INT_MAX: past the row's end)
+            done = true;
+            continue;
+          }
+          if (k < amin) continue;
+          int pa;
+          if (keys) {
+            const int h = find_slot(keys, log_size, k);
+            if (h < 0) continue;
+            pa = S::reads_a ? pos[h] : 0;
+          } else {
+            lo = lower_bound_from(p.a_ci, lo, a1, k);
+            if (lo == a1 || p.a_ci[lo] != k) continue;
+            pa = lo;
+          }
+          take(pa, q + u * g, k, j);
+          if constexpr (S::is_any) done = true;
+          if constexpr (S::has_terminal) {
+            if (acc == S::terminal()) done = true;
+          }
         }
       }
     }
