@@ -41,13 +41,14 @@ __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
   return lo;
 }
 
-/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len).
+/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
+/// longer rows are counted in *longer_rows when it is given.
 /// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
 template <class V, class I, bool Union, bool Fill, int G>
 __global__ void __launch_bounds__(Policy::block)
-    k_merge_group(Index nrows, Index from_len, Index to_len, BinaryOpCode op, const I* a_rp,
-                  const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
-                  I* out_rp, I* o_ci, V* o_v) {
+    k_merge_group(Index nrows, Index from_len, Index to_len, I* longer_rows, BinaryOpCode op,
+                  const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
+                  const V* b_v, I* out_rp, I* o_ci, V* o_v) {
   // Each group stages both rows' columns in shared memory when they fit (one coalesced pass,
   // every load in flight at once), so that the binary searches hit shared memory rather than
   // chains of dependent global loads.
@@ -59,7 +60,13 @@ __global__ void __launch_bounds__(Policy::block)
   const I a0 = a_rp[r], b0 = b_rp[r], na = a_rp[r + 1] - a0, nb = b_rp[r + 1] - b0;
   // This launch's rows: the longer of the two rows has from_len <= length < to_len.
   const Index longer = Index(na > nb ? na : nb);
-  if (longer < from_len || longer >= to_len) return;
+  if (longer < from_len || longer >= to_len) {
+    // Rows left to a launch of wider groups are counted, so that the fill can skip that launch
+    // when there are none (I: 32 or 64 bits; the count lives in its low word, little-endian).
+    if (longer_rows && lane == 0 && longer >= to_len)
+      atomicAdd(reinterpret_cast<unsigned*>(longer_rows), 1u);
+    return;
+  }
   const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
   const I* rb = b_ci + b0;
   if (na <= I(cap) && nb <= I(cap)) {
@@ -164,20 +171,29 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
       n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
   const Index split = warp ? 0 : Index(Policy::merge_stage_per_lane) * 8 + 1;
   const Index all = std::numeric_limits<Index>::max();
+  device_array<I> side(2, ctx);  // side[1]: rows the 8-lane groups leave to warps
+  side.fill_zero(ctx);
+  I wide_rows = warp ? I(n) : I(0);
   auto launch = [&](auto fill, I* o_ci, V* o_v) {
     constexpr bool Fill = decltype(fill)::value;
     if (!warp)
       k_merge_group<V, I, Union, Fill, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
-          n, 0, split, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
-    k_merge_group<V, I, Union, Fill, 32><<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
-        n, split, all, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
+          n, 0, split, Fill ? nullptr : side.data() + 1, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v,
+          rp.data(), o_ci, o_v);
+    // The count pass always runs the warps' launch (the number of long rows is not known yet).
+    if (!Fill || wide_rows > 0)
+      k_merge_group<V, I, Union, Fill, 32>
+          <<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
+              n, split, all, nullptr, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
     RINGBLAS_CHECK_LAUNCH(Fill ? "k_merge_group<fill>" : "k_merge_group<count>", s, ctx.debug_sync);
   };
   if (n > 0)
     launch(std::false_type{}, nullptr, nullptr);
   else
     rp.fill_zero(ctx);
-  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+  I long_rows = 0;
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx, side.data(), &long_rows);
+  if (!warp) wide_rows = long_rows;
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   // |A ∪ B| = |A| = |B| (or |A ∩ B| = |A| = |B|) only when A and B have one pattern: then T has it
