@@ -5,10 +5,10 @@
 // those sizes (no pass over the entries, one host read of nnz(T)); every row is then written
 // straight into T, in column order:
 // - a row of at most k entries is copied (a group of lanes per row, coalesced);
-// - a short row (<= Policy::topk_short_row entries) is held in registers by a group of G lanes
-//   (G = 8 or 32 from the average row length, Policy::topk_group_min_avg), which finds the k-th
-//   largest key bit by bit (common/group_select.cuh) and writes the keys above it and the first
-//   equal ones by warp ballots;
+// - a short row (<= Policy::topk_short_row entries) is held in registers by a group of
+//   Policy::topk_group lanes (1, 2, 4, ... entries per lane, the smallest that holds the row),
+//   which finds the k-th largest key bit by bit (common/group_select.cuh) and writes the keys
+//   above it and the first equal ones by ballots;
 // - a long row (rare: read once on the host as a count from the size pass) goes through a stable
 //   segmented sort (CUB DeviceSegmentedSort::StableSortPairsDescending over the long rows only:
 //   other rows are passed as empty segments) that flags its first k positions, and a warp per
@@ -47,41 +47,27 @@ __global__ void k_topk_sizes(std::size_t nrows, Index k, const I* rp, I* sizes, 
   if (needs_sort(len, k)) atomicAdd(reinterpret_cast<unsigned*>(sorted_rows), 1u);
 }
 
-/// A group of G lanes per row writes the row's top k into T at out_rp[r] (rows that need the
-/// sort are left to k_topk_long_write). Item t of a lane is the row's entry t * G + lane.
-template <class V, class I, int G>
-__global__ void __launch_bounds__(Policy::block)
-    k_topk_short(std::size_t nrows, Index k, const I* rp, const I* ci, const V* x, const I* out_rp,
-                 I* o_ci, V* o_v) {
+/// The top k of one row of `items` entries (k < items <= G * R) from position b, held R per lane
+/// (item t of a lane is the row's entry t * G + lane), written in column order to T from o.
+template <class V, class I, int G, int R>
+__device__ __forceinline__ void topk_in_registers(I b, int items, Index k, const I* ci, const V* x,
+                                                  I o, I* o_ci, V* o_v) {
   using K = typename order_key<V>::type;
-  constexpr int R = Policy::topk_short_row / G;
   static_assert(R <= 32, "validity is one bit per item");
-  const std::size_t r = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-  if (r >= nrows) return;  // whole groups leave together
   const int lane = int(threadIdx.x % G);
-  const I b = rp[r], e = rp[r + 1], len = e - b, o = out_rp[r];
-  if (Index(len) <= k) {
-    for (I p = b + I(lane); p < e; p += I(G)) {
-      o_ci[o + (p - b)] = ci[p];
-      o_v[o + (p - b)] = x[p];
-    }
-    return;
-  }
-  if (needs_sort(len, k)) return;
-  const int items = int(len);
   K key[R];
   unsigned valid = 0;
 #pragma unroll
   for (int t = 0; t < R; ++t) {
     key[t] = 0;
     const int q = t * G + lane;
-    if (t * G < items && q < items) {
+    if (q < items) {
       key[t] = key_of(x[b + I(q)]);
       valid |= 1u << t;
     }
   }
   unsigned take_equal = 0;
-  const K kth = group_kth_largest<G, R>(key, valid, unsigned(k), items, take_equal);
+  const K kth = group_kth_largest<G, R>(key, valid, unsigned(k), take_equal);
   const unsigned gm = group_mask<G>(), below = lanes_below_me() & gm;
   unsigned equal_seen = 0, written = 0;
 #pragma unroll
@@ -102,6 +88,43 @@ __global__ void __launch_bounds__(Policy::block)
     written += unsigned(__popc(keep_mask));
     equal_seen += unsigned(__popc(eq_mask));
   }
+}
+
+/// A group of G lanes per row writes the row's top k into T at out_rp[r] (rows that need the
+/// sort are left to k_topk_long_write). The register path is instantiated for 1, 2, 4, ... items
+/// per lane up to Policy::topk_short_row / G and picked per row, so that a short row pays for
+/// the items it has (every round of the search visits each register slot).
+template <class V, class I, int G>
+__global__ void __launch_bounds__(Policy::block)
+    k_topk_short(std::size_t nrows, Index k, const I* rp, const I* ci, const V* x, const I* out_rp,
+                 I* o_ci, V* o_v) {
+  constexpr int R = Policy::topk_short_row / G;
+  const std::size_t r = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+  if (r >= nrows) return;  // whole groups leave together
+  const int lane = int(threadIdx.x % G);
+  const I b = rp[r], e = rp[r + 1], len = e - b, o = out_rp[r];
+  if (Index(len) <= k) {
+    for (I p = b + I(lane); p < e; p += I(G)) {
+      o_ci[o + (p - b)] = ci[p];
+      o_v[o + (p - b)] = x[p];
+    }
+    return;
+  }
+  if (needs_sort(len, k)) return;
+  const int items = int(len), per_lane = (items + G - 1) / G;
+  // Instantiated for 1, 2, 4, 8, 16 and R entries per lane (the smallest that holds the row).
+  if (per_lane <= 1)
+    topk_in_registers<V, I, G, 1>(b, items, k, ci, x, o, o_ci, o_v);
+  else if (per_lane <= 2)
+    topk_in_registers<V, I, G, 2>(b, items, k, ci, x, o, o_ci, o_v);
+  else if (per_lane <= 4)
+    topk_in_registers<V, I, G, 4>(b, items, k, ci, x, o, o_ci, o_v);
+  else if (per_lane <= 8)
+    topk_in_registers<V, I, G, (R < 8 ? R : 8)>(b, items, k, ci, x, o, o_ci, o_v);
+  else if (per_lane <= 16)
+    topk_in_registers<V, I, G, (R < 16 ? R : 16)>(b, items, k, ci, x, o, o_ci, o_v);
+  else
+    topk_in_registers<V, I, G, R>(b, items, k, ci, x, o, o_ci, o_v);
 }
 
 /// Keys and positions of the entries of the rows that need the sort (a warp per row).
@@ -219,12 +242,9 @@ Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
   if (total > 0) {
     const I* a_ci = A.col_idx().as<I>();
     const V* x = A.values().as<V>();
-    if (double(nnz) < Policy::topk_group_min_avg * double(n))
-      k_topk_short<V, I, 8><<<blocks_for(n * 8), Policy::block, 0, s>>>(
-          n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
-    else
-      k_topk_short<V, I, 32><<<blocks_for(n * 32), Policy::block, 0, s>>>(
-          n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
+    constexpr int G = Policy::topk_group;
+    k_topk_short<V, I, G><<<blocks_for(n * G), Policy::block, 0, s>>>(
+        n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_topk_short", s, ctx.debug_sync);
     if (sorted_rows > 0) topk_long_rows<V, I>(A, k, out_rp.data(), ci.data(), vals.data(), ctx);
   }
