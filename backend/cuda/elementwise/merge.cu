@@ -125,11 +125,11 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 /// A and B have one pattern (so T has it too): o_ci[p] = ci[p], z[p] = op(a[p], b[p]),
-/// Policy::items entries per thread, block-striped; the row is looked up only for positional
-/// operators.
+/// Policy::items entries per thread, block-striped; the row is looked up (within the tile's rows,
+/// tile_row) only for positional operators.
 template <class V, class I>
 __global__ void __launch_bounds__(Policy::block)
-    k_merge_same_pattern(std::size_t nnz, I nrows, BinaryOpCode op, bool positional, const I* rp,
+    k_merge_same_pattern(std::size_t nnz, BinaryOpCode op, const I* rp, const I* tile_row,
                          const I* ci, const V* a_v, const V* b_v, I* o_ci, V* o_v) {
   constexpr int N = Policy::items;
   const std::size_t base = std::size_t(blockIdx.x) * Policy::block * N + threadIdx.x;
@@ -148,7 +148,8 @@ __global__ void __launch_bounds__(Policy::block)
   for (int t = 0; t < N; ++t) {
     const std::size_t p = base + std::size_t(t) * Policy::block;
     if (p < nnz) {
-      const std::int64_t i = positional ? std::int64_t(row_of(rp, nrows, I(p))) : 0;
+      const std::int64_t i =
+          tile_row ? std::int64_t(row_in_tile(rp, tile_row, std::size_t(Policy::block) * N, p)) : 0;
       const std::int64_t j = std::int64_t(c[t]);
       o_ci[p] = c[t];
       o_v[p] = binary_op_at<V>(op, x[t], y[t], i, j, i, j);
@@ -199,10 +200,12 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
   // |A ∪ B| = |A| = |B| (or |A ∩ B| = |A| = |B|) only when A and B have one pattern: then T has it
   // too (its row pointers are the scan just made), and no row needs a merge.
   if (nnz > 0 && Index(nnz) == A.nnz() && Index(nnz) == B.nnz()) {
-    k_merge_same_pattern<V, I>
-        <<<grid_for(std::size_t(nnz), std::size_t(Policy::block) * Policy::items), Policy::block, 0,
-           s>>>(std::size_t(nnz), I(n), op, is_positional(op), rp.data(), a_ci, a_v, b_v, ci.data(),
-                vals.data());
+    const std::size_t tile = std::size_t(Policy::block) * Policy::items;
+    device_array<I> tiles;
+    if (is_positional(op)) tiles = tile_rows(rp.data(), I(n), std::size_t(nnz), tile, ctx);
+    k_merge_same_pattern<V, I><<<grid_for(std::size_t(nnz), tile), Policy::block, 0, s>>>(
+        std::size_t(nnz), op, rp.data(), is_positional(op) ? tiles.data() : nullptr, a_ci, a_v, b_v,
+        ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_merge_same_pattern", s, ctx.debug_sync);
   } else if (nnz > 0) {
     launch(std::true_type{}, ci.data(), vals.data());
@@ -221,14 +224,15 @@ __global__ void k_kron_count(Index nrows, Index mb, const I* a_rp, const I* b_rp
 }
 
 /// One thread per entry e of T (coalesced writes): its row r by binary search of T's row
-/// pointers, then its pair (pa, pb) from its place t in the row: pa = t / lenB, pb = t % lenB.
+/// pointers within its tile's rows (launch.cuh tile_rows), then its pair (pa, pb) from its place t
+/// in the row: pa = t / lenB, pb = t % lenB.
 template <class V, class I>
-__global__ void k_kron_fill(std::size_t nnz, I nrows, Index mb, Index nb, BinaryOpCode op,
+__global__ void k_kron_fill(std::size_t nnz, const I* tile_row, Index mb, Index nb, BinaryOpCode op,
                             const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp,
                             const I* b_ci, const V* b_v, const I* out_rp, I* o_ci, V* o_v) {
   const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= nnz) return;
-  const I r = row_of(out_rp, nrows, I(e));
+  const I r = row_in_tile(out_rp, tile_row, Policy::block, e);
   const Index ia = Index(r) / mb, ib = Index(r) % mb;
   const I b0 = b_rp[ib], len_b = b_rp[ib + 1] - b0, t = I(e) - out_rp[r];
   const I pa = a_rp[ia] + t / len_b, pb = b0 + t % len_b;
@@ -253,8 +257,9 @@ Matrix kron_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Conte
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   if (nnz > 0) {
+    const device_array<I> tiles = tile_rows(rp.data(), I(n), std::size_t(nnz), Policy::block, ctx);
     k_kron_fill<V, I><<<blocks_for(std::size_t(nnz)), Policy::block, 0, s>>>(
-        std::size_t(nnz), I(n), mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(),
+        std::size_t(nnz), tiles.data(), mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(),
         A.values().as<V>(), B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp.data(),
         ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_kron_fill", s, ctx.debug_sync);
