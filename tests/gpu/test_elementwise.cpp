@@ -388,8 +388,8 @@ TEST_F(Elementwise, TopKNanSignedZeroInfinity) {
   }
 }
 
-// Rows longer than the rank-counting limit (backend/cuda/elementwise/policy.hpp, 256) go
-// through the segmented sort, shorter ones do not; one call mixes both, with ties and NaN.
+// Rows longer than the register path holds (backend/cuda/elementwise/policy.hpp, 256) take a
+// block each, shorter ones a group of lanes; one call mixes both, with ties and NaN.
 TEST_F(Elementwise, TopKLongAndShortRowsTogether) {
   int seed = 650;
   for (Type at : {Type::fp32, Type::int64, Type::boolean})
@@ -512,7 +512,7 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
-  // Long rows: the warp-per-row merge (rows staged in shared memory) and the segmented-sort
+  // Long rows: the warp-per-row merge (rows staged in shared memory) and the block-per-row
   // top-k.
   const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
   const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
@@ -637,9 +637,9 @@ Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengt
 }
 
 // Top-k rows around every threshold: rows of at most k entries (copied), rows held in registers
-// by groups of 8 lanes (short rows on average) or a warp, rows of 256 / 257 entries (the sorted
-// path starts above 256), k around the group sizes.
-TEST_F(Elementwise, TopKGroupAndSortedRowsAroundThresholds) {
+// by groups of 8 lanes (1 to 32 entries per lane), rows of 256 / 257 entries (the block path
+// starts above 256), k around the group sizes.
+TEST_F(Elementwise, TopKGroupAndBlockRowsAroundThresholds) {
   int seed = 1400;
   // Averages 10.0 entries (groups of 8 lanes), with rows of 256 and 257.
   const std::vector<Index> mostly_short = {

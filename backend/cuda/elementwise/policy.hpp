@@ -11,8 +11,8 @@ struct Policy {
   /// Entries per thread of the streaming kernels (apply without positions, ewise on one pattern):
   /// block-striped so that each load is coalesced and a thread keeps this many in flight.
   static constexpr int items = 4;
-  /// top-k: rows of at most this many entries are held in registers by a group of lanes (no
-  /// sort); longer rows (with more than k entries) go through the segmented sort.
+  /// top-k: rows of at most this many entries are held in registers by a group of lanes; longer
+  /// rows (with more than k entries) take a block each, searching the row in global memory.
   static constexpr int topk_short_row = 256;
   /// top-k: lanes per row of the register path. Each round of the k-th key search costs a warp
   /// one compare per register slot plus a reduction, shared by the 32 / G rows it holds, so small
