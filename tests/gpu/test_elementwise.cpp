@@ -616,6 +616,42 @@ TEST_F(Elementwise, SelectPositionalManyBlocksFarThunks) {
       }
 }
 
+// A masked copy as Markov clustering's pruning does it: C<M> = A with M of A's pattern, values 0/1
+// for whole rows or single entries, every mask mode, into an empty and a non-empty C, with rows of
+// hundreds of entries (the value mask's filter and the write-back's same-place probe).
+TEST_F(Elementwise, ApplyMaskWithTheInputsPattern) {
+  int seed = 1500;
+  for (Pattern p : {Pattern::random, Pattern::dense_row, Pattern::empty_rows})
+    for (bool per_row : {true, false})
+      for (MaskMode mm : all_mask_modes) {
+        ++seed;
+        const Index m = 60, n = 1500;
+        const Matrix A = random_matrix(m, n, 0.3, Type::fp32, seed, p);
+        const std::vector<Index> rp = A.row_ptr_vector(), ci = A.col_idx_vector();
+        std::vector<float> mv(ci.size());
+        Rng rng{std::uint64_t(seed)};
+        for (Index r = 0; r < m; ++r) {
+          const bool row_on = rng.chance(0.5);
+          for (Index q = rp[std::size_t(r)]; q < rp[std::size_t(r) + 1]; ++q)
+            mv[std::size_t(q)] = (per_row ? row_on : rng.chance(0.5)) ? 1.f : 0.f;
+        }
+        const Matrix M = Matrix::from_csr(m, n, rp, ci, mv);
+        const Descriptor d = ew_desc(mm, seed % 2 == 0, false, false);
+        for (bool empty_c : {true, false}) {
+          const Matrix C0 =
+              empty_c ? Matrix(m, n, Type::fp32) : random_matrix(m, n, 0.05, Type::fp32, seed + 1);
+          EXPECT_EQ(verify<Matrix>(C0,
+                                   [&](Matrix& C, Context& x) {
+                                     apply(C, mask_for(mm, M), no_accum, UnaryOpCode::identity, A,
+                                           d, x);
+                                   }),
+                    "")
+              << pattern_name(p) << (per_row ? " mask per row" : " mask per entry")
+              << (empty_c ? " empty C " : " C ") << describe(mm, no_accum, d);
+        }
+      }
+}
+
 /// Rows of the lengths listed, cycled over `nrows` rows of `ncols` columns (distinct sorted
 /// columns spread over the row), small integer values (many ties), NaN now and then in floats.
 Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengths, Type t,
