@@ -327,6 +327,13 @@ int main(int argc, char** argv) {
                ew(), c);
          return C;
        }},
+      // A masked copy (Markov clustering's pruning): A under a value mask of its own pattern.
+      {"apply identity masked by A", 1,
+       [&](const std::vector<const Matrix*>& in, Context& c) {
+         Matrix C = out_like(*in[0]);
+         apply(C, in[0], no_accum, UnaryOpCode::identity, *in[0], ew(), c);
+         return C;
+       }},
       {"select value_gt 0", 1,
        [&](const std::vector<const Matrix*>& in, Context& c) {
          Matrix C = out_like(*in[0]);

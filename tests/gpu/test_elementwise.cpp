@@ -467,8 +467,8 @@ TEST_F(Elementwise, TopKNanSignedZeroInfinity) {
   }
 }
 
-// Rows longer than the rank-counting limit (backend/cuda/elementwise/policy.hpp, 256) go
-// through the segmented sort, shorter ones do not; one call mixes both, with ties and NaN.
+// Rows longer than the register path holds (backend/cuda/elementwise/policy.hpp, 256) take a
+// block each, shorter ones a group of lanes; one call mixes both, with ties and NaN.
 TEST_F(Elementwise, TopKLongAndShortRowsTogether) {
   int seed = 650;
   for (Type at : {Type::fp32, Type::int64, Type::boolean})
@@ -591,7 +591,7 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
-  // Long rows: the warp-per-row merge (rows staged in shared memory) and the segmented-sort
+  // Long rows: the warp-per-row merge (rows staged in shared memory) and the block-per-row
   // top-k.
   const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
   const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
@@ -695,6 +695,42 @@ TEST_F(Elementwise, SelectPositionalManyBlocksFarThunks) {
       }
 }
 
+// A masked copy as Markov clustering's pruning does it: C<M> = A with M of A's pattern, values 0/1
+// for whole rows or single entries, every mask mode, into an empty and a non-empty C, with rows of
+// hundreds of entries (the value mask's filter and the write-back's same-place probe).
+TEST_F(Elementwise, ApplyMaskWithTheInputsPattern) {
+  int seed = 1500;
+  for (Pattern p : {Pattern::random, Pattern::dense_row, Pattern::empty_rows})
+    for (bool per_row : {true, false})
+      for (MaskMode mm : all_mask_modes) {
+        ++seed;
+        const Index m = 60, n = 1500;
+        const Matrix A = random_matrix(m, n, 0.3, Type::fp32, seed, p);
+        const std::vector<Index> rp = A.row_ptr_vector(), ci = A.col_idx_vector();
+        std::vector<float> mv(ci.size());
+        Rng rng{std::uint64_t(seed)};
+        for (Index r = 0; r < m; ++r) {
+          const bool row_on = rng.chance(0.5);
+          for (Index q = rp[std::size_t(r)]; q < rp[std::size_t(r) + 1]; ++q)
+            mv[std::size_t(q)] = (per_row ? row_on : rng.chance(0.5)) ? 1.f : 0.f;
+        }
+        const Matrix M = Matrix::from_csr(m, n, rp, ci, mv);
+        const Descriptor d = ew_desc(mm, seed % 2 == 0, false, false);
+        for (bool empty_c : {true, false}) {
+          const Matrix C0 =
+              empty_c ? Matrix(m, n, Type::fp32) : random_matrix(m, n, 0.05, Type::fp32, seed + 1);
+          EXPECT_EQ(verify<Matrix>(C0,
+                                   [&](Matrix& C, Context& x) {
+                                     apply(C, mask_for(mm, M), no_accum, UnaryOpCode::identity, A,
+                                           d, x);
+                                   }),
+                    "")
+              << pattern_name(p) << (per_row ? " mask per row" : " mask per entry")
+              << (empty_c ? " empty C " : " C ") << describe(mm, no_accum, d);
+        }
+      }
+}
+
 /// Rows of the lengths listed, cycled over `nrows` rows of `ncols` columns (distinct sorted
 /// columns spread over the row), small integer values (many ties), NaN now and then in floats.
 Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengths, Type t,
@@ -716,9 +752,9 @@ Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengt
 }
 
 // Top-k rows around every threshold: rows of at most k entries (copied), rows held in registers
-// by groups of 8 lanes (short rows on average) or a warp, rows of 256 / 257 entries (the sorted
-// path starts above 256), k around the group sizes.
-TEST_F(Elementwise, TopKGroupAndSortedRowsAroundThresholds) {
+// by groups of 8 lanes (1 to 32 entries per lane), rows of 256 / 257 entries (the block path
+// starts above 256), k around the group sizes.
+TEST_F(Elementwise, TopKGroupAndBlockRowsAroundThresholds) {
   int seed = 1400;
   // Averages 10.0 entries (groups of 8 lanes), with rows of 256 and 257.
   const std::vector<Index> mostly_short = {

@@ -11,6 +11,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/scan_total.cuh"
 #include "ringblas/error.hpp"
 #include "semirings/cast.hpp"
 
@@ -65,32 +66,24 @@ __global__ void k_lower_bounds(Index ncols, std::size_t nnz, const I* keys, I* r
   rp[c] = I(lo);
 }
 
-/// counts[r] = number of entries of row r whose value is nonzero.
-template <class V, class I>
-__global__ void k_mask_count(Index nrows, const I* rp, const V* v, I* counts) {
-  Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= nrows) return;
-  I c = 0;
-  for (I p = rp[r]; p < rp[r + 1]; ++p) c += (v[p] != V(0));
-  counts[r] = c;
-}
-
-template <class V, class I>
-__global__ void k_mask_fill(Index nrows, const I* rp, const I* ci, const V* v, const I* out_rp,
+/// The entries of a value mask whose value is nonzero, a warp per row (coalesced; long rows in
+/// chunks of 32, kept entries placed by ballots). Fill = false: counts[r]; true: writes them.
+template <class V, class I, bool Fill>
+__global__ void k_mask_rows(Index nrows, const I* rp, const I* ci, const V* v, I* out_rp,
                             I* out_ci) {
-  Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= nrows) return;
-  I o = out_rp[r];
-  for (I p = rp[r]; p < rp[r + 1]; ++p)
-    if (v[p] != V(0)) out_ci[o++] = ci[p];
-}
-
-template <class I> void exclusive_scan(I* data, std::size_t n, const Context& ctx) {
-  std::size_t bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, n, stream_of(ctx)));
-  device_array<unsigned char> tmp(bytes, ctx);
-  RINGBLAS_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, n, stream_of(ctx)));
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (r >= nrows) return;  // uniform across the warp
+  const I e = rp[r + 1];
+  I o = Fill ? out_rp[r] : I(0);
+  for (I base = rp[r]; base < e; base += 32) {
+    const I p = base + I(lane);
+    const bool keep = p < e && v[p] != V(0);
+    const unsigned ballot = __ballot_sync(0xffffffffu, keep);
+    if (Fill && keep) out_ci[o + I(__popc(ballot & ((1u << lane) - 1u)))] = ci[p];
+    o += I(__popc(ballot));
+  }
+  if (!Fill && lane == 0) out_rp[r] = o;
 }
 
 template <class To, class From>
@@ -234,18 +227,18 @@ DeviceMask value_mask_typed(const Matrix& m, DeviceMask out, const Context& ctx)
   const Index n = m.nrows();
   device_array<I> rp(std::size_t(n) + 1, ctx);
   rp.fill_zero(ctx);
+  const unsigned warps = grid_for(std::size_t(n) * 32, block);
   if (n > 0) {
-    k_mask_count<V, I><<<grid_for(std::size_t(n), block), block, 0, s>>>(
-        n, m.row_ptr().as<I>(), m.values().as<V>(), rp.data());
-    RINGBLAS_CHECK_LAUNCH("k_mask_count", s, ctx.debug_sync);
+    k_mask_rows<V, I, false><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
+                                                    m.values().as<V>(), rp.data(), nullptr);
+    RINGBLAS_CHECK_LAUNCH("k_mask_rows<count>", s, ctx.debug_sync);
   }
-  exclusive_scan(rp.data(), std::size_t(n) + 1, ctx);
-  I nnz = rp.to_host(ctx, std::size_t(n) + 1).back();
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   if (n > 0 && nnz > 0) {
-    k_mask_fill<V, I><<<grid_for(std::size_t(n), block), block, 0, s>>>(
-        n, m.row_ptr().as<I>(), m.col_idx().as<I>(), m.values().as<V>(), rp.data(), ci.data());
-    RINGBLAS_CHECK_LAUNCH("k_mask_fill", s, ctx.debug_sync);
+    k_mask_rows<V, I, true><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
+                                                   m.values().as<V>(), rp.data(), ci.data());
+    RINGBLAS_CHECK_LAUNCH("k_mask_rows<fill>", s, ctx.debug_sync);
   }
   out.nnz = Index(nnz);
   out.row_ptr = rp.release();

@@ -28,10 +28,11 @@ __device__ __forceinline__ unsigned lanes_below_me() { return (1u << (threadIdx.
 /// keys are >= the candidate (random rows: after about log2(len / k) + 2 bits); the selection is
 /// then every key > the result plus `take_equal` keys equal to it (the first ones by position).
 /// Invalid items must hold key 0, which no candidate counts. Every lane of the group gets the
-/// same result. Cost: at most 8 * sizeof(K) rounds of R compares and one reduction.
+/// same result. Cost: at most 8 * sizeof(K) rounds of R compares and one reduction (so R should
+/// be no larger than the items per lane need).
 template <int G, int R, class K>
 __device__ __forceinline__ K group_kth_largest(const K (&key)[R], unsigned valid, unsigned k,
-                                               int items, unsigned& take_equal) {
+                                               unsigned& take_equal) {
   static_assert(std::is_unsigned_v<K>, "keys are unsigned (order-preserving maps)");
   const unsigned gm = group_mask<G>();
   K t = 0;
@@ -39,16 +40,14 @@ __device__ __forceinline__ K group_kth_largest(const K (&key)[R], unsigned valid
     const K cand = t | (K(1) << bit);
     unsigned n = 0;
 #pragma unroll
-    for (int r = 0; r < R; ++r)
-      if (r * G < items) n += key[r] >= cand ? 1u : 0u;
+    for (int r = 0; r < R; ++r) n += key[r] >= cand ? 1u : 0u;  // invalid items: key 0
     const unsigned count = __reduce_add_sync(gm, n);
     if (count >= k) t = cand;
     if (count == k) break;
   }
   unsigned gt = 0;
 #pragma unroll
-  for (int r = 0; r < R; ++r)
-    if (r * G < items) gt += ((valid >> r) & 1u) && key[r] > t ? 1u : 0u;
+  for (int r = 0; r < R; ++r) gt += ((valid >> r) & 1u) && key[r] > t ? 1u : 0u;
   take_equal = k - __reduce_add_sync(gm, gt);
   return t;
 }

@@ -86,10 +86,10 @@ __global__ void k_filter_rows(Index nrows, bool has_mask, bool complement, const
   const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (r >= nrows) return;  // uniform across the warp
-  const I te = t_rp[r + 1];
+  const I ts = t_rp[r], te = t_rp[r + 1];
   const I ms = has_mask ? m_rp[r] : I(0), me = has_mask ? m_rp[r + 1] : I(0);
   I o = Fill ? out_rp[r] : I(0);
-  for (I base = t_rp[r]; base < te; base += 32) {
+  for (I base = ts; base < te; base += 32) {
     const I k = base + I(lane);
     bool keep = false;
     if (k < te) {
@@ -97,6 +97,18 @@ __global__ void k_filter_rows(Index nrows, bool has_mask, bool complement, const
       if (has_mask) {
         const I j = t_ci[k];
         I lo = ms, hi = me;
+        // The same place in the mask's row first: a mask with T's pattern (a masked copy, as
+        // Markov clustering's pruning does) is found at once, else the probe halves the search.
+        const I guess = ms + (k - ts);
+        if (guess < me) {
+          const I g = m_ci[guess];
+          if (g == j)
+            lo = hi = guess;
+          else if (g < j)
+            lo = guess + 1;
+          else
+            hi = guess;
+        }
         while (lo < hi) {
           const I mid = lo + (hi - lo) / 2;
           if (m_ci[mid] < j) lo = mid + 1;

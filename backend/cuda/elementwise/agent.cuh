@@ -31,6 +31,27 @@ __device__ __forceinline__ I row_of(const I* rp, I n, I p) {
   return row_in(rp, I(0), n, p);
 }
 
+/// Rows of tiles of `tile` consecutive entries (one block of an entry-parallel kernel):
+/// tile_row[t] = the row of entry min(t * tile, total - 1), for t <= ntiles, each a parallel
+/// binary search, so that a thread per entry then searches only its tile's few rows (a search
+/// per block from scratch would serialise ~log2(n) dependent loads in front of every block).
+template <class I>
+__global__ void k_tile_rows(std::size_t ntiles, std::size_t tile, std::size_t total, I nrows,
+                            const I* rp, I* tile_row) {
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t > ntiles) return;
+  const std::size_t e = t * tile < total ? t * tile : total - 1;
+  tile_row[t] = row_of(rp, nrows, I(e));
+}
+
+/// The row of entry e (< total) from its tile's rows (k_tile_rows).
+template <class I>
+__device__ __forceinline__ I row_in_tile(const I* rp, const I* tile_row, std::size_t tile,
+                                         std::size_t e) {
+  const std::size_t t = e / tile;
+  return row_in(rp, tile_row[t], tile_row[t + 1] + 1, I(e));
+}
+
 /// Arguments of the value map (elementwise.hpp MapOp, with the bound scalar already in V).
 template <class V>
 struct MapArgs {

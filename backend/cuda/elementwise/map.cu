@@ -1,8 +1,8 @@
 // apply (value maps) on the device: z = f(a, i, j) with A's structure (reused when A is a
 // temporary, else copied). Maps that do not read the row: Policy::items entries per thread,
 // striped (coalesced, several loads in flight per thread), the column copy fused into the same
-// pass. Maps that read the row: one thread per entry, the row by a binary search of the row
-// pointers, the columns copied by cudaMemcpyAsync. No shared memory.
+// pass. Maps that read the row: one thread per entry, the row by a binary search within its
+// tile's rows (launch.cuh tile_rows), the columns copied by cudaMemcpyAsync. No shared memory.
 #include <string>
 
 #include "backend/cuda/common/device_array.cuh"
@@ -14,12 +14,13 @@
 namespace ringblas::cuda::elementwise {
 namespace {
 
+/// One thread per entry, its row found within its tile's rows (launch.cuh tile_rows).
 template <class V, class I>
-__global__ void k_map(MapArgs<V> a, bool needs_row, I nrows, std::size_t nnz, const I* rp,
-                      const I* ci, const V* x, V* z) {
+__global__ void k_map_rows(MapArgs<V> a, std::size_t nnz, const I* rp, const I* tile_row,
+                           const I* ci, const V* x, V* z) {
   const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= nnz) return;
-  const std::int64_t i = needs_row ? std::int64_t(row_of(rp, nrows, I(p))) : 0;
+  const std::int64_t i = std::int64_t(row_in_tile(rp, tile_row, Policy::block, p));
   z[p] = map_value(a, x[p], i, std::int64_t(ci[p]));
 }
 
@@ -77,9 +78,10 @@ Matrix map_typed(const Matrix& A, Matrix& hold, const MapOp& f, const Context& c
       &A == &hold ? std::move(hold.values()) : Buffer(sizeof(V) * nnz, Location::device, &ctx);
   const V* x = &A == &hold ? vals.as<V>() : A.values().as<V>();
   if (nnz > 0 && needs_row) {
-    k_map<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(args, true, I(n), nnz, rp.as<I>(),
-                                                          ci.as<I>(), x, vals.as<V>());
-    RINGBLAS_CHECK_LAUNCH("k_map", s, ctx.debug_sync);
+    const device_array<I> tiles = tile_rows(rp.as<I>(), I(n), nnz, Policy::block, ctx);
+    k_map_rows<V, I><<<blocks_for(nnz), Policy::block, 0, s>>>(args, nnz, rp.as<I>(), tiles.data(),
+                                                               ci.as<I>(), x, vals.as<V>());
+    RINGBLAS_CHECK_LAUNCH("k_map_rows", s, ctx.debug_sync);
   } else if (nnz > 0) {
     const I* from_ci = copy_columns ? A.col_idx().as<I>() : ci.as<I>();
     k_map_striped<V, I>

@@ -6,7 +6,9 @@
 // rows are searched in global memory); lanes take G entries of A (then of B) at a time and
 // binary-search each in the other row; ballots count the common columns, and an entry's place in
 // the sorted union is (its index in its row) + (entries of the other row before it) - (common
-// columns before it). Count, exclusive scan (CUB), fill.
+// columns before it). The count pass needs only |A ∩ B| per row, which lanes find by merge path
+// (a binary search for each lane's start on the merged sequence, then a walk). Count, exclusive
+// scan (CUB), fill.
 //
 // When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
 // entry-by-entry pass instead (columns copied, values combined).
@@ -41,13 +43,14 @@ __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
   return lo;
 }
 
-/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len).
+/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
+/// longer rows are counted in *longer_rows when it is given.
 /// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
 template <class V, class I, bool Union, bool Fill, int G>
 __global__ void __launch_bounds__(Policy::block)
-    k_merge_group(Index nrows, Index from_len, Index to_len, BinaryOpCode op, const I* a_rp,
-                  const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
-                  I* out_rp, I* o_ci, V* o_v) {
+    k_merge_group(Index nrows, Index from_len, Index to_len, I* longer_rows, BinaryOpCode op,
+                  const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
+                  const V* b_v, I* out_rp, I* o_ci, V* o_v) {
   // Each group stages both rows' columns in shared memory when they fit (one coalesced pass,
   // every load in flight at once), so that the binary searches hit shared memory rather than
   // chains of dependent global loads.
@@ -59,7 +62,13 @@ __global__ void __launch_bounds__(Policy::block)
   const I a0 = a_rp[r], b0 = b_rp[r], na = a_rp[r + 1] - a0, nb = b_rp[r + 1] - b0;
   // This launch's rows: the longer of the two rows has from_len <= length < to_len.
   const Index longer = Index(na > nb ? na : nb);
-  if (longer < from_len || longer >= to_len) return;
+  if (longer < from_len || longer >= to_len) {
+    // Rows left to a launch of wider groups are counted, so that the fill can skip that launch
+    // when there are none (I: 32 or 64 bits; the count lives in its low word, little-endian).
+    if (longer_rows && lane == 0 && longer >= to_len)
+      atomicAdd(reinterpret_cast<unsigned*>(longer_rows), 1u);
+    return;
+  }
   const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
   const I* rb = b_ci + b0;
   if (na <= I(cap) && nb <= I(cap)) {
@@ -71,7 +80,37 @@ __global__ void __launch_bounds__(Policy::block)
     ra = sa;
     rb = sb;
   }
-  const I base = Fill ? out_rp[r] : I(0);
+  if constexpr (!Fill) {
+    // The count needs only |A ∩ B|: merge path (Green et al., ICS 2012). Lane l takes diagonals
+    // [d0, d1) of the merged sequence (A first on ties), finds where it starts by one binary
+    // search, then walks it, counting an equal pair when it takes the pair's A entry (so a pair
+    // split between two lanes counts once). Long rows cost a search plus len / G steps per lane.
+    const I total = na + nb, per = (total + I(G) - 1) / I(G);
+    const I d0 = I(lane) * per < total ? I(lane) * per : total;
+    const I d1 = d0 + per < total ? d0 + per : total;
+    I lo = d0 > nb ? d0 - nb : I(0), hi = d0 < na ? d0 : na;
+    while (lo < hi) {
+      const I mid = lo + (hi - lo) / 2;
+      if (ra[mid] <= rb[d0 - 1 - mid])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    I i = lo, j = d0 - lo;
+    unsigned found = 0;
+    for (I d = d0; d < d1; ++d) {
+      if (i < na && (j >= nb || ra[i] <= rb[j])) {
+        found += j < nb && ra[i] == rb[j] ? 1u : 0u;
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    const I common = I(__reduce_add_sync(gm, found));
+    if (lane == 0) out_rp[r] = Union ? na + nb - common : common;
+    return;
+  }
+  const I base = out_rp[r];
   I common = 0;  // entries of A found in B so far in this row (the same in every lane)
   for (I s = 0; s < na; s += I(G)) {
     const I t = s + I(lane);
@@ -113,16 +152,14 @@ __global__ void __launch_bounds__(Policy::block)
       seen += I(__popc(hits));
     }
   }
-  if constexpr (!Fill)
-    if (lane == 0) out_rp[r] = Union ? na + nb - common : common;
 }
 
 /// A and B have one pattern (so T has it too): o_ci[p] = ci[p], z[p] = op(a[p], b[p]),
-/// Policy::items entries per thread, block-striped; the row is looked up only for positional
-/// operators.
+/// Policy::items entries per thread, block-striped; the row is looked up (within the tile's rows,
+/// tile_row) only for positional operators.
 template <class V, class I>
 __global__ void __launch_bounds__(Policy::block)
-    k_merge_same_pattern(std::size_t nnz, I nrows, BinaryOpCode op, bool positional, const I* rp,
+    k_merge_same_pattern(std::size_t nnz, BinaryOpCode op, const I* rp, const I* tile_row,
                          const I* ci, const V* a_v, const V* b_v, I* o_ci, V* o_v) {
   constexpr int N = Policy::items;
   const std::size_t base = std::size_t(blockIdx.x) * Policy::block * N + threadIdx.x;
@@ -141,7 +178,8 @@ __global__ void __launch_bounds__(Policy::block)
   for (int t = 0; t < N; ++t) {
     const std::size_t p = base + std::size_t(t) * Policy::block;
     if (p < nnz) {
-      const std::int64_t i = positional ? std::int64_t(row_of(rp, nrows, I(p))) : 0;
+      const std::int64_t i =
+          tile_row ? std::int64_t(row_in_tile(rp, tile_row, std::size_t(Policy::block) * N, p)) : 0;
       const std::int64_t j = std::int64_t(c[t]);
       o_ci[p] = c[t];
       o_v[p] = binary_op_at<V>(op, x[t], y[t], i, j, i, j);
@@ -164,29 +202,40 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
       n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
   const Index split = warp ? 0 : Index(Policy::merge_stage_per_lane) * 8 + 1;
   const Index all = std::numeric_limits<Index>::max();
+  device_array<I> side(2, ctx);  // side[1]: rows the 8-lane groups leave to warps
+  side.fill_zero(ctx);
+  I wide_rows = warp ? I(n) : I(0);
   auto launch = [&](auto fill, I* o_ci, V* o_v) {
     constexpr bool Fill = decltype(fill)::value;
     if (!warp)
       k_merge_group<V, I, Union, Fill, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
-          n, 0, split, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
-    k_merge_group<V, I, Union, Fill, 32><<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
-        n, split, all, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
+          n, 0, split, Fill ? nullptr : side.data() + 1, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v,
+          rp.data(), o_ci, o_v);
+    // The count pass always runs the warps' launch (the number of long rows is not known yet).
+    if (!Fill || wide_rows > 0)
+      k_merge_group<V, I, Union, Fill, 32>
+          <<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
+              n, split, all, nullptr, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
     RINGBLAS_CHECK_LAUNCH(Fill ? "k_merge_group<fill>" : "k_merge_group<count>", s, ctx.debug_sync);
   };
   if (n > 0)
     launch(std::false_type{}, nullptr, nullptr);
   else
     rp.fill_zero(ctx);
-  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+  I long_rows = 0;
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx, side.data(), &long_rows);
+  if (!warp) wide_rows = long_rows;
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   // |A ∪ B| = |A| = |B| (or |A ∩ B| = |A| = |B|) only when A and B have one pattern: then T has it
   // too (its row pointers are the scan just made), and no row needs a merge.
   if (nnz > 0 && Index(nnz) == A.nnz() && Index(nnz) == B.nnz()) {
-    k_merge_same_pattern<V, I>
-        <<<grid_for(std::size_t(nnz), std::size_t(Policy::block) * Policy::items), Policy::block, 0,
-           s>>>(std::size_t(nnz), I(n), op, is_positional(op), rp.data(), a_ci, a_v, b_v, ci.data(),
-                vals.data());
+    const std::size_t tile = std::size_t(Policy::block) * Policy::items;
+    device_array<I> tiles;
+    if (is_positional(op)) tiles = tile_rows(rp.data(), I(n), std::size_t(nnz), tile, ctx);
+    k_merge_same_pattern<V, I><<<grid_for(std::size_t(nnz), tile), Policy::block, 0, s>>>(
+        std::size_t(nnz), op, rp.data(), is_positional(op) ? tiles.data() : nullptr, a_ci, a_v, b_v,
+        ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_merge_same_pattern", s, ctx.debug_sync);
   } else if (nnz > 0) {
     launch(std::true_type{}, ci.data(), vals.data());
@@ -205,14 +254,15 @@ __global__ void k_kron_count(Index nrows, Index mb, const I* a_rp, const I* b_rp
 }
 
 /// One thread per entry e of T (coalesced writes): its row r by binary search of T's row
-/// pointers, then its pair (pa, pb) from its place t in the row: pa = t / lenB, pb = t % lenB.
+/// pointers within its tile's rows (launch.cuh tile_rows), then its pair (pa, pb) from its place t
+/// in the row: pa = t / lenB, pb = t % lenB.
 template <class V, class I>
-__global__ void k_kron_fill(std::size_t nnz, I nrows, Index mb, Index nb, BinaryOpCode op,
+__global__ void k_kron_fill(std::size_t nnz, const I* tile_row, Index mb, Index nb, BinaryOpCode op,
                             const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp,
                             const I* b_ci, const V* b_v, const I* out_rp, I* o_ci, V* o_v) {
   const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= nnz) return;
-  const I r = row_of(out_rp, nrows, I(e));
+  const I r = row_in_tile(out_rp, tile_row, Policy::block, e);
   const Index ia = Index(r) / mb, ib = Index(r) % mb;
   const I b0 = b_rp[ib], len_b = b_rp[ib + 1] - b0, t = I(e) - out_rp[r];
   const I pa = a_rp[ia] + t / len_b, pb = b0 + t % len_b;
@@ -237,8 +287,9 @@ Matrix kron_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Conte
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
   if (nnz > 0) {
+    const device_array<I> tiles = tile_rows(rp.data(), I(n), std::size_t(nnz), Policy::block, ctx);
     k_kron_fill<V, I><<<blocks_for(std::size_t(nnz)), Policy::block, 0, s>>>(
-        std::size_t(nnz), I(n), mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(),
+        std::size_t(nnz), tiles.data(), mb, nb, op, A.row_ptr().as<I>(), A.col_idx().as<I>(),
         A.values().as<V>(), B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp.data(),
         ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_kron_fill", s, ctx.debug_sync);

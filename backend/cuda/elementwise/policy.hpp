@@ -11,12 +11,14 @@ struct Policy {
   /// Entries per thread of the streaming kernels (apply without positions, ewise on one pattern):
   /// block-striped so that each load is coalesced and a thread keeps this many in flight.
   static constexpr int items = 4;
-  /// top-k: rows of at most this many entries are held in registers by a group of lanes (no
-  /// sort); longer rows (with more than k entries) go through the segmented sort.
+  /// top-k: rows of at most this many entries are held in registers by a group of lanes; longer
+  /// rows (with more than k entries) take a block each, searching the row in global memory.
   static constexpr int topk_short_row = 256;
-  /// top-k: a group of 8 lanes per row when rows average fewer entries than this, else a warp
-  /// (the group finds the k-th largest key in up to 32/64 rounds, each one reduction over it).
-  static constexpr double topk_group_min_avg = 16.0;
+  /// top-k: lanes per row of the register path. Each round of the k-th key search costs a warp
+  /// one compare per register slot plus a reduction, shared by the 32 / G rows it holds, so small
+  /// groups with more entries per lane cost less per row (bench_elementwise, H100: a warp per
+  /// row of 96 entries spent most of row_topk's 1.2 ms in these rounds).
+  static constexpr int topk_group = 8;
   /// ewise_add / ewise_mult: one warp per row when rows of A and B hold at least this many
   /// entries together on average, else a group of 8 lanes per row (short rows: a warp would
   /// idle). Either way coalesced loads and a binary search per entry in the other row.

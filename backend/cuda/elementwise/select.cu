@@ -4,19 +4,16 @@
 // (offdiag: the row less at most one entry): one thread per row finds it by binary search of the
 // row's columns, an exclusive scan (CUB) of the range sizes gives T's row pointers (one host
 // read of nnz(T)), and one thread per entry of T copies its source entry (its row by a binary
-// search limited to the rows of the block's tile). Reads only what T keeps plus O(log) per row.
+// search limited to the rows of its tile, launch.cuh tile_rows). Reads only what T keeps plus
+// O(log) per row.
 //
-// Value predicates: the count of kept entries (CUB DeviceReduce over the predicate, one host
-// read) sizes T exactly; CUB DeviceSelect::If (one pass, decoupled look-back) then writes the kept
-// entries' columns, values and source positions; T's row pointer r is the number of kept
-// positions below A's row pointer r (a binary search per row).
-// No shared memory beyond the two-row tile bounds.
+// Value predicates: CUB DeviceSelect::If over the positions (one pass reading the values,
+// decoupled look-back) writes the kept positions in order and their count (one host read, which
+// sizes T exactly); a thread per kept entry gathers its column and value, and T's row pointer r
+// is the number of kept positions below A's row pointer r (a binary search per row).
+// No shared memory.
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
-#include <thrust/tuple.h>
 
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <limits>
 #include <string>
@@ -75,22 +72,15 @@ __global__ void k_select_ranges(I nrows, SelectOpCode op, std::int64_t k, const 
   hole[r] = h;
 }
 
-/// One thread per entry e of T: its row (searched within the rows of the block's tile), then its
-/// source entry, from[r] + its place in the row, one further past the hole.
+/// One thread per entry e of T: its row (searched within its tile's rows), then its source
+/// entry, from[r] + its place in the row, one further past the hole.
 template <class V, class I>
-__global__ void k_select_ranges_copy(std::size_t total, I nrows, const I* out_rp, const I* first,
-                                     const I* hole, const I* ci, const V* x, I* o_ci, V* o_v) {
-  const std::size_t e0 = std::size_t(blockIdx.x) * blockDim.x;
-  const std::size_t e1 = e0 + blockDim.x < total ? e0 + blockDim.x : total;
-  __shared__ I tile[2];
-  if (threadIdx.x == 0) {
-    tile[0] = row_of(out_rp, nrows, I(e0));
-    tile[1] = row_of(out_rp, nrows, I(e1 - 1));
-  }
-  __syncthreads();
-  const std::size_t e = e0 + threadIdx.x;
+__global__ void k_select_ranges_copy(std::size_t total, const I* out_rp, const I* tile_row,
+                                     const I* first, const I* hole, const I* ci, const V* x,
+                                     I* o_ci, V* o_v) {
+  const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= total) return;
-  const I r = row_in(out_rp, tile[0], tile[1] + 1, I(e));
+  const I r = row_in_tile(out_rp, tile_row, Policy::block, e);
   I src = first[r] + (I(e) - out_rp[r]);
   const I h = hole[r];
   if (h >= 0 && src >= h) ++src;
@@ -115,8 +105,10 @@ Matrix select_positional(const Matrix& A, SelectOpCode op, std::int64_t k, const
   device_array<I> ci(std::size_t(total), ctx);
   device_array<V> vals(std::size_t(total), ctx);
   if (total > 0) {
+    const device_array<I> tiles =
+        tile_rows(rp.data(), I(n), std::size_t(total), Policy::block, ctx);
     k_select_ranges_copy<V, I><<<blocks_for(std::size_t(total)), Policy::block, 0, s>>>(
-        std::size_t(total), I(n), rp.data(), first.data(), hole.data(), A.col_idx().as<I>(),
+        std::size_t(total), rp.data(), tiles.data(), first.data(), hole.data(), A.col_idx().as<I>(),
         A.values().as<V>(), ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_select_ranges_copy", s, ctx.debug_sync);
   }
@@ -124,21 +116,25 @@ Matrix select_positional(const Matrix& A, SelectOpCode op, std::int64_t k, const
                               rp.release(), ci.release(), vals.release());
 }
 
-/// 1 where the value predicate keeps x, else 0 (the count's input).
+/// The value predicate at entry p (DeviceSelect's predicate on positions).
 template <class V, class I>
-struct keeps_value {
+struct keeps_at {
   SelectArgs<V> a;
-  __device__ I operator()(V x) const { return select_keeps(a, x, 0, 0) ? I(1) : I(0); }
+  const V* x;
+  __device__ bool operator()(I p) const { return select_keeps(a, x[p], 0, 0); }
 };
 
-/// The value predicate on a (position, column, value) tuple (DeviceSelect's input).
+/// Columns and values of the kept entries, by their source positions (increasing: nearly
+/// sequential reads).
 template <class V, class I>
-struct keeps_entry {
-  SelectArgs<V> a;
-  __device__ bool operator()(const thrust::tuple<I, I, V>& t) const {
-    return select_keeps(a, thrust::get<2>(t), 0, 0);
-  }
-};
+__global__ void k_gather_kept(std::size_t kept, const I* pos, const I* ci, const V* x, I* o_ci,
+                              V* o_v) {
+  const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= kept) return;
+  const I p = pos[q];
+  o_ci[q] = ci[p];
+  o_v[q] = x[p];
+}
 
 /// out_rp[r] = number of kept source positions below rp[r], for r <= n.
 template <class I>
@@ -162,32 +158,25 @@ Matrix select_values(const Matrix& A, const SelectArgs<V>& args, const Context& 
   cudaStream_t s = stream_of(ctx);
   const std::size_t n = std::size_t(A.nrows()), nnz = std::size_t(A.nnz());
   const V* x = A.values().as<V>();
+  // The kept positions, in order (one pass reading the values), then their count (the host read).
+  device_array<I> pos(nnz, ctx), count(1, ctx);
   I kept = 0;
   if (nnz > 0) {
-    device_array<I> count(1, ctx);
-    const auto flags = thrust::make_transform_iterator(x, keeps_value<V, I>{args});
+    const thrust::counting_iterator<I> positions(0);
     std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(
-        cub::DeviceReduce::Sum(nullptr, bytes, flags, count.data(), std::int64_t(nnz), s));
+    RINGBLAS_CUDA_TRY(cub::DeviceSelect::If(nullptr, bytes, positions, pos.data(), count.data(),
+                                            std::int64_t(nnz), keeps_at<V, I>{args, x}, s));
     device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(
-        cub::DeviceReduce::Sum(tmp.data(), bytes, flags, count.data(), std::int64_t(nnz), s));
+    RINGBLAS_CUDA_TRY(cub::DeviceSelect::If(tmp.data(), bytes, positions, pos.data(), count.data(),
+                                            std::int64_t(nnz), keeps_at<V, I>{args, x}, s));
     kept = count.to_host(ctx, 1)[0];
   }
-  device_array<I> rp(n + 1, ctx), ci(std::size_t(kept), ctx), pos(std::size_t(kept), ctx);
+  device_array<I> rp(n + 1, ctx), ci(std::size_t(kept), ctx);
   device_array<V> vals(std::size_t(kept), ctx);
   if (kept > 0) {
-    device_array<I> count(1, ctx);
-    const auto in = thrust::make_zip_iterator(
-        thrust::make_tuple(thrust::counting_iterator<I>(0), A.col_idx().as<I>(), x));
-    const auto out =
-        thrust::make_zip_iterator(thrust::make_tuple(pos.data(), ci.data(), vals.data()));
-    std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceSelect::If(nullptr, bytes, in, out, count.data(),
-                                            std::int64_t(nnz), keeps_entry<V, I>{args}, s));
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceSelect::If(tmp.data(), bytes, in, out, count.data(),
-                                            std::int64_t(nnz), keeps_entry<V, I>{args}, s));
+    k_gather_kept<V, I><<<blocks_for(std::size_t(kept)), Policy::block, 0, s>>>(
+        std::size_t(kept), pos.data(), A.col_idx().as<I>(), x, ci.data(), vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_gather_kept", s, ctx.debug_sync);
     k_kept_below<I><<<blocks_for(n + 1), Policy::block, 0, s>>>(n, A.row_ptr().as<I>(), pos.data(),
                                                                 kept, rp.data());
     RINGBLAS_CHECK_LAUNCH("k_kept_below", s, ctx.debug_sync);
