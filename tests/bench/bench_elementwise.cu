@@ -9,7 +9,12 @@
 // against the device's copy bandwidth measured here (cudaMemcpy device to device, read + write).
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
-//        [--max-nnz N] [--only OP]
+//        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1]
+// --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
+// words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
+// even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
+// only one). A full run takes several minutes, mostly SuiteSparse; one op on the 100M input with
+// the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,8 +42,10 @@ using namespace ringblas;
   } while (0)
 
 struct Options {
-  std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR, only;
+  std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
+  std::vector<std::string> ops, inputs;
   int reps = 10, cpu_reps = 3;
+  bool cpu = true;
   double max_nnz = 1.2e8;
 };
 
@@ -70,6 +77,22 @@ Matrix generated(Index n, Index d, std::uint64_t seed, double share) {
   }
   rp[std::size_t(n)] = std::int32_t(n * d);
   return Matrix::from_csr(n, n, rp, ci, v);
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string t; std::getline(ss, t, ',');)
+    if (!t.empty()) out.push_back(t);
+  return out;
+}
+
+/// Does `name` contain one of `words` (an empty list selects everything)?
+bool selected(const std::vector<std::string>& words, const std::string& name) {
+  if (words.empty()) return true;
+  for (const std::string& w : words)
+    if (name.find(w) != std::string::npos) return true;
+  return false;
 }
 
 double csr_bytes(const Matrix& m) {
@@ -134,6 +157,7 @@ Row run(const Options& o, const std::string& op_name, const std::string& input,
     cudaGetLastError();
     return row;
   }
+  if (!o.cpu) return row;
   try {
     // The first call is the warm-up; when it alone takes over 2 s (SuiteSparse on 100M entries,
     // or the single-threaded host top-k of the cpu executor) it is the measurement.
@@ -215,8 +239,12 @@ int main(int argc, char** argv) {
       o.cpu_reps = std::stoi(v);
     else if (k == "--max-nnz")
       o.max_nnz = std::stod(v);
-    else if (k == "--only")
-      o.only = v;
+    else if (k == "--only" || k == "--ops")
+      o.ops = split_list(v);
+    else if (k == "--inputs")
+      o.inputs = split_list(v);
+    else if (k == "--cpu")
+      o.cpu = v != "0";
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -237,6 +265,7 @@ int main(int argc, char** argv) {
   for (auto [n, d] : {std::pair<Index, Index>{1 << 20, 10}, {1 << 21, 24}, {1 << 20, 96}}) {
     if (double(n * d) > o.max_nnz) continue;
     const std::string name = "gen n=" + std::to_string(n) + " d=" + std::to_string(d);
+    if (!selected(o.inputs, name)) continue;
     std::cout << "generating " << name << "\n" << std::flush;
     inputs.push_back({name, generated(n, d, 7, 0.5), generated(n, d, 9, 0.5)});
   }
@@ -244,15 +273,17 @@ int main(int argc, char** argv) {
   for (const char* f :
        {"snap/soc-Epinions1_lwcc_undirected.txt.gz", "suitesparse/bcsstk16.mtx.gz"}) {
     const std::string path = o.data + "/" + f;
-    if (!std::filesystem::is_regular_file(path)) continue;
+    const std::string name = std::filesystem::path(f).filename().string();
+    const bool plain = selected(o.inputs, name), expanded = selected(o.inputs, name + " (x) 4x4");
+    if (!std::filesystem::is_regular_file(path) || !(plain || expanded)) continue;
     Matrix g = io::read_graph(path).cast(Type::fp32).with_index_type(IndexType::i32);
     Context cpu(Backend::cpu);
     Matrix gt(g.nrows(), g.ncols(), Type::fp32, IndexType::i32);
     // B = A with values shifted: same structure, so add and mult both touch every entry.
     apply(gt, nullptr, no_accum, BinaryOpCode::plus, BindSide::second, Scalar(1.0f), g, {}, cpu);
     gt = gt.with_index_type(IndexType::i32);
-    const std::string name = std::filesystem::path(f).filename().string();
-    inputs.push_back({name, g, gt});
+    if (plain) inputs.push_back({name, g, gt});
+    if (!expanded) continue;
     // Kronecker-expanded by a full 4x4 block: 16x the entries, the graph's row structure.
     Matrix k1(g.nrows() * 4, g.ncols() * 4, Type::fp32, IndexType::i32);
     kronecker(k1, nullptr, no_accum, BinaryOpCode::times, g, block, {}, cpu);
@@ -327,22 +358,24 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   for (const Input& in : inputs)
     for (const Case& c : cases) {
-      if (!o.only.empty() && c.name.find(o.only) == std::string::npos) continue;
+      if (!selected(o.ops, c.name)) continue;
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
       rows.push_back(run(o, c.name, in.name, args, c.f));
       const Row& r = rows.back();
-      std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, "
-                << r.bytes / (r.gpu_ms * 1e6) << " GB/s | cpu " << r.cpu_ms << " ms"
+      const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
+      std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs << " GB/s ("
+                << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms << " ms"
                 << (r.error.empty() ? "" : " | " + r.error) << "\n"
                 << std::flush;
     }
   // kronecker: a generated X (x) a full k x k block (nnz(X) * k^2 entries).
-  if (o.only.empty() || std::string("kronecker").find(o.only) != std::string::npos) {
+  if (selected(o.ops, "kronecker times")) {
     for (auto [n, k] : {std::pair<Index, Index>{1 << 18, 4}, {1 << 17, 8}}) {
       const Matrix X = generated(n, 10, 3, 0.0), B = full_block(k);
       const std::string name =
           "gen n=" + std::to_string(n) + " d=10 (x) " + std::to_string(k) + "x" + std::to_string(k);
+      if (!selected(o.inputs, name)) continue;
       rows.push_back(run(o, "kronecker times", name, {&X, &B},
                          [&](const std::vector<const Matrix*>& in, Context& c) {
                            Matrix C(in[0]->nrows() * in[1]->nrows(),

@@ -10,6 +10,7 @@
 // compute-sanitizer subset (small, every kernel): --gtest_filter='Elementwise.Sanitizer*'
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -590,7 +591,8 @@ TEST_F(Elementwise, DegenerateCatalog) {
 // The compute-sanitizer subset: every kernel of the family once on small inputs.
 TEST_F(Elementwise, SanitizerSubset) {
   every_operation_on("sanitizer", 12, 9, Pattern::dense_row, 0.4, 4000, {Type::fp32});
-  // Long rows: the warp-per-row merge and the segmented-sort top-k.
+  // Long rows: the warp-per-row merge (rows staged in shared memory) and the segmented-sort
+  // top-k.
   const Matrix L1 = random_matrix(3, 300, 0.6, Type::fp32, 11, Pattern::dense_row);
   const Matrix L2 = random_matrix(3, 300, 0.6, Type::fp32, 12, Pattern::random);
   const Descriptor plain = ew_desc(MaskMode::none, false, false, false);
@@ -602,6 +604,13 @@ TEST_F(Elementwise, SanitizerSubset) {
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
                            [&](Matrix& C, Context& x) {
                              ewise_mult(C, nullptr, no_accum, BinaryOpCode::plus, L1, L2, plain, x);
+                           }),
+            "");
+  // One pattern: the entry-by-entry pass (a positional operator: each entry's row looked up).
+  EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
+                           [&](Matrix& C, Context& x) {
+                             ewise_add(C, nullptr, no_accum, BinaryOpCode::secondi, L1, L1, plain,
+                                       x);
                            }),
             "");
   EXPECT_EQ(verify<Matrix>(Matrix(3, 300, Type::fp32),
@@ -624,6 +633,114 @@ TEST_F(Elementwise, SanitizerSubset) {
                                    ew_desc(MaskMode::none, false, false, false), x);
                            }),
             "");
+}
+
+// A and B with one pattern (B = A + 1 in another type): the count shows it and the fill is the
+// entry-by-entry pass (positional operators look their row up). Every operator, short and long
+// rows, masks and accumulators.
+TEST_F(Elementwise, EwiseOnePatternEntryPass) {
+  int seed = 1200;
+  Context cpu(Backend::cpu);
+  for (bool add : {true, false})
+    for (BinaryOpCode op : all_binary_ops)
+      for (Pattern p : {Pattern::random, Pattern::empty_rows, Pattern::dense_row, Pattern::full}) {
+        ++seed;
+        const Index m = 40, n = p == Pattern::full ? 30 : 300;
+        const Type at = type_at(seed), bt = type_at(seed + 1), ct = type_at(seed / 2);
+        const Matrix A = random_matrix(m, n, 0.1, at, seed, p, ValueKind::integral,
+                                       seed % 2 ? IndexType::i32 : IndexType::i64);
+        Matrix B(m, n, bt);
+        apply(B, nullptr, no_accum, BinaryOpCode::plus, BindSide::second, Scalar(std::int32_t(1)),
+              A, {}, cpu);
+        ASSERT_EQ(B.nnz(), A.nnz());
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Descriptor d = ew_desc(mm, seed % 4 == 0, false, false);
+        EXPECT_EQ(verify<Matrix>(random_matrix(m, n, 0.2, ct, seed + 3),
+                                 [&](Matrix& C, Context& x) {
+                                   if (add)
+                                     ewise_add(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                   else
+                                     ewise_mult(C, mask_for(mm, mask), acc, op, A, B, d, x);
+                                 }),
+                  "")
+            << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
+            << " C " << type_name(ct) << " " << describe(mm, acc, d);
+      }
+}
+
+// Positional select over many blocks of output entries (the copy searches each entry's row
+// within its block's tile): a dense row, runs of empty rows, thunks far outside the matrix.
+TEST_F(Elementwise, SelectPositionalManyBlocksFarThunks) {
+  int seed = 1300;
+  const std::int64_t far = std::int64_t(1) << 40;
+  for (Pattern p : {Pattern::dense_row, Pattern::empty_rows, Pattern::random, Pattern::diagonal})
+    for (SelectOpCode op :
+         {SelectOpCode::tril, SelectOpCode::triu, SelectOpCode::diag, SelectOpCode::offdiag})
+      for (std::int64_t k : {-far, std::int64_t(-650), std::int64_t(-3), std::int64_t(0),
+                             std::int64_t(1), std::int64_t(400), far}) {
+        ++seed;
+        const bool ta = seed % 2;
+        const Type at = seed % 3 == 0 ? Type::boolean : seed % 3 == 1 ? Type::fp64 : Type::int32;
+        const Matrix A = ta ? random_matrix(700, 300, 0.05, at, seed, p)
+                            : random_matrix(300, 700, 0.05, at, seed, p);
+        EXPECT_EQ(verify<Matrix>(Matrix(300, 700, at),
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, nullptr, no_accum, op, Scalar(k), A,
+                                          ew_desc(MaskMode::none, false, ta, false), x);
+                                 }),
+                  "")
+            << select_op_name(op) << " k " << k << " " << pattern_name(p) << " " << type_name(at);
+      }
+}
+
+/// Rows of the lengths listed, cycled over `nrows` rows of `ncols` columns (distinct sorted
+/// columns spread over the row), small integer values (many ties), NaN now and then in floats.
+Matrix rows_of_lengths(Index nrows, Index ncols, const std::vector<Index>& lengths, Type t,
+                       std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Index> ri, cj;
+  std::vector<double> v;
+  for (Index r = 0; r < nrows; ++r) {
+    const Index len = std::min(ncols, lengths[std::size_t(r) % lengths.size()]);
+    const Index offset = rng.between(0, ncols - len);
+    for (Index q = 0; q < len; ++q) {
+      ri.push_back(r);
+      cj.push_back(offset + q);
+      const bool nan = (t == Type::fp32 || t == Type::fp64) && rng.chance(0.05);
+      v.push_back(nan ? std::numeric_limits<double>::quiet_NaN() : double(rng.between(-3, 4)));
+    }
+  }
+  return Matrix::from_triplets(nrows, ncols, ri, cj, v, Dup::error).cast(t);
+}
+
+// Top-k rows around every threshold: rows of at most k entries (copied), rows held in registers
+// by groups of 8 lanes (short rows on average) or a warp, rows of 256 / 257 entries (the sorted
+// path starts above 256), k around the group sizes.
+TEST_F(Elementwise, TopKGroupAndSortedRowsAroundThresholds) {
+  int seed = 1400;
+  // Averages 10.0 entries (groups of 8 lanes), with rows of 256 and 257.
+  const std::vector<Index> mostly_short = {
+      257, 1, 0, 256, 2, 3, 7, 8, 9, 1, 2, 0, 15, 16, 17, 31, 32, 33, 1, 2, 3, 1, 64,
+      65,  2, 1, 0,   1, 1, 2, 3, 1, 0, 2, 1, 1,  2,  3,  1,  2,  1,  0, 1, 2, 1, 2,
+      3,   1, 0, 2,   1, 1, 2, 3, 1, 2, 1, 0, 1,  2,  1,  2,  3,  1,  0, 2, 1, 1, 2,
+      3,   1, 2, 1,   0, 1, 2, 1, 2, 3, 1, 0, 2,  1,  1,  2,  3,  1,  2, 1, 0, 1, 2};
+  const std::vector<Index> mostly_long = {40, 100, 0, 256, 257, 33, 200, 500};
+  for (const auto* lengths : {&mostly_short, &mostly_long})
+    for (Type t : {Type::fp32, Type::fp64, Type::int32, Type::int64, Type::boolean})
+      for (std::int64_t k : {1, 3, 8, 31, 32, 33, 256, 257}) {
+        ++seed;
+        const Matrix A = rows_of_lengths(97, 520, *lengths, t, seed);
+        EXPECT_EQ(verify<Matrix>(Matrix(97, 520, t),
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(k),
+                                          A, ew_desc(MaskMode::none, false, false, false), x);
+                                 }),
+                  "")
+            << "row_topk k " << k << " " << type_name(t) << " avg "
+            << double(A.nnz()) / double(A.nrows());
+      }
 }
 
 std::vector<std::string> small_real_matrices() {

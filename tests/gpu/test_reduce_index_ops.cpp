@@ -29,6 +29,8 @@ std::vector<MatrixCase> shapes() {
   out.push_back({"rand_300x200", 300, 200, Pattern::random, 0.05});
   out.push_back({"dense_row_500x400", 500, 400, Pattern::dense_row, 0.01});
   out.push_back({"empty_rows_257x1030", 257, 1030, Pattern::empty_rows, 0.02});
+  // Rows of ~270 entries: the warp-per-row reduction (rows averaging over 64 entries).
+  out.push_back({"long_rows_20x900", 20, 900, Pattern::random, 0.3});
   return out;
 }
 
@@ -107,7 +109,7 @@ TEST_F(ReduceIndexOps, ReduceToScalarEveryMonoidType) {
 }
 
 /// verify accepts any value for the any monoid, so this checks on its own that each result is
-/// one of the entries reduced (short rows, long rows for CUB's path, columns, scalars).
+/// one of the entries reduced (short rows, long rows for the warp-per-row path, columns, scalars).
 TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
   Context ctx(Backend::cuda);
   for (Index ncols : {Index(9), Index(700)}) {

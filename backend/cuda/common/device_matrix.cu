@@ -1,10 +1,12 @@
-// Device-side operand preparation: index widening/narrowing, value casts, CUB-based transpose,
-// and value masks filtered to their structure.
+// Device-side operand preparation: index widening/narrowing, value casts, CUB-based transpose
+// (the row and a value of at most 4 bytes packed into the sort's payload for 32-bit indices, else
+// a sorted permutation and gathers), and value masks filtered to their structure.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
@@ -106,8 +108,78 @@ void require_device(const Matrix& a, const char* where) {
     throw InvalidValue(std::string(where) + ": the matrix must be on the device");
 }
 
+/// packed[p] = (row of p) << 32 | the bits of value p (E: 1 or 4 bytes), one warp per row.
+template <class E>
+__global__ void k_pack_row_value(Index nrows, const std::int32_t* rp, const E* v,
+                                 std::uint64_t* packed) {
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (r >= nrows) return;
+  for (std::int32_t p = rp[r] + std::int32_t(threadIdx.x % 32); p < rp[r + 1]; p += 32)
+    packed[p] = (std::uint64_t(r) << 32) | std::uint64_t(v[p]);
+}
+
+/// Row index and value bits back out of the sorted packed pairs.
+template <class E>
+__global__ void k_unpack_row_value(std::size_t n, const std::uint64_t* packed, std::int32_t* rows,
+                                   E* v) {
+  const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const std::uint64_t x = packed[q];
+  rows[q] = std::int32_t(x >> 32);
+  v[q] = E(x & 0xffffffffu);
+}
+
+/// Sort-key bits that hold every column index below ncols (at least 1).
+int column_bits(Index ncols, int max_bits) {
+  int end_bit = 1;
+  while (end_bit < max_bits && (Index(1) << end_bit) <= ncols) ++end_bit;
+  return end_bit;
+}
+
+/// aᵀ for 32-bit indices and values of at most 4 bytes: the row and the value travel together
+/// as one 64-bit payload of a stable radix sort by column, so no gather follows the sort (the
+/// general path gathers rows and values through the sorted permutation: two random reads per
+/// entry).
+template <class E>
+Matrix transpose_packed(const Matrix& a, const Context& ctx) {
+  const std::size_t nnz = std::size_t(a.nnz());
+  cudaStream_t s = stream_of(ctx);
+  device_array<std::uint64_t> packed(nnz, ctx), sorted(nnz, ctx);
+  device_array<std::int32_t> keys(nnz, ctx);
+  Buffer t_rp(sizeof(std::int32_t) * std::size_t(a.ncols() + 1), Location::device, &ctx);
+  Buffer t_ci(sizeof(std::int32_t) * nnz, Location::device, &ctx);
+  Buffer t_v(sizeof(E) * nnz, Location::device, &ctx);
+  if (nnz > 0) {
+    k_pack_row_value<E><<<grid_for(std::size_t(a.nrows()) * 32, block), block, 0, s>>>(
+        a.nrows(), a.row_ptr().as<std::int32_t>(), a.values().as<E>(), packed.data());
+    RINGBLAS_CHECK_LAUNCH("k_pack_row_value", s, ctx.debug_sync);
+    const int end_bit = column_bits(a.ncols(), 32);
+    const auto* kin = reinterpret_cast<const std::uint32_t*>(a.col_idx().as<std::int32_t>());
+    auto* kout = reinterpret_cast<std::uint32_t*>(keys.data());
+    std::size_t bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, packed.data(),
+                                                      sorted.data(), nnz, 0, end_bit, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout, packed.data(),
+                                                      sorted.data(), nnz, 0, end_bit, s));
+    k_unpack_row_value<E><<<grid_for(nnz, block), block, 0, s>>>(
+        nnz, sorted.data(), t_ci.as<std::int32_t>(), t_v.as<E>());
+    RINGBLAS_CHECK_LAUNCH("k_unpack_row_value", s, ctx.debug_sync);
+  }
+  const std::size_t nb = std::size_t(a.ncols()) + 1;
+  k_lower_bounds<std::int32_t>
+      <<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(), t_rp.as<std::int32_t>());
+  RINGBLAS_CHECK_LAUNCH("k_lower_bounds", s, ctx.debug_sync);
+  return Matrix::from_buffers(a.ncols(), a.nrows(), a.type(), a.index_type(), a.nnz(),
+                              std::move(t_rp), std::move(t_ci), std::move(t_v));
+}
+
 template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
   using U = std::make_unsigned_t<I>;
+  if constexpr (std::is_same_v<I, std::int32_t>) {
+    if (type_size(a.type()) == 4) return transpose_packed<std::uint32_t>(a, ctx);
+    if (type_size(a.type()) == 1) return transpose_packed<std::uint8_t>(a, ctx);
+  }
   const std::size_t nnz = std::size_t(a.nnz());
   cudaStream_t s = stream_of(ctx);
   device_array<I> rows(nnz, ctx), perm_in(nnz, ctx), perm(nnz, ctx), keys(nnz, ctx);
@@ -120,8 +192,7 @@ template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
     RINGBLAS_CHECK_LAUNCH("k_expand_rows", s, ctx.debug_sync);
     k_iota<I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm_in.data());
     RINGBLAS_CHECK_LAUNCH("k_iota", s, ctx.debug_sync);
-    int end_bit = 1;
-    while (end_bit < int(sizeof(I) * 8) && (Index(1) << end_bit) <= a.ncols()) ++end_bit;
+    const int end_bit = column_bits(a.ncols(), int(sizeof(I) * 8));
     std::size_t bytes = 0;
     const U* kin = reinterpret_cast<const U*>(a.col_idx().as<I>());
     U* kout = reinterpret_cast<U*>(keys.data());

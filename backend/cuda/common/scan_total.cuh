@@ -12,9 +12,13 @@ namespace ringblas::cuda {
 
 /// data[0..count) := exclusive prefix sums of data[0..count); returns the last prefix (the total
 /// of the first count - 1 inputs), read to the host: one element, a synchronisation rather than a
-/// data copy, so not counted in ctx.transfers (callers name it in the trace).
+/// data copy, so not counted in ctx.transfers (callers name it in the trace). `side`, when given,
+/// is a two-element device array whose element 1 a kernel has set (a side result, say how many
+/// rows need a slower path): the total is copied into element 0 and both come back in one copy,
+/// element 1 into *side_value, so that the second value costs no second synchronisation.
 template <class I>
-I exclusive_scan_total(I* data, std::size_t count, const Context& ctx) {
+I exclusive_scan_total(I* data, std::size_t count, const Context& ctx, I* side = nullptr,
+                       I* side_value = nullptr) {
   cudaStream_t s = stream_of(ctx);
   std::size_t bytes = 0;
   RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, count, s));
@@ -22,11 +26,18 @@ I exclusive_scan_total(I* data, std::size_t count, const Context& ctx) {
     device_array<unsigned char> tmp(bytes, ctx);
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, count, s));
   }
-  I total = 0;
-  RINGBLAS_CUDA_TRY(
-      cudaMemcpyAsync(&total, data + (count - 1), sizeof(I), cudaMemcpyDeviceToHost, s));
+  I read[2] = {0, 0};
+  if (side) {
+    RINGBLAS_CUDA_TRY(
+        cudaMemcpyAsync(side, data + (count - 1), sizeof(I), cudaMemcpyDeviceToDevice, s));
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(read, side, 2 * sizeof(I), cudaMemcpyDeviceToHost, s));
+  } else {
+    RINGBLAS_CUDA_TRY(
+        cudaMemcpyAsync(read, data + (count - 1), sizeof(I), cudaMemcpyDeviceToHost, s));
+  }
   RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return total;
+  if (side_value) *side_value = read[1];
+  return read[0];
 }
 
 }  // namespace ringblas::cuda

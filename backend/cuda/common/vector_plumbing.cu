@@ -1,6 +1,10 @@
 // Device sparse-vector plumbing for mxv / vxm: scatter, mask flags, write-back and compaction.
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/tuple.h>
 
 #include <string>
 
@@ -37,6 +41,11 @@ __global__ void mask_kernel(const std::int64_t* idx, const T* vals, long long nn
   if (e >= nnz) return;
   if (structural || vals[e] != T(0)) admit[idx[e]] = complement ? 0 : 1;
 }
+
+/// A presence flag widened for counting (a sum of bytes would overflow).
+struct flag_as_count {
+  __device__ long long operator()(unsigned char f) const { return f ? 1 : 0; }
+};
 
 // Z = T, or old accum T where both exist; inside the mask w takes Z, outside it keeps old
 // (or loses it with replace).
@@ -148,8 +157,8 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
                                         cudaMemcpyDeviceToDevice, s));
     }
   }
-  Buffer vals(n1 * tsz, Location::device, &ctx), flags(n1, Location::device, &ctx);
   if (stays_full) {
+    Buffer vals(n1 * tsz, Location::device, &ctx), flags(n1, Location::device, &ctx);
     visit_type(tw, [&](auto z) {
       using T = decltype(z);
       write_back_kernel<T><<<blocks(n), 256, 0, s>>>(
@@ -160,37 +169,52 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
     });
     return Vector::from_buffers(n, tw, n, std::move(full_idx), std::move(vals));
   }
-  Buffer out_idx(n1 * 8, Location::device, &ctx), out_vals(n1 * tsz, Location::device, &ctx);
-  Buffer count(sizeof(long long), Location::device, &ctx);
-  long long selected = 0;
-  visit_type(tw, [&](auto z) {
-    using T = decltype(z);
-    if (n > 0) {
+  // Without a mask, an accumulator or old entries to keep, w is t itself: no merge pass.
+  const bool plain = admit == nullptr && !accum.has_value() && !need_old;
+  Buffer vals, flags;
+  if (!plain && n > 0) {
+    vals = Buffer(n1 * tsz, Location::device, &ctx);
+    flags = Buffer(n1, Location::device, &ctx);
+    visit_type(tw, [&](auto z) {
+      using T = decltype(z);
       write_back_kernel<T><<<blocks(n), 256, 0, s>>>(
           static_cast<int>(n), static_cast<const T*>(t_w), t_present, admit, need_old ? old_vals.as<T>() : nullptr,
           need_old ? old_present.as<unsigned char>() : nullptr, accum ? static_cast<int>(*accum) : -1, replace,
           vals.as<T>(), flags.as<unsigned char>());
       RINGBLAS_CHECK_LAUNCH("write_back_kernel", s, ctx.debug_sync);
-    }
-    thrust::counting_iterator<std::int64_t> positions(0);
-    std::size_t temp_bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, positions, flags.as<unsigned char>(),
-                                                 out_idx.as<std::int64_t>(), count.as<long long>(), n, s));
-    Buffer temp(std::max<std::size_t>(temp_bytes, 1), Location::device, &ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, flags.as<unsigned char>(),
-                                                 out_idx.as<std::int64_t>(), count.as<long long>(), n, s));
-    RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, vals.as<T>(), flags.as<unsigned char>(),
-                                                 out_vals.as<T>(), count.as<long long>(), n, s));
-  });
-  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&selected, count.data(), sizeof(long long), cudaMemcpyDeviceToHost, s));
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  ctx.transfers.device_to_host += 1;
-  ctx.transfers.bytes_device_to_host += sizeof(long long);
+    });
+  }
+  const void* z_vals = plain ? t_w : vals.data();
+  const unsigned char* z_flags = plain ? t_present : flags.as<unsigned char>();
+  // The count first (one read of n bytes, the one synchronisation), so that w's arrays are
+  // allocated at their size and one select pass fills indices and values together.
+  long long selected = 0;
+  if (n > 0) {
+    Buffer count(sizeof(long long), Location::device, &ctx);
+    const auto counts = thrust::make_transform_iterator(z_flags, flag_as_count{});
+    std::size_t bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes, counts, count.as<long long>(), n, s));
+    Buffer temp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), bytes, counts, count.as<long long>(), n, s));
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&selected, count.data(), sizeof(long long), cudaMemcpyDeviceToHost, s));
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    ctx.transfers.device_to_host += 1;
+    ctx.transfers.bytes_device_to_host += sizeof(long long);
+  }
   const std::size_t nsel = static_cast<std::size_t>(selected);
   Buffer idx(std::max<std::size_t>(nsel, 1) * 8, Location::device, &ctx), v(std::max<std::size_t>(nsel, 1) * tsz, Location::device, &ctx);
   if (nsel) {
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(idx.data(), out_idx.data(), nsel * 8, cudaMemcpyDeviceToDevice, s));
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(v.data(), out_vals.data(), nsel * tsz, cudaMemcpyDeviceToDevice, s));
+    Buffer count(sizeof(long long), Location::device, &ctx);
+    visit_type(tw, [&](auto z) {
+      using T = decltype(z);
+      const auto in = thrust::make_zip_iterator(
+          thrust::make_tuple(thrust::counting_iterator<std::int64_t>(0), static_cast<const T*>(z_vals)));
+      const auto out = thrust::make_zip_iterator(thrust::make_tuple(idx.as<std::int64_t>(), v.as<T>()));
+      std::size_t bytes = 0;
+      RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, bytes, in, z_flags, out, count.as<long long>(), n, s));
+      Buffer temp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
+      RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), bytes, in, z_flags, out, count.as<long long>(), n, s));
+    });
   }
   return Vector::from_buffers(n, tw, static_cast<Index>(nsel), std::move(idx), std::move(v));
 }

@@ -11,10 +11,10 @@
 
 namespace ringblas::cuda::elementwise {
 
-/// The row r with rp[r] <= p < rp[r + 1] (binary search over the n + 1 row pointers).
+/// The row r in [lo, hi) with rp[r] <= p < rp[r + 1], given rp[lo] <= p < rp[hi] (binary search;
+/// empty rows are skipped: the last row starting at or before p holds it).
 template <class I>
-__device__ __forceinline__ I row_of(const I* rp, I n, I p) {
-  I lo = 0, hi = n;  // invariant: rp[lo] <= p < rp[hi]
+__device__ __forceinline__ I row_in(const I* rp, I lo, I hi, I p) {
   while (hi - lo > 1) {
     const I mid = lo + (hi - lo) / 2;
     if (rp[mid] <= p)
@@ -23,6 +23,12 @@ __device__ __forceinline__ I row_of(const I* rp, I n, I p) {
       hi = mid;
   }
   return lo;
+}
+
+/// The row r with rp[r] <= p < rp[r + 1] (binary search over the n + 1 row pointers).
+template <class I>
+__device__ __forceinline__ I row_of(const I* rp, I n, I p) {
+  return row_in(rp, I(0), n, p);
 }
 
 /// Arguments of the value map (elementwise.hpp MapOp, with the bound scalar already in V).

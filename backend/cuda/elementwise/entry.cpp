@@ -224,7 +224,9 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
   const IndexType it = A.index_type();
   const std::string what =
       std::string(select_op_name(op)) +
-      (topk ? " k = " + std::to_string(k) + " (rank count; segmented sort for rows over 256)" : "");
+      (topk ? " k = " + std::to_string(k) +
+                  " (k-th key per row in registers; segmented sort for rows over 256)"
+            : "");
   if (admits_nothing(M, d))
     return finish("select", "complemented empty mask", C, M, accum, d,
                   empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);

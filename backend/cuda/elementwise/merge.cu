@@ -1,16 +1,26 @@
 // Element-wise add / multiply of two CSR matrices and the Kronecker product, on the device.
 //
-// merge, short rows: one thread per row walks the two sorted rows together (merge_rows /
-// intersect_rows of common/row_merge.cuh, the walk cuda::write_back uses too). Long rows
-// (Policy::merge_warp_min_avg): one warp per row, lanes take 32 entries of A (then of B) at a
-// time and binary-search each in the other row; warp ballots count the common columns, and an
-// entry's place in the sorted union is (its index in its row) + (entries of the other row before
-// it) - (common columns before it). Both: count, exclusive scan (CUB), fill.
+// merge: a group of G lanes per row (G = 32 when rows are long on average,
+// Policy::merge_warp_min_avg; else 8, and 32 for the rows too long for 8 lanes to stage) stages
+// both rows' columns in shared memory (rows up to Policy::merge_stage_per_lane * G entries; longer
+// rows are searched in global memory); lanes take G entries of A (then of B) at a time and
+// binary-search each in the other row; ballots count the common columns, and an entry's place in
+// the sorted union is (its index in its row) + (entries of the other row before it) - (common
+// columns before it). Count, exclusive scan (CUB), fill.
+//
+// When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
+// entry-by-entry pass instead (columns copied, values combined).
+//
 // kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
-// No shared memory. Output rows are sorted with no duplicates because the inputs' rows are.
+//
+// Shared memory: 2 * Policy::merge_stage_per_lane * Policy::block indices per block (16 KiB for
+// 32-bit indices). Output rows are sorted with no duplicates because the inputs' rows are.
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/group_select.cuh"
 #include "backend/cuda/elementwise/agent.cuh"
 #include "backend/cuda/elementwise/elementwise.hpp"
 #include "backend/cuda/elementwise/launch.cuh"
@@ -18,30 +28,6 @@
 
 namespace ringblas::cuda::elementwise {
 namespace {
-
-/// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
-template <class V, class I, bool Union, bool Fill>
-__global__ void k_merge(Index nrows, BinaryOpCode op, const I* a_rp, const I* a_ci, const V* a_v,
-                        const I* b_rp, const I* b_ci, const V* b_v, I* out_rp, I* o_ci, V* o_v) {
-  const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= nrows) return;
-  I o = Fill ? out_rp[r] : I(0);
-  auto emit = [&](I j, I pa, I pb) {
-    if constexpr (Fill) {
-      o_ci[o] = j;
-      if (pa >= 0 && pb >= 0)
-        o_v[o] = binary_op_at<V>(op, a_v[pa], b_v[pb], r, j, r, j);
-      else
-        o_v[o] = pa >= 0 ? a_v[pa] : b_v[pb];
-    }
-    ++o;
-  };
-  if constexpr (Union)
-    merge_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
-  else
-    intersect_rows(a_ci, a_rp[r], a_rp[r + 1], b_ci, b_rp[r], b_rp[r + 1], emit);
-  if constexpr (!Fill) out_rp[r] = o;
-}
 
 template <class I>
 __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
@@ -55,58 +41,119 @@ __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
   return lo;
 }
 
-/// One warp per row. Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them.
-template <class V, class I, bool Union, bool Fill>
-__global__ void k_merge_warp(Index nrows, BinaryOpCode op, const I* a_rp, const I* a_ci,
-                             const V* a_v, const I* b_rp, const I* b_ci, const V* b_v, I* out_rp,
-                             I* o_ci, V* o_v) {
-  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const unsigned lane = threadIdx.x % 32, below = (1u << lane) - 1u;
-  if (r >= nrows) return;  // r is the same for the whole warp
-  const I a0 = a_rp[r], a1 = a_rp[r + 1], b0 = b_rp[r], b1 = b_rp[r + 1];
+/// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
+/// longer rows are counted in *longer_rows when it is given.
+/// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
+template <class V, class I, bool Union, bool Fill, int G>
+__global__ void __launch_bounds__(Policy::block)
+    k_merge_group(Index nrows, Index from_len, Index to_len, I* longer_rows, BinaryOpCode op,
+                  const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
+                  const V* b_v, I* out_rp, I* o_ci, V* o_v) {
+  // Each group stages both rows' columns in shared memory when they fit (one coalesced pass,
+  // every load in flight at once), so that the binary searches hit shared memory rather than
+  // chains of dependent global loads.
+  constexpr int cap = Policy::merge_stage_per_lane * G;
+  __shared__ I stage[Policy::block / G][2][cap];
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+  if (r >= nrows) return;  // r is the same for the whole group
+  const unsigned lane = threadIdx.x % G, gm = group_mask<G>(), below = lanes_below_me() & gm;
+  const I a0 = a_rp[r], b0 = b_rp[r], na = a_rp[r + 1] - a0, nb = b_rp[r + 1] - b0;
+  // This launch's rows: the longer of the two rows has from_len <= length < to_len.
+  const Index longer = Index(na > nb ? na : nb);
+  if (longer < from_len || longer >= to_len) {
+    // Rows left to a launch of wider groups are counted, so that the fill can skip that launch
+    // when there are none (I: 32 or 64 bits; the count lives in its low word, little-endian).
+    if (longer_rows && lane == 0 && longer >= to_len)
+      atomicAdd(reinterpret_cast<unsigned*>(longer_rows), 1u);
+    return;
+  }
+  const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
+  const I* rb = b_ci + b0;
+  if (na <= I(cap) && nb <= I(cap)) {
+    I* sa = stage[threadIdx.x / G][0];
+    I* sb = stage[threadIdx.x / G][1];
+    for (I t = I(lane); t < na; t += I(G)) sa[t] = ra[t];
+    for (I t = I(lane); t < nb; t += I(G)) sb[t] = rb[t];
+    __syncwarp(gm);
+    ra = sa;
+    rb = sb;
+  }
   const I base = Fill ? out_rp[r] : I(0);
   I common = 0;  // entries of A found in B so far in this row (the same in every lane)
-  for (I s = a0; s < a1; s += 32) {
-    const I p = s + I(lane);
+  for (I s = 0; s < na; s += I(G)) {
+    const I t = s + I(lane);
     bool found = false;
-    I lb = b0;
-    if (p < a1) {
-      lb = lower_bound_in(b_ci, b0, b1, a_ci[p]);
-      found = lb < b1 && b_ci[lb] == a_ci[p];
+    I u = 0, j = 0;  // u: entries of B before column j
+    if (t < na) {
+      j = ra[t];
+      u = lower_bound_in(rb, I(0), nb, j);
+      found = u < nb && rb[u] == j;
     }
-    const unsigned hits = __ballot_sync(0xffffffffu, found);
+    const unsigned hits = __ballot_sync(gm, found) & gm;
     if constexpr (Fill) {
       const I before = common + I(__popc(hits & below));
-      if (p < a1 && (Union || found)) {
-        const I pos = Union ? base + (p - a0) + (lb - b0) - before : base + before;
-        const I j = a_ci[p];
+      if (t < na && (Union || found)) {
+        const I pos = Union ? base + t + u - before : base + before;
         o_ci[pos] = j;
-        o_v[pos] = found ? binary_op_at<V>(op, a_v[p], b_v[lb], r, j, r, j) : a_v[p];
+        o_v[pos] = found ? binary_op_at<V>(op, a_v[a0 + t], b_v[b0 + u], r, j, r, j) : a_v[a0 + t];
       }
     }
     common += I(__popc(hits));
   }
   if constexpr (Fill && Union) {
     I seen = 0;  // entries of B found in A so far
-    for (I s = b0; s < b1; s += 32) {
-      const I q = s + I(lane);
+    for (I s = 0; s < nb; s += I(G)) {
+      const I t = s + I(lane);
       bool found = false;
-      I lb = a0;
-      if (q < b1) {
-        lb = lower_bound_in(a_ci, a0, a1, b_ci[q]);
-        found = lb < a1 && a_ci[lb] == b_ci[q];
+      I u = 0, j = 0;  // u: entries of A before column j
+      if (t < nb) {
+        j = rb[t];
+        u = lower_bound_in(ra, I(0), na, j);
+        found = u < na && ra[u] == j;
       }
-      const unsigned hits = __ballot_sync(0xffffffffu, found);
-      if (q < b1 && !found) {
-        const I pos = base + (q - b0) + (lb - a0) - (seen + I(__popc(hits & below)));
-        o_ci[pos] = b_ci[q];
-        o_v[pos] = b_v[q];
+      const unsigned hits = __ballot_sync(gm, found) & gm;
+      if (t < nb && !found) {
+        const I pos = base + t + u - (seen + I(__popc(hits & below)));
+        o_ci[pos] = j;
+        o_v[pos] = b_v[b0 + t];
       }
       seen += I(__popc(hits));
     }
   }
   if constexpr (!Fill)
-    if (lane == 0) out_rp[r] = Union ? (a1 - a0) + (b1 - b0) - common : common;
+    if (lane == 0) out_rp[r] = Union ? na + nb - common : common;
+}
+
+/// A and B have one pattern (so T has it too): o_ci[p] = ci[p], z[p] = op(a[p], b[p]),
+/// Policy::items entries per thread, block-striped; the row is looked up only for positional
+/// operators.
+template <class V, class I>
+__global__ void __launch_bounds__(Policy::block)
+    k_merge_same_pattern(std::size_t nnz, I nrows, BinaryOpCode op, bool positional, const I* rp,
+                         const I* ci, const V* a_v, const V* b_v, I* o_ci, V* o_v) {
+  constexpr int N = Policy::items;
+  const std::size_t base = std::size_t(blockIdx.x) * Policy::block * N + threadIdx.x;
+  I c[N];
+  V x[N], y[N];
+#pragma unroll
+  for (int t = 0; t < N; ++t) {
+    const std::size_t p = base + std::size_t(t) * Policy::block;
+    if (p < nnz) {
+      c[t] = ci[p];
+      x[t] = a_v[p];
+      y[t] = b_v[p];
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < N; ++t) {
+    const std::size_t p = base + std::size_t(t) * Policy::block;
+    if (p < nnz) {
+      const std::int64_t i = positional ? std::int64_t(row_of(rp, nrows, I(p))) : 0;
+      const std::int64_t j = std::int64_t(c[t]);
+      o_ci[p] = c[t];
+      o_v[p] = binary_op_at<V>(op, x[t], y[t], i, j, i, j);
+    }
+  }
 }
 
 template <class V, class I, bool Union>
@@ -114,35 +161,51 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
   cudaStream_t s = stream_of(ctx);
   const Index n = A.nrows();
   device_array<I> rp(std::size_t(n) + 1, ctx);
-  rp.fill_zero(ctx);
-  const unsigned grid = blocks_for(std::size_t(n));
   const I *a_rp = A.row_ptr().as<I>(), *a_ci = A.col_idx().as<I>();
   const I *b_rp = B.row_ptr().as<I>(), *b_ci = B.col_idx().as<I>();
+  const V *a_v = A.values().as<V>(), *b_v = B.values().as<V>();
+  // A warp per row when rows are long on average (Policy::merge_warp_min_avg); else groups of 8
+  // lanes for the rows they can stage, and a warp for the longer rows of a skewed matrix (a
+  // power-law graph's hubs), in a second launch.
   const bool warp =
       n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
-  const unsigned wgrid = blocks_for(std::size_t(n) * 32);
-  if (n > 0 && warp) {
-    k_merge_warp<V, I, Union, false><<<wgrid, Policy::block, 0, s>>>(
-        n, op, a_rp, a_ci, nullptr, b_rp, b_ci, nullptr, rp.data(), nullptr, nullptr);
-    RINGBLAS_CHECK_LAUNCH("k_merge_warp<count>", s, ctx.debug_sync);
-  } else if (n > 0) {
-    k_merge<V, I, Union, false><<<grid, Policy::block, 0, s>>>(
-        n, op, a_rp, a_ci, nullptr, b_rp, b_ci, nullptr, rp.data(), nullptr, nullptr);
-    RINGBLAS_CHECK_LAUNCH("k_merge<count>", s, ctx.debug_sync);
-  }
-  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
+  const Index split = warp ? 0 : Index(Policy::merge_stage_per_lane) * 8 + 1;
+  const Index all = std::numeric_limits<Index>::max();
+  device_array<I> side(2, ctx);  // side[1]: rows the 8-lane groups leave to warps
+  side.fill_zero(ctx);
+  I wide_rows = warp ? I(n) : I(0);
+  auto launch = [&](auto fill, I* o_ci, V* o_v) {
+    constexpr bool Fill = decltype(fill)::value;
+    if (!warp)
+      k_merge_group<V, I, Union, Fill, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
+          n, 0, split, Fill ? nullptr : side.data() + 1, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v,
+          rp.data(), o_ci, o_v);
+    // The count pass always runs the warps' launch (the number of long rows is not known yet).
+    if (!Fill || wide_rows > 0)
+      k_merge_group<V, I, Union, Fill, 32>
+          <<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
+              n, split, all, nullptr, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
+    RINGBLAS_CHECK_LAUNCH(Fill ? "k_merge_group<fill>" : "k_merge_group<count>", s, ctx.debug_sync);
+  };
+  if (n > 0)
+    launch(std::false_type{}, nullptr, nullptr);
+  else
+    rp.fill_zero(ctx);
+  I long_rows = 0;
+  const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx, side.data(), &long_rows);
+  if (!warp) wide_rows = long_rows;
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
-  if (nnz > 0 && warp) {
-    k_merge_warp<V, I, Union, true>
-        <<<wgrid, Policy::block, 0, s>>>(n, op, a_rp, a_ci, A.values().as<V>(), b_rp, b_ci,
-                                         B.values().as<V>(), rp.data(), ci.data(), vals.data());
-    RINGBLAS_CHECK_LAUNCH("k_merge_warp<fill>", s, ctx.debug_sync);
+  // |A ∪ B| = |A| = |B| (or |A ∩ B| = |A| = |B|) only when A and B have one pattern: then T has it
+  // too (its row pointers are the scan just made), and no row needs a merge.
+  if (nnz > 0 && Index(nnz) == A.nnz() && Index(nnz) == B.nnz()) {
+    k_merge_same_pattern<V, I>
+        <<<grid_for(std::size_t(nnz), std::size_t(Policy::block) * Policy::items), Policy::block, 0,
+           s>>>(std::size_t(nnz), I(n), op, is_positional(op), rp.data(), a_ci, a_v, b_v, ci.data(),
+                vals.data());
+    RINGBLAS_CHECK_LAUNCH("k_merge_same_pattern", s, ctx.debug_sync);
   } else if (nnz > 0) {
-    k_merge<V, I, Union, true><<<grid, Policy::block, 0, s>>>(n, op, a_rp, a_ci, A.values().as<V>(),
-                                                              b_rp, b_ci, B.values().as<V>(),
-                                                              rp.data(), ci.data(), vals.data());
-    RINGBLAS_CHECK_LAUNCH("k_merge<fill>", s, ctx.debug_sync);
+    launch(std::true_type{}, ci.data(), vals.data());
   }
   return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
                               rp.release(), ci.release(), vals.release());

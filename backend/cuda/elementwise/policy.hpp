@@ -8,13 +8,22 @@ struct Policy {
   /// entry per thread (bench_elementwise: 256 and 128 within noise on an H100; 256 keeps grids
   /// of 100M entries under 2^22 blocks).
   static constexpr int block = 256;
-  /// top-k: rows of at most this many entries rank each entry by counting the entries above it
-  /// (at most this many compares per entry, no sort); longer rows go through the segmented sort.
+  /// Entries per thread of the streaming kernels (apply without positions, ewise on one pattern):
+  /// block-striped so that each load is coalesced and a thread keeps this many in flight.
+  static constexpr int items = 4;
+  /// top-k: rows of at most this many entries are held in registers by a group of lanes (no
+  /// sort); longer rows (with more than k entries) go through the segmented sort.
   static constexpr int topk_short_row = 256;
+  /// top-k: a group of 8 lanes per row when rows average fewer entries than this, else a warp
+  /// (the group finds the k-th largest key in up to 32/64 rounds, each one reduction over it).
+  static constexpr double topk_group_min_avg = 16.0;
   /// ewise_add / ewise_mult: one warp per row when rows of A and B hold at least this many
-  /// entries together on average (coalesced loads, a binary search per entry), else one thread
-  /// per row walking both rows (short rows: the warp would idle).
+  /// entries together on average, else a group of 8 lanes per row (short rows: a warp would
+  /// idle). Either way coalesced loads and a binary search per entry in the other row.
   static constexpr int merge_warp_min_avg = 32;
+  /// ewise_add / ewise_mult: a group of G lanes stages rows of up to this many entries per lane
+  /// (256 for a warp, 64 for 8 lanes) in shared memory for its binary searches.
+  static constexpr int merge_stage_per_lane = 8;
 };
 
 }  // namespace ringblas::cuda::elementwise

@@ -21,11 +21,10 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   const std::size_t n1 = std::size_t(n > 0 ? n : 1);
   Buffer t(n1 * type_size(wt), Location::device, &ctx), present(n1, Location::device, &ctx);
   const auto method = reduction::column_method::atomic;
-  const bool short_rows = monoid == MonoidCode::any ||
-                          double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
+  const bool short_rows = double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
   const char* how = !by_rows     ? "columns (monoid atomics)"
-                    : short_rows ? "rows (sub-warp per row)"
-                                 : "rows (cub segmented reduce)";
+                    : short_rows ? "rows (8 lanes per row)"
+                                 : "rows (a warp per row)";
   ctx.trace_line(std::string("reduce: cuda ") + how + ", " + std::to_string(a.nnz()) +
                  " entries, " + std::string(monoid_name(monoid)) + " " +
                  std::string(type_name(wt)));

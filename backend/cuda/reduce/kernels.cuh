@@ -1,7 +1,7 @@
 // Thin kernels of the reduce family. Thread mapping: one thread per output position
-// (identity fill, row presence), a sub-warp of policy::row_subwarp lanes per row for short rows
-// (each lane folds a strided part of the row, then cub::WarpReduce; CUB's temporary storage for
-// the sub-warp reduction is the only shared memory), or one thread per A entry in a grid-stride
+// (identity fill), a group of W lanes per row (policy::row_subwarp, or a warp for long rows: each
+// lane folds a strided part of the row, then cub::WarpReduce; CUB's temporary storage for the
+// group reduction is the only shared memory), or one thread per A entry in a grid-stride
 // loop (column atomics). Column atomics use backend/cuda/common/monoid_atomics.cuh, so float sums
 // come in an unspecified order and `any` keeps one of the offered values.
 #pragma once
@@ -20,15 +20,6 @@ template <class T>
 __global__ void k_fill(Index n, T value, T* out) {
   const Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = value;
-}
-
-/// present[r] = row r of rp is non-empty; rp64[r] = rp[r] widened (n + 1 entries).
-template <class I>
-__global__ void k_row_presence(Index n, const I* rp, unsigned char* present, std::int64_t* rp64) {
-  const Index r = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r > n) return;
-  rp64[r] = std::int64_t(rp[r]);
-  if (r < n) present[r] = rp[r + 1] > rp[r] ? 1 : 0;
 }
 
 /// out[r] = ⊕ of row r (identity when empty), present[r] = row r non-empty; W lanes per row.
@@ -50,6 +41,8 @@ __global__ void __launch_bounds__(Block)
     return;
   }
   T x = Monoid::identity();
+  // Unrolled so that several loads of the row are in flight before the first fold uses one.
+#pragma unroll 4
   for (I p = b + lane; p < e; p += W) x = Monoid{}(x, v[p]);
   x = warp_reduce(tmp[group]).Reduce(x, Monoid{});
   if (lane == 0) {
@@ -64,10 +57,13 @@ template <class Monoid, class T, class I>
 __global__ void k_cols_atomic(std::int64_t nnz, const I* ci, const T* v, T* t,
                               unsigned char* present) {
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+#pragma unroll 4
   for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz; p += stride) {
     const I j = ci[p];
     detail::atomic_combine<Monoid>(&t[j], v[p]);
-    present[j] = 1;
+    // Read before writing: a column's later entries find the flag set and store nothing (one
+    // byte store per column instead of one per entry; concurrent first stores all write 1).
+    if (!present[j]) present[j] = 1;
   }
 }
 

@@ -1,5 +1,5 @@
-// Launchers of the reduce family: row presence and widened offsets, the per-type reductions,
-// columns by monoid atomics or through the shared transpose.
+// Launchers of the reduce family: the per-type reductions, columns by monoid atomics or through
+// the shared transpose.
 #include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
@@ -25,34 +25,17 @@ bool identity_seed_is_neutral(MonoidCode m, Type t) {
 }  // namespace
 
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx) {
-  const Index n = A.nrows();
-  cudaStream_t s = stream_of(ctx);
-  // CUB folds from the initial value, which `any` would keep and which turns a lone entry of a
-  // logical monoid on numbers into 0/1: those always take the row kernel.
-  if (n == 0 || !identity_seed_is_neutral(monoid, A.type()) ||
-      double(A.nnz()) <= policy::long_row * double(n)) {
-    visit_type(A.type(), [&](auto z) {
-      using T = decltype(z);
-      typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
-    });
-    return;
-  }
-  // CUB takes one offset type; 64-bit offsets serve both index widths (n + 1 values, cheap).
-  device_array<std::int64_t> rp64(std::size_t(n) + 1, ctx);
-  visit_index_type(A.index_type(), [&](auto i) {
-    using I = decltype(i);
-    k_row_presence<I><<<grid_for(std::size_t(n) + 1, policy::block), policy::block, 0, s>>>(
-        n, A.row_ptr().as<I>(), present, rp64.data());
-  });
-  RINGBLAS_CHECK_LAUNCH("k_row_presence", s, ctx.debug_sync);
+  // One kernel for every monoid and row length: it folds each row from its first entry's side as
+  // GraphBLAS does (any keeps an entry, a lone entry of a logical monoid stays itself), which a
+  // fold seeded with the identity (CUB's segmented reduce) would not.
   visit_type(A.type(), [&](auto z) {
     using T = decltype(z);
-    typed<T>::rows(monoid, rp64.data(), n, A.values().as<T>(), static_cast<T*>(t), ctx);
+    typed<T>::rows_short(monoid, A, static_cast<T*>(t), present, ctx);
   });
 }
 
-void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present,
-          column_method method, Context& ctx) {
+void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
+          Context& ctx) {
   // Atomics fold into identity-seeded slots: monoids for which that seed is not neutral go
   // through the transpose and the row kernel.
   if (method == column_method::transpose || !identity_seed_is_neutral(monoid, A.type())) {

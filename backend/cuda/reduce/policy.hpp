@@ -8,8 +8,8 @@ struct policy {
   static constexpr int block = 256;
   /// Entries each thread of the column-atomic kernel visits (grid-stride loop).
   static constexpr int items_per_thread = 4;
-  /// Lanes per row in the short-row kernel (rows averaging at most long_row entries); longer
-  /// rows go to CUB's DeviceSegmentedReduce (a block per row).
+  /// Lanes per row in the row kernel when rows average at most long_row entries; a warp per row
+  /// above (bench_reduce_transpose's longrows input: rows of 512).
   static constexpr int row_subwarp = 8;
   static constexpr double long_row = 64.0;
 };

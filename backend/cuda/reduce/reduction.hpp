@@ -9,8 +9,8 @@
 namespace ringblas::cuda::reduction {
 
 /// t(i) = ⊕_j A(i, j) over the entries of row i (the identity where the row is empty), with
-/// present(i) = row i has an entry. Short rows on average (policy::long_row): a sub-warp per row;
-/// else CUB's DeviceSegmentedReduce. A on the device with values of the monoid's type `A.type()`;
+/// present(i) = row i has an entry. A group of lanes per row: 8, or a warp when rows average
+/// over policy::long_row entries. A on the device with values of the monoid's type `A.type()`;
 /// t holds A.nrows() values of that type, present A.nrows() bytes (both device memory).
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx);
 

@@ -10,10 +10,8 @@ namespace ringblas::cuda::reduction {
 
 template <class T>
 struct typed {
-  /// out[r] = ⊕ vals[rp64[r] .. rp64[r+1]) for r < n (CUB DeviceSegmentedReduce).
-  static void rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* vals, T* out,
-                   Context& ctx);
-  /// out[r] = ⊕ of row r of A (sub-warp kernel for short rows), present[r] = row non-empty.
+  /// out[r] = ⊕ of row r of A, present[r] = row non-empty: a group of lanes per row (8, or a
+  /// warp when rows average over policy::long_row entries).
   static void rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
                          Context& ctx);
   /// out[j] = ⊕ of the entries of column j of A (monoid atomics); present[j] = column non-empty.

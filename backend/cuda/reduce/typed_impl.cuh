@@ -1,8 +1,8 @@
-// Definitions of reduction::typed<T> (included only by inst_<type>.cu): CUB segmented and device
-// reductions with the monoid functor as the operator and its identity as the initial value.
+// Definitions of reduction::typed<T> (included only by inst_<type>.cu): the row kernel at two group
+// widths, column atomics, and CUB's device reduction with the monoid functor as the operator and
+// its identity as the initial value.
 #pragma once
 #include <cub/device/device_reduce.cuh>
-#include <cub/device/device_segmented_reduce.cuh>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
@@ -14,36 +14,25 @@
 namespace ringblas::cuda::reduction {
 
 template <class T>
-void typed<T>::rows(MonoidCode m, const std::int64_t* rp64, Index n, const T* vals, T* out,
-                    Context& ctx) {
-  if (n == 0) return;
-  cudaStream_t s = stream_of(ctx);
-  sr::visit_monoid<T>(m, [&](auto mo) {
-    using M = decltype(mo);
-    std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, vals, out, n, rp64,
-                                                         rp64 + 1, M{}, M::identity(), s));
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(tmp.data(), bytes, vals, out, n, rp64,
-                                                         rp64 + 1, M{}, M::identity(), s));
-  });
-}
-
-template <class T>
 void typed<T>::rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
                           Context& ctx) {
   const Index n = A.nrows();
   if (n == 0) return;
   cudaStream_t s = stream_of(ctx);
   using P = policy;
-  constexpr int W = P::row_subwarp, B = P::block;
-  const unsigned grid = grid_for(std::size_t(n) * W, B);
+  constexpr int B = P::block;
+  const bool wide = double(A.nnz()) > P::long_row * double(n);
   sr::visit_monoid<T>(m, [&](auto mo) {
     using M = decltype(mo);
     visit_index_type(A.index_type(), [&](auto i) {
       using I = decltype(i);
-      k_rows_subwarp<M, T, I, W, B>
-          <<<grid, B, 0, s>>>(n, A.row_ptr().as<I>(), A.values().as<T>(), out, present);
+      if (wide)
+        k_rows_subwarp<M, T, I, 32, B><<<grid_for(std::size_t(n) * 32, B), B, 0, s>>>(
+            n, A.row_ptr().as<I>(), A.values().as<T>(), out, present);
+      else
+        k_rows_subwarp<M, T, I, P::row_subwarp, B>
+            <<<grid_for(std::size_t(n) * P::row_subwarp, B), B, 0, s>>>(
+                n, A.row_ptr().as<I>(), A.values().as<T>(), out, present);
     });
   });
   RINGBLAS_CHECK_LAUNCH("k_rows_subwarp", s, ctx.debug_sync);
