@@ -279,6 +279,8 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         r.cpu_reps = cpu_reps;
       } else {  // --cpu-reps 0: no cpu run; rates and notes from an untimed GPU run
         cpu_result = have_gpu ? spec.run(gpu, dev) : spec.run(cpu, g.host);
+        if (cpu_result.location() != Location::host)
+          cpu_result = cpu_result.to(Location::host, gpu);
       }
       const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
       if (spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0) {

@@ -19,6 +19,10 @@ namespace detail {
 namespace {
 
 constexpr int kPushFillLog = 18, kMaxPushLogGroup = 20;
+/// Pull with the `any` monoid stops a row at its first product (BFS: an unvisited vertex at its
+/// first parent in the frontier), usually within the first few entries: sub-warps of at most
+/// 2^kPullAnyMaxLog lanes read fewer entries past the hit and take more rows per warp.
+constexpr int kPullAnyMaxLog = 3;
 
 int log_subwarp(double avg) {
   int l = 0;
@@ -95,6 +99,7 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
     p.u_present = u_present.size() ? u_present.as<unsigned char>() : nullptr;
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(t_present.data(), 0, t_present.size(), stream));
     log_sw = log_subwarp(n_out ? double(A.nnz()) / double(n_out) : 0.0);
+    if (s.add == MonoidCode::any) log_sw = std::min(log_sw, kPullAnyMaxLog);
   }
   if (ctx.trace)
     ctx.trace_line(std::string(op) + ": " + (push ? "spmv_push" : "spmv_pull") + ", nnz(u) " +
