@@ -122,6 +122,8 @@ int cmd_mcl(Args& args) {
   }
 #endif
   // On a GPU the iterands live on the device from the start.
+  // In the iterands' type (--type) before it moves: mcl::cluster casts only host graphs.
+  if (graph.type() != opt.type) graph = graph.cast(opt.type);
   if (ctx.backend != Backend::cpu && cuda_available()) graph = graph.to(Location::device, ctx);
   if (!quiet && opt.memory_budget_bytes)
     std::fprintf(stderr, "[ringblas mcl] expansion budget %zu bytes\n", opt.memory_budget_bytes);
