@@ -83,45 +83,36 @@ __device__ __forceinline__ void warp_topk(const float* row, int h, int k, int la
 /// or 16-byte load, their V 8-bit columns as one 1-, 2- or 4-byte load kept packed (col(r)
 /// unpacks): fewer load instructions and registers than V scalar loads. Needs k % V == 0.
 template <int V>
-struct Vec;
+struct VecLoad;  // the load types of V values and of their V 8-bit columns
 template <>
-struct Vec<1> {
-  float v[1];
-  unsigned c;
-  __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
-    v[0] = __ldg(pv + q);
-    c = __ldg(pc + q);
-  }
-  __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
-    c = __ldg(pc + q);
-  }
-  __device__ __forceinline__ int col(int) const { return int(c); }
+struct VecLoad<1> {
+  using Values = float;
+  using Columns = unsigned char;
 };
 template <>
-struct Vec<2> {
-  float v[2];
+struct VecLoad<2> {
+  using Values = float2;
+  using Columns = unsigned short;
+};
+template <>
+struct VecLoad<4> {
+  using Values = float4;
+  using Columns = unsigned int;
+};
+template <int V>
+struct Vec {
+  float v[V];
   unsigned c;
   __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
-    const float2 x = __ldg(reinterpret_cast<const float2*>(pv) + q);
-    v[0] = x.x, v[1] = x.y;
+    const typename VecLoad<V>::Values x =
+        __ldg(reinterpret_cast<const typename VecLoad<V>::Values*>(pv) + q);
+    const float* f = reinterpret_cast<const float*>(&x);
+#pragma unroll
+    for (int r = 0; r < V; ++r) v[r] = f[r];
     load_columns(pc, q);
   }
   __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
-    c = __ldg(reinterpret_cast<const unsigned short*>(pc) + q);
-  }
-  __device__ __forceinline__ int col(int r) const { return int((c >> (8 * r)) & 0xffu); }
-};
-template <>
-struct Vec<4> {
-  float v[4];
-  unsigned c;
-  __device__ __forceinline__ void load(const float* pv, const std::uint8_t* pc, long long q) {
-    const float4 x = __ldg(reinterpret_cast<const float4*>(pv) + q);
-    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
-    load_columns(pc, q);
-  }
-  __device__ __forceinline__ void load_columns(const std::uint8_t* pc, long long q) {
-    c = __ldg(reinterpret_cast<const unsigned*>(pc) + q);
+    c = __ldg(reinterpret_cast<const typename VecLoad<V>::Columns*>(pc) + q);
   }
   __device__ __forceinline__ int col(int r) const { return int((c >> (8 * r)) & 0xffu); }
 };

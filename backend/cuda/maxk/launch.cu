@@ -151,7 +151,8 @@ Shape forward_shape(int k) {
   return Shape{v, k > 0 ? forward_slots(k) : 1, forward_unroll(v)};
 }
 Shape backward_shape(int k) {
-  const int v = k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1;
+  const int most = Policy::backward_vector;
+  const int v = most >= 4 && k % 4 == 0 ? 4 : most >= 2 && k % 2 == 0 ? 2 : 1;
   return Shape{v, 1, Policy::unroll};
 }
 

@@ -23,6 +23,9 @@ struct Policy {
   /// of this many edges, each its own warp, whose partial rows are added atomically
   /// (MaxK-GNN's edge groups), so that one hub row does not leave the GPU waiting on one warp.
   static constexpr int segment_edges = 1024;
+  /// Widest atomic the backward adds with (entries per lane, the largest of 4, 2, 1 dividing k):
+  /// float4 atomics (red.global.add.v4.f32).
+  static constexpr int backward_vector = 4;
   /// Blocks per SM the backward kernel is compiled for (__launch_bounds__): 5 caps it at 48
   /// registers, 40 warps per SM (ptxas: 56 unbounded, spills at 40).
   static constexpr int blocks_per_sm = 5;
