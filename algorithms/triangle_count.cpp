@@ -52,7 +52,9 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
     throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
                             std::to_string(A.ncols()));
   // tril(S, -1) and triu(S, 1) drop the self-loops; only Cohen's mask needs offdiag(A).
-  const Matrix S = opt.presort ? by_decreasing_degree(A, ctx) : A;
+  Matrix relabelled;
+  if (opt.presort) relabelled = by_decreasing_degree(A, ctx);
+  const Matrix& S = opt.presort ? relabelled : A;  // no copy of A without the presort
   const Index m = S.nrows();
   Matrix L = empty_output(m, m, Type::boolean, A);
   Matrix C = empty_output(m, m, Type::int64, A);
