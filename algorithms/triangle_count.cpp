@@ -9,22 +9,35 @@
 namespace ringblas::algorithms {
 namespace {
 
-/// S = P A Pᵀ (boolean) with P ordering the vertices by decreasing degree (ties by id). The
-/// degrees, their sorting permutation and both gathers stay where A is; as A is symmetric,
-/// P A Pᵀ = P (P A)ᵀ: two row gathers (extract with a row list) and one transpose, with no
-/// per-row sort of relabelled columns.
+/// An empty output for the operations below, on the host with 32-bit row pointers where the
+/// sizes allow: the executor makes its result where it computes it, and an empty output is not
+/// copied (a device copy of n + 1 row pointers would cost more than most of the operations).
+Matrix empty_output(Index nrows, Index ncols, Type t, const Matrix& A) {
+  constexpr Index lim = (Index(1) << 31) - 1;
+  return Matrix(nrows, ncols, t,
+                nrows < lim && ncols < lim && A.nnz() < lim ? IndexType::i32 : IndexType::i64);
+}
+
+/// S = P A Pᵀ (boolean) over the vertices with edges (an isolated vertex is in no triangle),
+/// with P ordering them by decreasing degree (ties by id). The degrees, their sorting
+/// permutation and both gathers stay where A is; as A is symmetric, P A Pᵀ = P (P A)ᵀ: two row
+/// gathers (extract with a row list) and one transpose, with no per-row sort of relabelled
+/// columns.
 Matrix by_decreasing_degree(const Matrix& A, Context& ctx) {
   const Index n = A.nrows();
   const Location at = A.location();
-  // deg = 0 + (A +.pair 0): the entry count of every row, empty rows included.
-  Vector deg = constant_vector(n, Index{0}, at, ctx);
-  mxv(deg, nullptr, BinaryOpCode::plus, semiring("plus_pair", Type::int64), A,
-      constant_vector(n, Index{0}, at, ctx), {}, ctx);
+  // deg = A +.pair e over the rows with entries, e = the rows of A that have one (any value):
+  // every neighbour of a vertex has a row (A symmetric), so deg(i) = |A(i, :)|.
+  Vector e = new_vector(n, A.type(), at, ctx);
+  reduce(e, nullptr, no_accum, MonoidCode::min, A, ReduceDim::rows, {}, ctx);
+  Vector deg = new_vector(n, Type::int64, at, ctx);
+  mxv(deg, nullptr, no_accum, semiring("plus_pair", Type::int64), A, e, {}, ctx);
   Vector perm = new_vector(n, Type::int64, at, ctx);
   sort_permutation(perm, deg, SortOrder::descending, ctx);
-  Matrix PA = new_matrix(n, n, Type::boolean, at, ctx);
+  const Index m = perm.nnz();
+  Matrix PA = empty_output(m, n, Type::boolean, A);
   extract(PA, nullptr, no_accum, A, &perm, nullptr, {}, ctx);
-  Matrix S = new_matrix(n, n, Type::boolean, at, ctx);
+  Matrix S = empty_output(m, m, Type::boolean, A);
   Descriptor transposed;
   transposed.transpose_a = true;
   extract(S, nullptr, no_accum, PA, &perm, nullptr, transposed, ctx);
@@ -39,9 +52,12 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
     throw DimensionMismatch("triangle_count: A must be square, it is " + std::to_string(n) + " x " +
                             std::to_string(A.ncols()));
   // tril(S, -1) and triu(S, 1) drop the self-loops; only Cohen's mask needs offdiag(A).
-  const Matrix S = opt.presort ? by_decreasing_degree(A, ctx) : A;
-  Matrix L = new_matrix(n, n, Type::boolean, S.location(), ctx);
-  Matrix C = new_matrix(n, n, Type::int64, S.location(), ctx);
+  Matrix relabelled;
+  if (opt.presort) relabelled = by_decreasing_degree(A, ctx);
+  const Matrix& S = opt.presort ? relabelled : A;  // no copy of A without the presort
+  const Index m = S.nrows();
+  Matrix L = empty_output(m, m, Type::boolean, A);
+  Matrix C = empty_output(m, m, Type::int64, A);
   select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, ctx);
   const Semiring plus_pair = semiring("plus_pair", Type::int64);
   Descriptor d = structural();
@@ -53,7 +69,7 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
     mxm(C, &L, no_accum, plus_pair, L, L, d, ctx);
     return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
   }
-  Matrix U = new_matrix(n, n, Type::boolean, S.location(), ctx);
+  Matrix U = empty_output(m, m, Type::boolean, A);
   select(U, nullptr, no_accum, SelectOpCode::triu, Scalar(Index{1}), S, {}, ctx);
   switch (method) {
     case TriangleMethod::forward:
@@ -68,7 +84,7 @@ std::int64_t triangle_count(const Matrix& A, const TriangleOptions& opt, Context
       mxm(C, &L, no_accum, plus_pair, L, U, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>();
     case TriangleMethod::cohen: {
-      Matrix O = new_matrix(n, n, Type::boolean, S.location(), ctx);
+      Matrix O = empty_output(m, m, Type::boolean, A);
       select(O, nullptr, no_accum, SelectOpCode::offdiag, Scalar(Index{0}), S, {}, ctx);
       mxm(C, &O, no_accum, plus_pair, L, U, d, ctx);
       return reduce(MonoidCode::plus, C, ctx).as<std::int64_t>() / 2;

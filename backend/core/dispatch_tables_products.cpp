@@ -21,6 +21,28 @@ using namespace rows;
 // --- mxm, sparse C -----------------------------------------------------------------------------
 using MxmEntry = Entry<MxmProblem, Matrix>;
 
+/// The masked dot-product rows: spgemm_dot (an intersection per mask entry) and
+/// spgemm_dot_hash (row by row of the mask, A's row in a shared-memory hash set, cheaper when
+/// A's rows are reused by several mask entries); one can_implement, each its run and cost.
+/// Chosen over the row-wise product when the mask is much sparser than the unmasked product
+/// (spgemm_dot.hpp's density rule).
+template <Variant V>
+MxmEntry masked_dot_entry() {
+  constexpr bool hash = V == Variant::spgemm_dot_hash;
+  return MxmEntry{V, kCuda,
+                  [](const MxmProblem& p, const Matrix&) {
+                    return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
+                  },
+                  [](const MxmProblem& p, Matrix& c, Context& x) {
+                    (hash ? cuda::spgemm_dot::run_hash : cuda::spgemm_dot::run)(
+                        c, p.mask, p.accum, p.s, p.A, p.B, with_variant(p.d, V), x);
+                  },
+                  [](const MxmProblem& p, const Matrix&) {
+                    return (hash ? cuda::spgemm_dot::hash_cost : cuda::spgemm_dot::cost)(
+                        p.mask, p.A, p.B, p.d);
+                  }};
+}
+
 // --- mxm, dense C (with and without epilogue) ----------------------------------------------------
 using DenseEntry = Entry<DenseMxmProblem, DenseMatrix>;
 template <Variant V>
@@ -132,32 +154,8 @@ const Table<MxmProblem, Matrix>& mxm_table() {
                    [](const MxmProblem& p, const Matrix&) {
                      return cuda::spgemm_dot::rowwise_cost(p.A, p.B, p.d);
                    }},
-          // Masked dot products: chosen over the row-wise product when the mask is much
-          // sparser than the unmasked product (spgemm_dot.hpp's density rule).
-          MxmEntry{Variant::spgemm_dot, kCuda,
-                   [](const MxmProblem& p, const Matrix&) {
-                     return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
-                   },
-                   [](const MxmProblem& p, Matrix& c, Context& x) {
-                     cuda::spgemm_dot::run(c, p.mask, p.accum, p.s, p.A, p.B,
-                                           with_variant(p.d, Variant::spgemm_dot), x);
-                   },
-                   [](const MxmProblem& p, const Matrix&) {
-                     return cuda::spgemm_dot::cost(p.mask, p.A, p.B, p.d);
-                   }},
-          // The same masked product row by row of the mask, row i of A in a shared-memory hash
-          // set: cheaper than spgemm_dot when A's rows are reused by several mask entries.
-          MxmEntry{Variant::spgemm_dot_hash, kCuda,
-                   [](const MxmProblem& p, const Matrix&) {
-                     return cuda::spgemm_dot::can_implement(p.s, p.mask, p.A, p.B, p.d);
-                   },
-                   [](const MxmProblem& p, Matrix& c, Context& x) {
-                     cuda::spgemm_dot::run_hash(c, p.mask, p.accum, p.s, p.A, p.B,
-                                                with_variant(p.d, Variant::spgemm_dot_hash), x);
-                   },
-                   [](const MxmProblem& p, const Matrix&) {
-                     return cuda::spgemm_dot::hash_cost(p.mask, p.A, p.B, p.d);
-                   }},
+          masked_dot_entry<Variant::spgemm_dot>(),
+          masked_dot_entry<Variant::spgemm_dot_hash>(),
           MxmEntry{Variant::suitesparse, kCpu, always<MxmProblem, Matrix>,
                    [](const MxmProblem& p, Matrix& c, Context& x) {
                      HostInputs h(x);
@@ -293,7 +291,8 @@ const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_tabl
       {
           {Variant::sparse_layer, kCuda, always<P, std::vector<Index>>,
            [](const P& p, std::vector<Index>& out, Context& x) {
-             out = cuda::sparse_layer::run_network(p.net, p.features, p.options, p.stats, p.survivors, x);
+             out = cuda::sparse_layer::run_network(p.net, p.features, p.options, p.stats,
+                                                   p.survivors, x);
            }},
       }};
   return t;

@@ -141,18 +141,6 @@ __device__ __forceinline__ bool search_bt(int la, int lb, bool have_table) {
   return 3LL * la * log_lb < lb;
 }
 
-/// lower_bound of k in ci[lo, hi) (a lane's keys increase, so it resumes from its last lo).
-__device__ __forceinline__ int lower_bound_from(const std::int32_t* ci, int lo, int hi, int k) {
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (ci[mid] < k)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /// One group of 2^log_g lanes computes mask entry e of row i (when `valid`): its lanes stride
 /// over row j of Bt looking each column up in row i of A (the table, or a binary search in
 /// a_ci[a0, a1) when `keys` is null), or, when search_bt says so, over row i of A binary-searching
@@ -229,18 +217,7 @@ __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long l
       }
     }
   }
-  for (int off = g >> 1; off > 0; off >>= 1) {
-    const T other = dot_shfl_xor(acc, off);
-    const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
-    if (other_found) {
-      acc = found ? S::add(acc, other) : other;
-      found = true;
-    }
-  }
-  if (valid && glane == 0) {
-    p.keep[e] = found ? 1 : 0;
-    static_cast<T*>(p.t_values)[e] = found ? acc : S::identity();
-  }
+  combine_and_write<S>(acc, found, g, valid && glane == 0, e, p.t_values, p.keep);
 }
 
 template <class S>

@@ -38,6 +38,40 @@ __device__ __forceinline__ T dot_shfl_xor(T v, int off) {
     return __shfl_xor_sync(0xffffffffu, v, off);
 }
 
+/// lower_bound of k in ci[lo, hi) (a lane's keys increase, so it resumes from its last lo).
+__device__ __forceinline__ int lower_bound_from(const std::int32_t* ci, int lo, int hi, int k) {
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (ci[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// Combines the (acc, found) pairs of an aligned group of g lanes (a power of two) with the
+/// semiring's add; the lane with `write` then stores entry e: t_values[e] (the identity when no
+/// lane found a match) and keep[e]. Every lane of the warp calls it (the shuffles need them all).
+template <class S>
+__device__ __forceinline__ void combine_and_write(typename S::value_type acc, bool found, int g,
+                                                  bool write, long long e, void* t_values,
+                                                  std::int32_t* keep) {
+  using T = typename S::value_type;
+  for (int off = g >> 1; off > 0; off >>= 1) {
+    const T other = dot_shfl_xor(acc, off);
+    const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
+    if (other_found) {
+      acc = found ? S::add(acc, other) : other;
+      found = true;
+    }
+  }
+  if (write) {
+    keep[e] = found ? 1 : 0;
+    static_cast<T*>(t_values)[e] = found ? acc : S::identity();
+  }
+}
+
 template <class S>
 __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
   using T = typename S::value_type;
@@ -63,14 +97,7 @@ __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
     if (q0 < q1 && lo < s1 && qci[q0] <= sci[s1 - 1] && sci[lo] <= qci[q1 - 1]) {
       for (int q = q0 + lane; q < q1 && lo < s1; q += sw) {
         const int k = qci[q];
-        int hi = s1;  // lower_bound of k in sci[lo, s1)
-        while (lo < hi) {
-          const int mid = (lo + hi) >> 1;
-          if (sci[mid] < k)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+        lo = lower_bound_from(sci, lo, s1, k);
         if (lo == s1 || sci[lo] != k) continue;
         const int pa = probe_a ? q : lo, pb = probe_a ? lo : q;
         T a{}, b{};
@@ -86,18 +113,7 @@ __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
       }
     }
   }
-  for (int off = sw >> 1; off > 0; off >>= 1) {
-    const T other = dot_shfl_xor(acc, off);
-    const bool other_found = __shfl_xor_sync(0xffffffffu, found ? 1 : 0, off) != 0;
-    if (other_found) {
-      acc = found ? S::add(acc, other) : other;
-      found = true;
-    }
-  }
-  if (valid && lane == 0) {
-    p.keep[e] = found ? 1 : 0;
-    static_cast<T*>(p.t_values)[e] = found ? acc : S::identity();
-  }
+  combine_and_write<S>(acc, found, sw, valid && lane == 0, e, p.t_values, p.keep);
 }
 
 }  // namespace ringblas::cuda::spgemm_dot
