@@ -14,7 +14,8 @@
 // ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
 // 0-based vertex id). Push runs while the frontier is small; it switches to pull when
 // |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the
-// frontier's vertex count standing in for its edge count; alpha = 14, beta = 24). With
+// frontier's vertex count standing in for its edge count; alpha = 14 as Beamer's paper, beta = 18
+// as his GAP benchmark's reference BFS, gapbs: back to push a little earlier). With
 // `edge_counts`, push switches to pull as Beamer states it, on edges: when
 // m_f > m_u / alpha, with m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once, or given) and m_u the
 // edges not yet explored (nnz(A) minus the m_f of every push step); m_f is computed only while
@@ -39,7 +40,7 @@ struct BfsOptions {
   /// With edge_counts: every vertex's out-degree (int64, A +.pair 1), a graph property computed
   /// once and kept with the graph as LAGraph keeps G->out_degree (nullptr: computed here).
   const Vector* out_degree = nullptr;
-  double alpha = 14.0, beta = 24.0;
+  double alpha = 14.0, beta = 18.0;
 };
 
 struct BfsResult {

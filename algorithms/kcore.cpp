@@ -36,15 +36,18 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
   Index k = 0, remaining = n;
   while (remaining > 0) {
     k = std::max(k, reduce(MonoidCode::min, deg, ctx).as<Index>());
-    for (;;) {
-      const Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
-      if (q.nnz() == 0) break;
+    Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
+    while (q.nnz() > 0) {
       remaining -= q.nnz();
       assign_scalar(core, q, k, ctx);
       Vector lost = new_vector(n, Type::int64, where, ctx);
       vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
       assign_scalar(deg, q, removed, ctx);
       deg = updated(deg, BinaryOpCode::minus, lost);
+      // Every vertex at most k was in q: only those that just lost degree can reach k now.
+      Vector touched = new_vector(n, Type::int64, where, ctx);
+      ewise_mult(touched, nullptr, no_accum, BinaryOpCode::second, lost, deg, {}, ctx);
+      q = select_vector(SelectOpCode::value_le, touched, k, ctx);
     }
   }
   return core;

@@ -5,12 +5,12 @@
 //   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0;  core = 0
 //   while vertices remain:
 //     k = max(k, min(deg))
-//     repeat:
-//       q = select(deg <= k)              vertices peeled at level k
-//       if q is empty: break
+//     q = select(deg <= k)                vertices peeled at level k
+//     while q has entries:
 //       core⟨q⟩ = k
-//       deg⟨q⟩ = ∞                         removed (a value no k reaches)
-//       deg = deg - (q +.pair S)           neighbours lose one degree per peeled edge
+//       l = q +.pair S;  deg⟨q⟩ = ∞         removed (a value no k reaches)
+//       deg = deg - l                      neighbours lose one degree per peeled edge
+//       q = select((deg ∩ l) <= k)         only a vertex that lost degree can reach k now
 // deg and core are full vectors, so each update is an element-wise operation whose structure is
 // known (no compaction, no host read); a removed vertex's degree stays above any k.
 // Host reads: min(deg) once per level, the entry counts of q.

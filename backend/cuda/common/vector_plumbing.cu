@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "backend/core/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/common/row_merge.cuh"
@@ -151,10 +152,9 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
     old_present = Buffer(n1, Location::device, &ctx);
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(old_present.data(), 0, n1, s));
     scatter_vector(dev, tw, old_vals.data(), old_present.as<unsigned char>(), ctx);
-    if (stays_full) {
+    if (stays_full) {  // a full vector's indices are 0..n-1: written, not copied
       full_idx = Buffer(n1 * 8, Location::device, &ctx);
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(full_idx.data(), dev.indices().data(), std::size_t(n) * 8,
-                                        cudaMemcpyDeviceToDevice, s));
+      ringblas::detail::device_iota(full_idx.as<std::int64_t>(), std::size_t(n), &ctx);
     }
   }
   if (stays_full) {

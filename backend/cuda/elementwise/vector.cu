@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "backend/core/device_fill.hpp"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/vector_plumbing.hpp"
 #include "backend/cuda/elementwise/agent.cuh"
@@ -135,10 +136,13 @@ Vector vector_merge_full(const Vector& u, const Vector& v, BinaryOpCode op, Merg
                                                 out_vals.as<V>());
       RINGBLAS_CHECK_LAUNCH("k_vector_with_full", stream_of(ctx), ctx.debug_sync);
     });
-  const Vector& structure = union_of ? f : s;
-  return Vector::from_buffers(u.size(), type, out_nnz,
-                              copy_async(structure.indices(), std::size_t(out_nnz) * 8, ctx),
-                              std::move(out_vals));
+  // A full vector's indices are 0..n-1: written, not copied (half the traffic).
+  Buffer idx = union_of ? Buffer(std::max<std::size_t>(std::size_t(out_nnz), 1) * 8,
+                                 Location::device, &ctx)
+                        : copy_async(s.indices(), std::size_t(out_nnz) * 8, ctx);
+  if (union_of)
+    ringblas::detail::device_iota(idx.as<std::int64_t>(), std::size_t(out_nnz), &ctx);
+  return Vector::from_buffers(u.size(), type, out_nnz, std::move(idx), std::move(out_vals));
 }
 
 Vector vector_map_values(const Vector& u, UnaryOpCode op, Type type, Context& ctx) {
