@@ -144,6 +144,18 @@ void check_rows_labels(const char* op, const DenseVector& labels, const DenseVec
                          std::to_string(classes - 1));
   }
 }
+/// v has one entry per column of a matrix with `cols` columns.
+void require_size(const char* op, const DenseVector& v, Index cols, const char* what,
+                  const char* of) {
+  require(v.size() == cols, op,
+          std::string(what) + " has size " + std::to_string(v.size()) + " but " + of + " has " +
+              std::to_string(cols) + " columns");
+}
+/// A dropout probability in [0, 1).
+void require_p(const char* op, double p) {
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue(std::string(op) + ": p = " + std::to_string(p) + " is outside [0, 1)");
+}
 void check_slot(const char* op, const DenseVector& out, Index slot, Type t) {
   require_same_type(op, t, out.type(), "out");
   if (slot < 0 || slot >= out.size())
@@ -193,8 +205,7 @@ void dropout_gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const Dens
                   double p, std::uint64_t seed, std::uint64_t stream, const Descriptor& d,
                   Context& ctx) {
   const Index inner = check_gemm("dropout_gemm", C, A, B, d);
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("dropout_gemm: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::require_p("dropout_gemm", p);
   detail::execute(detail::dropout_gemm_table(),
                   detail::DropoutGemmProblem{alpha, A, B, p, seed, stream, d}, d.variant, C, ctx,
                   detail::Tolerance::for_type(C.type(), double(inner)));
@@ -205,9 +216,7 @@ void column_sums(DenseVector& s, const DenseMatrix& A, Context& ctx) {
   detail::require_float(op, A.type(), "A");
   detail::require_same_type(op, A.type(), s.type(), "s");
   detail::require_row_major(op, A, "A");
-  require(s.size() == A.ncols(), op,
-          "s has size " + std::to_string(s.size()) + " but A has " + std::to_string(A.ncols()) +
-              " columns");
+  detail::require_size(op, s, A.ncols(), "s", "A");
   detail::execute(detail::column_sums_table(), detail::ColumnSumsProblem{A}, Variant::automatic, s,
                   ctx, detail::Tolerance::for_type(A.type(), double(A.nrows())));
 }
@@ -231,8 +240,7 @@ void dropout(DenseMatrix& X, double p, std::uint64_t seed, std::uint64_t stream,
   const char* op = "dropout";
   detail::require_float(op, X.type(), "X");
   detail::require_row_major(op, X, "X");
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("dropout: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::require_p("dropout", p);
   if (p == 0.0) return;
   detail::execute(detail::dropout_table(), detail::DropoutProblem{nullptr, p, seed, stream},
                   Variant::automatic, X, ctx, detail::Tolerance::for_type(X.type(), 1));
@@ -247,8 +255,7 @@ void dropout(DenseMatrix& Y, const DenseMatrix& X, double p, std::uint64_t seed,
   detail::require_row_major(op, Y, "Y");
   detail::require_shape(op, Y, X.nrows(), X.ncols(), "Y");
   if (&Y == &X) return dropout(Y, p, seed, stream, ctx);
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("dropout: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::require_p("dropout", p);
   detail::execute(detail::dropout_table(), detail::DropoutProblem{&X, p, seed, stream},
                   Variant::automatic, Y, ctx, detail::Tolerance::for_type(X.type(), 1));
 }
@@ -259,11 +266,8 @@ void bias_relu_dropout(DenseMatrix& H, const DenseVector& b, double p, std::uint
   detail::require_float(op, H.type(), "H");
   detail::require_same_type(op, H.type(), b.type(), "b");
   detail::require_row_major(op, H, "H");
-  require(b.size() == H.ncols(), op,
-          "b has size " + std::to_string(b.size()) + " but H has " + std::to_string(H.ncols()) +
-              " columns");
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("bias_relu_dropout: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::require_size(op, b, H.ncols(), "b", "H");
+  detail::require_p("bias_relu_dropout", p);
   detail::execute(detail::bias_relu_dropout_table(),
                   detail::BiasReluDropoutProblem{b, p, seed, stream}, Variant::automatic, H, ctx,
                   detail::Tolerance::for_type(H.type(), 1));
@@ -290,13 +294,9 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
   }
   if (s) {
     detail::require_same_type(op, G.type(), s->type(), "s");
-    require(s->size() == G.ncols(), op,
-            "s has size " + std::to_string(s->size()) + " but G has " + std::to_string(G.ncols()) +
-                " columns");
+    detail::require_size(op, *s, G.ncols(), "s", "G");
   }
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("linear_dropout_relu_backward: p = " + std::to_string(p) +
-                       " is outside [0, 1)");
+  detail::require_p("linear_dropout_relu_backward", p);
   detail::GradientOut o{&G, s};
   detail::execute(detail::linear_dropout_relu_backward_table(),
                   detail::LinearBackwardProblem{D, W, Y, p, seed, stream}, Variant::automatic, o,
@@ -327,12 +327,9 @@ void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const
   detail::require_shape(op, G, n, m, "G");
   if (s) {
     detail::require_same_type(op, X.type(), s->type(), "s");
-    require(
-        s->size() == m, op,
-        "s has size " + std::to_string(s->size()) + " but X has " + std::to_string(m) + " columns");
+    detail::require_size(op, *s, m, "s", "X");
   }
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue("dense_layer_backward: p = " + std::to_string(p) + " is outside [0, 1)");
+  detail::require_p("dense_layer_backward", p);
   detail::LayerGradientOut o{&dW, &G, s};
   detail::execute(detail::dense_layer_backward_table(),
                   detail::LayerBackwardProblem{X, D, W, relu, x_dropped, p, seed, stream},

@@ -30,8 +30,9 @@ namespace ringblas::nn {
 /// (BLAS sgemm/dgemm on row-major data). C must already have the product's shape; with beta == 0
 /// its old values are not read (NaN in C does not propagate). desc's mask flags and variant
 /// other than automatic / host_dense / cublas / dense_nn throw NotImplemented. On the cuda
-/// executor a product with at most 32 columns in C (and beta == 0, B not transposed) runs on
-/// dense_nn's skinny kernels (the tall operand read once), any other on cuBLAS.
+/// executor Aᵀ·B with at most 32 columns in C (beta == 0, B not transposed: a layer's weight
+/// gradient) runs on dense_nn's skinny kernel (the tall A read once), any other on cuBLAS
+/// (dense_nn can be forced for the untransposed skinny product too).
 void gemm(DenseMatrix& C, double alpha, const DenseMatrix& A, const DenseMatrix& B, double beta,
           const Descriptor& desc = {}, Context& ctx = default_context());
 

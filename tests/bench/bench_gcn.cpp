@@ -223,6 +223,31 @@ void time_skinny_gemms(Index n, Context& ctx) {
                     std::string(variant_name(v)).c_str(), median(ms));
         std::fflush(stdout);
       }
+  // The layer's backward: one pass (dense_layer_backward) against the two it stands for, as the
+  // MaxK run calls it (input not dropped, no ReLU) and as the ReLU run does (input dropped).
+  DenseMatrix G = random(n, 256);
+  DenseVector s = DenseVector(256, Type::fp32).to(Location::device, ctx);
+  for (bool relu_run : {false, true})
+    for (bool fused : {true, false}) {
+      auto run = [&] {
+        if (fused) {
+          nn::dense_layer_backward(dW, G, &s, H, D, W, relu_run, relu_run, 0.5, 1, 2, ctx);
+        } else {
+          Descriptor ta;
+          ta.transpose_a = true;
+          nn::dropout_gemm(dW, 1.0, H, D, relu_run ? 0.0 : 0.5, 1, 2, ta, ctx);
+          nn::linear_dropout_relu_backward(G, &s, D, W, relu_run ? &H : nullptr, 0.5, 1, 2, ctx);
+        }
+      };
+      run();
+      std::vector<double> ms;
+      for (int r = 0; r < 10; ++r) ms.push_back(timer.time(run));
+      std::printf("  layer backward (%s run) %lldx256 by 16: %s %.3f ms\n",
+                  relu_run ? "ReLU" : "MaxK", static_cast<long long>(n),
+                  fused ? "dense_layer_backward" : "dropout_gemm TN + linear_dropout_relu_backward",
+                  median(ms));
+      std::fflush(stdout);
+    }
 }
 
 /// The pattern of A (no self-loops) as the binary file pyg_gcn.py reads.

@@ -19,6 +19,18 @@ class NnFused : public testing::TestWithParam<Type> {};
 INSTANTIATE_TEST_SUITE_P(Types, NnFused, testing::Values(Type::fp32, Type::fp64),
                          [](const auto& info) { return std::string(type_name(info.param)); });
 
+/// dropout(X) from the formula (nn::dropout_uniform's mask), as a host matrix of X's type.
+DenseMatrix dropped_by_formula(const DenseMatrix& X, double p, std::uint64_t seed,
+                               std::uint64_t stream) {
+  const std::vector<double> x = nn_ref::values(X);
+  std::vector<double> d(x.size());
+  for (std::size_t e = 0; e < x.size(); ++e)
+    d[e] = p == 0 || nn::dropout_uniform(seed, stream, e) >= float(p) ? x[e] / (1 - p) : 0.0;
+  if (X.type() == Type::fp32)
+    return DenseMatrix::from_values(X.nrows(), X.ncols(), std::vector<float>(d.begin(), d.end()));
+  return DenseMatrix::from_values(X.nrows(), X.ncols(), d);
+}
+
 DenseVector random_vector(Index n, Type t, std::uint64_t seed) {
   const DenseMatrix m = nn_ref::random_dense(1, n, t, seed);
   DenseVector v(n, t);
@@ -50,7 +62,9 @@ TEST_P(NnFused, BiasReluDropoutAgainstItsFormula) {
       }
     EXPECT_GT(positive, r * c / 4);  // the ReLU passes some and zeroes some
     EXPECT_LT(positive, r * c);
-    if (p > 0) EXPECT_GT(dropped, positive / 4);
+    if (p > 0) {
+      EXPECT_GT(dropped, positive / 4);
+    }
   }
 }
 
@@ -163,13 +177,7 @@ TEST_P(NnFused, DropoutGemmAgainstItsFormulaBothWays) {
   for (double p : {0.0, 0.5})
     for (bool ta : {false, true}) {
       // The dropped A from the formula, then the naive product.
-      std::vector<double> dropped(a.size());
-      for (std::size_t e = 0; e < a.size(); ++e)
-        dropped[e] = p == 0 || nn::dropout_uniform(4, 6, e) >= float(p) ? a[e] / (1 - p) : 0.0;
-      DenseMatrix Ad =
-          t == Type::fp32
-              ? DenseMatrix::from_values(m, k, std::vector<float>(dropped.begin(), dropped.end()))
-              : DenseMatrix::from_values(m, k, dropped);
+      const DenseMatrix Ad = dropped_by_formula(A, p, 4, 6);
       const DenseMatrix B = nn_ref::random_dense(ta ? m : k, n, t, 6);
       DenseMatrix C(ta ? k : m, n, t);
       const std::vector<double> want = nn_ref::gemm(0.5, Ad, ta, B, false, 0.0, C);
@@ -195,7 +203,6 @@ TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
   const Index n = 21, m = 9, k = 4;
   const DenseMatrix X = nn_ref::random_dense(n, m, t, 1), D = nn_ref::random_dense(n, k, t, 2);
   const DenseMatrix W = nn_ref::random_dense(m, k, t, 3);
-  const std::vector<double> x = nn_ref::values(X);
   for (double p : {0.0, 0.5})
     for (bool relu : {false, true}) {
       const std::string what = "p " + std::to_string(p) + (relu ? " relu" : "");
@@ -203,13 +210,7 @@ TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
       DenseVector s(m, t);
       nn::dense_layer_backward(dW, G, &s, X, D, W, relu, false, p, 5, 7, ctx);
       // dW from the dropped X (the formula), G and s from backward_formula (Y = X for ReLU).
-      std::vector<double> dropped(x.size());
-      for (std::size_t e = 0; e < x.size(); ++e)
-        dropped[e] = p == 0 || nn::dropout_uniform(5, 7, e) >= float(p) ? x[e] / (1 - p) : 0.0;
-      const DenseMatrix Xd =
-          t == Type::fp32
-              ? DenseMatrix::from_values(n, m, std::vector<float>(dropped.begin(), dropped.end()))
-              : DenseMatrix::from_values(n, m, dropped);
+      const DenseMatrix Xd = dropped_by_formula(X, p, 5, 7);
       const std::vector<double> want_dw = nn_ref::gemm(1.0, Xd, true, D, false, 0.0, dW);
       const auto [want_g, want_s] = backward_formula(D, W, relu ? &X : nullptr, p, 5, 7);
       const std::vector<double> got_dw = nn_ref::values(dW), got_g = nn_ref::values(G),

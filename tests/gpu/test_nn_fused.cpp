@@ -17,27 +17,14 @@
 #include "ringblas/ringblas.hpp"
 #include "support/gcn_cases.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/nn_gpu_fixture.hpp"
 #include "support/nn_reference.hpp"
 
 namespace ringblas::test {
 namespace {
 
-class NnFusedGpu : public GpuTest {
+class NnFusedGpu : public NnGpuTest {
  protected:
-  Context gpu{Backend::cuda};
-  Context cpu{Backend::cpu};
-  DenseMatrix dev(const DenseMatrix& m) { return m.to(Location::device, gpu); }
-  DenseVector dev(const DenseVector& v) { return v.to(Location::device, gpu); }
-  DenseMatrix poisoned(Index r, Index c) {
-    std::vector<float> v(std::size_t(r * c));
-    std::memset(v.data(), 0xFF, v.size() * sizeof(float));
-    return DenseMatrix::from_values(r, c, v).to(Location::device, gpu);
-  }
-  DenseVector poisoned(Index n) {
-    std::vector<float> v(static_cast<std::size_t>(n));
-    std::memset(v.data(), 0xFF, v.size() * sizeof(float));
-    return DenseVector::from_values(v).to(Location::device, gpu);
-  }
   static DenseVector random_vector(Index n, std::uint64_t seed) {
     const DenseMatrix m = nn_ref::random_dense(1, n, Type::fp32, seed);
     DenseVector v(n, Type::fp32);

@@ -14,23 +14,14 @@
 #include "ringblas/ringblas.hpp"
 #include "support/gcn_cases.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/nn_gpu_fixture.hpp"
 #include "support/nn_reference.hpp"
 
 namespace ringblas::test {
 namespace {
 
-class NnOpsGpu : public GpuTest {
+class NnOpsGpu : public NnGpuTest {
  protected:
-  Context gpu{Backend::cuda};
-  Context cpu{Backend::cpu};
-  DenseMatrix dev(const DenseMatrix& m) { return m.to(Location::device, gpu); }
-  DenseVector dev(const DenseVector& v) { return v.to(Location::device, gpu); }
-  /// A device matrix of the shape whose values are poison (NaN-like 0xFF bytes).
-  DenseMatrix poisoned(Index r, Index c) {
-    std::vector<float> v(std::size_t(r * c));
-    std::memset(v.data(), 0xFF, v.size() * sizeof(float));
-    return DenseMatrix::from_values(r, c, v).to(Location::device, gpu);
-  }
   static void expect_close(const DenseMatrix& got_dev, const DenseMatrix& want, double tol,
                            const std::string& what) {
     ASSERT_EQ(got_dev.location(), Location::device) << what;

@@ -179,25 +179,34 @@ __global__ void layer_backward_kernel(float* __restrict__ g, float* __restrict__
     __syncthreads();
     if (a >= m) continue;
     const int rows = n - r0 < T ? int(n - r0) : T;
-#pragma unroll 4
-    for (int r = 0; r < rows; ++r) {
-      const std::int64_t e = (r0 + r) * m + a;
-      const float xv = x[e];
-      // x_dropped: X is dropout(relu(Z)) already, its zeros carry the mask (no draw).
-      const bool keep =
-          x_dropped || !mask.drop ||
-          ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >= mask.threshold;
-      const float dropped = x_dropped ? xv : keep ? xv * scale : 0.0f;
-      float dot = 0.0f;
+    // U rows' loads of X issued together before any of their stores (memory-level parallelism:
+    // one load in flight a thread left this pass latency-bound, 1.3 ms for 2 GB on an H100).
+    constexpr int U = Policy::layer_unroll;
+    for (int r = 0; r < rows; r += U) {
+      float xs[U];
 #pragma unroll
-      for (int c = 0; c < KMax; ++c) {
-        const float dc = ds[r][c];
-        acc[c] = fmaf(dropped, dc, acc[c]);
-        dot = fmaf(dc, wr[c], dot);
+      for (int u = 0; u < U; ++u) xs[u] = r + u < rows ? x[(r0 + r + u) * m + a] : 0.0f;
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if (r + u >= rows) break;
+        const std::int64_t e = (r0 + r + u) * m + a;
+        const float xv = xs[u];
+        // x_dropped: X is dropout(relu(Z)) already, its zeros carry the mask (no draw).
+        const bool keep =
+            x_dropped || !mask.drop ||
+            ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >= mask.threshold;
+        const float dropped = x_dropped ? xv : keep ? xv * scale : 0.0f;
+        float dot = 0.0f;
+#pragma unroll
+        for (int c = 0; c < KMax; ++c) {
+          const float dc = ds[r + u][c];
+          acc[c] = fmaf(dropped, dc, acc[c]);
+          dot = fmaf(dc, wr[c], dot);
+        }
+        const float gv = keep && (!relu || xv > 0.0f) ? dot * scale : 0.0f;
+        g[e] = gv;
+        colsum += gv;
       }
-      const float gv = keep && (!relu || xv > 0.0f) ? dot * scale : 0.0f;
-      g[e] = gv;
-      colsum += gv;
     }
   }
   if (a >= m) return;

@@ -8,6 +8,7 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/dense_nn/fused_kernels.cuh"
+#include "backend/cuda/dense_nn/grid.cuh"
 #include "backend/cuda/dense_nn/operand.hpp"
 
 namespace ringblas::cuda {
@@ -15,10 +16,7 @@ namespace {
 
 using dense_nn::Policy;
 
-unsigned stride_grid(std::size_t n) {
-  const unsigned g = grid_for(n, Policy::block);
-  return g < Policy::max_blocks ? g : Policy::max_blocks;
-}
+using dense_nn::stride_grid;
 
 template <int KMax>
 void launch_linear_backward(unsigned grid, std::size_t smem, float* g, float* partial,

@@ -91,31 +91,30 @@ __device__ inline float warp_max(float x) {
   return x;
 }
 
-/// Block-wide sum of one value per warp (lane 0's), added to *out by thread 0.
-__device__ inline void block_add(float* out, float warp_value) {
+/// Block-wide sum of one value per warp (lane 0's) of a block of row_warps warps, in warp order;
+/// the total is meaningful in thread 0 only.
+__device__ inline float block_total(float warp_value) {
   __shared__ float part[Policy::row_warps];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (lane == 0) part[warp] = warp_value;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float s = 0.0f;
+  float s = 0.0f;
+  if (threadIdx.x == 0)
     for (int w = 0; w < Policy::row_warps; ++w) s += part[w];
-    atomicAdd(out, s);
-  }
+  return s;
 }
 
-/// Block-wide sum of one value per warp (lane 0's), stored to *slot by thread 0 (a block's
-/// partial result; sum_partials_kernel adds the blocks' in a fixed order).
+/// The block's total added to *out by thread 0.
+__device__ inline void block_add(float* out, float warp_value) {
+  const float s = block_total(warp_value);
+  if (threadIdx.x == 0) atomicAdd(out, s);
+}
+
+/// The block's total stored to *slot by thread 0 (a block's partial result; sum_partials_kernel
+/// adds the blocks' in a fixed order).
 __device__ inline void block_store(float* slot, float warp_value) {
-  __shared__ float part[Policy::row_warps];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) part[warp] = warp_value;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float s = 0.0f;
-    for (int w = 0; w < Policy::row_warps; ++w) s += part[w];
-    *slot = s;
-  }
+  const float s = block_total(warp_value);
+  if (threadIdx.x == 0) *slot = s;
 }
 
 /// *out = Σ partial[0..count), one block: each thread sums a strided share, then the block adds

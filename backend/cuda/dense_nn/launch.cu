@@ -7,6 +7,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/dense_nn/grid.cuh"
 #include "backend/cuda/dense_nn/kernels.cuh"
 #include "backend/cuda/dense_nn/operand.hpp"
 
@@ -15,10 +16,7 @@ namespace {
 
 using dense_nn::Policy;
 
-unsigned stride_grid(std::size_t n) {
-  const unsigned g = grid_for(n, Policy::block);
-  return g < Policy::max_blocks ? g : Policy::max_blocks;
-}
+using dense_nn::stride_grid;
 
 /// Blocks of the row kernels (softmax cross-entropy, accuracy): a warp per row of the subset.
 unsigned row_grid(Index count) { return grid_for(std::size_t(count), Policy::row_warps); }

@@ -34,8 +34,12 @@ struct Policy {
   /// dense_layer_backward (layer_backward_kernel): rows of D staged a tile, grid cap (each block
   /// writes m x k dW partials), threads a block (one column of X each).
   static constexpr int layer_tile = 32;
-  static constexpr unsigned layer_max_blocks = 132 * 4;
   static constexpr int layer_threads = 256;
+  /// Blocks of 256 threads an SM holds at the kernel's 72 registers (KMax 16): the grid cap is
+  /// one wave of them.
+  static constexpr int layer_blocks_per_sm = 3;
+  static constexpr unsigned layer_max_blocks = 132 * layer_blocks_per_sm;
+  static constexpr int layer_unroll = 8;  ///< rows whose loads a thread issues together
   /// Skinny GEMMs (skinny_gemm.cu): at most this many columns in the narrow operand (a register
   /// array per lane); NN keeps B (k x (n+1) floats) in at most skinny_smem_bytes of shared
   /// memory, TN takes k <= skinny_max_k (its per-block partial products are blocks x k x n).
