@@ -523,8 +523,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
              [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 2>(p, two, L2, stream_c, nullptr, false); });
     }
     if (vw == 4 && n >= 128) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
-      SubwarpShape narrow = subwarp_shape(64, 4);
-      narrow.chunks = (n + 63) / 64;
+      const SubwarpShape narrow = nnzsplit_shape(n, 4, 1, 16);
       const int Ln = nnzsplit_run_length(a.nnz(), narrow, sms);
       record("single", cfg, "kernel_nnzsplit_cols64_L" + std::to_string(Ln), a.nnz(), n,
              [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, stream_c, nullptr, false); });

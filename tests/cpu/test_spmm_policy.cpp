@@ -50,6 +50,11 @@ TEST(SpmmNnzsplitPolicy, VectorsPerLaneCoverWideB) {
   const SubwarpShape w136 = nnzsplit_shape(136, 4, 2);
   EXPECT_EQ(w136.nv, 2);
   EXPECT_EQ(w136.chunks, 1);
+  // Sub-warps of at most 16 lanes: 64-column chunks.
+  const SubwarpShape narrow = nnzsplit_shape(256, 4, 1, 16);
+  EXPECT_EQ(1 << narrow.log_sw, 16);
+  EXPECT_EQ(narrow.chunk_cols, 64);
+  EXPECT_EQ(narrow.chunks, 4);
   // Scalar path, 7 columns: 8 lanes of one column.
   const SubwarpShape w7 = nnzsplit_shape(7, 1);
   EXPECT_EQ(1 << w7.log_sw, 8);

@@ -55,6 +55,8 @@ struct SpmmPolicy {
   /// 10-40% slower than column chunks of 128 on every graph: 93 registers, 2 blocks per SM, and
   /// twice the B row bytes per nonzero for L1 to hold; R-MAT 20 n_B = 256: 7113 vs 5752 us).
   static constexpr int nnzsplit_max_vectors = 1;
+  /// Widest sub-warp of the nnz-split kernel (columns per chunk = this x 4 in fp32).
+  static constexpr int nnzsplit_max_lanes = 32;
   /// Nonzeros whose B rows are loaded back to back before they are combined.
   static constexpr int nnzsplit_unroll = 4;
   /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
@@ -86,12 +88,15 @@ inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
   return s;
 }
 
-/// The nnz-split kernel's shape: subwarp_shape's sub-warp, each thread holding up to `max_nv`
-/// vectors (columns lane x vec + j x sub-warp x vec), so that one column chunk covers up to
-/// 32 x vec x max_nv columns.
-inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmPolicy::nnzsplit_max_vectors) {
-  SubwarpShape s = subwarp_shape(n_cols, vec);
+/// The nnz-split kernel's shape: a sub-warp of the smallest power of two lanes covering n_B in
+/// vectors, at most `max_lanes`; each thread holding up to `max_nv` vectors (columns lane x vec +
+/// j x sub-warp x vec), so that one column chunk covers up to max_lanes x vec x max_nv columns.
+inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmPolicy::nnzsplit_max_vectors,
+                                   int max_lanes = SpmmPolicy::nnzsplit_max_lanes) {
+  SubwarpShape s;
+  s.vec = vec;
   const long long vectors = (n_cols + vec - 1) / vec;
+  while ((1ll << s.log_sw) < vectors && (1 << s.log_sw) < max_lanes) ++s.log_sw;
   while (s.nv < max_nv && (1ll << s.log_sw) * s.nv < vectors) s.nv *= 2;
   s.chunk_cols = (1 << s.log_sw) * vec * s.nv;
   s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
