@@ -41,6 +41,7 @@
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
 #include "tests/support/rmat.hpp"
+#include "tests/support/spmm_problem_of.hpp"
 
 namespace {
 
@@ -451,20 +452,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
 
   // The kernels alone, on the same device arrays.
   using namespace ringblas::cuda::detail;
-  SpmmProblem p;
-  p.m = int(a.nrows());
-  p.k = int(a.ncols());
-  p.n = n;
-  p.nnz = a.nnz();
-  p.row_ptr = a.row_ptr().as<std::int32_t>();
-  p.col_idx = a.col_idx().as<std::int32_t>();
-  p.a_values = a.values().data();
-  p.b = b.values().data();
-  p.b_rs = n;
-  p.b_cs = 1;
-  p.c = c.values().data();
-  p.c_rs = n;
-  p.c_cs = 1;
+  SpmmProblem p = ringblas::test::spmm_problem_of(a, b, c);
   int l2 = 0, sms = 0;
   BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));

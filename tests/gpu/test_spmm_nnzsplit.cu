@@ -19,6 +19,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 #include "support/rmat.hpp"
+#include "support/spmm_problem_of.hpp"
 
 namespace ringblas::test {
 namespace {
@@ -56,20 +57,7 @@ class SpmmNnzsplit : public GpuTest {
     if (m * n > 0 && cudaMemset(c.values().data(), 0xAB, std::size_t(m * n) * 4) != cudaSuccess)
       return "memset";
     DenseVector bias;
-    SpmmProblem p;
-    p.m = int(m);
-    p.k = int(A.ncols());
-    p.n = int(n);
-    p.nnz = A.nnz();
-    p.row_ptr = a.row_ptr().as<std::int32_t>();
-    p.col_idx = a.col_idx().as<std::int32_t>();
-    p.a_values = a.values().data();
-    p.b = b.values().data();
-    p.b_rs = n;
-    p.b_cs = 1;
-    p.c = c.values().data();
-    p.c_rs = n;
-    p.c_cs = 1;
+    SpmmProblem p = spmm_problem_of(a, b, c);
     if (ep.has_bias()) {
       bias = ep.bias->to(Location::device, cuda);
       p.epilogue.bias = true;
