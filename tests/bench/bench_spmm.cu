@@ -41,6 +41,7 @@
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
 #include "tests/support/rmat.hpp"
+#include "tests/support/spmm_problem_of.hpp"
 
 namespace {
 
@@ -451,20 +452,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
 
   // The kernels alone, on the same device arrays.
   using namespace ringblas::cuda::detail;
-  SpmmProblem p;
-  p.m = int(a.nrows());
-  p.k = int(a.ncols());
-  p.n = n;
-  p.nnz = a.nnz();
-  p.row_ptr = a.row_ptr().as<std::int32_t>();
-  p.col_idx = a.col_idx().as<std::int32_t>();
-  p.a_values = a.values().data();
-  p.b = b.values().data();
-  p.b_rs = n;
-  p.b_cs = 1;
-  p.c = c.values().data();
-  p.c_rs = n;
-  p.c_cs = 1;
+  SpmmProblem p = ringblas::test::spmm_problem_of(a, b, c);
   int l2 = 0, sms = 0;
   BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -500,44 +488,38 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   }  // g_knobs
   record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
          [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });
-  // spmm_subwarp's nnz-split mapping: the previous kernel (one nonzero at a time, L from the
-  // mean row), then spmm_nnzsplit as the library launches it and, with --sweep, its knobs.
-  const double mean_row = double(a.nnz()) / double(std::max<Index>(a.nrows(), 1));
-  int L_old = 8;
-  while (L_old < 256 && (L_old < 2 * mean_row || L_old < a.nnz() / 8192)) L_old *= 2;
-  record("single", cfg, "kernel_nnzsplit_previous", a.nnz(), n,
-         [&] { spmm_csr_split_launch<PlusTimes>(p, vec, L_old, nullptr, false); });
+  // spmm_subwarp's nnz-split kernel as the library launches it (evict-first C) and, with
+  // --sweep, its knobs.
   const SubwarpShape ns = nnzsplit_shape(n, vw);
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
-         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, stream_c, nullptr, false); });
+         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, nullptr, false); });
   if (g_sweep) {
     for (int x : {L / 2, L * 2, L * 4})
       if (x >= 4)
         record("single", cfg, "kernel_nnzsplit_L" + std::to_string(x), a.nnz(), n,
-               [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, x, stream_c, nullptr, false); });
+               [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, x, true, nullptr, false); });
     const SubwarpShape two = nnzsplit_shape(n, vw, 2);
     if (two.nv > ns.nv) {  // two vectors per lane: half the column chunks, A read half as often
       const int L2 = nnzsplit_run_length(a.nnz(), two, sms);
       record("single", cfg, "kernel_nnzsplit_nv2_L" + std::to_string(L2), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 2>(p, two, L2, stream_c, nullptr, false); });
+             [&] { spmm_nnzsplit_launch_tuned<PlusTimes, 2>(p, two, L2, true, nullptr, false); });
     }
     if (vw == 4 && n >= 128) {  // 64-column chunks (16 lanes): a B row slice of 256 bytes, more of them in L1
-      SubwarpShape narrow = subwarp_shape(64, 4);
-      narrow.chunks = (n + 63) / 64;
+      const SubwarpShape narrow = nnzsplit_shape(n, 4, 1, 16);
       const int Ln = nnzsplit_run_length(a.nnz(), narrow, sms);
       record("single", cfg, "kernel_nnzsplit_cols64_L" + std::to_string(Ln), a.nnz(), n,
-             [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, stream_c, nullptr, false); });
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, narrow, Ln, true, nullptr, false); });
     }
     constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
     record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
-           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, stream_c, nullptr, false); });
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
-           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, stream_c, nullptr, false); });
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
-           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 6>(p, ns, L, stream_c, nullptr, false); });
-    record("single", cfg, "kernel_nnzsplit_stream_c_" + std::string(stream_c ? "off" : "on"), a.nnz(), n,
-           [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, !stream_c, nullptr, false); });
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 6>(p, ns, L, true, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_stream_c_off", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, false, nullptr, false); });
   }
 
   const float one = 1.0f, zero = 0.0f;

@@ -19,6 +19,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 #include "support/rmat.hpp"
+#include "support/spmm_problem_of.hpp"
 
 namespace ringblas::test {
 namespace {
@@ -26,32 +27,8 @@ namespace {
 using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 using MinPlus = sr::semiring<sr::min_monoid<float>, sr::plus_op<float>>;
 
-/// Rows of the lengths given at random distinct columns of k, small integer values, fp32, i32.
-Matrix rows_of_lengths(const std::vector<Index>& lengths, Index k, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<Index> r, c;
-  std::vector<double> v;
-  for (Index i = 0; i < Index(lengths.size()); ++i) {
-    std::vector<char> used(static_cast<std::size_t>(k), 0);
-    for (Index e = 0; e < lengths[i]; ++e) {
-      Index j = rng.between(0, k - 1);
-      while (used[j]) j = (j + 1) % k;
-      used[j] = 1;
-      r.push_back(i), c.push_back(j), v.push_back(double(rng.between(-3, 6)));
-    }
-  }
-  return Matrix::from_triplets(Index(lengths.size()), k, r, c, v, Dup::error, IndexType::i32)
-      .cast(Type::fp32);
-}
-
-/// g's pattern with small integer fp32 values and 32-bit indices.
 Matrix integral_fp32(const Matrix& g, std::uint64_t seed) {
-  Rng rng(seed);
-  const auto rp = g.row_ptr_vector(), ci = g.col_idx_vector();
-  std::vector<std::int32_t> rp32(rp.begin(), rp.end()), ci32(ci.begin(), ci.end());
-  std::vector<float> v(ci.size());
-  for (float& x : v) x = float(rng.between(-3, 6));
-  return Matrix::from_csr(g.nrows(), g.ncols(), rp32, ci32, v);
+  return integral_values(g, Type::fp32, seed);
 }
 
 /// Lengths around multiples of 16 (the smallest run of the policy) and of the run lengths the
@@ -80,20 +57,7 @@ class SpmmNnzsplit : public GpuTest {
     if (m * n > 0 && cudaMemset(c.values().data(), 0xAB, std::size_t(m * n) * 4) != cudaSuccess)
       return "memset";
     DenseVector bias;
-    SpmmProblem p;
-    p.m = int(m);
-    p.k = int(A.ncols());
-    p.n = int(n);
-    p.nnz = A.nnz();
-    p.row_ptr = a.row_ptr().as<std::int32_t>();
-    p.col_idx = a.col_idx().as<std::int32_t>();
-    p.a_values = a.values().data();
-    p.b = b.values().data();
-    p.b_rs = n;
-    p.b_cs = 1;
-    p.c = c.values().data();
-    p.c_rs = n;
-    p.c_cs = 1;
+    SpmmProblem p = spmm_problem_of(a, b, c);
     if (ep.has_bias()) {
       bias = ep.bias->to(Location::device, cuda);
       p.epilogue.bias = true;
@@ -104,7 +68,8 @@ class SpmmNnzsplit : public GpuTest {
     p.epilogue.clamp_value = ep.clamp.value_or(0);
     const int vec = n % 4 == 0 ? 4 : 1;
     const SubwarpShape shape = nnzsplit_shape(n, vec, nv);
-    if (cudaDeviceSynchronize() != cudaSuccess) return "before the launch";  // copies on ctx's stream
+    if (cudaDeviceSynchronize() != cudaSuccess)
+      return "before the launch";  // copies on ctx's stream
     try {
       spmm_nnzsplit_launch_tuned<S, MaxNV>(p, shape, L, false, nullptr, true);
     } catch (const Error& e) {
@@ -127,7 +92,7 @@ class SpmmNnzsplit : public GpuTest {
 };
 
 TEST_F(SpmmNnzsplit, RunLengthsAroundRowBoundaries) {
-  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, 201);
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 201);
   const Semiring s = semiring("plus_times", Type::fp32);
   for (Index n : {Index(1), Index(5), Index(16), Index(64), Index(132), Index(256)}) {
     const DenseMatrix B =
@@ -151,7 +116,7 @@ TEST_F(SpmmNnzsplit, VectorsPerLaneAndWidthsPastTheLanes) {
 }
 
 TEST_F(SpmmNnzsplit, MinPlusAtomicsAndEpilogues) {
-  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, 206);
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 206);
   const Matrix G = integral_fp32(rmat(10, 8, 207).adjacency, 208);
   for (Index n : {Index(4), Index(17), Index(256)}) {
     const DenseMatrix B =

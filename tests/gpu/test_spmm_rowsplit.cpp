@@ -18,34 +18,6 @@
 namespace ringblas::test {
 namespace {
 
-/// Rows of the lengths given, at random distinct columns of k (values small integers, so that
-/// every summation order gives the same float), as `type`.
-Matrix rows_of_lengths(const std::vector<Index>& lengths, Index k, Type type, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<Index> r, c;
-  std::vector<double> v;
-  for (Index i = 0; i < Index(lengths.size()); ++i) {
-    std::vector<char> used(static_cast<std::size_t>(k), 0);
-    for (Index e = 0; e < lengths[i]; ++e) {
-      Index j = rng.between(0, k - 1);
-      while (used[j]) j = (j + 1) % k;
-      used[j] = 1;
-      r.push_back(i), c.push_back(j), v.push_back(double(rng.between(-3, 6)));
-    }
-  }
-  return Matrix::from_triplets(Index(lengths.size()), k, r, c, v, Dup::error, IndexType::i32).cast(type);
-}
-
-/// g's pattern (32-bit indices) with small integer values in `type`.
-Matrix integral_values(const Matrix& g, Type type, std::uint64_t seed) {
-  Rng rng(seed);
-  const auto rp = g.row_ptr_vector(), ci = g.col_idx_vector();
-  std::vector<std::int32_t> rp32(rp.begin(), rp.end()), ci32(ci.begin(), ci.end());
-  std::vector<double> v(ci.size());
-  for (double& x : v) x = double(rng.between(-3, 6));
-  return Matrix::from_csr(g.nrows(), g.ncols(), rp32, ci32, v).cast(type);
-}
-
 class SpmmRowsplit : public GpuTest {
  protected:
   /// C = A ⊕.⊗ B (with `ep` if given) on spmm_rowsplit, checked against the cpu; "" if equal.

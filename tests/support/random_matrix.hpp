@@ -55,6 +55,11 @@ Vector random_vector(Index size, double density, Type t, std::uint64_t seed,
 Vector random_vector_mask(Index size, double density, Type t, std::uint64_t seed);
 DenseMatrix random_dense(Index nrows, Index ncols, Type t, std::uint64_t seed,
                          Layout layout = Layout::row_major, ValueKind kind = ValueKind::general);
+/// Rows of exactly the lengths given at random distinct columns of k, small integer values
+/// (every summation order gives the same float), 32-bit indices, as `t`.
+Matrix rows_of_lengths(const std::vector<Index>& lengths, Index k, Type t, std::uint64_t seed);
+/// g's pattern with 32-bit indices and small integer values in `t`.
+Matrix integral_values(const Matrix& g, Type t, std::uint64_t seed);
 
 /// One shape for a product C(m x n) = A(m x k) B(k x n), with the patterns of A and B.
 struct ProductCase {

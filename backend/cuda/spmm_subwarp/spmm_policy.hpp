@@ -55,11 +55,14 @@ struct SpmmPolicy {
   /// 10-40% slower than column chunks of 128 on every graph: 93 registers, 2 blocks per SM, and
   /// twice the B row bytes per nonzero for L1 to hold; R-MAT 20 n_B = 256: 7113 vs 5752 us).
   static constexpr int nnzsplit_max_vectors = 1;
-  /// Nonzeros whose B rows are loaded back to back before they are combined.
+  /// Widest sub-warp of the nnz-split kernel (columns per chunk = this x 4 in fp32).
+  static constexpr int nnzsplit_max_lanes = 32;
+  /// Nonzeros whose B rows are loaded back to back before they are combined (s4 round 3: 2 was
+  /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
   /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
-  /// 64 registers without spills (fp32, the build round 1 measured; left to itself ptxas took
-  /// 75), 5 gives 48 with a few spills, 6 gives 40 (bench_spmm --sweep: _minblocks5/6).
+  /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
+  /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
   static constexpr int nnzsplit_min_blocks = 4;
 };
 
@@ -86,12 +89,15 @@ inline SubwarpShape subwarp_shape(long long n_cols, int vec) {
   return s;
 }
 
-/// The nnz-split kernel's shape: subwarp_shape's sub-warp, each thread holding up to `max_nv`
-/// vectors (columns lane x vec + j x sub-warp x vec), so that one column chunk covers up to
-/// 32 x vec x max_nv columns.
-inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmPolicy::nnzsplit_max_vectors) {
-  SubwarpShape s = subwarp_shape(n_cols, vec);
+/// The nnz-split kernel's shape: a sub-warp of the smallest power of two lanes covering n_B in
+/// vectors, at most `max_lanes`; each thread holding up to `max_nv` vectors (columns lane x vec +
+/// j x sub-warp x vec), so that one column chunk covers up to max_lanes x vec x max_nv columns.
+inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmPolicy::nnzsplit_max_vectors,
+                                   int max_lanes = SpmmPolicy::nnzsplit_max_lanes) {
+  SubwarpShape s;
+  s.vec = vec;
   const long long vectors = (n_cols + vec - 1) / vec;
+  while ((1ll << s.log_sw) < vectors && (1 << s.log_sw) < max_lanes) ++s.log_sw;
   while (s.nv < max_nv && (1ll << s.log_sw) * s.nv < vectors) s.nv *= 2;
   s.chunk_cols = (1 << s.log_sw) * vec * s.nv;
   s.chunks = static_cast<int>((n_cols + s.chunk_cols - 1) / s.chunk_cols);
@@ -100,13 +106,16 @@ inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmP
 }
 
 /// The nnz-split run length (SpmmPolicy::nnzsplit_*): the longest power of two that still
-/// launches nnzsplit_threads_per_sm threads per SM for `nnz` nonzeros in `shape`; half the
-/// shortest for a tiny product.
+/// launches nnzsplit_threads_per_sm threads per SM for each column chunk of `shape` (H100 s4
+/// round 3: counting all chunks together gave runs twice too long at n_B = 256 / 512, e.g.
+/// soc-Epinions1 n_B = 256 L 128 170 us vs L 64 159 us, n_B = 512 L 256 317 vs L 128 286; R-MAT
+/// 20 n_B = 256 L 2048 5613 vs L 1024 5568); half the shortest for a tiny product (all chunks
+/// counted).
 inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_count) {
-  const double lanes = double(1 << shape.log_sw) * double(shape.chunks);
+  const double lanes = double(1 << shape.log_sw);
   const double sms = double(sm_count > 0 ? sm_count : 1);
   int L = SpmmPolicy::nnzsplit_min_run;
-  if (double(nnz) / L * lanes < sms * SpmmPolicy::nnzsplit_tiny_threads_per_sm) return L / 2;
+  if (double(nnz) / L * lanes * shape.chunks < sms * SpmmPolicy::nnzsplit_tiny_threads_per_sm) return L / 2;
   while (L < SpmmPolicy::nnzsplit_max_run &&
          double(nnz) / (2.0 * L) * lanes >= sms * SpmmPolicy::nnzsplit_threads_per_sm)
     L *= 2;

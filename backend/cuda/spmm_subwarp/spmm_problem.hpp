@@ -52,9 +52,6 @@ struct BatchedProblem {
 
 /// Launchers, instantiated per semiring of the manifest (spmm_manifest.def).
 template <class S> void spmm_csr_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stream, bool sync);
-/// The nnz-split mapping: each sub-warp takes `L` consecutive nonzeros (rows crossing a run
-/// boundary are combined with atomics).
-template <class S> void spmm_csr_split_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, void* stream, bool sync);
 /// spmm_subwarp's nnz-split kernel with staged indices and several vectors per lane
 /// (spmm_nnzsplit_impl.cuh): `shape` from nnzsplit_shape, runs of `L` nonzeros per sub-warp
 /// (nnzsplit_run_length), `stream_c`: whole rows stored evict-first.

@@ -2,8 +2,7 @@
 // - spmm_csr_kernel: C = A ⊕.⊗ B, A in CSR; thread mapping: a sub-warp of 2^log_sw threads per
 //   (row, column chunk), each thread V consecutive columns (RowAgent). Shared memory: none.
 //   Output: every element of C written exactly once (no atomics; the identity for empty rows).
-// - spmm_csr_split_kernel: the same sub-warps over fixed runs of L nonzeros instead of rows, for
-//   skewed row lengths (see below). Shared memory: none.
+// - the nnz-split kernel for skewed row lengths: spmm_nnzsplit_impl.cuh (included below).
 // - spmm_coo_kernel: one sub-warp per nonzero (entries in any order, duplicates allowed: each
 //   contributes its product), combined into C with the monoid's atomic after C is filled with
 //   the identity; the epilogue, if any, runs as a separate pass. Shared memory: none.
@@ -63,59 +62,6 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads)
   atomic_combine<typename S::add_monoid>(d.c + row * d.c_rs + col * d.c_cs, S::mul(a, b, row, k, k, col));
 }
 
-// nnz-split mapping of spmm_subwarp for skewed row lengths (power-law graphs): sub-warp g owns
-// nonzeros [g L, (g + 1) L) and walks the rows they belong to (binary search for the first);
-// a row inside one group is stored with its epilogue, a row crossing a group boundary is
-// combined into C with the monoid's atomic after split_rows_kernel filled it with the identity
-// (its epilogue runs in a last pass). Empty rows get epilogue(identity) from that first pass.
-template <class S, int V>
-__global__ void __launch_bounds__(SpmmPolicy::block_threads)
-    spmm_csr_split_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
-                          Epi<typename S::value_type> ep, int log_sw, int chunk_cols, int L) {
-  using T = typename S::value_type;
-  using Agent = RowAgent<S, V>;
-  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long start = (t >> log_sw) * L;
-  const int col0 = blockIdx.y * chunk_cols + static_cast<int>(t & ((1 << log_sw) - 1)) * V;
-  if (start >= p.nnz || col0 >= p.n) return;
-  const int end = static_cast<int>(min(start + L, p.nnz));
-  const std::int32_t* __restrict__ rp = p.row_ptr;
-  const T* av = static_cast<const T*>(p.a_values);
-  int q = static_cast<int>(start);
-  int r = row_of_entry(rp, p.m, q);
-  T acc[V];
-  while (q < end) {
-    const int row_begin = rp[r], row_end = rp[r + 1];
-    const int stop = min(row_end, end);
-    Agent::product_step(acc, q, true, r, col0, p.col_idx, av, d);
-    if constexpr (!S::is_any) {
-#pragma unroll 4
-      for (int x = q + 1; x < stop; ++x) Agent::product_step(acc, x, false, r, col0, p.col_idx, av, d);
-    }
-    Agent::flush(acc, row_begin >= start && row_end <= end, r, col0, d, ep);
-    q = stop;
-    while (q < end && rp[r + 1] <= q) ++r;
-  }
-}
-
-/// Before the split kernel (`finish` false): empty rows = epilogue(identity), rows that cross a
-/// group boundary = identity. After it (`finish` true): epilogue on the crossing rows.
-template <class T>
-__global__ void split_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T identity, int log_sw,
-                                  int chunk_cols, int vec, int L, bool finish) {
-  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const int row = static_cast<int>(t >> log_sw);
-  const int col0 = blockIdx.y * chunk_cols + static_cast<int>(t & ((1 << log_sw) - 1)) * vec;
-  if (row >= p.m || col0 >= p.n) return;
-  const int b = p.row_ptr[row], e = p.row_ptr[row + 1];
-  const bool empty = b == e, crossing = !empty && b / L != (e - 1) / L;
-  if (!(finish ? crossing : empty || crossing)) return;
-  for (int j = col0; j < min(col0 + vec, p.n); ++j) {
-    T* c = d.c + row * d.c_rs + j * d.c_cs;
-    *c = finish ? ep(*c, j) : (empty ? ep(identity, j) : identity);
-  }
-}
-
 inline unsigned grid_for(long long threads) {
   return static_cast<unsigned>((threads + SpmmPolicy::block_threads - 1) / SpmmPolicy::block_threads);
 }
@@ -143,41 +89,6 @@ void spmm_csr_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stre
   spmm_csr_kernel<S, 1><<<grid, SpmmPolicy::block_threads, 0, s>>>(p, dense_view<S>(p), ep, shape.log_sw,
                                                                     shape.chunk_cols);
   RINGBLAS_CHECK_LAUNCH("spmm_csr_kernel", s, sync);
-}
-
-template <class S>
-void spmm_csr_split_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, void* stream, bool sync) {
-  using T = typename S::value_type;
-  if (p.m == 0 || p.n == 0) return;
-  auto s = static_cast<cudaStream_t>(stream);
-  const auto d = dense_view<S>(p);
-  const Epi<T> ep(p.epilogue);
-  const dim3 rows_grid(grid_for(static_cast<long long>(p.m) << shape.log_sw), shape.chunks);
-  split_rows_kernel<T><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), shape.log_sw,
-                                                                      shape.chunk_cols, shape.vec, L, false);
-  RINGBLAS_CHECK_LAUNCH("split_rows_kernel", s, sync);
-  if (p.nnz > 0) {
-    const long long groups = (p.nnz + L - 1) / L;
-    const dim3 grid(grid_for(groups << shape.log_sw), shape.chunks);
-    bool launched = false;
-    if constexpr (vec_width<T>() > 1) {
-      if (shape.vec > 1) {
-        spmm_csr_split_kernel<S, vec_width<T>()><<<grid, SpmmPolicy::block_threads, 0, s>>>(
-            p, d, ep, shape.log_sw, shape.chunk_cols, L);
-        launched = true;
-      }
-    }
-    if (!launched)
-      spmm_csr_split_kernel<S, 1><<<grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, shape.log_sw,
-                                                                            shape.chunk_cols, L);
-    RINGBLAS_CHECK_LAUNCH("spmm_csr_split_kernel", s, sync);
-  }
-  const EpilogueArgs& e = p.epilogue;
-  if (e.bias || e.relu || e.clamp) {
-    split_rows_kernel<T><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), shape.log_sw,
-                                                                        shape.chunk_cols, shape.vec, L, true);
-    RINGBLAS_CHECK_LAUNCH("split_rows_kernel<finish>", s, sync);
-  }
 }
 
 template <class S>
@@ -211,9 +122,6 @@ void spmm_coo_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stre
   template void ringblas::cuda::detail::spmm_csr_launch<SR>(                                   \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
       void*, bool);                                                                            \
-  template void ringblas::cuda::detail::spmm_csr_split_launch<SR>(                             \
-      const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
-      int, void*, bool);                                                                       \
   template void ringblas::cuda::detail::spmm_nnzsplit_launch<SR>(                              \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
       int, bool, void*, bool);                                                                 \
