@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "ringblas/ringblas.hpp"
 
 namespace {
@@ -79,21 +80,8 @@ Matrix generated(Index n, Index d, std::uint64_t seed, double share) {
   return Matrix::from_csr(n, n, rp, ci, v);
 }
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string t; std::getline(ss, t, ',');)
-    if (!t.empty()) out.push_back(t);
-  return out;
-}
-
-/// Does `name` contain one of `words` (an empty list selects everything)?
-bool selected(const std::vector<std::string>& words, const std::string& name) {
-  if (words.empty()) return true;
-  for (const std::string& w : words)
-    if (name.find(w) != std::string::npos) return true;
-  return false;
-}
+using bench::selected;
+using bench::split_list;
 
 double csr_bytes(const Matrix& m) {
   const double isz = m.index_type() == IndexType::i32 ? 4.0 : 8.0;

@@ -32,6 +32,7 @@
 
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/reduce/reduction.hpp"
+#include "bench_args.hpp"
 #include "ringblas/ringblas.hpp"
 
 namespace {
@@ -53,21 +54,8 @@ struct Options {
   std::vector<std::string> kinds = {"uniform", "powerlaw", "longrows"}, ops;
 };
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string t; std::getline(ss, t, ',');)
-    if (!t.empty()) out.push_back(t);
-  return out;
-}
-
-/// Does `name` contain one of `words` (an empty list selects everything)?
-bool selected(const std::vector<std::string>& words, const std::string& name) {
-  if (words.empty()) return true;
-  for (const std::string& w : words)
-    if (name.find(w) != std::string::npos) return true;
-  return false;
-}
+using bench::selected;
+using bench::split_list;
 
 std::uint64_t splitmix(std::uint64_t& s) {
   std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);

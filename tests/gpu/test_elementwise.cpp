@@ -74,6 +74,17 @@ std::string verify(Out out, const std::function<void(Out&, Context&)>& call) {
   return "";
 }
 
+/// verify() of C<M> = C accum (A op B) by ewise_add (`add`) or ewise_mult.
+std::string verify_ewise(bool add, const Matrix& C0, const Matrix* M, Accum acc, BinaryOpCode op,
+                         const Matrix& A, const Matrix& B, const Descriptor& d) {
+  return verify<Matrix>(C0, [&](Matrix& C, Context& x) {
+    if (add)
+      ewise_add(C, M, acc, op, A, B, d, x);
+    else
+      ewise_mult(C, M, acc, op, A, B, d, x);
+  });
+}
+
 /// A matrix stored as op(.)'s input: nrows x ncols after an optional transpose.
 /// Index widths alternate (32-bit is what device pipelines use; mixed widths meet in one call).
 Matrix operand(Index m, Index n, bool transposed, double density, Type t, int seed) {
@@ -119,14 +130,7 @@ TEST_F(Elementwise, EwiseEveryOperatorTypeMaskAccumReplaceTranspose) {
                                      : (mm == MaskMode::none ? nullptr : &mask);
               const Accum acc = with_accum ? Accum(accum_ops[seed % 12]) : no_accum;
               const Descriptor d = ew_desc(mm, replace, ta, tb);
-              EXPECT_EQ(verify<Matrix>(C0,
-                                       [&](Matrix& C, Context& x) {
-                                         if (add)
-                                           ewise_add(C, mp, acc, op, A, B, d, x);
-                                         else
-                                           ewise_mult(C, mp, acc, op, A, B, d, x);
-                                       }),
-                        "")
+              EXPECT_EQ(verify_ewise(add, C0, mp, acc, op, A, B, d), "")
                   << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " C "
                   << type_name(ct) << " A " << type_name(A.type()) << " B " << type_name(B.type())
                   << " " << describe(mm, acc, d) << (mp ? "" : " (NULL mask)");
@@ -157,13 +161,8 @@ TEST_F(Elementwise, EwiseLongRowsWarpPath) {
         const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
         const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
         const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
-        EXPECT_EQ(verify<Matrix>(random_matrix(m, n, 0.2, ct, seed + 3),
-                                 [&](Matrix& C, Context& x) {
-                                   if (add)
-                                     ewise_add(C, mask_for(mm, mask), acc, op, A, B, d, x);
-                                   else
-                                     ewise_mult(C, mask_for(mm, mask), acc, op, A, B, d, x);
-                                 }),
+        EXPECT_EQ(verify_ewise(add, random_matrix(m, n, 0.2, ct, seed + 3), mask_for(mm, mask), acc,
+                               op, A, B, d),
                   "")
             << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
             << " C " << type_name(ct) << " " << describe(mm, acc, d);
@@ -657,13 +656,8 @@ TEST_F(Elementwise, EwiseOnePatternEntryPass) {
         const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
         const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
         const Descriptor d = ew_desc(mm, seed % 4 == 0, false, false);
-        EXPECT_EQ(verify<Matrix>(random_matrix(m, n, 0.2, ct, seed + 3),
-                                 [&](Matrix& C, Context& x) {
-                                   if (add)
-                                     ewise_add(C, mask_for(mm, mask), acc, op, A, B, d, x);
-                                   else
-                                     ewise_mult(C, mask_for(mm, mask), acc, op, A, B, d, x);
-                                 }),
+        EXPECT_EQ(verify_ewise(add, random_matrix(m, n, 0.2, ct, seed + 3), mask_for(mm, mask), acc,
+                               op, A, B, d),
                   "")
             << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
             << " C " << type_name(ct) << " " << describe(mm, acc, d);

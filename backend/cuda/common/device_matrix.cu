@@ -76,6 +76,9 @@ __global__ void k_mask_rows(Index nrows, const I* rp, const I* ci, const V* v, I
   if (r >= nrows) return;  // uniform across the warp
   const I e = rp[r + 1];
   I o = Fill ? out_rp[r] : I(0);
+  // Unrolled so that a long row's loads of several chunks are in flight at once (each chunk's
+  // place depends on the previous one's count, its loads do not).
+#pragma unroll 4
   for (I base = rp[r]; base < e; base += 32) {
     const I p = base + I(lane);
     const bool keep = p < e && v[p] != V(0);

@@ -89,6 +89,8 @@ __global__ void k_filter_rows(Index nrows, bool has_mask, bool complement, const
   const I ts = t_rp[r], te = t_rp[r + 1];
   const I ms = has_mask ? m_rp[r] : I(0), me = has_mask ? m_rp[r + 1] : I(0);
   I o = Fill ? out_rp[r] : I(0);
+  // Unrolled so that a long row's loads of several chunks are in flight at once.
+#pragma unroll 4
   for (I base = ts; base < te; base += 32) {
     const I k = base + I(lane);
     bool keep = false;

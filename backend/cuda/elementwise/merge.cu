@@ -43,6 +43,14 @@ __device__ __forceinline__ I lower_bound_in(const I* ci, I lo, I hi, I j) {
   return lo;
 }
 
+/// The entries of a sorted row of n columns before column j, and whether j is one of them.
+template <class I>
+__device__ __forceinline__ I place_in(const I* row, I n, I j, bool& found) {
+  const I u = lower_bound_in(row, I(0), n, j);
+  found = u < n && row[u] == j;
+  return u;
+}
+
 /// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
 /// longer rows are counted in *longer_rows when it is given.
 /// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
@@ -118,8 +126,7 @@ __global__ void __launch_bounds__(Policy::block)
     I u = 0, j = 0;  // u: entries of B before column j
     if (t < na) {
       j = ra[t];
-      u = lower_bound_in(rb, I(0), nb, j);
-      found = u < nb && rb[u] == j;
+      u = place_in(rb, nb, j, found);
     }
     const unsigned hits = __ballot_sync(gm, found) & gm;
     if constexpr (Fill) {
@@ -140,8 +147,7 @@ __global__ void __launch_bounds__(Policy::block)
       I u = 0, j = 0;  // u: entries of A before column j
       if (t < nb) {
         j = rb[t];
-        u = lower_bound_in(ra, I(0), na, j);
-        found = u < na && ra[u] == j;
+        u = place_in(ra, na, j, found);
       }
       const unsigned hits = __ballot_sync(gm, found) & gm;
       if (t < nb && !found) {

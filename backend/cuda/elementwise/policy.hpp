@@ -14,11 +14,10 @@ struct Policy {
   /// top-k: rows of at most this many entries are held in registers by a group of lanes; longer
   /// rows (with more than k entries) take a block each, searching the row in global memory.
   static constexpr int topk_short_row = 256;
-  /// top-k: lanes per row of the register path. Each round of the k-th key search costs a warp
-  /// one compare per register slot plus a reduction, shared by the 32 / G rows it holds, so small
-  /// groups with more entries per lane cost less per row (bench_elementwise, H100: a warp per
-  /// row of 96 entries spent most of row_topk's 1.2 ms in these rounds).
-  static constexpr int topk_group = 8;
+  /// top-k: a warp per row in the register path when rows average at least this many entries,
+  /// else 8 lanes (bench_elementwise, H100, rows of 96: a warp 1.17 ms, 8 lanes 1.51 ms, where a
+  /// warp waits for the slowest of its four rows' searches; rows of 10: 8 lanes).
+  static constexpr double topk_warp_min_avg = 32.0;
   /// ewise_add / ewise_mult: one warp per row when rows of A and B hold at least this many
   /// entries together on average, else a group of 8 lanes per row (short rows: a warp would
   /// idle). Either way coalesced loads and a binary search per entry in the other row.

@@ -5,8 +5,9 @@
 // those sizes (no pass over the entries, one host read of nnz(T)); every row is then written
 // straight into T, in column order:
 // - a row of at most k entries is copied (a group of lanes per row, coalesced);
-// - a short row (<= Policy::topk_short_row entries) is held in registers by a group of
-//   Policy::topk_group lanes (1, 2, 4, ... entries per lane, the smallest that holds the row),
+// - a short row (<= Policy::topk_short_row entries) is held in registers by a group of 8 lanes,
+//   or a warp when rows average Policy::topk_warp_min_avg entries or more (1, 2, 4, ... entries
+//   per lane, the smallest that holds the row),
 //   which finds the k-th largest key bit by bit (common/group_select.cuh) and writes the keys
 //   above it and the first equal ones by ballots;
 // - a long row (rare: the size pass lists them, and their count comes back with nnz(T)) takes a
@@ -212,9 +213,12 @@ Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
   if (total > 0) {
     const I* a_ci = A.col_idx().as<I>();
     const V* x = A.values().as<V>();
-    constexpr int G = Policy::topk_group;
-    k_topk_short<V, I, G><<<blocks_for(n * G), Policy::block, 0, s>>>(
-        n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
+    if (double(nnz) >= Policy::topk_warp_min_avg * double(n))
+      k_topk_short<V, I, 32><<<blocks_for(n * 32), Policy::block, 0, s>>>(
+          n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
+    else
+      k_topk_short<V, I, 8><<<blocks_for(n * 8), Policy::block, 0, s>>>(
+          n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data());
     RINGBLAS_CHECK_LAUNCH("k_topk_short", s, ctx.debug_sync);
     if (block_rows > 0) {
       k_topk_long<V, I><<<unsigned(block_rows), Policy::block, 0, s>>>(
