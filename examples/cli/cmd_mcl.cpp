@@ -122,8 +122,14 @@ int cmd_mcl(Args& args) {
   }
 #endif
   // On a GPU the iterands live on the device from the start.
-  // In the iterands' type (--type) before it moves: mcl::cluster casts only host graphs.
-  if (graph.type() != opt.type) graph = graph.cast(opt.type);
+  // In the iterands' type (--type) before it moves: mcl::cluster casts only host graphs, and a
+  // symmetrised SNAP graph may already be on the device (a typecasting identity apply works at
+  // either place).
+  if (graph.type() != opt.type) {
+    Matrix typed(graph.nrows(), graph.ncols(), opt.type);
+    apply(typed, nullptr, no_accum, UnaryOpCode::identity, graph, {}, ctx);
+    graph = std::move(typed);
+  }
   if (ctx.backend != Backend::cpu && cuda_available()) graph = graph.to(Location::device, ctx);
   if (!quiet && opt.memory_budget_bytes)
     std::fprintf(stderr, "[ringblas mcl] expansion budget %zu bytes\n", opt.memory_budget_bytes);

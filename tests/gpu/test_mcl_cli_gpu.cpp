@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cpu/test_cli_support.hpp"
@@ -28,6 +29,26 @@ TEST_F(MclCliGpu, IterandTypesOnTheDeviceGiveMclsClusters) {
         run_cli({"mcl", in, "-I", "2.0", "--type", type, "-q", "-o", "-", "--backend", "cuda"});
     ASSERT_EQ(r.code, 0) << type << ": " << r.err;
     EXPECT_EQ(r.out, expected) << type;
+  }
+}
+
+// A SNAP edge list is symmetrised by the command itself (on the device when there is one), then
+// brought to the iterands' type: two 4-cliques joined by one edge, each pair listed once.
+TEST_F(MclCliGpu, SnapEdgeListInBothTypesOnTheDevice) {
+  const auto dir = ringblas::test_cli::temp_dir() / "mcl_snap_gpu";
+  std::filesystem::create_directories(dir);
+  const auto snap = dir / "two_cliques.txt";
+  {
+    std::ofstream s(snap);
+    for (const char* e : {"0 1", "0 2", "0 3", "1 2", "1 3", "2 3", "3 4", "4 5", "4 6", "4 7",
+                          "5 6", "5 7", "6 7"})
+      s << e << '\n';
+  }
+  for (const char* type : {"fp64", "fp32"}) {
+    const auto r = run_cli(
+        {"mcl", snap.string(), "--type", type, "-q", "-o", "-", "--backend", "cuda"});
+    ASSERT_EQ(r.code, 0) << type << ": " << r.err;
+    EXPECT_EQ(r.out, "0\t1\t2\t3\n4\t5\t6\t7\n") << type;
   }
 }
 
