@@ -38,7 +38,8 @@ Matrix map(const Matrix& a, Matrix& hold, const MapOp& f, const Context& ctx);
 Matrix select(const Matrix& A, SelectOpCode op, const Scalar& thunk, const Context& ctx);
 
 /// The k largest entries of each row of A (NaN below every number, ties to the smaller column),
-/// in column order, by a stable segmented sort (CUB) on an order-preserving key.
+/// in column order: the k-th largest order-preserving key of each row by a bitwise search (a
+/// group of lanes per row, a block for rows over 256 entries), no sort.
 Matrix row_topk(const Matrix& A, Index k, const Context& ctx);
 
 /// T = kron(A, B) with z = op(a, b): T(ia*mb + ib, ja*nb + jb) = op(A(ia, ja), B(ib, jb)).
