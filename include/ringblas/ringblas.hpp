@@ -1,13 +1,18 @@
 // The ringblas public API in one include.
 #pragma once
+#include "ringblas/buffer.hpp"
 #include "ringblas/cbsr.hpp"
 #include "ringblas/codes.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/descriptor.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas/index_vectors.hpp"
 #include "ringblas/io.hpp"
 #include "ringblas/kernels.hpp"
 #include "ringblas/matrix.hpp"
+#include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
 #include "ringblas/semiring.hpp"
+#include "ringblas/sparse_layer.hpp"
 #include "ringblas/types.hpp"
+#include "ringblas/vector_fill.hpp"
