@@ -81,10 +81,8 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
   const std::size_t tsz = type_size(T);
   const bool reads_a = reads_x(s.mul), reads_b = reads_y(s.mul);
   const std::size_t batch = A.size();
-  bool compiled = with_spmm_semiring(s, [](auto) {});
-  if (!compiled)
-    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
-                         " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)");
+  if (!manifest::compiled<manifest::spmm_batched>(s))
+    throw NotImplemented(std::string(op) + ": " + manifest::not_compiled(s, "spmm_batched"));
   if (batch == 0) return;
   const int n = static_cast<int>(B[0]->ncols());
   constexpr long long lim = std::numeric_limits<int>::max() / 2;
@@ -272,7 +270,7 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
                           : ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
                                 ", " + std::to_string(p.total_blocks) + " row blocks x " + std::to_string(shape.chunks) +
                                 " column chunks"));
-  with_spmm_semiring(s, [&](auto sr_tag) {
+  with_spmm_batched_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
     if (use_coo) spmm_batched_coo_launch<S>(p, col_block, ctx.stream, ctx.debug_sync);
     else spmm_batched_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
