@@ -329,7 +329,9 @@ int main(int argc, char** argv) {
   if (bench::selected(ops, "spgemm")) {
     const Matrix A = random_graph(2048, 4).to(Location::device, ctx);
     Matrix C = Matrix(2048, 2048, Type::fp32, IndexType::i32).to(Location::device, ctx);
-    run("spgemm", "n=2048 deg=4 C=A*A", [&] { mxm(C, nullptr, no_accum, pt, A, A, {}, ctx); });
+    run(
+        "spgemm", "n=2048 deg=4 C=A*A", [&] { mxm(C, nullptr, no_accum, pt, A, A, {}, ctx); }, 0,
+        "C's size is read back");
   }
   // mxv: w = A u, A 16384 x 16384 with 8 per row, u dense.
   if (bench::selected(ops, "mxv")) {
@@ -338,7 +340,13 @@ int main(int argc, char** argv) {
     for (auto& x : uv) x = float(next_rand() % 100) / 100.0f;
     const Vector u = Vector::dense(uv).to(Location::device, ctx);
     Vector w = Vector(16384, Type::fp32).to(Location::device, ctx);
-    run("mxv", "n=16384 deg=8 dense u", [&] { mxv(w, nullptr, no_accum, pt, A, u, {}, ctx); });
+    run(
+        "mxv", "n=16384 deg=8 dense u", [&] { mxv(w, nullptr, no_accum, pt, A, u, {}, ctx); }, 0,
+        "w sparse: its nnz is read back");
+    // A full w with an accumulator stays full (PageRank's, FastSV's update): no read-back.
+    Vector wf = Vector::dense(std::vector<float>(16384, 0.0f)).to(Location::device, ctx);
+    run("mxv", "n=16384 deg=8 w+=A*u, w full",
+        [&] { mxv(wf, nullptr, BinaryOpCode::plus, pt, A, u, {}, ctx); });
   }
   // mxm_batched: 64 molecule-like graphs, n_B = 64, per-item and stacked forms.
   if (bench::selected(ops, "batched")) {
