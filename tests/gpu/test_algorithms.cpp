@@ -82,10 +82,12 @@ TEST_P(AlgorithmsGpu, Bfs) {
       for (auto [w, x] : adj.out[p]) edge |= w == v;
       ASSERT_TRUE(edge) << "vertex " << v << " parent " << p;
     }
-    // Beamer's switch on edge counts: other directions, the same levels.
+    // The vertex-count switch (the default is Beamer's edge counts): other directions, the
+    // same levels.
     opt.parents = false;
-    opt.edge_counts = true;
+    opt.edge_counts = false;
     EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
+    opt.edge_counts = true;
     // ... with the out-degrees given (the graph property kept on the device, as the benchmark).
     const std::vector<Index> rp = h.row_ptr_vector();
     std::vector<Index> degree(rp.size() - 1);
