@@ -279,6 +279,7 @@ bool selected(const std::vector<std::string>& list, const std::string& name) {
 }
 
 std::string fmt(double v, int digits = 3);
+std::string sig(double v);
 
 /// Runs the selected algorithms on g; `flush` is called after each row (the report files are
 /// rewritten, so that a call cut short by its time limit still leaves its rows).
@@ -391,17 +392,18 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         want = c.result;
         checked = !c.timed_out;
       }
-      if (!checked) {  // no cpu result: the reference (rates, notes) from an untimed run
+      // No cpu result: the reference (rates, notes) from an untimed run, on the GPU (a cpu row
+      // that ran out of time is not run again here).
+      if (!checked && (have_gpu || !r.cpu_timed_out)) {
         Vector ref = have_gpu ? spec.run(gpu, dev) : spec.run(cpu, g.host);
         if (ref.location() != Location::host) ref = ref.to(Location::host, gpu);
         want = dense<double>(ref.cast(Type::fp64), INFINITY, cpu);
       }
-      if (spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0) {
-        r.teps = true;
-        r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
-      } else {
-        r.rate = double(g.host.nnz());
-      }
+      r.teps = spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0;
+      if (want.empty())
+        r.rate = NAN;
+      else  // edges for now; divided by the time below
+        r.rate = r.teps ? traversed_edges(g, want) : double(g.host.nnz());
       if (have_gpu) {
         Vector gpu_result;
         r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
@@ -443,12 +445,12 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
         if (spec.name.rfind("bfs", 0) == 0) r.note = bfs_steps + " steps";
       }
-      if (spec.name.rfind("tc", 0) == 0)
+      if (spec.name.rfind("tc", 0) == 0 && !want.empty())
         r.note = std::to_string(std::int64_t(want[0])) + " triangles";
       if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
       if (r.cpu_timed_out)
         r.note += std::string(r.note.empty() ? "" : "; ") + "cpu stopped after " +
-                  fmt(g_cpu_timeout_s, 0) + " s: cpu ms and speed-up are lower bounds";
+                  sig(g_cpu_timeout_s) + " s: cpu ms and speed-up are lower bounds";
       r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;       // per ms -> G per s
       if (r.cpu_timed_out) r.cpu_ms = g_cpu_timeout_s * 1e3;  // a lower bound, marked as such
       // Each row as soon as it is measured, so that a run cut short still reports what it did.
@@ -677,12 +679,13 @@ int main(int argc, char** argv) {
       js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows()
          << ", \"nnz\": " << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm
          << "\", \"gpu_ms\": " << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4))
-         << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4)
+         << ", \"cpu_ms\": " << (std::isnan(r.cpu_ms) ? "null" : fmt(r.cpu_ms, 4))
          << ", \"cpu_timed_out\": " << (r.cpu_timed_out ? "true" : "false")
-         << ", \"cpu_runs\": " << r.cpu_reps << ", \"rate\": " << sig(r.rate)
-         << ", \"rate_unit\": \"" << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \""
-         << r.agree << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note
-         << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
+         << ", \"cpu_runs\": " << r.cpu_reps
+         << ", \"rate\": " << (std::isnan(r.rate) ? "null" : sig(r.rate)) << ", \"rate_unit\": \""
+         << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
+         << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note << "\"}"
+         << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     js << "  ]\n}\n";
   };
