@@ -434,14 +434,24 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         gpu.trace = true;
         gpu.trace_time = g_trace_out != nullptr;
         const TransferCounters before = gpu.transfers;
+        // Its wall time (device synchronised at the end) against the sum of the traced
+        // operations' times shows the time spent between operations.
+        const auto traced_start = std::chrono::steady_clock::now();
         spec.run(gpu, dev);
+#if defined(RINGBLAS_HAS_CUDA)
+        check(cudaDeviceSynchronize(), "traced run");
+#endif
+        const double traced_ms = std::chrono::duration<double, std::milli>(
+                                     std::chrono::steady_clock::now() - traced_start)
+                                     .count();
         gpu.trace = gpu.trace_time = false;
         const TransferCounters& after = gpu.transfers;
         r.syncs = "h2d " + std::to_string(after.host_to_device - before.host_to_device) + ", d2h " +
                   std::to_string(after.device_to_host - before.device_to_host);
         if (g_trace_out)
           *g_trace_out << "=== " << g.name << " " << spec.name << " (" << r.syncs
-                       << " copies counted)\n"
+                       << " copies counted; traced run " << fmt(traced_ms)
+                       << " ms wall, timed runs " << fmt(r.gpu_ms) << " ms)\n"
                        << trace.str() << std::flush;
         std::string fb;
         std::istringstream lines(trace.str());
