@@ -33,14 +33,18 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
   while (remaining > 0) {
     k = std::max(k, reduce(MonoidCode::min, deg, ctx).as<Index>());
     const Index mark = B * (k + 1) + B / 2;
-    for (Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx); q.nnz() > 0;
-         q = select_vector(SelectOpCode::value_le, deg, k, ctx)) {
+    Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
+    while (q.nnz() > 0) {
       remaining -= q.nnz();
-      // deg is full, so each accumulation subtracts where its operand has entries.
-      vxm(deg, nullptr, minus, plus_pair, q, S, {}, ctx);
-      // q's values are the peeled vertices' degrees before this round: deg - (deg - mark).
-      apply(deg, nullptr, minus, UnaryOpCode::identity,
-            apply_bound(BinaryOpCode::minus, q, mark, ctx), {}, ctx);
+      vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
+      // deg -= lost ∪+ (q - mark): q's values are the peeled vertices' degrees, so theirs become
+      // mark - lost; deg is full, so the accumulation subtracts where the union has entries.
+      ewise_add(deg, nullptr, minus, BinaryOpCode::plus, lost,
+                apply_bound(BinaryOpCode::minus, q, mark, ctx), {}, ctx);
+      // Every vertex at most k was in q: only those that just lost degree can reach k now.
+      Vector touched = new_vector(n, Type::int64, where, ctx);
+      ewise_mult(touched, nullptr, no_accum, BinaryOpCode::second, lost, deg, {}, ctx);
+      q = select_vector(SelectOpCode::value_le, touched, k, ctx);
     }
   }
   return apply_bound(BinaryOpCode::minus, apply_bound(BinaryOpCode::div, deg, B, ctx), Index{1},
