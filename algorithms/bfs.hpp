@@ -12,14 +12,14 @@
 // assignment is an element-wise union with a full operand, whose result structure is known (no
 // compaction, no host read). d holds level + 1 so that its values are the visited mask.
 // ⊕.⊗ = any_pair for levels, any_secondi for parents (the entry's k in q(k)·A(k, j), a
-// 0-based vertex id). Push runs while the frontier is small; it switches to pull when
-// |q| > (n - |visited|) / alpha and back to push when |q| < n / beta (Beamer's heuristic with the
-// frontier's vertex count standing in for its edge count; alpha = 14 as Beamer's paper, beta = 18
-// as his GAP benchmark's reference BFS, gapbs: back to push a little earlier). With
-// `edge_counts`, push switches to pull as Beamer states it, on edges: when
-// m_f > m_u / alpha, with m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once, or given) and m_u the
-// edges not yet explored (nnz(A) minus the m_f of every push step); m_f is computed only while
-// the frontier grows (as LAGraph does), so the shrinking tail pays nothing for it.
+// 0-based vertex id). Push runs while the frontier is small. By default (`edge_counts`) push
+// switches to pull as Beamer states it, on edges: when m_f > m_u / alpha, with
+// m_f = Σ_{i ∈ q} deg(i) (deg = A +.pair 1, once, or given) and m_u the edges not yet explored
+// (nnz(A) minus the m_f of every push step); m_f is computed only while the frontier grows (as
+// LAGraph does), so the shrinking tail pays nothing for it. Without `edge_counts`, the frontier's
+// vertex count stands in for its edge count: pull when |q| > (n - |visited|) / alpha. Back to
+// push when |q| < n / beta (alpha = 14 as Beamer's paper, beta = 18 as his GAP benchmark's
+// reference BFS, gapbs: back to push a little earlier).
 // The only host reads per level are q's entry count, which the vector carries (and m_f, a
 // scalar, on growing push levels with `edge_counts`).
 #pragma once
@@ -35,8 +35,11 @@ struct BfsOptions {
   /// Aᵀ for the pull steps (nullptr: computed once when first needed, or A itself when
   /// `symmetric`).
   const Matrix* transposed = nullptr;
-  bool symmetric = false;    ///< A equals Aᵀ (undirected graph): pull uses A
-  bool edge_counts = false;  ///< Beamer's push-to-pull test on edge counts (see above)
+  bool symmetric = false;  ///< A equals Aᵀ (undirected graph): pull uses A
+  /// Beamer's push-to-pull test on edge counts (see above), the default: on R-MAT scale 22 it
+  /// pulls the second level (162K hub neighbours, most of the edges) that the vertex rule pushes
+  /// (2.7 ms of its 5.8). false: the vertex-count rule.
+  bool edge_counts = true;
   /// With edge_counts: every vertex's out-degree (int64, A +.pair 1), a graph property computed
   /// once and kept with the graph as LAGraph keeps G->out_degree (nullptr: computed here).
   const Vector* out_degree = nullptr;

@@ -19,7 +19,8 @@ Matrix row_view(const Vector& v, Context& ctx);
 Vector vector_of_row(const Matrix& row, Context& ctx);
 
 /// An empty vector / matrix at `where`: outputs are made where the operands live, since an
-/// executor may keep an output at the location it had.
+/// executor may keep an output at the location it had. Neither copies from the host (a device
+/// matrix's zero row pointers are filled there).
 Vector new_vector(Index n, Type type, Location where, Context& ctx);
 Matrix new_matrix(Index nrows, Index ncols, Type type, Location where, Context& ctx);
 

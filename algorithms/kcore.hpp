@@ -2,18 +2,24 @@
 //
 // Method (LAGraph LAGraph_KCore_All / LAGr_KCoreDecompose; Matula and Beck's peeling,
 // bulk-synchronous as in Mattson et al., "An Introduction to the k-core in GraphBLAS"):
-//   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0;  core = 0
+//   S = offdiag(A);  deg = S +.pair 1 (every vertex, 0 for isolated ones);  k = 0
 //   while vertices remain:
 //     k = max(k, min(deg))
-//     q = select(deg <= k)                vertices peeled at level k
+//     q = select(deg <= k)                vertices peeled at level k (values: their degrees)
 //     while q has entries:
-//       core⟨q⟩ = k
-//       l = q +.pair S;  deg⟨q⟩ = ∞         removed (a value no k reaches)
-//       deg = deg - l                      neighbours lose one degree per peeled edge
+//       l = q +.pair S                     edges each vertex loses to the peeled ones
+//       deg -= l ∪+ (q - mark_k)           a peeled vertex's degree becomes mark_k - l,
+//                                          mark_k = B (k + 1) + B / 2
 //       q = select((deg ∩ l) <= k)         only a vertex that lost degree can reach k now
-// deg and core are full vectors, so each update is an element-wise operation whose structure is
-// known (no compaction, no host read); a removed vertex's degree stays above any k.
-// Host reads: min(deg) once per level, the entry counts of q.
+//   core = deg / B - 1                     (integer division)
+// B = 4 (n + 1) exceeds twice every degree loss, so a peeled vertex keeps its level in its
+// degree: mark_k minus less than B / 2 lost later, above every live degree (no k reaches it),
+// divided back to k at the end. deg is the only full vector, updated once per round by an
+// accumulation (GrB_eWiseAdd with GrB_MINUS_INT64 as accumulator); the rest of a round works on
+// the peeled vertices and their neighbours only. LAGraph keeps core and deg apart and assigns
+// core⟨q⟩ = k each round; on R-MAT scale 22 the peel takes ~800 rounds, so the full-vector
+// passes per round are its cost (three before, one now).
+// Host reads: min(deg) once per level, the entry counts of q (and of the sparse union).
 #pragma once
 #include "ringblas/ringblas.hpp"
 
@@ -21,7 +27,8 @@ namespace ringblas::algorithms {
 
 /// Core number (int64) of every vertex of the undirected graph A (symmetric; self-loops and
 /// values ignored, as networkx.core_number requires none). Results at A's location. Throws
-/// DimensionMismatch unless A is square.
+/// DimensionMismatch unless A is square, NotImplemented for 2^30 or more vertices (the levels
+/// kept in the degrees, about 4 n^2, must fit int64).
 Vector core_numbers(const Matrix& A, Context& ctx = default_context());
 
 }  // namespace ringblas::algorithms

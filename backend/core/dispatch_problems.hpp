@@ -17,6 +17,9 @@ struct MxmProblem {
   const Matrix& A;
   const Matrix& B;
   const Descriptor& d;
+  /// The call's context, for costs measured on the operands' data (the masked dot products':
+  /// spgemm_dot.hpp); nullptr: size-only costs.
+  Context* ctx = nullptr;
 };
 
 /// C = epilogue(A ⊕.⊗ B) with B and C dense; `ep` is nullptr for the mxm without an epilogue.

@@ -38,8 +38,7 @@ MxmEntry masked_dot_entry() {
                         c, p.mask, p.accum, p.s, p.A, p.B, with_variant(p.d, V), x);
                   },
                   [](const MxmProblem& p, const Matrix&) {
-                    return (hash ? cuda::spgemm_dot::hash_cost : cuda::spgemm_dot::cost)(
-                        p.mask, p.A, p.B, p.d);
+                    return cuda::spgemm_dot::variant_cost(p.s, p.mask, p.A, p.B, p.d, hash, p.ctx);
                   }};
 }
 

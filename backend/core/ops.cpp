@@ -112,8 +112,8 @@ void mxm(Matrix& C, const Matrix* M, Accum acc, const Semiring& s, const Matrix&
     tol.scale = &*scale;
     tol.scale_rel = *rel;
   }
-  detail::execute(detail::mxm_table(), detail::MxmProblem{M, acc, s, A, B, d}, d.variant, C, ctx,
-                  tol);
+  detail::execute(detail::mxm_table(), detail::MxmProblem{M, acc, s, A, B, d, &ctx}, d.variant, C,
+                  ctx, tol);
 }
 
 void mxv(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Matrix& A, const Vector& u,

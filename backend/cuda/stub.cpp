@@ -84,6 +84,10 @@ void run_hash(Matrix&, const Matrix*, Accum, const Semiring&, const Matrix&, con
               const Descriptor&, Context&) {
   not_compiled("mxm (spgemm_dot_hash)");
 }
+std::optional<EntryWork> measured_entry_work(const Matrix*, const Matrix&, const Matrix&,
+                                             const Descriptor&, Context&) {
+  return std::nullopt;
+}
 }  // namespace spgemm_dot
 namespace spmm_subwarp {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const DenseMatrix&,

@@ -18,23 +18,38 @@
 // - --trace FILE: the dispatch trace (kernel chosen per operation, its wall time, copies) of one
 //   extra GPU run of each algorithm, to see where the time goes; the row shows that run's
 //   counted copies.
+// - --cache DIR: each generated R-MAT graph is kept in DIR as a binary CSR file (its arrays as
+//   stored, a header naming scale, edge factor, seed and sizes) and read from there when present,
+//   so that a second invocation skips the generation (about 80 s at scale 22).
+// - --cpu-timeout S: each cpu row runs in a forked child process, stopped after S seconds; a
+//   stopped row reports S as its cpu time and the speed-up as lower bounds ("> ..."), its result
+//   unchecked. --cpu-only: no GPU runs (the cpu rows of slow algorithms in calls of their own).
 // Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //                         [--index64] [--trace FILE] [--quick] [--scales 20,22] [--bc-sources K]
-//                         [--algorithms bfs,bfs_edges,sssp_bf,sssp_delta,pagerank,tc,tc_nosort,
-//                                       cc,kcore,bc]
+//                         [--cache DIR] [--cpu-timeout S] [--cpu-only]
+//                         [--algorithms bfs,bfs_edges,bfs_vertex,sssp_bf,sssp_delta,sssp_delta_x4,
+//                                       sssp_delta_x16,pagerank,tc,tc_nosort,cc,kcore,bc]
 //                         [--graphs soc-Epinions1,rmat20,...]
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if defined(RINGBLAS_HAS_CUDA)
@@ -59,6 +74,9 @@ int g_reps = 5;
 int g_cpu_reps = -1;    ///< --cpu-reps; -1: reps / 2, and 1 without warm-up on the largest graphs
 bool g_index32 = true;  ///< --index64 clears it: the device graph keeps 64-bit indices
 std::ostream* g_trace_out = nullptr;  ///< --trace FILE: the dispatch trace of one GPU run each
+double g_cpu_timeout_s =
+    0;                   ///< --cpu-timeout S: each cpu row in a child process, stopped after S s
+bool g_gpu_runs = true;  ///< --cpu-only clears it: no GPU runs (cpu rows in calls of their own)
 /// Graphs with more entries run the cpu executor once, without warm-up (R-MAT scale 22: one
 /// cpu run of each algorithm takes from seconds to minutes).
 constexpr Index kLargeGraph = Index(1) << 26;
@@ -127,7 +145,8 @@ struct Row {
   double gpu_ms = NAN, cpu_ms = NAN, rate = NAN;  // rate: GTEPS (bfs, sssp) or Gedges/s
   bool teps = false;
   int cpu_reps = 0;
-  std::string syncs;  ///< host<->device copies counted in the traced GPU run
+  bool cpu_timed_out = false;  ///< cpu_ms is then --cpu-timeout, a lower bound
+  std::string syncs;           ///< host<->device copies counted in the traced GPU run
 };
 
 std::vector<Index> degrees(const Matrix& a) {
@@ -144,6 +163,86 @@ std::vector<T> dense(const Vector& v, T missing, Context& ctx) {
   const auto idx = h.indices_vector();
   const auto val = h.template values_vector<T>();
   for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = val[k];
+  return out;
+}
+
+/// A cpu row: its median time and its result (dense fp64, ∞ where absent); `timed_out` when it
+/// ran past --cpu-timeout (no time, no result: the speed-up is then a lower bound).
+struct CpuRow {
+  bool timed_out = false;
+  double ms = NAN;
+  std::vector<double> result;
+};
+
+/// Times `run` on the cpu (time_cpu_ms) and returns its result. With --cpu-timeout the runs take
+/// place in a forked child (the graph is already in memory) that writes its time and result to
+/// a temporary file; the child is killed at the deadline. The child runs the cpu executor only
+/// (no CUDA call after the fork).
+CpuRow cpu_row(const std::function<Vector()>& run, int reps, bool warm_up, Context& cpu) {
+  auto measure = [&] {
+    Vector res;
+    CpuRow out;
+    out.ms = time_cpu_ms([&] { res = run(); }, reps, warm_up);
+    out.result = dense<double>(res.cast(Type::fp64), INFINITY, cpu);
+    return out;
+  };
+  if (g_cpu_timeout_s <= 0) return measure();
+  char path[] = "/tmp/bench_algorithms_cpu_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw std::runtime_error("cpu row: mkstemp failed");
+  close(fd);
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cpu row: fork failed");
+  if (pid == 0) {
+    int code = 0;
+    try {
+      const CpuRow o = measure();
+      std::ofstream f(path, std::ios::binary);
+      const std::uint64_t size = o.result.size();
+      f.write(reinterpret_cast<const char*>(&o.ms), sizeof(o.ms));
+      f.write(reinterpret_cast<const char*>(&size), sizeof(size));
+      f.write(reinterpret_cast<const char*>(o.result.data()),
+              static_cast<std::streamsize>(size * sizeof(double)));
+      code = f ? 0 : 3;
+    } catch (const std::exception& e) {
+      std::ofstream f(path);
+      f << e.what();
+      code = 2;
+    }
+    _exit(code);
+  }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(g_cpu_timeout_s);
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) != pid) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      std::remove(path);
+      CpuRow late;
+      late.timed_out = true;
+      return late;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::ifstream f(path, std::ios::binary);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code != 0) {
+    std::string why((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::remove(path);
+    throw std::runtime_error("cpu row (child exit " + std::to_string(code) + "): " + why);
+  }
+  CpuRow out;
+  std::uint64_t size = 0;
+  f.read(reinterpret_cast<char*>(&out.ms), sizeof(out.ms));
+  f.read(reinterpret_cast<char*>(&size), sizeof(size));
+  out.result.resize(size);
+  f.read(reinterpret_cast<char*>(out.result.data()),
+         static_cast<std::streamsize>(size * sizeof(double)));
+  std::remove(path);
+  if (!f) throw std::runtime_error("cpu row: the child's result file is short");
   return out;
 }
 
@@ -173,11 +272,15 @@ struct Spec {
   std::string name;
   Algorithm run;
   double tol;  ///< largest relative difference accepted between the GPU and cpu results
+  bool named_only = false;  ///< runs only when --algorithms names it (a tuning row)
 };
 
 bool selected(const std::vector<std::string>& list, const std::string& name) {
   return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
 }
+
+std::string fmt(double v, int digits = 3);
+std::string sig(double v);
 
 /// Runs the selected algorithms on g; `flush` is called after each row (the report files are
 /// rewritten, so that a call cut short by its time limit still leaves its rows).
@@ -216,15 +319,29 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   // timed calls like the device copy: Beamer's edge-count switch reads them.
   const Vector degree_host = Vector::dense<Index>(g.degree);
   const Vector degree_dev = have_gpu ? degree_host.to(Location::device, gpu) : Vector();
+  // sssp_delta_stepping's automatic bucket width: the largest weight over the mean degree.
+  double auto_delta = 1.0;
+  if (g.host.nnz() > 0) {
+    const std::vector<double> w = g.host.values_vector<double>();
+    auto_delta = std::max(*std::max_element(w.begin(), w.end()), 1e-300) /
+                 std::max(1.0, double(g.host.nnz()) / double(g.host.nrows()));
+  }
   std::vector<Index> sources(static_cast<std::size_t>(std::min<Index>(bc_sources, g.host.nrows())));
   std::iota(sources.begin(), sources.end(), Index{0});
   const std::vector<Spec> specs = {
-      {"bfs", [&](Context& c, const Matrix& a) { return bfs_levels(c, a, bopt); }, 0},
-      {"bfs_edges",  // Beamer's push-to-pull switch on edge counts
+      {"bfs",  // the default switch (Beamer's edge counts), the out-degrees given
        [&](Context& c, const Matrix& a) {
          algorithms::BfsOptions o = bopt;
-         o.edge_counts = true;
          o.out_degree = &a == &dev ? &degree_dev : &degree_host;
+         return bfs_levels(c, a, o);
+       },
+       0},
+      {"bfs_edges",  // the default switch with the out-degrees computed inside the call
+       [&](Context& c, const Matrix& a) { return bfs_levels(c, a, bopt); }, 0},
+      {"bfs_vertex",  // the vertex-count switch
+       [&](Context& c, const Matrix& a) {
+         algorithms::BfsOptions o = bopt;
+         o.edge_counts = false;
          return bfs_levels(c, a, o);
        },
        0},
@@ -238,6 +355,18 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
          return algorithms::sssp_delta_stepping(a, source, 0, c).distance;
        },
        1e-12},
+      // The same with 4 and 16 times the automatic bucket width (fewer buckets, more light
+      // edges re-relaxed): which width suits the GPU is measured, not assumed. Named only.
+      {"sssp_delta_x4",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_delta_stepping(a, source, 4 * auto_delta, c).distance;
+       },
+       1e-12, true},
+      {"sssp_delta_x16",
+       [&](Context& c, const Matrix& a) {
+         return algorithms::sssp_delta_stepping(a, source, 16 * auto_delta, c).distance;
+       },
+       1e-12, true},
       {"pagerank",
        [&](Context& c, const Matrix& a) {
          algorithms::PageRankResult pr = algorithms::pagerank(a, popt, c);
@@ -266,34 +395,35 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
        1e-9},
   };
   for (const Spec& spec : specs) {
-    if (!selected(only, spec.name)) continue;
+    if (!selected(only, spec.name) || (spec.named_only && only.empty())) continue;
     Row r;
     r.graph = g.name;
     r.algorithm = spec.name;
     std::cerr << g.name << " " << spec.name << "...\n";
     // A failing algorithm is reported in its row; the others still run.
     try {
-      Vector cpu_result;
+      std::vector<double> want;  // the reference result: the cpu's, else an untimed GPU run's
+      bool checked = false;
       if (cpu_reps > 0) {
-        r.cpu_ms = time_cpu_ms([&] { cpu_result = spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up);
+        const CpuRow c = cpu_row([&] { return spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up, cpu);
         r.cpu_reps = cpu_reps;
-      } else {  // --cpu-reps 0: no cpu run; rates and notes from an untimed GPU run
-        cpu_result = have_gpu ? spec.run(gpu, dev) : spec.run(cpu, g.host);
-        if (cpu_result.location() != Location::host)
-          cpu_result = cpu_result.to(Location::host, gpu);
+        r.cpu_timed_out = c.timed_out;
+        r.cpu_ms = c.ms;
+        want = c.result;
+        checked = !c.timed_out;
       }
-      const std::vector<double> want = dense<double>(cpu_result.cast(Type::fp64), INFINITY, cpu);
-      if (spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0) {
-        r.teps = true;
-        r.rate = traversed_edges(g, want);  // edges for now; divided by the time below
-      } else {
-        r.rate = double(g.host.nnz());
+      // No cpu result: the reference (rates, notes) from an untimed run, on the GPU (a cpu row
+      // that ran out of time is not run again here).
+      if (!checked && (have_gpu || !r.cpu_timed_out)) {
+        Vector ref = have_gpu ? spec.run(gpu, dev) : spec.run(cpu, g.host);
+        if (ref.location() != Location::host) ref = ref.to(Location::host, gpu);
+        want = dense<double>(ref.cast(Type::fp64), INFINITY, cpu);
       }
-      if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
-      if (spec.name.rfind("bfs", 0) == 0) r.note = bfs_steps + " steps";
-      if (spec.name.rfind("tc", 0) == 0)
-        r.note = std::to_string(std::int64_t(want[0])) + " triangles";
-      if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
+      r.teps = spec.name.rfind("bfs", 0) == 0 || spec.name.rfind("sssp", 0) == 0;
+      if (want.empty())
+        r.rate = NAN;
+      else  // edges for now; divided by the time below
+        r.rate = r.teps ? traversed_edges(g, want) : double(g.host.nnz());
       if (have_gpu) {
         Vector gpu_result;
         r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
@@ -304,14 +434,24 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         gpu.trace = true;
         gpu.trace_time = g_trace_out != nullptr;
         const TransferCounters before = gpu.transfers;
+        // Its wall time (device synchronised at the end) against the sum of the traced
+        // operations' times shows the time spent between operations.
+        const auto traced_start = std::chrono::steady_clock::now();
         spec.run(gpu, dev);
+#if defined(RINGBLAS_HAS_CUDA)
+        check(cudaDeviceSynchronize(), "traced run");
+#endif
+        const double traced_ms = std::chrono::duration<double, std::milli>(
+                                     std::chrono::steady_clock::now() - traced_start)
+                                     .count();
         gpu.trace = gpu.trace_time = false;
         const TransferCounters& after = gpu.transfers;
         r.syncs = "h2d " + std::to_string(after.host_to_device - before.host_to_device) + ", d2h " +
                   std::to_string(after.device_to_host - before.device_to_host);
         if (g_trace_out)
           *g_trace_out << "=== " << g.name << " " << spec.name << " (" << r.syncs
-                       << " copies counted)\n"
+                       << " copies counted; traced run " << fmt(traced_ms)
+                       << " ms wall, timed runs " << fmt(r.gpu_ms) << " ms)\n"
                        << trace.str() << std::flush;
         std::string fb;
         std::istringstream lines(trace.str());
@@ -327,8 +467,22 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
         r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
         if (cpu_reps == 0) r.agree = "not checked (--cpu-reps 0)";
+        if (r.cpu_timed_out) r.agree = "not checked (cpu timed out)";
       }
-      r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;  // per ms -> G per s
+      // Notes from the last run in this process (a cpu row in a child leaves none: without a GPU
+      // run its steps and iterations are not known here).
+      if (have_gpu || !r.cpu_reps || g_cpu_timeout_s <= 0) {
+        if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
+        if (spec.name.rfind("bfs", 0) == 0) r.note = bfs_steps + " steps";
+      }
+      if (spec.name.rfind("tc", 0) == 0 && !want.empty())
+        r.note = std::to_string(std::int64_t(want[0])) + " triangles";
+      if (spec.name == "bc") r.note = std::to_string(sources.size()) + " sources";
+      if (r.cpu_timed_out)
+        r.note += std::string(r.note.empty() ? "" : "; ") + "cpu stopped after " +
+                  sig(g_cpu_timeout_s) + " s: cpu ms and speed-up are lower bounds";
+      r.rate /= (have_gpu ? r.gpu_ms : r.cpu_ms) * 1e6;       // per ms -> G per s
+      if (r.cpu_timed_out) r.cpu_ms = g_cpu_timeout_s * 1e3;  // a lower bound, marked as such
       // Each row as soon as it is measured, so that a run cut short still reports what it did.
       std::cerr << "  " << g.name << " " << spec.name << ": gpu " << r.gpu_ms << " ms, cpu "
                 << r.cpu_ms << " ms, " << r.cpu_ms / r.gpu_ms << "x, " << r.rate
@@ -343,7 +497,76 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   }
 }
 
-std::string fmt(double v, int digits = 3) {
+/// The R-MAT graph of `scale` (edge factor 16, rmat()'s seed), read from `cache_dir` when a file
+/// of it is there, otherwise generated and written there (when `cache_dir` is not empty). The
+/// file: a header of eight int64 (magic, scale, edge factor, seed, n, nnz, type, index type) and
+/// the raw row pointer, column index and value arrays.
+Matrix rmat_graph(int scale, const std::string& cache_dir) {
+  constexpr std::int64_t kMagic = 0x52424c4153524d54;  // "RBLASRMT"
+  constexpr int kEdgeFactor = 16;
+  constexpr std::uint64_t kSeed = 20261123;  // rmat()'s default
+  const std::string path = cache_dir + "/rmat" + std::to_string(scale) + "_ef" +
+                           std::to_string(kEdgeFactor) + "_" + std::to_string(kSeed) + ".csr";
+  // The arrays' sizes from the header's fields (a buffer may be larger than its array).
+  auto arrays_bytes = [](Index n, Index nnz, Type type, IndexType itype) {
+    const std::size_t ib = itype == IndexType::i32 ? 4 : 8;
+    return std::array<std::size_t, 3>{std::size_t(n + 1) * ib, std::size_t(nnz) * ib,
+                                      std::size_t(nnz) * type_size(type)};
+  };
+  if (!cache_dir.empty() && std::filesystem::exists(path)) {
+    std::ifstream in(path, std::ios::binary);
+    std::int64_t h[8] = {};
+    in.read(reinterpret_cast<char*>(h), sizeof(h));
+    if (in && h[0] == kMagic && h[1] == scale && h[2] == kEdgeFactor &&
+        h[3] == std::int64_t(kSeed)) {
+      const Index n = h[4], nnz = h[5];
+      const auto type = static_cast<Type>(h[6]);
+      const auto itype = static_cast<IndexType>(h[7]);
+      const auto bytes = arrays_bytes(n, nnz, type, itype);
+      Buffer rp(bytes[0], Location::host), ci(bytes[1], Location::host),
+          va(bytes[2], Location::host);
+      for (Buffer* b : {&rp, &ci, &va})
+        in.read(static_cast<char*>(b->data()), static_cast<std::streamsize>(b->size()));
+      if (in) {
+        std::cerr << "read R-MAT scale " << scale << " from " << path << "\n";
+        Matrix a = Matrix::from_buffers(n, n, type, itype, nnz, std::move(rp), std::move(ci),
+                                        std::move(va));
+        a.check_invariants();
+        return a;
+      }
+    }
+    std::cerr << "bench_algorithms: " << path << " is not a cached R-MAT " << scale
+              << " graph; generating it again\n";
+  }
+  std::cerr << "generating R-MAT scale " << scale << "...\n";
+  Matrix a = test::rmat(scale, kEdgeFactor, kSeed).adjacency;
+  if (!cache_dir.empty()) {
+    std::filesystem::create_directories(cache_dir);
+    const std::string tmp = path + ".tmp";
+    std::ofstream out(tmp, std::ios::binary);
+    const std::int64_t h[8] = {kMagic,
+                               scale,
+                               kEdgeFactor,
+                               std::int64_t(kSeed),
+                               a.nrows(),
+                               a.nnz(),
+                               std::int64_t(a.type()),
+                               std::int64_t(a.index_type())};
+    out.write(reinterpret_cast<const char*>(h), sizeof(h));
+    const auto bytes = arrays_bytes(a.nrows(), a.nnz(), a.type(), a.index_type());
+    out.write(static_cast<const char*>(a.row_ptr().data()), std::streamsize(bytes[0]));
+    out.write(static_cast<const char*>(a.col_idx().data()), std::streamsize(bytes[1]));
+    out.write(static_cast<const char*>(a.values().data()), std::streamsize(bytes[2]));
+    out.close();
+    if (out)
+      std::filesystem::rename(tmp, path);
+    else
+      std::cerr << "bench_algorithms: could not write " << path << " (not cached)\n";
+  }
+  return a;
+}
+
+std::string fmt(double v, int digits) {
   if (std::isnan(v)) return "-";
   char b[64];
   std::snprintf(b, sizeof(b), "%.*f", digits, v);
@@ -360,7 +583,7 @@ std::string sig(double v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path, md_path, trace_path, data = RINGBLAS_DATA_DIR;
+  std::string json_path, md_path, trace_path, cache_dir, data = RINGBLAS_DATA_DIR;
   std::vector<int> scales = {20, 22};
   bool quick = false;
   int bc_sources = 64;
@@ -385,6 +608,12 @@ int main(int argc, char** argv) {
       g_index32 = false;
     else if (a == "--trace")
       trace_path = next();
+    else if (a == "--cpu-timeout")
+      g_cpu_timeout_s = std::stod(next());
+    else if (a == "--cpu-only")
+      g_gpu_runs = false;
+    else if (a == "--cache")
+      cache_dir = next();
     else if (a == "--bc-sources")
       bc_sources = std::stoi(next());
     else if (a == "--quick")
@@ -400,7 +629,7 @@ int main(int argc, char** argv) {
     } else {
       std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
                    " [--cpu-reps N] [--index64] [--trace FILE] [--quick] [--scales 20,22] "
-                   "[--bc-sources K]"
+                   "[--bc-sources K] [--cache DIR] [--cpu-timeout S] [--cpu-only]"
                    " [--algorithms bfs,tc,...] [--graphs soc-Epinions1,rmat22]\n";
       return 2;
     }
@@ -419,7 +648,7 @@ int main(int argc, char** argv) {
     trace_file.open(trace_path);
     g_trace_out = &trace_file;
   }
-  const bool have_gpu = cuda_available();
+  const bool have_gpu = g_gpu_runs && cuda_available();
   const std::string gpu = have_gpu ? gpu_name() : "none";
   std::vector<Graph> graphs;
   // The shared SNAP graphs (read as the CLI reads them: symmetrised, ids compacted); --quick
@@ -442,8 +671,7 @@ int main(int argc, char** argv) {
   }
   for (int s : scales) {
     if (!selected(graphs_only, "rmat" + std::to_string(s))) continue;
-    std::cerr << "generating R-MAT scale " << s << "...\n";
-    Matrix a = test::rmat(s).adjacency;
+    Matrix a = rmat_graph(s, cache_dir);
     graphs.push_back({"rmat" + std::to_string(s), a, degrees(a)});
   }
   std::vector<Row> rows;
@@ -473,15 +701,18 @@ int main(int argc, char** argv) {
       const Graph& g = *std::find_if(graphs.begin(), graphs.end(),
                                      [&](const Graph& x) { return x.name == r.graph; });
       md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | "
-         << r.algorithm << " | " << fmt(r.gpu_ms) << " | " << fmt(r.cpu_ms) << " | " << r.cpu_reps
-         << " | " << fmt(r.cpu_ms / r.gpu_ms, 1) << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "")
-         << " | " << (r.agree.empty() ? "-" : r.agree) << " | "
-         << (r.fallbacks.empty() ? "-" : r.fallbacks) << " | " << r.note << " |\n";
+         << r.algorithm << " | " << fmt(r.gpu_ms) << " | " << (r.cpu_timed_out ? "> " : "")
+         << fmt(r.cpu_ms) << " | " << r.cpu_reps << " | " << (r.cpu_timed_out ? "> " : "")
+         << fmt(r.cpu_ms / r.gpu_ms, 1) << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | "
+         << (r.agree.empty() ? "-" : r.agree) << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks)
+         << " | " << r.note << " |\n";
       js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows()
          << ", \"nnz\": " << g.host.nnz() << ", \"algorithm\": \"" << r.algorithm
          << "\", \"gpu_ms\": " << (std::isnan(r.gpu_ms) ? "null" : fmt(r.gpu_ms, 4))
-         << ", \"cpu_ms\": " << fmt(r.cpu_ms, 4) << ", \"cpu_runs\": " << r.cpu_reps
-         << ", \"rate\": " << sig(r.rate) << ", \"rate_unit\": \""
+         << ", \"cpu_ms\": " << (std::isnan(r.cpu_ms) ? "null" : fmt(r.cpu_ms, 4))
+         << ", \"cpu_timed_out\": " << (r.cpu_timed_out ? "true" : "false")
+         << ", \"cpu_runs\": " << r.cpu_reps
+         << ", \"rate\": " << (std::isnan(r.rate) ? "null" : sig(r.rate)) << ", \"rate_unit\": \""
          << (r.teps ? "GTEPS" : "Gedges/s") << "\", \"agree\": \"" << r.agree
          << "\", \"fallbacks\": \"" << r.fallbacks << "\", \"note\": \"" << r.note << "\"}"
          << (k + 1 < rows.size() ? "," : "") << "\n";

@@ -82,10 +82,12 @@ TEST_P(AlgorithmsGpu, Bfs) {
       for (auto [w, x] : adj.out[p]) edge |= w == v;
       ASSERT_TRUE(edge) << "vertex " << v << " parent " << p;
     }
-    // Beamer's switch on edge counts: other directions, the same levels.
+    // The vertex-count switch (the default is Beamer's edge counts): other directions, the
+    // same levels.
     opt.parents = false;
-    opt.edge_counts = true;
+    opt.edge_counts = false;
     EXPECT_EQ(on_host<Index>(algorithms::bfs(d, 1, opt, gpu).level, -1, gpu), level);
+    opt.edge_counts = true;
     // ... with the out-degrees given (the graph property kept on the device, as the benchmark).
     const std::vector<Index> rp = h.row_ptr_vector();
     std::vector<Index> degree(rp.size() - 1);
@@ -190,6 +192,36 @@ TEST_F(GraphVectorsGpu, FullAndIotaOnTheDeviceMatchTheHost) {
               algorithms::index_vector(n, Location::host, gpu).values_vector<std::int64_t>());
     EXPECT_EQ(id.indices_vector(),
               algorithms::index_vector(n, Location::host, gpu).indices_vector());
+  }
+}
+
+TEST_F(GraphVectorsGpu, RowViewsOnTheDeviceUploadNothing) {
+  // A device vector's row view has its row pointers made on the device ({0, nnz}, no host
+  // upload) and holds the vector's entries; select and the bound apply through it agree with the
+  // host, with no host-to-device copy counted.
+  Context gpu(Backend::cuda);
+  poison_device_pool(std::size_t(1) << 20, gpu);
+  for (const std::vector<Index>& idx : {std::vector<Index>{}, std::vector<Index>{3, 7, 8, 999}}) {
+    std::vector<std::int64_t> vals;
+    for (Index i : idx) vals.push_back(i % 5 - 2);
+    const Vector h = Vector::from_entries<std::int64_t>(1000, idx, vals);
+    const Vector d = h.to(Location::device, gpu);
+    const TransferCounters before = gpu.transfers;
+    const Matrix row = algorithms::row_view(d, gpu);
+    const Vector sel = algorithms::select_vector(SelectOpCode::value_gt, d, Index{-1}, gpu);
+    const Vector app = algorithms::apply_bound(BinaryOpCode::times, d, Index{3}, gpu);
+    EXPECT_EQ(gpu.transfers.host_to_device, before.host_to_device);
+    ASSERT_EQ(row.location(), Location::device);
+    const Matrix rh = row.to(Location::host, gpu);
+    rh.check_invariants();
+    EXPECT_EQ(rh.row_ptr_vector(), (std::vector<Index>{0, Index(idx.size())}));
+    EXPECT_EQ(rh.col_idx_vector(), idx);
+    Context cpu(Backend::cpu);
+    const Vector sel_h = algorithms::select_vector(SelectOpCode::value_gt, h, Index{-1}, cpu);
+    const Vector app_h = algorithms::apply_bound(BinaryOpCode::times, h, Index{3}, cpu);
+    EXPECT_EQ(sel.to(Location::host, gpu).indices_vector(), sel_h.indices_vector());
+    EXPECT_EQ(app.to(Location::host, gpu).values_vector<std::int64_t>(),
+              app_h.values_vector<std::int64_t>());
   }
 }
 

@@ -5,15 +5,18 @@
 // poisoned first; rows of A past the hash kernels' warp table, block table and block-table limit
 // (binary-search fallback), rows of many mask entries shared by several blocks; the
 // triangle-counting products C<L> = L +.pair Uᵀ and L +.pair Lᵀ on a random graph with hubs,
-// automatic dispatch choosing a masked dot variant; and the problems they must refuse (no mask,
-// complemented mask).
+// automatic dispatch choosing a masked dot variant, the work measured on the data that orders the
+// two variants; and the problems they must refuse (no mask, complemented mask).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas_generated/cuda_manifest/spgemm_dot.hpp"
 #include "support/gpu_fixture.hpp"
@@ -184,24 +187,27 @@ TEST_F(SpgemmDot, RowsWithManyMaskEntriesShareBlocks) {
   expect_variants_agree(M, A, Bt);
 }
 
-TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
-  // An undirected graph with hubs: random edges plus a few vertices adjacent to most others.
-  const Index n = 3000;
+/// An undirected graph with hubs: random edges plus vertices 5 and 1700 adjacent to every other
+/// even vertex (int32 values, n = 3000).
+Matrix skewed_graph(Index n) {
   const Matrix R = random_matrix(n, n, 6.0 / double(n), Type::boolean, 42);
   std::vector<Index> rows, cols;
-  {
-    const std::vector<Index> rp = R.row_ptr_vector(), ci = R.col_idx_vector();
-    for (Index i = 0; i < n; ++i)
-      for (Index p = rp[i]; p < rp[i + 1]; ++p) {
-        rows.push_back(i), cols.push_back(ci[p]);
-        rows.push_back(ci[p]), cols.push_back(i);
-      }
-    for (Index h : {Index{5}, Index{1700}})
-      for (Index v = 0; v < n; v += 2)
-        rows.push_back(h), cols.push_back(v), rows.push_back(v), cols.push_back(h);
-  }
-  const Matrix S = Matrix::from_triplets<std::int32_t>(
-      n, n, rows, cols, std::vector<std::int32_t>(rows.size(), 1), Dup::first);
+  const std::vector<Index> rp = R.row_ptr_vector(), ci = R.col_idx_vector();
+  for (Index i = 0; i < n; ++i)
+    for (Index p = rp[i]; p < rp[i + 1]; ++p) {
+      rows.push_back(i), cols.push_back(ci[p]);
+      rows.push_back(ci[p]), cols.push_back(i);
+    }
+  for (Index h : {Index{5}, Index{1700}})
+    for (Index v = 0; v < n; v += 2)
+      rows.push_back(h), cols.push_back(v), rows.push_back(v), cols.push_back(h);
+  return Matrix::from_triplets<std::int32_t>(n, n, rows, cols,
+                                             std::vector<std::int32_t>(rows.size(), 1), Dup::first);
+}
+
+TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
+  const Index n = 3000;
+  const Matrix S = skewed_graph(n);
   Context cpu(Backend::cpu);
   Matrix L(n, n, Type::boolean), U(n, n, Type::boolean);
   select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, cpu);
@@ -225,6 +231,49 @@ TEST_F(SpgemmDot, TriangleProductOnSkewedGraphAutomaticChoosesDot) {
   Matrix C(n, n, Type::int64);
   mxm(C, &L, no_accum, pp, L, U, d, ctx);
   EXPECT_NE(trace.str().find("mxm: spgemm_dot"), std::string::npos) << trace.str();
+}
+
+TEST_F(SpgemmDot, MeasuredWorkOrdersTheTwoVariants) {
+  // C<L> = L +.pair Lᵀ on the hub graph without a degree order: the work measured on the device
+  // is the sums over the mask's entries computed here; the hubs' long rows, met by many entries,
+  // make the hash variant's probes outweigh the dot variant's searches, so the measured cost
+  // orders spgemm_dot first where the size-only model (no context) orders the hash one first.
+  const Index n = 3000;
+  const Matrix S = skewed_graph(n);
+  Context cpu(Backend::cpu);
+  Matrix L(n, n, Type::boolean);
+  select(L, nullptr, no_accum, SelectOpCode::tril, Scalar(Index{-1}), S, {}, cpu);
+  Context ctx(Backend::cuda);
+  const Matrix Ld = L.with_index_type(IndexType::i32).to(Location::device, ctx);
+  const Descriptor d = make_desc(MaskMode::structure, false, false, true);
+  const auto w = cuda::spgemm_dot::measured_entry_work(&Ld, Ld, Ld, d, ctx);
+  ASSERT_TRUE(w.has_value());
+  const std::vector<Index> rp = L.row_ptr_vector(), ci = L.col_idx_vector();
+  double dot = 0, hash = 0;
+  for (Index i = 0; i < n; ++i)
+    for (Index p = rp[i]; p < rp[i + 1]; ++p) {
+      const Index j = ci[p], a = rp[i + 1] - rp[i], b = rp[j + 1] - rp[j];
+      dot += double(std::min(a, b)) * std::log2(double(std::max(a, b)) + 1.0);
+      hash += double(b);
+    }
+  EXPECT_NEAR(w->dot, dot, 1e-9 * dot);
+  EXPECT_EQ(w->hash, hash);
+  EXPECT_GT(w->hash, 2.0 * w->dot);  // the skew the averages miss
+  // Host operands and a product without Bᵀ given are not measured (the model stands in).
+  EXPECT_FALSE(cuda::spgemm_dot::measured_entry_work(&L, L, L, d, ctx).has_value());
+  EXPECT_FALSE(cuda::spgemm_dot::measured_entry_work(
+                   &Ld, Ld, Ld, make_desc(MaskMode::structure, false, false, false), ctx)
+                   .has_value());
+  const Semiring pp = semiring("plus_pair", Type::int64);
+  using cuda::spgemm_dot::variant_cost;
+  EXPECT_LT(variant_cost(pp, &Ld, Ld, Ld, d, true, nullptr),
+            variant_cost(pp, &Ld, Ld, Ld, d, false, nullptr));
+  const double dot_cost = variant_cost(pp, &Ld, Ld, Ld, d, false, &ctx, 0.0);
+  const double hash_cost = variant_cost(pp, &Ld, Ld, Ld, d, true, &ctx, 0.0);
+  EXPECT_LT(dot_cost, hash_cost);
+  // The better variant keeps the lower model cost (its place against the row-wise product).
+  EXPECT_EQ(dot_cost, std::min(cuda::spgemm_dot::cost(&Ld, Ld, Ld, d),
+                               cuda::spgemm_dot::hash_cost(&Ld, Ld, Ld, d)));
 }
 
 TEST_F(SpgemmDot, RefusesWhatItCannotCompute) {

@@ -1,7 +1,8 @@
 // GPU tests of mxv / vxm on the spmv_pull and spmv_push kernels (Descriptor.variant forced) and
 // the automatic choice: every spmv manifest semiring x both directions x mask modes (value,
 // structural, complemented) x accumulator x replace x input density (empty, sparse, full),
-// transposes, BFS steps with C<¬visited> and positional parents; against the cpu backend.
+// transposes, BFS steps with C<¬visited> and positional parents, pair products over a full
+// input (row lengths only); against the cpu backend.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -121,6 +122,43 @@ TEST_F(Spmv, AccumulateIntoFullOutputWithoutMask) {
         const Vector w0 = random_vector(out, 1.0, s.type, ++seed, ValueKind::integral);
         EXPECT_EQ(verify_spmv(vxm_dir, s, A, u, w0, nullptr, accum_for(s), {}, v), "");
       }
+}
+
+TEST_F(Spmv, PairOverFullInputFoldsRowLengths) {
+  // A ⊕.pair u with u full (degrees: A +.pair 1): the pull takes each row's result from its
+  // length alone. Rows from empty to 4999 entries (many lane rounds), every pair semiring of the
+  // manifest, without and with masks and an accumulator; both directions (vxm's pull reads Aᵀ,
+  // made by the launcher).
+  const Index m = 300, n = 5000;
+  std::vector<Index> rows, cols;
+  for (Index i = 0; i < m; ++i) {
+    const Index len = (i * i * 7) % (i % 3 == 0 ? n : 40);
+    for (Index j = 0; j < len; ++j) rows.push_back(i), cols.push_back((j * 13 + i) % n);
+  }
+  const Matrix A = Matrix::from_triplets<double>(m, n, rows, cols,
+                                                 std::vector<double>(rows.size(), 2.5));
+  int seed = 900;
+  int checked = 0;
+  for (const Semiring& s : spmv_semirings()) {
+    if (s.mul != BinaryOpCode::pair) continue;
+    for (bool vxm_dir : {false, true}) {
+      const Index in = vxm_dir ? m : n, out = vxm_dir ? n : m;
+      const Vector u = random_vector(in, 1.0, s.type, ++seed, ValueKind::integral);
+      ASSERT_EQ(u.nnz(), in);
+      const Vector mask = random_vector_mask(out, 0.4, Type::int32, ++seed);
+      const Vector w0 = random_vector(out, 0.3, s.type, ++seed, ValueKind::integral);
+      for (MaskMode mm : {MaskMode::none, MaskMode::complement_value, MaskMode::structure}) {
+        const Accum acc = mm == MaskMode::structure ? accum_for(s) : no_accum;
+        const Vector* mp = mm == MaskMode::none ? nullptr : &mask;
+        EXPECT_EQ(verify_spmv(vxm_dir, s, A, u, w0, mp, acc, make_desc(mm, false, false, false),
+                              Variant::spmv_pull),
+                  "")
+            << mask_mode_name(mm);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 3 * 2 * 3);  // plus_pair int64 and fp64, any_pair boolean
 }
 
 TEST_F(Spmv, VariantsOfOtherFamiliesAreRejected) {

@@ -30,6 +30,18 @@ void run(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Ma
 void run_hash(Matrix& C, const Matrix* mask, Accum accum, const Semiring& s, const Matrix& A,
               const Matrix& B, const Descriptor& desc, Context& ctx);
 
+/// The work of the two variants summed over the mask's entries, measured on the problem's data
+/// (a pass over the mask reading row lengths; two values read back). dot: Σ min(a, b)
+/// log2(max(a, b) + 1), a and b the lengths of the two rows an entry intersects (the shorter
+/// probed, the longer binary-searched); hash: Σ b, the entries of the rows of op(B)ᵀ probed.
+struct EntryWork {
+  double dot = 0, hash = 0;
+};
+/// nullopt where the operands are not as the kernels read them (on the device with 32-bit
+/// indices, op(A) = A and op(B)ᵀ = B, i.e. desc.transpose_b): the size-only model stands in.
+std::optional<EntryWork> measured_entry_work(const Matrix* mask, const Matrix& A, const Matrix& B,
+                                             const Descriptor& d, Context& ctx);
+
 /// Cost estimates (entry visits) that order spgemm_dot and the row-wise product for `automatic`
 /// (the density rule). Row-wise (hash): every product A(i, k) B(k, j) is formed, about
 /// nnz(A) nnz(B) / inner of them on average, each a hash insert (~4 visits). Dot: per mask entry
@@ -50,13 +62,45 @@ inline double cost(const Matrix* mask, const Matrix& A, const Matrix& B, const D
 }
 /// spgemm_dot_hash: per mask entry one probe per entry of row j of op(B)ᵀ (avg_b visits), plus
 /// each row of A inserted into its table (2 visits per entry of A) and the transpose of B.
-inline double hash_cost(const Matrix* mask, const Matrix& A, const Matrix& B,
-                        const Descriptor& d) {
+inline double hash_cost(const Matrix* mask, const Matrix& A, const Matrix& B, const Descriptor& d) {
   if (!mask) return INFINITY;
   const double cols_b = double(d.transpose_b ? B.nrows() : B.ncols());
   const double avg_b = cols_b > 0 ? double(B.nnz()) / cols_b : 0.0;
   return double(mask->nnz()) * (avg_b + 1.0) + 2.0 * double(A.nnz()) +
          (d.transpose_b ? 0.0 : 8.0 * double(B.nnz()));
+}
+
+/// Above this many visits by the size-only model, `automatic` measures the work on the data
+/// (measured_entry_work: ~0.1 ms and one read back per 64M mask entries, for products of 50 to
+/// 800 ms) before it picks between the two variants.
+constexpr double kMeasureAbove = 1e8;
+/// Time of a unit of measured hash work (a probe) over a unit of dot work (a search step), from
+/// H100 runs on R-MAT scale 22 (triangle counting, C⟨L⟩ = L +.pair Lᵀ): without a degree order,
+/// hash 83.9G probes in 676 ms, dot 214G steps in ~450-500 ms (8.1 vs 2.2 ps: 3.7x), so dot is
+/// the faster for any value above 2.6; with the decreasing-degree order (C⟨U⟩), hash 14.5G
+/// probes in 58 ms against 108G steps, so hash is the faster for any value below 7.5 (its
+/// probes are cheaper there: short rows). 4 lies between both bounds.
+constexpr double kHashPerDotStep = 4.0;
+
+/// The cost that orders spgemm_dot (hash false) and spgemm_dot_hash for `automatic`: the
+/// size-only models place the two against the row-wise product (the better of them gets the
+/// lower model cost); where the product is large and ctx is given, the work measured on the data
+/// orders them among themselves (skewed rows, which the averages cannot see, decide it).
+/// (`measure_above`: kMeasureAbove; tests lower it.)
+inline double variant_cost(const Semiring& s, const Matrix* mask, const Matrix& A, const Matrix& B,
+                           const Descriptor& d, bool hash, Context* ctx,
+                           double measure_above = kMeasureAbove) {
+  const double model_dot = cost(mask, A, B, d), model_hash = hash_cost(mask, A, B, d);
+  const double model = hash ? model_hash : model_dot;
+  const double low = model_dot < model_hash ? model_dot : model_hash;
+  if (!ctx || low < measure_above || can_implement(s, mask, A, B, d)) return model;
+  const std::optional<EntryWork> w = measured_entry_work(mask, A, B, d, *ctx);
+  if (!w) return model;
+  const double entries = double(mask->nnz());
+  const double dot = w->dot + entries;
+  const double hsh = kHashPerDotStep * (w->hash + 2.0 * double(A.nnz())) + entries;
+  const double best = dot < hsh ? dot : hsh;
+  return best > 0 ? low * (hash ? hsh : dot) / best : model;
 }
 
 }  // namespace ringblas::cuda::spgemm_dot

@@ -106,6 +106,9 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
                  std::to_string(u.nnz()) + " of " + std::to_string(n_in) + ", nnz(A) " + std::to_string(A.nnz()) +
                  (transposed ? ", transposes A" : "") + ", sub-warp " + std::to_string(1 << log_sw) +
                  (mask ? (desc.mask_complement ? ", complemented mask" : ", mask") : "") +
+                 (!push && !a_values && !u_values && !is_positional(s.mul) && ud.nnz() == n_in
+                      ? ", one product value per row: row lengths only"
+                      : "") +
                  " (cost pull " + std::to_string(static_cast<long long>(spmv::pull_cost(A, u, pull_transposes))) +
                  " vs push " + std::to_string(static_cast<long long>(spmv::push_cost(A, u, n_out, pull_transposes))) + ")");
   with_spmv_semiring(s, [&](auto sr_tag) {

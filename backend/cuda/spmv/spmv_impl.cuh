@@ -2,7 +2,10 @@
 // backend/cuda/manifest.def).
 // - spmv_pull_kernel: one sub-warp of 2^log_sw threads per output r (a row of the CSR whose rows
 //   are outputs; at most kPullMaxBlocks blocks, each warp taking its rows in a grid-stride
-//   loop); lanes stride over the row in steps of the sub-warp, skip absent u(k), and the whole
+//   loop). With a full u and a multiply that reads nothing (pair), every product of a row is one
+//   value and the row's result is that value folded once per entry (fold_copies: row pointers
+//   only, no column index read). Otherwise lanes stride over the row in steps of the sub-warp,
+//   skip absent u(k), and the whole
 //   sub-warp stops after the step in which a lane reached the monoid's terminal (any: its first
 //   product; __any_sync over the sub-warp's lanes), then combine (value, found) pairs with
 //   __shfl_xor_sync over the full warp (every lane reaches the shuffles: no early return).
@@ -34,6 +37,28 @@ __device__ __forceinline__ typename S::value_type spmv_product(bool a_first, typ
   return a_first ? S::mul(a, u, r, k, k, 0) : S::mul(u, a, 0, k, k, r);
 }
 
+/// True when every product is the same value: the multiply reads neither operand nor an index.
+template <class S> __host__ __device__ constexpr bool constant_products() {
+  return !S::reads_a && !S::reads_b && !S::positional;
+}
+
+/// v ⊕ v ⊕ ... ⊕ v, `copies` >= 1 of them, by doubling (log2(copies) adds; the monoid is
+/// associative, so this is the row's sequential fold: plus gives copies · v, idempotent monoids v).
+template <class S>
+__device__ __forceinline__ typename S::value_type fold_copies(typename S::value_type v, int copies) {
+  typename S::value_type acc{};
+  bool have = false;
+  while (copies > 0) {
+    if (copies & 1) {
+      acc = have ? S::add(acc, v) : v;
+      have = true;
+    }
+    copies >>= 1;
+    if (copies > 0) v = S::add(v, v);
+  }
+  return acc;
+}
+
 /// Most blocks a pull launch uses: each warp then loops over its rows (grid stride), so that
 /// rows the mask excludes (BFS pull: every visited vertex) cost a flag read in a running warp
 /// rather than a warp of their own to schedule.
@@ -52,6 +77,9 @@ __global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_s
   const unsigned group = sw == 32 ? 0xffffffffu : ((1u << sw) - 1u) << (lane_in_warp & ~(sw - 1));
   const T* av = static_cast<const T*>(p.a_values);
   const T* uv = static_cast<const T*>(p.u_values);
+  // A multiply that reads neither operand nor an index (pair) over a full u: each row's products
+  // are all one value, so the row is its length (degrees: A +.pair 1 reads no column index).
+  const bool constant_rows = constant_products<S>() && !p.u_present;
   // The loop bound depends on the warp only: every lane reaches the shuffles of each round.
   for (long long first = warp * rows_per_warp; first < p.n_out; first += warps * rows_per_warp) {
     const long long rr = first + (lane_in_warp >> log_sw);
@@ -59,7 +87,14 @@ __global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_s
     const bool valid = rr < p.n_out && (!p.allowed || p.allowed[r]);
     T acc{};
     bool found = false;
-    if (valid) {
+    if (valid && constant_rows) {
+      // Every product of the row is one value: ⊕ of one copy per entry, from the row pointers.
+      const int len = p.row_ptr[r + 1] - p.row_ptr[r];
+      if (lane == 0 && len > 0) {
+        acc = fold_copies<S>(spmv_product<S>(p.a_first, T{}, T{}, r, 0), len);
+        found = true;
+      }
+    } else if (valid) {
       const int end = p.row_ptr[r + 1];
       for (int base = p.row_ptr[r]; base < end; base += sw) {
         const int q = base + lane;
