@@ -8,9 +8,10 @@
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
 //        the pipeline under each named tuning of LIST (default "s4,new,new-lean,new-wide,
-//        new-wide64,new-mink,new-nostreams": last session's defaults, tuning::defaults (or the
-//        knobs given), and the defaults with one issue-14 switch off or changed; also "old" =
-//        tuning::previous and "new-min4" = defaults with dense min nnz / 4), cuSPARSE, and spECK's time read from
+//        new-wide64,new-mink,new-mink4,new-nostreams": last session's defaults,
+//        tuning::defaults (or the knobs given), and the defaults with one issue-14 switch off or
+//        changed; also "old" = tuning::previous and "new-min4" = defaults with dense min nnz / 4),
+//        cuSPARSE, and spECK's time read from
 //        SPECK.txt ("<name> <ms>" lines from shared/peers/run_speck.sh, measured in the same
 //        device call); rows printed and appended to the Markdown file as they are measured.
 //        --trace 1 adds, per matrix, the phase timeline of one call under "new" (host and GPU
@@ -59,7 +60,7 @@ struct Options {
   std::string speck;  ///< versus mode when set
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
-  std::string variants = "s4,new,new-lean,new-wide,new-wide64,new-mink,new-nostreams";
+  std::string variants = "s4,new,new-lean,new-wide,new-wide64,new-mink,new-mink4,new-nostreams";
   bool trace = false;
 };
 
@@ -447,6 +448,7 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   else if (name == "new-wide") t.wide_pwarp = 0;
   else if (name == "new-wide64") t.wide_pwarp = 64;
   else if (name == "new-mink") t.concurrent_min_kernels = 0;
+  else if (name == "new-mink4") t.concurrent_min_kernels = 4;
   else if (name == "new-nostreams") t.concurrent_bins = false;
   else if (name == "new-min4") t.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
   else throw std::runtime_error("unknown variant " + name);
@@ -530,7 +532,9 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
        << ", streams from " << fresh.concurrent_min_kernels
        << " kernels, lean host, partial warps up to " << fresh.wide_pwarp
        << " products); new-X = new with switch X off (lean: lean host path; "
-          "wide: wide pwarp bins; wide64: only up to 64 products; mink: streams whatever the kernel count; nostreams: no side "
+          "wide: wide pwarp bins; wide64: only up to 64 products; mink: streams whatever the "
+          "kernel "
+          "count; mink4: streams from 4 kernels; nostreams: no side "
           "streams); old = tuning::previous(). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
           "the same device call (mean of 10, C's buffers reused). Ratios: time / spECK (below 1 = "
           "faster than spECK).\n\n| matrix | products | nnz(C) |";
@@ -641,18 +645,20 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
        << json_safe(check[0]) << "\"}";
   }
   std::ostringstream tail;
+  auto geomean = [&](int v) {
+    const std::size_t i = std::size_t(v);
+    return n_speck[i] ? std::exp(log_sum[i] / n_speck[i]) : 0.0;
+  };
   tail << "\ngeomean time / spECK (slower than spECK on):";
   for (int v = 0; v < nv; ++v)
-    tail << " " << names[std::size_t(v)] << " "
-         << fmt(n_speck[std::size_t(v)] ? std::exp(log_sum[std::size_t(v)] / n_speck[std::size_t(v)]) : 0, 3)
-         << " (" << worse[std::size_t(v)] << " of " << n_speck[std::size_t(v)] << ")"
+    tail << " " << names[std::size_t(v)] << " " << fmt(geomean(v), 3) << " ("
+         << worse[std::size_t(v)] << " of " << n_speck[std::size_t(v)] << ")"
          << (v + 1 < nv ? "," : "\n");
   md << tail.str() << std::flush;
   std::cout << tail.str() << std::flush;
   js << "\n  ],\n  \"geomean_over_speck\": {";
   for (int v = 0; v < nv; ++v)
-    js << (v ? ", " : "") << "\"" << names[std::size_t(v)] << "\": "
-       << (n_speck[std::size_t(v)] ? std::exp(log_sum[std::size_t(v)] / n_speck[std::size_t(v)]) : 0);
+    js << (v ? ", " : "") << "\"" << names[std::size_t(v)] << "\": " << geomean(v);
   js << "},\n  \"n_speck\": " << n_speck[std::size_t(vnew)] << "\n}\n";
   std::ofstream(o.json) << js.str();
   cusparseDestroy(h);

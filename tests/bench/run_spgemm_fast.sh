@@ -32,7 +32,8 @@ if [ -n "$peers" ]; then
   fi
   files=()
   for f in "$data"/suitesparse/*.mtx.gz "$data"/suitesparse/G51.mtx "$data"/snap/*.txt.gz; do
-    case $(basename "$f") in facebook_combined*) continue ;; esac  # prep.py fails on it (peers/README.md)
+    # prep.py fails on facebook_combined (peers/README.md)
+    case $(basename "$f") in facebook_combined*) continue ;; esac
     [ -n "${SPGEMM_ONLY:-}" ] && case $(basename "$f") in ${SPGEMM_ONLY}*) ;; *) continue ;; esac
     [ -f "$f" ] && files+=("$f")
   done
@@ -46,6 +47,7 @@ bench=build-gpu/tests/bench/bench_spgemm
 timeout "${SPGEMM_BENCH_S:-120}" $bench --speck "$out/speck.txt" --data "$data" \
   --reps "${SPGEMM_REPS:-5}" --real-only 1 --max-products 1e9 --trace "${SPGEMM_TRACE:-1}" \
   ${SPGEMM_VARIANTS:+--variants $SPGEMM_VARIANTS} ${SPGEMM_ONLY:+--only $SPGEMM_ONLY} \
-  --json "$out/spgemm_fast.json" --md "$out/spgemm_fast.md" >>"$out/spgemm_fast.log" 2>"$tmp/bench.err"
+  --json "$out/spgemm_fast.json" --md "$out/spgemm_fast.md" \
+  >>"$out/spgemm_fast.log" 2>"$tmp/bench.err"
 stamp "bench rc=$? $(tail -2 "$tmp/bench.err" | tr '\n' ' ')"
 tail -3 "$out/spgemm_fast.md"

@@ -195,7 +195,7 @@ const std::vector<Index>& boundary_degrees() {
                                        1023, 1024, 1025, 2047,  2048,  2049,  4095,  4096,
                                        4097, 8191, 8192, 8193,  12288, 12289, 16384, 16385,
                                        20000, 32768, 32769, 40000, 3,   0,     700,
-                                       48,    63,    64,    65};
+                                       48,    63,    64,    65,    127,   128,   129};
   return d;
 }
 
@@ -344,7 +344,8 @@ struct TuningScope {
 };
 
 /// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
-/// the wide pwarp bin for rows of 33-64 products, the lean host path), each alone, all together, forced onto every eligible row (min nnz 1, up to 64 windows), and
+/// the wide pwarp bins for rows of 33-128 products, the lean host path), each alone, all
+/// together, forced onto every eligible row (min nnz 1, up to 64 windows), and
 /// all off, against the cpu backend: rows in every bin over a 50,000-column span (stride 7:
 /// hash rows, 1-4 windows of 16384 columns; stride 1: direct rows), empty rows, one dense row,
 /// power-law rows, masks and a complemented valued mask with accumulate and replace.

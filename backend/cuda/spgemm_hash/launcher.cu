@@ -62,7 +62,8 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
   // With the lean host path the free-memory query waits until the plan knows C's bound
   // (resolve_budget): small calls never need it.
   std::size_t budget = budget_override.load();
-  if (budget == 0) budget = current_tuning().lean_host ? budget_unknown : device_free_bytes() / 10 * 9;
+  if (budget == 0)
+    budget = current_tuning().lean_host ? budget_unknown : device_free_bytes() / 10 * 9;
   phase_log::mark("run: budget", stream_of(ctx));
   const Index m = desc.transpose_a ? A.ncols() : A.nrows();
   const Index n = desc.transpose_b ? B.nrows() : B.ncols();

@@ -328,9 +328,11 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   phase_log::mark("plan: counters read", s);
   p.products = std::int64_t(c.total_products);
   p.products_cap = std::int64_t(c.total_cap);
-  const std::int64_t need = p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes);
-  p.budget = resolve_budget(budget_bytes, std::size_t(need), c.bin_count[P::bin_global] > 0 ||
-                                                                 p.products > (std::int64_t(1) << 24));
+  const std::int64_t need =
+      p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes);
+  const bool global_tables =
+      c.bin_count[P::bin_global] > 0 || p.products > (std::int64_t(1) << 24);
+  p.budget = resolve_budget(budget_bytes, std::size_t(need), global_tables);
   const std::size_t budget = p.budget;
   if (need > std::int64_t(budget) && n > 1) {
     p.too_large = true;  // the caller splits the rows into chunks
