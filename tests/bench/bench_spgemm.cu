@@ -486,6 +486,7 @@ void print_trace(const std::string& name, const Matrix& A, const Semiring& s,
   }
   pl::mark("bench: C destroyed", stream);
   const auto marks = pl::take();
+  const auto notes = pl::take_notes();
   pl::enable(false);
   std::ostringstream o;
   o << "trace " << name << " (us since the call; host = when the host passed the mark, gpu = when"
@@ -499,6 +500,7 @@ void print_trace(const std::string& name, const Matrix& A, const Semiring& s,
     prev_h = m.host_us;
     prev_g = m.gpu_us;
   }
+  for (const auto& n : notes) o << "  " << n << "\n";
   std::cout << o.str() << std::flush;
 }
 

@@ -13,6 +13,7 @@ struct state {
   std::vector<const char*> what;
   std::vector<std::chrono::steady_clock::time_point> host;
   std::vector<cudaEvent_t> events;  ///< grows; events[i] belongs to mark i
+  std::vector<std::string> notes;
 };
 
 state& log() {
@@ -27,6 +28,20 @@ void enable(bool on) {
   s.on = on;
   s.what.clear();
   s.host.clear();
+  s.notes.clear();
+}
+
+bool on() { return log().on; }
+
+void note(const std::string& text) {
+  state& s = log();
+  if (s.on) s.notes.push_back(text);
+}
+
+std::vector<std::string> take_notes() {
+  std::vector<std::string> out;
+  out.swap(log().notes);
+  return out;
 }
 
 void mark(const char* what, cudaStream_t stream) {

@@ -20,7 +20,13 @@ struct mark_time {
 void enable(bool on);
 /// Records a mark when the log is on (host time now, an event on stream s).
 void mark(const char* what, cudaStream_t s);
+/// Whether the log of this host thread is on (to skip building notes).
+bool on();
+/// Adds a line of text (e.g. rows per bin) to the log when it is on.
+void note(const std::string& text);
 /// Waits for the last mark and returns the log's marks (the log stays on and is cleared).
 std::vector<mark_time> take();
+/// The notes since the last call (cleared).
+std::vector<std::string> take_notes();
 
 }  // namespace ringblas::cuda::spgemm_hash::phase_log

@@ -266,6 +266,16 @@ bin_table make_bins(const counters& c, std::int64_t n) {
   return t;
 }
 
+/// "<phase> rows per bin: ..." for the phase log.
+std::string bin_note(const char* phase, const bin_table& t) {
+  std::string s = std::string(phase) + " rows per bin: pwarp " +
+                  std::to_string(t.count[P::bin_pwarp]) + ", pwarp2 " +
+                  std::to_string(t.count[P::bin_pwarp2]) + ", pwarp3 " +
+                  std::to_string(t.count[P::bin_pwarp3]) + ", blocks";
+  for (int b = 0; b < P::num_block_bins; ++b) s += " " + std::to_string(t.count[P::bin_block0 + b]);
+  return s + ", global " + std::to_string(t.count[P::bin_global]);
+}
+
 int nonempty_groups(const bin_table& t) {
   int n = 0;
   for (int b = 1; b < P::num_bins; ++b) n += t.count[b] > 0;
@@ -340,6 +350,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   }
   const bin_table sb = make_bins(c, n);
   p.symbolic_groups = nonempty_groups(sb);
+  if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
 
   if (!lean) {
     p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
@@ -456,6 +467,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   p.nnz = std::int64_t(c.nnz);
   p.numeric_bins = make_bins(c, n);
   p.numeric_groups = nonempty_groups(p.numeric_bins);
+  if (phase_log::on()) phase_log::note(bin_note("numeric", p.numeric_bins));
   p.global_max_nnz = std::int64_t(c.max_global);
   p.global_nnz = std::int64_t(c.global_nnz);
   return p;
