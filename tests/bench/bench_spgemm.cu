@@ -6,11 +6,16 @@
 // Usage: bench_spgemm --json out.json --md out.md [--data DIR] [--reps N] [--only NAME]
 //        [--max-products N]
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
-//        [--dense-min-nnz N] [--real-only 1]: fp64 only; per matrix the previous pipeline
-//        (spgemm_hash::tuning::previous), the new one (tuning::defaults, or the knobs given), each
-//        issue-14 path alone, cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>" lines
-//        from shared/peers/run_speck.sh, measured in the same device call); rows printed and
-//        appended to the Markdown file as they are measured.
+//        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
+//        the pipeline under each named tuning of LIST (default "s4,new,new-lean,new-wide,
+//        new-wide64,new-mink,new-mink4,new-nostreams": last session's defaults,
+//        tuning::defaults (or the knobs given), and the defaults with one issue-14 switch off or
+//        changed; also "old" = tuning::previous and "new-min4" = defaults with dense min nnz / 4),
+//        cuSPARSE, and spECK's time read from
+//        SPECK.txt ("<name> <ms>" lines from shared/peers/run_speck.sh, measured in the same
+//        device call); rows printed and appended to the Markdown file as they are measured.
+//        --trace 1 adds, per matrix, the phase timeline of one call under "new" (host and GPU
+//        microseconds at each mark of spgemm_hash::phase_log, L2 flushed first).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -28,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "ringblas/ringblas.hpp"
 
@@ -54,6 +60,8 @@ struct Options {
   std::string speck;  ///< versus mode when set
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
+  std::string variants = "s4,new,new-lean,new-wide,new-wide64,new-mink,new-mink4,new-nostreams";
+  bool trace = false;
 };
 
 struct Input {
@@ -426,26 +434,89 @@ std::map<std::string, double> read_speck(const std::string& path) {
   return out;
 }
 
+/// The named tunings of versus mode (Options::variants); throws on an unknown name.
+ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const Options& o) {
+  using tuning = ringblas::cuda::spgemm_hash::tuning;
+  tuning fresh = tuning::defaults();
+  if (o.dense_windows >= 0) fresh.dense_windows = o.dense_windows;
+  if (o.dense_min_nnz >= 0) fresh.dense_min_nnz = o.dense_min_nnz;
+  tuning t = fresh;
+  if (name == "old") return tuning::previous();
+  if (name == "s4") return tuning::session4();
+  if (name == "new") return fresh;
+  if (name == "new-lean") t.lean_host = false;
+  else if (name == "new-wide") t.wide_pwarp = 0;
+  else if (name == "new-wide64") t.wide_pwarp = 64;
+  else if (name == "new-mink") t.concurrent_min_kernels = 0;
+  else if (name == "new-mink4") t.concurrent_min_kernels = 4;
+  else if (name == "new-nostreams") t.concurrent_bins = false;
+  else if (name == "new-min4") t.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
+  else throw std::runtime_error("unknown variant " + name);
+  return t;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string x;
+  while (std::getline(in, x, ','))
+    if (!x.empty()) out.push_back(x);
+  return out;
+}
+
+/// One call of C = A·A under the current tuning with spgemm_hash's phase log on; prints each
+/// mark's host and GPU time (microseconds since the first mark, the bench's own "bench: call").
+void print_trace(const std::string& name, const Matrix& A, const Semiring& s,
+                 const Descriptor& desc, Context& ctx) {
+  namespace pl = ringblas::cuda::spgemm_hash::phase_log;
+  const auto stream = static_cast<cudaStream_t>(ctx.stream);
+  for (int warm = 0; warm < 2; ++warm) {
+    Matrix C(A.nrows(), A.ncols(), Type::fp64);
+    mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
+  }
+  BENCH_CUDA(cudaDeviceSynchronize());
+  flush_l2();
+  BENCH_CUDA(cudaDeviceSynchronize());
+  pl::enable(true);
+  pl::mark("bench: call", stream);
+  {
+    Matrix C(A.nrows(), A.ncols(), Type::fp64);
+    mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
+    pl::mark("bench: mxm returned", stream);
+  }
+  pl::mark("bench: C destroyed", stream);
+  const auto marks = pl::take();
+  const auto notes = pl::take_notes();
+  pl::enable(false);
+  std::ostringstream o;
+  o << "trace " << name << " (us since the call; host = when the host passed the mark, gpu = when"
+    << " the stream reached it)\n";
+  double prev_h = 0, prev_g = 0;
+  for (const auto& m : marks) {
+    char b[160];
+    std::snprintf(b, sizeof b, "  %-32s host %8.1f (+%7.1f)  gpu %8.1f (+%7.1f)\n", m.what.c_str(),
+                  m.host_us, m.host_us - prev_h, m.gpu_us, m.gpu_us - prev_g);
+    o << b;
+    prev_h = m.host_us;
+    prev_g = m.gpu_us;
+  }
+  for (const auto& n : notes) o << "  " << n << "\n";
+  std::cout << o.str() << std::flush;
+}
+
 int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
   using spgemm_hash_tuning = ringblas::cuda::spgemm_hash::tuning;
   namespace sh = ringblas::cuda::spgemm_hash;
   const auto speck = read_speck(o.speck);
-  spgemm_hash_tuning fresh = spgemm_hash_tuning::defaults();
-  if (o.dense_windows >= 0) fresh.dense_windows = o.dense_windows;
-  if (o.dense_min_nnz >= 0) fresh.dense_min_nnz = o.dense_min_nnz;
-  const spgemm_hash_tuning old = spgemm_hash_tuning::previous();
-  spgemm_hash_tuning only_bitmap = old, only_windows = old, only_streams = old;
-  only_bitmap.bitmap_symbolic = fresh.bitmap_symbolic;
-  only_windows.dense_windows = fresh.dense_windows;
-  only_windows.dense_min_nnz = fresh.dense_min_nnz;
-  only_streams.concurrent_bins = fresh.concurrent_bins;
-  // A second threshold for the windowed rows, to choose the default from the same run.
-  spgemm_hash_tuning low_min = fresh;
-  low_min.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
-  const std::pair<const char*, spgemm_hash_tuning> variants[] = {
-      {"old", old},         {"new", fresh},           {"bitmap", only_bitmap},
-      {"windows", only_windows}, {"streams", only_streams}, {"new_low_min", low_min}};
-  constexpr int nv = 6;
+  const std::vector<std::string> names = split_list(o.variants);
+  std::vector<spgemm_hash_tuning> tunings;
+  for (const auto& n : names) tunings.push_back(named_tuning(n, o));
+  const int nv = int(names.size());
+  // Checked against cuSPARSE: "new" and the first variant.
+  auto checked = [&](int v) { return v == 0 || names[std::size_t(v)] == "new"; };
+  const auto at = std::find(names.begin(), names.end(), "new");
+  const int vnew = at == names.end() ? nv - 1 : int(at - names.begin());
+  const spgemm_hash_tuning fresh = named_tuning("new", o);
 
   cusparseHandle_t h;
   BENCH_CUSPARSE(cusparseCreate(&h));
@@ -454,37 +525,44 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
   desc.variant = Variant::spgemm_hash;
   std::ofstream md(o.md);
   std::ostringstream head;
-  head << "# spgemm_hash previous vs new pipeline vs cuSPARSE vs spECK, C = A·A, fp64 ("
-       << prop.name
-       << ", " << date << ")\n\n"
+  head << "# spgemm_hash tunings vs cuSPARSE vs spECK, C = A·A, fp64 (" << prop.name << ", "
+       << date << ")\n\n"
        << "ours: whole call incl. allocating C, median of " << o.reps
-       << " after 2 warm-ups, L2 flushed. old = tuning::previous(), new = tuning::defaults() "
-          "(dense windows "
+       << " after 2 warm-ups, L2 flushed. s4 = last session's defaults (tuning::session4), new = "
+          "tuning::defaults() (dense windows "
        << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz
-       << "); bitmap / windows / streams = old plus that one path; new, min/4 = new with min nnz "
-       << low_min.dense_min_nnz << ". cuSPARSE ALG1 in this run. "
-          "spECK: run_speck.sh in the same device call (mean of 10, C's buffers reused). "
-          "Ratios: time / spECK (below 1 = faster than spECK).\n\n"
-       << "| matrix | products | nnz(C) | old ms | new ms | bitmap ms | windows ms | streams ms | "
-          "new, min/4 ms | cuSPARSE ms | spECK ms | old/spECK | new/spECK | new/old | check new / "
-          "old |\n"
-       << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+       << ", streams from " << fresh.concurrent_min_kernels
+       << " kernels, lean host, partial warps up to " << fresh.wide_pwarp
+       << " products); new-X = new with switch X off (lean: lean host path; "
+          "wide: wide pwarp bins; wide64: only up to 64 products; mink: streams whatever the "
+          "kernel "
+          "count; mink4: streams from 4 kernels; nostreams: no side "
+          "streams); old = tuning::previous(). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
+          "the same device call (mean of 10, C's buffers reused). Ratios: time / spECK (below 1 = "
+          "faster than spECK).\n\n| matrix | products | nnz(C) |";
+  for (const auto& n : names) head << " " << n << " ms |";
+  head << " cuSPARSE ms | spECK ms |";
+  for (const auto& n : names) head << " " << n << "/spECK |";
+  head << " check " << names[std::size_t(vnew)] << " / " << names[0] << " |\n|---|---|---|";
+  for (int v = 0; v < 2 * nv + 3; ++v) head << "---|";
+  head << "\n";
   md << head.str() << std::flush;
   std::cout << head.str() << std::flush;
   std::ostringstream js;
   js << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date
      << "\",\n  \"dense_windows\": " << fresh.dense_windows
      << ", \"dense_min_nnz\": " << fresh.dense_min_nnz << ",\n  \"matrices\": [\n";
-  double log_old = 0, log_new = 0;
-  int n_speck = 0, worse = 0;
+  std::vector<double> log_sum(names.size(), 0.0);
+  std::vector<int> n_speck(names.size(), 0), worse(names.size(), 0);
   bool first = true;
   for (Input& in : load_inputs(o)) {
     const Index products = count_products(in.a);
     if (double(products) > o.max_products) continue;
     const Matrix A = in.a.to(Location::device, ctx);
     const Semiring s = semiring("plus_times", Type::fp64);
-    Timing t[nv];
-    std::string check[2];
+    const std::size_t nvs = names.size();
+    std::vector<Timing> t(nvs);
+    std::vector<std::string> check(nvs);
     std::vector<void*> theirs;
     Index cz = 0;
     Timing cus;
@@ -503,31 +581,35 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
                             .to(Location::device, ctx);
     Matrix mag;
     for (int v = 0; v < nv; ++v) {
-      sh::set_tuning(variants[v].second);
+      sh::set_tuning(tunings[std::size_t(v)]);
       Matrix last;
-      t[v] = measure(o.reps, [&] {
+      t[std::size_t(v)] = measure(o.reps, [&] {
         Matrix C(A.nrows(), A.ncols(), Type::fp64);
         mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
         Index z = C.nnz();
         last = std::move(C);
         return z;
       });
-      if (v < 2) {
-        if (!t[v].ok) check[v] = "failed: " + t[v].error;
-        else if (theirs.empty()) check[v] = "no peer";
-        else {
-          try {
-            if (mag.nrows() != A.nrows() || mag.nnz() == 0) {
-              mag = Matrix(A.nrows(), A.ncols(), Type::fp64);
-              mxm(mag, nullptr, no_accum, s, absA, absA, desc, ctx);
-            }
-            const std::string diff = check_against(last, theirs, cz, true, mag, ctx);
-            check[v] = diff.empty() ? "ok" : "WRONG: " + diff;
-          } catch (const std::exception& e) {
-            check[v] = std::string("check failed: ") + e.what();
+      if (!checked(v)) continue;
+      std::string& c = check[std::size_t(v)];
+      if (!t[std::size_t(v)].ok) c = "failed: " + t[std::size_t(v)].error;
+      else if (theirs.empty()) c = "no peer";
+      else {
+        try {
+          if (mag.nrows() != A.nrows() || mag.nnz() == 0) {
+            mag = Matrix(A.nrows(), A.ncols(), Type::fp64);
+            mxm(mag, nullptr, no_accum, s, absA, absA, desc, ctx);
           }
+          const std::string diff = check_against(last, theirs, cz, true, mag, ctx);
+          c = diff.empty() ? "ok" : "WRONG: " + diff;
+        } catch (const std::exception& e) {
+          c = std::string("check failed: ") + e.what();
         }
       }
+    }
+    if (o.trace) {
+      sh::set_tuning(tunings[std::size_t(vnew)]);
+      print_trace(in.name, A, s, desc, ctx);
     }
     sh::set_tuning(spgemm_hash_tuning::defaults());
     for (void* p : theirs) cudaFreeAsync(p, 0);
@@ -537,44 +619,49 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
     auto ratio = [](const Timing& x, double ref) {
       return x.ok && ref > 0 ? fmt(x.ms / ref, 2) : std::string("—");
     };
-    if (has_speck && t[0].ok && t[1].ok) {
-      log_old += std::log(t[0].ms / sp->second);
-      log_new += std::log(t[1].ms / sp->second);
-      ++n_speck;
-      worse += t[1].ms > sp->second;
-    }
     std::ostringstream row;
     row << "| " << in.name << " | " << with_commas(products) << " | "
-        << with_commas(t[1].ok ? t[1].nnz : t[0].nnz) << " | " << ms(t[0]) << " | " << ms(t[1])
-        << " | " << ms(t[2]) << " | " << ms(t[3]) << " | " << ms(t[4]) << " | " << ms(t[5])
-        << " | " << ms(cus)
-        << " | " << (has_speck ? fmt(sp->second) : "NA") << " | "
-        << ratio(t[0], has_speck ? sp->second : 0) << " | "
-        << ratio(t[1], has_speck ? sp->second : 0) << " | "
-        << ratio(t[1], t[0].ok ? t[0].ms : 0) << " | " << check[1] << " / " << check[0]
-        << " |\n";
+        << with_commas(t[std::size_t(vnew)].ok ? t[std::size_t(vnew)].nnz : t[0].nnz) << " |";
+    for (int v = 0; v < nv; ++v) row << " " << ms(t[std::size_t(v)]) << " |";
+    row << " " << ms(cus) << " | " << (has_speck ? fmt(sp->second) : "NA") << " |";
+    for (int v = 0; v < nv; ++v) {
+      const Timing& x = t[std::size_t(v)];
+      row << " " << ratio(x, has_speck ? sp->second : 0) << " |";
+      if (has_speck && x.ok) {
+        log_sum[std::size_t(v)] += std::log(x.ms / sp->second);
+        ++n_speck[std::size_t(v)];
+        worse[std::size_t(v)] += x.ms > sp->second;
+      }
+    }
+    row << " " << check[std::size_t(vnew)] << " / " << check[0] << " |\n";
     md << row.str() << std::flush;
     std::cout << row.str() << std::flush;
     js << (first ? "" : ",\n") << "    {\"name\": \"" << in.name
        << "\", \"products\": " << products;
     first = false;
     for (int v = 0; v < nv; ++v)
-      js << ", \"" << variants[v].first << "\": " << json_timing(t[v], products);
+      js << ", \"" << names[std::size_t(v)] << "\": " << json_timing(t[std::size_t(v)], products);
     js << ", \"cusparse\": " << json_timing(cus, products)
        << ", \"speck_ms\": " << (has_speck ? std::to_string(sp->second) : std::string("null"))
-       << ", \"check_new\": \"" << json_safe(check[1]) << "\", \"check_old\": \""
+       << ", \"check_new\": \"" << json_safe(check[std::size_t(vnew)]) << "\", \"check_first\": \""
        << json_safe(check[0]) << "\"}";
   }
   std::ostringstream tail;
-  tail << "\ngeomean time / spECK over " << n_speck << " matrices: old "
-       << fmt(n_speck ? std::exp(log_old / n_speck) : 0, 3) << ", new "
-       << fmt(n_speck ? std::exp(log_new / n_speck) : 0, 3) << "; new slower than spECK on "
-       << worse << "\n";
+  auto geomean = [&](int v) {
+    const std::size_t i = std::size_t(v);
+    return n_speck[i] ? std::exp(log_sum[i] / n_speck[i]) : 0.0;
+  };
+  tail << "\ngeomean time / spECK (slower than spECK on):";
+  for (int v = 0; v < nv; ++v)
+    tail << " " << names[std::size_t(v)] << " " << fmt(geomean(v), 3) << " ("
+         << worse[std::size_t(v)] << " of " << n_speck[std::size_t(v)] << ")"
+         << (v + 1 < nv ? "," : "\n");
   md << tail.str() << std::flush;
   std::cout << tail.str() << std::flush;
-  js << "\n  ],\n  \"geomean_old_over_speck\": " << (n_speck ? std::exp(log_old / n_speck) : 0)
-     << ",\n  \"geomean_new_over_speck\": " << (n_speck ? std::exp(log_new / n_speck) : 0)
-     << ",\n  \"n_speck\": " << n_speck << "\n}\n";
+  js << "\n  ],\n  \"geomean_over_speck\": {";
+  for (int v = 0; v < nv; ++v)
+    js << (v ? ", " : "") << "\"" << names[std::size_t(v)] << "\": " << geomean(v);
+  js << "},\n  \"n_speck\": " << n_speck[std::size_t(vnew)] << "\n}\n";
   std::ofstream(o.json) << js.str();
   cusparseDestroy(h);
   return 0;
@@ -589,13 +676,15 @@ int main(int argc, char** argv) {
     if (k == "--json") o.json = v;
     else if (k == "--md") o.md = v;
     else if (k == "--data") o.data = v;
-    else if (k == "--reps") o.reps = std::max(10, std::stoi(v));
+    else if (k == "--reps") o.reps = std::max(3, std::stoi(v));
     else if (k == "--only") o.only = v;
     else if (k == "--max-products") o.max_products = std::stod(v);
     else if (k == "--speck") o.speck = v;
     else if (k == "--dense-windows") o.dense_windows = std::stoi(v);
     else if (k == "--dense-min-nnz") o.dense_min_nnz = std::stoi(v);
     else if (k == "--real-only") o.real_only = v != "0";
+    else if (k == "--variants") o.variants = v;
+    else if (k == "--trace") o.trace = v != "0";
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;

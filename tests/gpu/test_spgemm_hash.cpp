@@ -185,7 +185,8 @@ const std::vector<Index>& boundary_degrees() {
   static const std::vector<Index> d = {0,    1,    31,   32,    33,    511,   512,   513,
                                        1023, 1024, 1025, 2047,  2048,  2049,  4095,  4096,
                                        4097, 8191, 8192, 8193,  12288, 12289, 16384, 16385,
-                                       20000, 32768, 32769, 40000, 3,   0,     700};
+                                       20000, 32768, 32769, 40000, 3,   0,     700,
+                                       48,    63,    64,    65,    127,   128,   129};
   return d;
 }
 
@@ -333,8 +334,9 @@ struct TuningScope {
   ~TuningScope() { cuda::spgemm_hash::set_tuning(saved); }
 };
 
-/// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams),
-/// each alone, all together, forced onto every eligible row (min nnz 1, up to 64 windows), and
+/// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
+/// the wide pwarp bins for rows of 33-128 products, the lean host path), each alone, all
+/// together, forced onto every eligible row (min nnz 1, up to 64 windows), and
 /// all off, against the cpu backend: rows in every bin over a 50,000-column span (stride 7:
 /// hash rows, 1-4 windows of 16384 columns; stride 1: direct rows), empty rows, one dense row,
 /// power-law rows, masks and a complemented valued mask with accumulate and replace.
@@ -348,12 +350,20 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   windows.dense_windows = forced.dense_windows;
   windows.dense_min_nnz = forced.dense_min_nnz;
   streams.concurrent_bins = true;
+  tuning wide = tuning::previous(), lean = tuning::previous(), every_stream = tuning::defaults();
+  wide.wide_pwarp = tuning::defaults().wide_pwarp;
+  lean.lean_host = true;
+  every_stream.concurrent_min_kernels = 0;
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"previous", tuning::previous()},
+                                                  {"session4", tuning::session4()},
                                                   {"forced", forced},
                                                   {"bitmap", bitmap},
                                                   {"windows", windows},
-                                                  {"streams", streams}};
+                                                  {"streams", streams},
+                                                  {"wide pwarp", wide},
+                                                  {"lean host", lean},
+                                                  {"streams from one kernel", every_stream}};
   const Matrix P = rmat(13, 16, 4243);
   for (const auto& [name, t] : cases) {
     TuningScope scope(t);

@@ -62,6 +62,7 @@ struct paths {
   bool bitmap = false;    ///< symbolic: bitmap of span bits when the span exceeds the table
   int dense_windows = 0;  ///< numeric: windowed direct accumulation up to this many windows
   int dense_min_nnz = 0;  ///< ... for rows with at least this many outputs
+  int wide_pwarp = 0;  ///< rows up to this many products in partial-warp bins (policy)
 };
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
@@ -72,15 +73,24 @@ __host__ __device__ inline bool uses_dense_windows(std::int64_t nnz, std::int64_
          (span + table - 1) / table <= pa.dense_windows;
 }
 
+/// The wide partial-warp bin of a row of more than pwarp_table products, or 0.
+__host__ __device__ inline int pwarp_bin(std::int64_t products, int wide_pwarp) {
+  using P = policy;
+  if (wide_pwarp >= P::pwarp2_table && products <= P::pwarp2_table) return P::bin_pwarp2;
+  if (wide_pwarp >= P::pwarp3_table && products <= P::pwarp3_table) return P::bin_pwarp3;
+  return 0;
+}
+
 /// Symbolic bin of a row from its products, its bound on distinct columns and the span of its
 /// possible columns (last - first + 1). With `bitmap`, the last block bin also takes rows whose
 /// span its table covers at 32 columns per slot (else they go to the global bin).
 __host__ __device__ inline int symbolic_bin(std::int64_t products, std::int64_t cap,
-                                            std::int64_t span, bool bitmap) {
+                                            std::int64_t span, bool bitmap, int wide_pwarp) {
   using P = policy;
   auto table = [](int b) { return P::symbolic_table(b); };
   if (products == 0) return P::bin_empty;
   if (products <= P::pwarp_table) return P::bin_pwarp;
+  if (int w = pwarp_bin(products, wide_pwarp)) return w;
   int b = P::num_block_bins;
   for (int x = 0; x < P::num_block_bins - 1; ++x)
     if (products <= P::max_products(x)) {
@@ -108,6 +118,7 @@ __host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t n
   auto table = [](int b) { return P::numeric_table(b); };
   if (nnz == 0) return P::bin_empty;
   if (products <= P::pwarp_table) return P::bin_pwarp;
+  if (int w = pwarp_bin(products, pa.wide_pwarp)) return w;
   const int last = P::num_block_bins - 1;
   const bool windows = uses_dense_windows(nnz, span, table(last), pa);
   int b = P::num_block_bins;
@@ -131,21 +142,33 @@ __host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t n
 
 /// Inserts `key` into a power-of-two table (mask = size - 1); returns its slot and whether this
 /// call placed it. A `direct` table has a slot per column from `base` on (slot = key - base: no
-/// probing, and the slots are already in column order). Only atomics touch the keys while
+/// probing, and the slots are already in column order). Only atomics write the keys while
 /// threads insert concurrently.
 __device__ __forceinline__ unsigned table_insert(int* keys, unsigned mask, int key,
                                                  bool& inserted, bool direct = false,
                                                  int base = 0) {
   unsigned h = direct ? unsigned(key - base) : (unsigned(key) * policy::hash_scale) & mask;
+  // In shared memory a slot's key never changes once set, so a plain read that finds the key (a
+  // repeated column: most products of collision-heavy rows) or another key decides without an
+  // atomic; only an empty-looking slot needs the compare-and-swap. Global tables are reused
+  // across rows and a plain load may see a stale L1 line, so they always use the atomic.
+  const bool peek = __isShared(keys);
   while (true) {
-    const int old = atomicCAS(&keys[h], empty_key, key);
-    if (old == empty_key) {
-      inserted = true;
-      return h;
-    }
-    if (old == key) {
+    const int seen = peek ? keys[h] : empty_key;
+    if (seen == key) {
       inserted = false;
       return h;
+    }
+    if (seen == empty_key) {
+      const int old = atomicCAS(&keys[h], empty_key, key);
+      if (old == empty_key) {
+        inserted = true;
+        return h;
+      }
+      if (old == key) {
+        inserted = false;
+        return h;
+      }
     }
     h = (h + 1) & mask;
   }

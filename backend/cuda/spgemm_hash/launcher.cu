@@ -10,6 +10,9 @@
 #include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/common/write_back.hpp"
+#include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/spgemm_hash/phase_log.hpp"
+#include "backend/cuda/spgemm_hash/plan.cuh"
 #include "backend/cuda/spgemm_hash/policy.hpp"
 #include "backend/cuda/spgemm_hash/registry_lookup.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
@@ -55,8 +58,13 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
   const bool ra = reads_x(s.mul), rb = reads_y(s.mul);
   // Everything the call holds on the device at once (workspace and C) stays within the budget;
   // a tenth of the free memory is left for the write-back and the pool's rounding.
+  phase_log::mark("run: enter", stream_of(ctx));
+  // With the lean host path the free-memory query waits until the plan knows C's bound
+  // (resolve_budget): small calls never need it.
   std::size_t budget = budget_override.load();
-  if (budget == 0) budget = device_free_bytes() / 10 * 9;
+  if (budget == 0)
+    budget = current_tuning().lean_host ? budget_unknown : device_free_bytes() / 10 * 9;
+  phase_log::mark("run: budget", stream_of(ctx));
   const Index m = desc.transpose_a ? A.ncols() : A.nrows();
   const Index n = desc.transpose_b ? B.nrows() : B.ncols();
 
@@ -76,6 +84,7 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
     const Matrix& b = prepare_operand(B, desc.transpose_b, it,
                                       rb ? std::optional<Type>(s.type) : std::nullopt, hold_b, ctx);
     info = run_info{};
+    phase_log::mark("run: operands ready", stream_of(ctx));
     T = (it == IndexType::i32 ? row->run32 : row->run64)(a, b, mask, budget, ctx, info);
     if (!info.need_wide) break;
     it = IndexType::i64;  // products overflow 32-bit offsets: redo with 64-bit indices
@@ -92,6 +101,7 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
   ctx.trace_line(line);
   if (T.location() == Location::host) {
     // Row chunks left T on the host: it does not fit the device, so neither does a write-back.
+    if (budget == budget_unknown) budget = device_free_bytes() / 10 * 9;
     if (needs_write_back(mask, accum))
       throw OutOfMemory("mxm (spgemm_hash): T has " + std::to_string(T.nnz()) +
                             " entries, more than the device budget of " + std::to_string(budget) +
@@ -104,13 +114,20 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
     ctx.trace_line(std::string("mxm: write-back C<M") + (desc.replace ? ", replace" : "") +
                    "> = C" + (accum ? " " + std::string(binary_op_name(*accum)) : "") + " T");
   write_back(C, mask, accum, desc.replace, std::move(T), ctx);
+  phase_log::mark("run: written back", stream_of(ctx));
 }
 
 tuning tuning::defaults() {
-  return tuning{policy::bitmap_symbolic, policy::dense_windows, policy::dense_min_nnz, true};
+  return tuning{policy::bitmap_symbolic,        policy::dense_windows, policy::dense_min_nnz, true,
+                policy::concurrent_min_kernels, policy::lean_host,     policy::wide_pwarp};
 }
 
-tuning tuning::previous() { return tuning{false, 0, policy::dense_min_nnz, false}; }
+tuning tuning::previous() { return tuning{false, 0, policy::dense_min_nnz, false, 0, false, 0}; }
+
+tuning tuning::session4() {
+  return tuning{policy::bitmap_symbolic, policy::dense_windows, policy::dense_min_nnz, true, 0,
+                false, 0};
+}
 
 void set_tuning(const tuning& t) {
   std::lock_guard<std::mutex> lock(tuning_mutex);

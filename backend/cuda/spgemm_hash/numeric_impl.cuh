@@ -21,6 +21,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -29,6 +30,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/spgemm_hash/bin_streams.hpp"
+#include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "backend/cuda/spgemm_hash/registry.hpp"
@@ -69,48 +71,70 @@ __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_ty
   atomic_combine<typename S::add_monoid, T>(&vals[slot], v);
 }
 
-template <class S, class I>
+/// Partial-warp rows: `Group` threads per row with a `Table`-slot key+value table each,
+/// pwarp_block / Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). Rows have at most
+/// Table products, so the table never fills past its size.
+template <class S, class I, int Group, int Table>
 __global__ void __launch_bounds__(policy::pwarp_block)
     k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n) {
   using P = policy;
   using T = typename S::value_type;
   using A = acc_t<T>;
-  __shared__ int keys[P::pwarp_rows][P::pwarp_table];
-  __shared__ A vals[P::pwarp_rows][P::pwarp_table];
-  const int local_row = threadIdx.x / P::pwarp_group, t = threadIdx.x % P::pwarp_group;
-  const std::int64_t r = std::int64_t(blockIdx.x) * P::pwarp_rows + local_row;
+  constexpr int rows_per_block = P::pwarp_block / Group;
+  __shared__ int keys[rows_per_block][Table];
+  __shared__ A vals[rows_per_block][Table];
+  const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
+  const std::int64_t r = std::int64_t(blockIdx.x) * rows_per_block + local_row;
   int* tk = keys[local_row];
   A* tv = vals[local_row];
-  for (int s = t; s < P::pwarp_table; s += P::pwarp_group) {
+  for (int s = t; s < Table; s += Group) {
     tk[s] = empty_key;
     tv[s] = A(S::identity());
   }
   __syncwarp();
   const std::int64_t row = r < n ? std::int64_t(rows[r]) : 0;
   if (r < n) {
-    for (I p = a.A.rp[row] + t; p < a.A.rp[row + 1]; p += P::pwarp_group) {
+    for (I p = a.A.rp[row] + t; p < a.A.rp[row + 1]; p += Group) {
       const I k = a.A.ci[p];
       for (I q = a.B.rp[k]; q < a.B.rp[k + 1]; ++q) {
         const I j = a.B.ci[q];
         if (a.M.present && !mask_admits(a.M, row, j)) continue;
-        accumulate<S>(tk, tv, P::pwarp_table - 1, int(j), product(a, row, p, k, q, j));
+        accumulate<S>(tk, tv, Table - 1, int(j), product(a, row, p, k, q, j));
       }
     }
   }
   __syncwarp();
+  // Compaction to the table's front in slot order (group ballots; all 32 lanes of the warp run
+  // every round, rows past n with empty tables), so that ranking compares the row's entries only
+  // (entries x entries / Group per thread instead of Table x Table / Group). A round writes only
+  // below the end of the slots it has read.
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned group_mask =
+      (Group == 32 ? 0xffffffffu : ((1u << Group) - 1u)) << (lane & ~unsigned(Group - 1));
+  const unsigned below = group_mask & ((1u << lane) - 1u);
+  int total = 0;
+  for (int from = 0; from < Table; from += Group) {
+    const int key = tk[from + t];
+    const A v = tv[from + t];
+    const unsigned full = __ballot_sync(0xffffffffu, key != empty_key) & group_mask;
+    __syncwarp();  // every lane has read its slot before any lane writes
+    if (key != empty_key) {
+      const int at = total + __popc(full & below);
+      tk[at] = key;
+      tv[at] = v;
+    }
+    total += __popc(full);
+    __syncwarp();
+  }
   if (r < n) {
     const I base = a.c_rp[row], len = a.c_rp[row + 1] - base;
-    for (int s = t; s < P::pwarp_table; s += P::pwarp_group) {
-      const int key = tk[s];
-      if (key == empty_key) continue;
+    for (int e = t; e < total; e += Group) {
+      const int key = tk[e];
       int rank = 0;
-      for (int x = 0; x < P::pwarp_table; ++x) {
-        const int other = tk[x];
-        rank += (other != empty_key) & (other < key);
-      }
+      for (int x = 0; x < total; ++x) rank += tk[x] < key;
       if (rank < len) {
         a.c_ci[base + rank] = I(key);
-        a.c_v[base + rank] = T(tv[s]);
+        a.c_v[base + rank] = T(tv[e]);
       }
     }
   }
@@ -330,6 +354,7 @@ struct pass_result {
   bool too_large = false;  ///< does not fit the budget: split these rows
   Matrix T;                ///< on the device, index type I
   std::vector<std::int64_t> row_bound;  ///< when too_large: min(products, ncols) per row (host)
+  std::size_t budget = 0;               ///< the budget the pass resolved (plan::budget)
 };
 
 /// One pass (plan = analysis + symbolic, C allocated exactly, numeric per row group) over the
@@ -348,8 +373,12 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.bitmap = tu.bitmap_symbolic;
   pa.dense_windows = tu.dense_windows;
   pa.dense_min_nnz = tu.dense_min_nnz;
+  pa.wide_pwarp = tu.wide_pwarp;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
-  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams, ctx);
+  plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
+                           tu.concurrent_min_kernels, tu.lean_host, ctx);
+  budget_bytes = p.budget;
+  out.budget = p.budget;
   info.products += p.products;
   auto split = [&] {
     out.too_large = true;
@@ -397,16 +426,28 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   a.c_v = vals.data();
   a.range = p.row_range.data();
   const I* rows = p.rows.data();
-  const int max_smem = int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes);
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
-      k_numeric_block<S, I, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
-      k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
-  // Block bins (largest rows first) and the pwarp bin on side streams; the global bin below
+  phase_log::mark("pass: C allocated", s);
+  {
+    // Set once per device (an attribute of the function; each call costs a driver call).
+    static std::atomic<std::uint64_t> set{0};
+    const std::uint64_t bit = std::uint64_t(1) << (ctx.device & 63);
+    if (!(set.load() & bit)) {
+      const int max_smem =
+          int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes);
+      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+          k_numeric_block<S, I, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
+      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+          k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
+      set.fetch_or(bit);
+    }
+  }
+  // Block bins (largest rows first) and the pwarp bins on side streams; the global bin below
   // stays on s, whose tables and sort buffers are freed in order on s; joined before returning.
-  int kernels = nb.count[P::bin_pwarp] > 0;
+  int kernels = (nb.count[P::bin_pwarp] > 0) + (nb.count[P::bin_pwarp2] > 0) +
+                (nb.count[P::bin_pwarp3] > 0);
   for (int b = 0; b < P::num_block_bins; ++b) kernels += nb.count[P::bin_block0 + b] > 0;
-  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(mg > 0) - 1), mg == 0);
+  bin_fork fork(s, ctx.device, phase_streams(streams, kernels, mg > 0, tu.concurrent_min_kernels),
+                mg == 0);
   for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = nb.count[bin]) {
@@ -419,10 +460,27 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       RINGBLAS_CHECK_LAUNCH("k_numeric_block", bs, ctx.debug_sync);
     }
   }
+  if (auto m = nb.count[P::bin_pwarp3]) {
+    cudaStream_t bs = fork.next();
+    constexpr int G = P::pwarp3_group;
+    k_numeric_pwarp<S, I, G, P::pwarp3_table>
+        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
+            a, rows + nb.offset[P::bin_pwarp3], m);
+    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
+  }
+  if (auto m = nb.count[P::bin_pwarp2]) {
+    cudaStream_t bs = fork.next();
+    constexpr int G = P::pwarp2_group;
+    k_numeric_pwarp<S, I, G, P::pwarp2_table>
+        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
+            a, rows + nb.offset[P::bin_pwarp2], m);
+    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
+  }
   if (auto m = nb.count[P::bin_pwarp]) {
     cudaStream_t bs = fork.next();
-    k_numeric_pwarp<S, I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-        a, rows + nb.offset[P::bin_pwarp], m);
+    k_numeric_pwarp<S, I, P::pwarp_group, P::pwarp_table>
+        <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
+            a, rows + nb.offset[P::bin_pwarp], m);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
   }
   if (const std::int64_t m = mg) {
@@ -460,6 +518,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     }
   }
   fork.join();
+  phase_log::mark("pass: numeric launched", s);
   out.T = Matrix::from_buffers(a.A.nrows, a.B.ncols, type_of_v<T>, index_type_of<I>::value, p.nnz,
                                p.row_ptr.release(), ci.release(), vals.release());
   return out;
@@ -583,7 +642,7 @@ Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
     return Matrix();
   }
   if (!whole.too_large) return std::move(whole.T);
-  return run_chunked<S, I>(a, std::move(whole.row_bound), budget_bytes, ctx, info);
+  return run_chunked<S, I>(a, std::move(whole.row_bound), whole.budget, ctx, info);
 }
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -10,6 +10,15 @@
 
 namespace ringblas::cuda::spgemm_hash {
 
+/// The budget argument of make_plan when the caller has not asked the driver yet (lean host path):
+/// make_plan resolves it (resolve_budget) and returns the value in plan::budget.
+constexpr std::size_t budget_unknown = ~std::size_t(0);
+
+/// `budget` itself when known; else policy::assumed_budget when `need` (bytes of C's bound and
+/// the per-row workspace) stays below policy::small_need and no global-memory table is needed
+/// (an allocation that still fails throws OutOfMemory), else 9/10 of the free device memory.
+std::size_t resolve_budget(std::size_t budget, std::size_t need, bool global_tables);
+
 /// Per-bin row counts and offsets into the grouped row list (passed to kernels by value).
 struct bin_table {
   std::int64_t count[policy::num_bins] = {};
@@ -30,6 +39,7 @@ struct counters {
 template <class I> struct plan {
   bool need_wide = false;  ///< nnz(C) overflows 32-bit indices: rerun with 64-bit ones
   bool too_large = false;  ///< C's bound exceeds the budget: rerun on chunks of rows
+  std::size_t budget = 0;  ///< the budget the plan used (resolved when it came as unknown)
   std::int64_t nrows = 0, ncols = 0;
   std::int64_t products = 0, products_cap = 0, nnz = 0;
   device_array<std::int64_t> row_products;  ///< per row of A
@@ -46,12 +56,19 @@ template <class I> struct plan {
 /// type I). `budget_bytes` bounds what the call holds on the device: when the bound on C
 /// (sum of min(products, ncols) x `entry_bytes`) plus `row_bytes` per row exceeds it, only the
 /// analysis runs and the plan says too_large; otherwise it also bounds the global-memory hash
-/// tables of the symbolic phase. `pa` selects the issue-14 paths; the bins run on `streams` side
-/// streams (0: all on ctx's stream).
+/// tables of the symbolic phase (budget_unknown: resolved here, see resolve_budget). `pa` selects
+/// the issue-14 paths; the bins run on `streams` side streams (0: all on ctx's stream) when the
+/// phase has at least `min_kernels` kernels; `lean` reads the counters through pinned memory and
+/// zeroes C's row pointers in the analysis kernel instead of a memset.
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const paths& pa, int streams, const Context& ctx);
+                  const paths& pa, int streams, int min_kernels, bool lean,
+                  const Context& ctx);
+
+/// Side streams for a phase of `kernels` kernels (plus one on the caller's stream when
+/// `global_rows`): none below `min_kernels`.
+int phase_streams(int streams, int kernels, bool global_rows, int min_kernels);
 
 /// Number of persistent blocks for rows of the global bin: bounded by the SMs and by the bytes
 /// their tables take (`slot_bytes` per slot, `max_slots` per block). 0 when not even one fits.

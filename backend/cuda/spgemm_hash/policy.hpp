@@ -2,6 +2,7 @@
 // Values follow Nagasaka et al. (ICPP'17, nsparse) and were checked with tests/bench/bench_spgemm
 // on an H100 (see tests/bench/results/); change them only with a new benchmark run.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "semirings/macros.hpp"
@@ -15,6 +16,16 @@ struct policy {
   static constexpr int pwarp_table = 32;
   static constexpr int pwarp_block = 256;
   static constexpr int pwarp_rows = pwarp_block / pwarp_group;
+  /// Wide partial warps (issue 14, tuning::wide_pwarp): `pwarp2_group` threads per row with
+  /// tables of `pwarp2_table` slots for rows with pwarp_table < products <= pwarp2_table, and
+  /// `pwarp3_group` x `pwarp3_table` for rows up to pwarp3_table products. Mesh matrices have
+  /// almost every row there (crack, fe_4elt2, whitaker3: 33-67 products per row; data, cage8:
+  /// up to 170-290); a 64-thread block per row with a 512-slot table, barriers and a bitonic
+  /// sort cost more than the products.
+  static constexpr int pwarp2_group = 8;
+  static constexpr int pwarp2_table = 64;
+  static constexpr int pwarp3_group = 16;
+  static constexpr int pwarp3_table = 128;
 
   /// Block per row: bins 1..num_block_bins. A row goes to the first bin whose `max_products`
   /// bounds its products; rows with more products go to the last bin whose table holds them.
@@ -47,10 +58,12 @@ struct policy {
   /// Persistent blocks for global rows per SM (their tables are allocated per block).
   static constexpr int global_blocks_per_sm = 2;
 
-  /// Bins: 0 = no products, 1 = pwarp, 2..7 = block bins, 8 = global.
+  /// Bins: 0 = no products, 1 = pwarp, 2-3 = wide pwarps, 4..9 = block bins, 10 = global.
   static constexpr int bin_empty = 0;
   static constexpr int bin_pwarp = 1;
-  static constexpr int bin_block0 = 2;
+  static constexpr int bin_pwarp2 = 2;
+  static constexpr int bin_pwarp3 = 3;
+  static constexpr int bin_block0 = 4;
   static constexpr int bin_global = bin_block0 + num_block_bins;
   static constexpr int num_bins = bin_global + 1;
 
@@ -71,6 +84,20 @@ struct policy {
   static constexpr int dense_min_nnz = 4096;
   /// Row bins of one phase run concurrently on `bin_streams` streams (spECK uses 6).
   static constexpr int bin_streams = 4;
+  /// ... but only when the phase launches at least this many kernels: with two (mesh matrices:
+  /// the pwarp bin and block bin 0) the fork and join cost 20-30 us of a 0.13 ms call
+  /// (spgemm_vs_speck_h100.md: 3elt, crack, fe_4elt2, whitaker3 slower with streams).
+  static constexpr int concurrent_min_kernels = 3;
+  /// Host work of a small call: counters read back through pinned memory, one memset instead of
+  /// three, the free-memory query only when C's bound or global tables could approach it.
+  static constexpr bool lean_host = true;
+  /// The budget is taken as `assumed_budget` without asking the driver when a call's bound on C
+  /// and workspace stays below `small_need` and no row needs a global-memory table.
+  static constexpr std::size_t small_need = std::size_t(64) << 20;
+  static constexpr std::size_t assumed_budget = std::size_t(1) << 30;
+  /// Rows up to this many products go to the partial-warp bins (32: pwarp only; 64: and pwarp2;
+  /// 128: and pwarp3).
+  static constexpr int wide_pwarp = 128;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -44,8 +44,13 @@ struct tuning {
   int dense_windows;     ///< policy::dense_windows; 0 turns windowed dense accumulation off
   int dense_min_nnz;     ///< policy::dense_min_nnz
   bool concurrent_bins;  ///< bins on policy::bin_streams streams (false: all on ctx's stream)
+  int concurrent_min_kernels = 0;  ///< policy::concurrent_min_kernels (0: streams whenever on)
+  bool lean_host = false;          ///< policy::lean_host
+  int wide_pwarp = 0;              ///< policy::wide_pwarp (0: rows over 32 products in blocks)
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
+  static tuning session4();  ///< the defaults of the previous session (streams always, no lean
+                             ///< host path, no wide pwarp)
 };
 /// The switches every later call uses (process-wide), and the current ones.
 void set_tuning(const tuning& t);

@@ -11,11 +11,13 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/spgemm_hash/bin_streams.hpp"
+#include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
 #include "ringblas/error.hpp"
 
@@ -25,9 +27,13 @@ namespace {
 using P = policy;
 constexpr int analyze_block = 256;
 
+/// One warp per row of A: its products, the first and last column they reach, its symbolic bin
+/// (rows appended to the bin's list, aggregated per block). With `row_nnz` (lean host path) it
+/// also zeroes C's row pointers (n + 1), which the symbolic kernels then overwrite for rows with
+/// products: no memset.
 template <class I>
 __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, int2* range,
-                          I* lists, counters* cnt, bool bitmap) {
+                          I* lists, counters* cnt, paths pa, I* row_nnz) {
   __shared__ unsigned hist[P::num_bins];
   __shared__ unsigned long long base[P::num_bins];
   __shared__ unsigned long long block_products, block_cap, block_max;
@@ -57,8 +63,12 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
     }
     if (lane == 0) {
       const std::int64_t cap = s < B.ncols ? s : B.ncols;
-      b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1, bitmap);
+      b = symbolic_bin(s, cap, std::int64_t(hi) - lo + 1, pa.bitmap, pa.wide_pwarp);
       products[row] = s;
+      if (row_nnz) {
+        row_nnz[row] = I(0);
+        if (row == 0) row_nnz[A.nrows] = I(0);
+      }
       range[row] = make_int2(lo, hi);
       local = atomicAdd(&hist[b], 1u);
       atomicAdd(&block_products, (unsigned long long)s);
@@ -117,32 +127,34 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
     lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
 }
 
-template <class I>
+/// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, pwarp_block /
+/// Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64).
+template <class I, int Group, int Table>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
                      I* row_nnz) {
-  __shared__ int keys[P::pwarp_rows][P::pwarp_table];
-  const int local_row = threadIdx.x / P::pwarp_group, t = threadIdx.x % P::pwarp_group;
-  const std::int64_t r = std::int64_t(blockIdx.x) * P::pwarp_rows + local_row;
+  constexpr int rows_per_block = P::pwarp_block / Group;
+  __shared__ int keys[rows_per_block][Table];
+  const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
+  const std::int64_t r = std::int64_t(blockIdx.x) * rows_per_block + local_row;
   int* tab = keys[local_row];
-  for (int s = t; s < P::pwarp_table; s += P::pwarp_group) tab[s] = empty_key;
+  for (int s = t; s < Table; s += Group) tab[s] = empty_key;
   __syncwarp();
   int count = 0;
   if (r < n) {
     const std::int64_t row = rows[r];
-    for (I p = A.rp[row] + t; p < A.rp[row + 1]; p += P::pwarp_group) {
+    for (I p = A.rp[row] + t; p < A.rp[row + 1]; p += Group) {
       const I k = A.ci[p];
       for (I q = B.rp[k]; q < B.rp[k + 1]; ++q) {
         const I j = B.ci[q];
         if (M.present && !mask_admits(M, row, j)) continue;
         bool ins;
-        table_insert(tab, P::pwarp_table - 1, int(j), ins);
+        table_insert(tab, Table - 1, int(j), ins);
         count += ins;
       }
     }
   }
-  count += __shfl_xor_sync(0xffffffffu, count, 1);
-  count += __shfl_xor_sync(0xffffffffu, count, 2);
+  for (int d = 1; d < Group; d <<= 1) count += __shfl_xor_sync(0xffffffffu, count, d);
   if (r < n && t == 0) row_nnz[rows[r]] = I(count);
 }
 
@@ -227,8 +239,20 @@ __global__ void k_symbolic_global(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, con
   }
 }
 
-counters read_counters(const device_array<counters>& c, const Context& ctx) {
-  return c.to_host(ctx, 1)[0];
+/// counters[i] to the host (synchronises ctx's stream). `lean`: through a pinned buffer of this
+/// host thread (a pageable copy stages through the driver and costs several microseconds more).
+counters read_counters(const device_array<counters>& c, std::size_t i, bool lean,
+                       const Context& ctx) {
+  if (!lean) return c.to_host(ctx, i + 1)[i];
+  thread_local counters* pinned = [] {
+    void* p = nullptr;
+    RINGBLAS_CUDA_TRY(cudaMallocHost(&p, sizeof(counters)));
+    return static_cast<counters*>(p);
+  }();
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(pinned, c.data() + i, sizeof(counters),
+                                    cudaMemcpyDeviceToHost, stream_of(ctx)));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
+  return *pinned;
 }
 
 /// Bin b's rows are slots (b - 1) n .. (b - 1) n + count - 1 of the lists (k_analyze,
@@ -240,6 +264,16 @@ bin_table make_bins(const counters& c, std::int64_t n) {
     t.offset[b] = b == P::bin_empty ? 0 : std::int64_t(b - 1) * n;
   }
   return t;
+}
+
+/// "<phase> rows per bin: ..." for the phase log.
+std::string bin_note(const char* phase, const bin_table& t) {
+  std::string s = std::string(phase) + " rows per bin: pwarp " +
+                  std::to_string(t.count[P::bin_pwarp]) + ", pwarp2 " +
+                  std::to_string(t.count[P::bin_pwarp2]) + ", pwarp3 " +
+                  std::to_string(t.count[P::bin_pwarp3]) + ", blocks";
+  for (int b = 0; b < P::num_block_bins; ++b) s += " " + std::to_string(t.count[P::bin_block0 + b]);
+  return s + ", global " + std::to_string(t.count[P::bin_global]);
 }
 
 int nonempty_groups(const bin_table& t) {
@@ -259,52 +293,91 @@ unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t sl
   return unsigned(std::max<std::int64_t>(g, 0));
 }
 
+std::size_t resolve_budget(std::size_t budget, std::size_t need, bool global_tables) {
+  if (budget != budget_unknown) return budget;
+  if (need <= P::small_need && !global_tables) return P::assumed_budget;
+  return device_free_bytes() / 10 * 9;
+}
+
+int phase_streams(int streams, int kernels, bool global_rows, int min_kernels) {
+  const int total = kernels + int(global_rows);
+  if (total < std::max(min_kernels, 2)) return 0;
+  return std::min(streams, total - 1);
+}
+
 template <class I>
 plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                   std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const paths& pa, int streams, const Context& ctx) {
+                  const paths& pa, int streams, int min_kernels, bool lean, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   plan<I> p;
   const std::int64_t n = A.nrows;
   p.nrows = n;
   p.ncols = B.ncols;
-  device_array<counters> cnt(1, ctx);
+  // Counters of the analysis [0] and of the numeric classification [1]: one memset for both on
+  // the lean path; else one array zeroed before each.
+  device_array<counters> cnt(lean ? 2 : 1, ctx);
   cnt.fill_zero(ctx);
   p.row_products = device_array<std::int64_t>(std::size_t(n), ctx);
   p.row_range = device_array<int2>(std::size_t(n), ctx);
   // Row lists per bin (n slots each), filled by k_analyze for the symbolic phase and refilled by
   // k_classify_numeric for the numeric phase once the symbolic kernels are done with them.
   p.rows = device_array<I>(std::size_t(n) * (P::num_bins - 1), ctx);
+  if (lean) p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
+  phase_log::mark("plan: allocated", s);
   if (n > 0) {
     k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products.data(), p.row_range.data(), p.rows.data(), cnt.data(), pa.bitmap);
+        A, B, p.row_products.data(), p.row_range.data(), p.rows.data(), cnt.data(), pa,
+        lean ? p.row_ptr.data() : nullptr);
     RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
+  } else if (lean) {
+    p.row_ptr.fill_zero(ctx);
   }
-  counters c = read_counters(cnt, ctx);
+  phase_log::mark("plan: analyze launched", s);
+  counters c = read_counters(cnt, 0, lean, ctx);
+  phase_log::mark("plan: counters read", s);
   p.products = std::int64_t(c.total_products);
   p.products_cap = std::int64_t(c.total_cap);
-  if (p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes) >
-          std::int64_t(budget_bytes) &&
-      n > 1) {
+  const std::int64_t need =
+      p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes);
+  const bool global_tables =
+      c.bin_count[P::bin_global] > 0 || p.products > (std::int64_t(1) << 24);
+  p.budget = resolve_budget(budget_bytes, std::size_t(need), global_tables);
+  const std::size_t budget = p.budget;
+  if (need > std::int64_t(budget) && n > 1) {
     p.too_large = true;  // the caller splits the rows into chunks
     return p;
   }
   const bin_table sb = make_bins(c, n);
   p.symbolic_groups = nonempty_groups(sb);
+  if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
 
-  p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
-  p.row_ptr.fill_zero(ctx);
+  if (!lean) {
+    p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
+    p.row_ptr.fill_zero(ctx);
+  }
   I* row_nnz = p.row_ptr.data();
   const I* sr = p.rows.data();
-  const std::size_t max_smem = std::size_t(P::symbolic_table(P::num_block_bins - 1)) * sizeof(int);
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_symbolic_block<I>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
-  // Block bins (largest rows first, so that they start early) and the pwarp bin, each on the
+  {
+    // Set once per device (an attribute of the function; each call costs a driver call).
+    static std::atomic<std::uint64_t> set{0};
+    const std::uint64_t bit = std::uint64_t(1) << (ctx.device & 63);
+    if (!(set.load() & bit)) {
+      const std::size_t max_smem =
+          std::size_t(P::symbolic_table(P::num_block_bins - 1)) * sizeof(int);
+      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+          k_symbolic_block<I>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(max_smem)));
+      set.fetch_or(bit);
+    }
+  }
+  // Block bins (largest rows first, so that they start early) and the pwarp bins, each on the
   // next side stream; the global bin below stays on s (its tables are freed in order on s).
-  int kernels = sb.count[P::bin_pwarp] > 0;
+  int kernels = (sb.count[P::bin_pwarp] > 0) + (sb.count[P::bin_pwarp2] > 0) +
+                (sb.count[P::bin_pwarp3] > 0);
   for (int b = 0; b < P::num_block_bins; ++b) kernels += sb.count[P::bin_block0 + b] > 0;
   const bool global_rows = sb.count[P::bin_global] > 0;
-  bin_fork fork(s, ctx.device, std::min(streams, kernels + int(global_rows) - 1), !global_rows);
+  bin_fork fork(s, ctx.device, phase_streams(streams, kernels, global_rows, min_kernels),
+                !global_rows);
   for (int b = P::num_block_bins - 1; b >= 0; --b) {
     const int bin = P::bin_block0 + b;
     if (auto m = sb.count[bin]) {
@@ -316,10 +389,27 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
   }
+  if (auto m = sb.count[P::bin_pwarp3]) {
+    cudaStream_t bs = fork.next();
+    constexpr int G = P::pwarp3_group;
+    k_symbolic_pwarp<I, G, P::pwarp3_table>
+        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
+            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
+  }
+  if (auto m = sb.count[P::bin_pwarp2]) {
+    cudaStream_t bs = fork.next();
+    constexpr int G = P::pwarp2_group;
+    k_symbolic_pwarp<I, G, P::pwarp2_table>
+        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
+            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
+  }
   if (auto m = sb.count[P::bin_pwarp]) {
     cudaStream_t bs = fork.next();
-    k_symbolic_pwarp<I><<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-        A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+    k_symbolic_pwarp<I, P::pwarp_group, P::pwarp_table>
+        <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
+            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_global]) {
@@ -329,7 +419,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     if (B.ncols <= std::max<std::int64_t>(max_slots, P::direct_global_slots)) max_slots = B.ncols;
     const std::size_t committed = std::size_t(n) * row_bytes;
     const unsigned g = global_blocks(
-        m, max_slots, sizeof(int), budget_bytes > committed ? budget_bytes - committed : 0, ctx);
+        m, max_slots, sizeof(int), budget > committed ? budget - committed : 0, ctx);
     if (g == 0 && n > 1) {
       fork.join();
       p.too_large = true;  // fewer rows at a time leave room for the table
@@ -339,7 +429,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
       throw OutOfMemory("spgemm_hash: a symbolic hash table of " +
                             std::to_string(max_slots * sizeof(int)) +
                             " bytes does not fit the workspace budget of " +
-                            std::to_string(budget_bytes) + " bytes",
+                            std::to_string(budget) + " bytes",
                         std::size_t(max_slots) * sizeof(int));
     device_array<int> tables(std::size_t(g) * std::size_t(max_slots), ctx);
     k_symbolic_global<I><<<g, P::global_threads, 0, s>>>(A, B, M, sr + sb.offset[P::bin_global],
@@ -350,6 +440,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
       p.symbolic_note = std::to_string(m) + " global rows in chunks of " + std::to_string(g);
   }
   fork.join();
+  phase_log::mark("plan: symbolic launched", s);
   {
     std::size_t bytes = 0;
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
@@ -358,14 +449,17 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, row_nnz, row_nnz,
                                                     std::size_t(n) + 1, s));
   }
-  cnt.fill_zero(ctx);
+  if (!lean) cnt.fill_zero(ctx);
+  counters* cnt2 = cnt.data() + (lean ? 1 : 0);
   if (n > 0) {
     k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(),
-        cnt.data(), pa);
+        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(), cnt2,
+        pa);
     RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
   }
-  c = read_counters(cnt, ctx);
+  phase_log::mark("plan: scan+classify launched", s);
+  c = read_counters(cnt, lean ? 1 : 0, lean, ctx);
+  phase_log::mark("plan: counters read", s);
   if (c.overflow) {
     p.need_wide = true;  // nnz(C) needs 64-bit row pointers: the caller reruns with them
     return p;
@@ -373,6 +467,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   p.nnz = std::int64_t(c.nnz);
   p.numeric_bins = make_bins(c, n);
   p.numeric_groups = nonempty_groups(p.numeric_bins);
+  if (phase_log::on()) phase_log::note(bin_note("numeric", p.numeric_bins));
   p.global_max_nnz = std::int64_t(c.max_global);
   p.global_nnz = std::int64_t(c.global_nnz);
   return p;
@@ -380,9 +475,11 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
 
 template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
                                       const mask_ref<std::int32_t>&, std::size_t, std::size_t,
-                                      std::size_t, const paths&, int, const Context&);
+                                      std::size_t, const paths&, int, int, bool,
+                                      const Context&);
 template plan<std::int64_t> make_plan(const csr_ref<std::int64_t>&, const csr_ref<std::int64_t>&,
                                       const mask_ref<std::int64_t>&, std::size_t, std::size_t,
-                                      std::size_t, const paths&, int, const Context&);
+                                      std::size_t, const paths&, int, int, bool,
+                                      const Context&);
 
 }  // namespace ringblas::cuda::spgemm_hash
