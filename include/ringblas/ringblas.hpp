@@ -9,5 +9,6 @@
 #include "ringblas/kernels.hpp"
 #include "ringblas/matrix.hpp"
 #include "ringblas/ops.hpp"
+#include "ringblas/row_prune.hpp"
 #include "ringblas/semiring.hpp"
 #include "ringblas/types.hpp"
