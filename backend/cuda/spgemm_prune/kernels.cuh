@@ -1,14 +1,17 @@
 // spgemm_prune kernels: C = prune(A ⊕.⊗ B) row by row (mxm_prune_rows' rule,
 // backend/core/row_prune_rule.hpp), the product row never stored whole in C.
-// Mapping: persistent blocks of policy::threads threads take rows from a global counter. A row's
+// Mapping: k_classify (a warp per row) counts products and splits the rows: those with at most
+// 32 products go to k_expand_prune_warp (a warp per row, everything in registers); for the others
+// persistent blocks of policy::threads threads take rows from a global counter. A row's
 // columns [lo, hi] (from its B rows' first and last columns) are accumulated window by window in
 // a shared-memory direct table (slot = column - window start; values plus a presence byte;
 // policy::window slots = 72 KiB in fp64), each B row entered at the window by binary search
 // (spgemm_hash's for_each_product_in). Each window is compacted in column order into the block's
-// row buffer in global memory (ncols slots per block), measuring max, Σx², and the count and
-// mass of entries >= threshold on the way. The rule then needs at most a k-th largest value,
-// found by a radix select over the row buffer (8-bit digits of the order-preserving key), and the
-// survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come out
+// two row buffers in global memory (ncols slots each: all entries, and those >= threshold), with
+// one scan, measuring max, Σx², and the count and mass of entries >= threshold on the way. The
+// rule then needs at most a k-th largest value, found by a radix select (8-bit digits of the
+// order-preserving key) over the entries >= threshold (all entries when recovering from E), and
+// the survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come out
 // sorted, in any order; k_gather puts them into CSR. A row that does not fit the reserved
 // capacity is counted but not written; the launcher then reruns with the exact size.
 // Output invariants: rows sorted by column, no duplicates.
@@ -49,6 +52,8 @@ template <class T> struct prune_args {
   T cut;
   int* list_k;  ///< per block: ncols column slots (the row buffer)
   T* list_v;
+  int* cand_k;  ///< per block: ncols slots for the row's entries >= threshold
+  T* cand_v;
   std::int64_t list_stride;
   int* out_k;  ///< survivors, rows at reserved offsets
   T* out_v;
@@ -196,6 +201,8 @@ __global__ void __launch_bounds__(policy::threads)
   const int tid = threadIdx.x, nt = blockDim.x;
   int* lk = a.list_k + std::int64_t(blockIdx.x) * a.list_stride;
   T* lv = a.list_v + std::int64_t(blockIdx.x) * a.list_stride;
+  int* ck = a.cand_k + std::int64_t(blockIdx.x) * a.list_stride;
+  T* cv = a.cand_v + std::int64_t(blockIdx.x) * a.list_stride;
   const ringblas::detail::prune_rule& rule = a.rule;
   const T cut = a.cut;
   while (true) {
@@ -231,7 +238,7 @@ __global__ void __launch_bounds__(policy::threads)
     const int lo = sh_lo, hi = sh_hi;
     const int g = spgemm_hash::lanes_per_entry(std::int64_t(sh_products), std::int64_t(ae - ab));
     // Expansion, window by window, compacted into the row buffer with the row's measures.
-    int n_all = 0;
+    int n_all = 0, n_p = 0;
     bool any = false;
     T tmax = T(0), tsq = T(0), tmass = T(0);
     int tnp = 0;
@@ -267,13 +274,22 @@ __global__ void __launch_bounds__(policy::threads)
             tmass += x;
           }
         }
+        // One scan for both lists: all entries in the low 16 bits, those >= cut above (a
+        // chunk has at most 1024 of each).
+        const bool in_p = present && x >= cut;
         int total;
-        const int o = spgemm_hash::block_exclusive_scan(present ? 1 : 0, warp_sums, total);
+        const int o = spgemm_hash::block_exclusive_scan((present ? 1 : 0) | (in_p ? 1 << 16 : 0),
+                                                        warp_sums, total);
         if (present) {
-          lk[n_all + o] = int(wlo) + s;
-          lv[n_all + o] = x;
+          lk[n_all + (o & 0xffff)] = int(wlo) + s;
+          lv[n_all + (o & 0xffff)] = x;
         }
-        n_all += total;
+        if (in_p) {
+          ck[n_p + (o >> 16)] = int(wlo) + s;
+          cv[n_p + (o >> 16)] = x;
+        }
+        n_all += total & 0xffff;
+        n_p += total >> 16;
       }
     }
     // Threads without entries offer -inf to the max; -inf is also the bar that keeps everything.
@@ -282,7 +298,8 @@ __global__ void __launch_bounds__(policy::threads)
     const T rsq = block_reduce(tsq, sum_of{}, T(0), red);
     const T rmass = block_reduce(tmass, sum_of{}, T(0), red);
     const int np = block_reduce(tnp, sum_of{}, 0, red);
-    // The rule: every branch keeps the entries >= bar, and >= cut unless all_of_e.
+    // The rule: every branch keeps the entries >= bar of one list: all entries when recovering
+    // from E, else those >= cut (cand; np = n_p of them).
     bool all_of_e = false, loop = false;
     T bar = cut;
     int selected = 0, recovered = 0;
@@ -299,11 +316,11 @@ __global__ void __launch_bounds__(policy::threads)
         break;
       case ringblas::detail::prune_branch::select: {
         selected = 1;
-        const T vs = kth_largest(lv, n_all, rule.select, true, cut, sel);
+        const T vs = kth_largest(cv, n_p, rule.select, false, cut, sel);
         int tns = 0;
         T tms = T(0);
-        for (int e = tid; e < n_all; e += nt) {
-          const T x = lv[e];
+        for (int e = tid; e < n_p; e += nt) {
+          const T x = cv[e];
           if (x >= vs) ++tns, tms += x;
         }
         const int ns = block_reduce(tns, sum_of{}, 0, red);
@@ -311,17 +328,17 @@ __global__ void __launch_bounds__(policy::threads)
         bar = vs;
         if (ringblas::detail::recover_after_select(rule, ns, double(ms))) {
           recovered = 1;
-          bar = np > rule.recover ? kth_largest(lv, n_all, rule.recover, true, cut, sel) : cut;
+          bar = np > rule.recover ? kth_largest(cv, n_p, rule.recover, false, cut, sel) : cut;
         }
         break;
       }
     }
+    const int* src_k = all_of_e ? lk : ck;
+    const T* src_v = all_of_e ? lv : cv;
+    const int n_src = all_of_e ? n_all : n_p;
     int tkept = 0;
     if (!loop)
-      for (int e = tid; e < n_all; e += nt) {
-        const T x = lv[e];
-        tkept += (x >= bar && (all_of_e || x >= cut)) ? 1 : 0;
-      }
+      for (int e = tid; e < n_src; e += nt) tkept += src_v[e] >= bar ? 1 : 0;
     const int kept = loop ? 1 : block_reduce(tkept, sum_of{}, 0, red);
     if (tid == 0) {
       const unsigned long long base = atomicAdd(&a.counters[c_cursor], (unsigned long long)kept);
@@ -344,14 +361,14 @@ __global__ void __launch_bounds__(policy::threads)
         }
       } else {
         int done = 0;
-        for (int c = 0; c < n_all; c += nt) {
+        for (int c = 0; c < n_src; c += nt) {
           const int e = c + tid;
-          const T x = e < n_all ? lv[e] : T(0);
-          const bool keep = e < n_all && x >= bar && (all_of_e || x >= cut);
+          const T x = e < n_src ? src_v[e] : T(0);
+          const bool keep = e < n_src && x >= bar;
           int total;
           const int o = spgemm_hash::block_exclusive_scan(keep ? 1 : 0, warp_sums, total);
           if (keep) {
-            a.out_k[base + done + o] = lk[e];
+            a.out_k[base + done + o] = src_k[e];
             a.out_v[base + done + o] = x;
           }
           done += total;

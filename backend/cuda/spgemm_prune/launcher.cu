@@ -81,8 +81,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
                                                                   P::threads, smem));
   const DeviceProps& props = device_props(ctx.device);
   const std::size_t free_bytes = device_free_bytes();
-  // Row buffers (ncols slots per block) take at most a quarter of the free memory.
-  const std::size_t row_buffer = std::max<std::size_t>(std::size_t(n), 1) * entry;
+  // Row buffers (two lists of ncols slots per block) take at most a quarter of the free memory.
+  const std::size_t row_buffer = 2 * std::max<std::size_t>(std::size_t(n), 1) * entry;
   std::int64_t blocks = std::int64_t(std::max(per_sm, 1)) * props.sm_count;
   blocks = std::min<std::int64_t>(blocks, std::max<Index>(m, 1));
   blocks = std::min<std::int64_t>(blocks, std::int64_t(free_bytes / 4 / row_buffer));
@@ -93,6 +93,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
                       row_buffer);
   device_array<int> list_k(std::size_t(blocks) * std::size_t(n), ctx);
   device_array<T> list_v(std::size_t(blocks) * std::size_t(n), ctx);
+  device_array<int> cand_k(std::size_t(blocks) * std::size_t(n), ctx);
+  device_array<T> cand_v(std::size_t(blocks) * std::size_t(n), ctx);
   device_array<unsigned long long> counters(c_count, ctx);
   device_array<std::int64_t> row_begin(std::size_t(m), ctx);
   device_array<int> row_nnz(std::size_t(m) + 1, ctx);
@@ -108,6 +110,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
   a.cut = T(rule.threshold);
   a.list_k = list_k.data();
   a.list_v = list_v.data();
+  a.cand_k = cand_k.data();
+  a.cand_v = cand_v.data();
   a.list_stride = n;
   a.counters = counters.data();
   a.row_begin = row_begin.data();
