@@ -8,7 +8,9 @@
 
 #include "ringblas/descriptor.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas/row_prune.hpp"
 #include "ringblas/semiring.hpp"
+#include "ringblas/vector_fill.hpp"
 
 namespace ringblas::mcl {
 
@@ -76,51 +78,45 @@ class RowOps {
         ctx_);
     return B;
   }
-  /// The entries of X with X(i,j) >= t(i) (exact: x - t >= 0 iff x >= t in IEEE arithmetic).
-  Matrix keep_at_least(const Matrix& X, const std::vector<double>& t) const {
-    Matrix diff(X.nrows(), X.ncols(), type_), keep(X.nrows(), X.ncols(), type_);
-    ewise_mult(diff, nullptr, no_accum, BinaryOpCode::minus, X, broadcast(t, X), {}, ctx_);
-    select(keep, nullptr, no_accum, SelectOpCode::value_ge, Scalar(0.0), diff, {}, ctx_);
-    return masked_copy(X, keep, true);
-  }
-  /// The rows i of X with take(i) != 0.
-  Matrix rows(const Matrix& X, const std::vector<double>& take) const {
-    return masked_copy(X, broadcast(take, X), false);
-  }
-  /// The k largest entries of each row, with every entry equal to the k-th kept as well (mcl
-  /// keeps values >= its k-th largest value, mclvKBar).
-  Matrix top_with_ties(const Matrix& X, Index k) const {
-    Matrix top(X.nrows(), X.ncols(), type_);
-    select(top, nullptr, no_accum, SelectOpCode::row_topk, Scalar(k), X, {}, ctx_);
-    return keep_at_least(X, row_reduce(MonoidCode::min, top, 0.0, ctx_));
-  }
   /// A ∪ B for disjoint structures.
   Matrix unite(const Matrix& A, const Matrix& B) const {
     Matrix C(A.nrows(), A.ncols(), type_);
     ewise_add(C, nullptr, no_accum, BinaryOpCode::first, A, B, {}, ctx_);
     return C;
   }
-  /// diag(1 / X 1) X, rows without entries left alone.
+  /// diag(1 / X 1) X, rows without entries left alone; at X's location (the row sums never
+  /// leave the device).
   Matrix normalize_rows(const Matrix& X) const {
-    Matrix C(X.nrows(), X.ncols(), type_);
-    ewise_mult(C, nullptr, no_accum, BinaryOpCode::div, X,
-               broadcast(row_reduce(MonoidCode::plus, X, 1.0, ctx_), X), {}, ctx_);
+    const Index m = X.nrows();
+    Vector sums(m, type_), dense(m, type_);
+    reduce(sums, nullptr, no_accum, MonoidCode::plus, X, ReduceDim::rows, {}, ctx_);
+    // Rows without entries have no sum: 1 there, so that every position is present.
+    ewise_add(dense, nullptr, no_accum, BinaryOpCode::first, sums,
+              full_vector(m, 1.0, X.location(), ctx_), {}, ctx_);
+    Matrix B(m, X.ncols(), type_), C(m, X.ncols(), type_);
+    mxm(B, nullptr, no_accum, semiring("plus_first", type_), diagonal_of(dense, X.location()), X,
+        {}, ctx_);
+    ewise_mult(C, nullptr, no_accum, BinaryOpCode::div, X, B, {}, ctx_);
     return C;
   }
 
  private:
-  Matrix masked_copy(const Matrix& X, const Matrix& mask, bool structural) const {
-    Matrix C(X.nrows(), X.ncols(), type_);
-    Descriptor d;
-    d.mask_structure = structural;
-    apply(C, &mask, no_accum, UnaryOpCode::identity, X, d, ctx_);
-    return C;
+  /// diag(d) for a vector with every position present, built where d lives: row pointers and
+  /// column indices 0, 1, ..., the values d's own.
+  Matrix diagonal_of(const Vector& d, Location where) const {
+    const Index n = d.size();
+    const Vector d_here = d.location() == where ? d : d.to(where, ctx_);
+    Vector rp = iota_vector(n + 1, where, ctx_), ci = iota_vector(n, where, ctx_);
+    return Matrix::from_buffers(n, n, d_here.type(), IndexType::i64, n,
+                                std::move(rp.values()), std::move(ci.values()),
+                                Buffer(d_here.values()));
   }
   Type type_;
   Context& ctx_;
 };
 
-/// One block of rows of E = A ⊕.⊗ A, pruned as mcl prunes, with its chaos.
+/// One block of rows of F = prune(A ⊕.⊗ A) (mcl's rule, computed row by row without storing
+/// the expanded rows: mxm_prune_rows), with its chaos.
 struct Pruned {
   Matrix F;
   double chaos = 0;
@@ -128,75 +124,34 @@ struct Pruned {
 };
 
 Pruned expand_and_prune(const Matrix& Arows, Index first_row, const Matrix& A, const Options& opt,
-                        const RowOps& ops, Context& ctx) {
+                        Context& ctx) {
   const Type t = opt.type;
   const Index m = Arows.nrows(), n = A.ncols();
-  Matrix E(m, n, t);
-  mxm(E, nullptr, no_accum, semiring("plus_times", t), Arows, A, {}, ctx);
-  Pruned out;
-  out.expanded_nnz = E.nnz();
-
-  // Chaos is measured on the expanded rows, before pruning (mcl/expand.c vecMeasure).
-  const std::vector<double> maxv = row_reduce(MonoidCode::max, E, 0.0, ctx);
-  Matrix sq(m, n, t);
-  ewise_mult(sq, nullptr, no_accum, BinaryOpCode::times, E, E, {}, ctx);
-  const std::vector<double> sumsq = row_reduce(MonoidCode::plus, sq, 0.0, ctx);
-
-  const double cut = opt.prune > 0 ? 0.99999 / opt.prune : 0.0;
-  const double pct = opt.recover_pct / 100.0;
-  const Index R = opt.recover, S = opt.select;
-  Matrix P(m, n, t);
-  select(P, nullptr, no_accum, SelectOpCode::value_ge, Scalar(cut), E, {}, ctx);
-  const std::vector<double> np = row_count(P, ctx), mp = row_reduce(MonoidCode::plus, P, 0.0, ctx);
-
-  // Which rule each row follows: recovery from E, selection from P, or P as it is.
-  std::vector<double> recover(m, 0.0), choose(m, 0.0), plain(m, 0.0), empty(m, 0.0);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
-    if (R > 0 && np[i] < double(R) && mp[i] < pct)
-      recover[i] = 1;
-    else if (S > 0 && np[i] > double(S))
-      choose[i] = 1;
-    else
-      plain[i] = 1;
-    if (R == 0 && np[i] == 0) empty[i] = 1;
-  }
-  const auto count = [](const std::vector<double>& v) {
-    return static_cast<Index>(std::count(v.begin(), v.end(), 1.0));
-  };
-  out.recovered = count(recover);
-  out.selected = count(choose);
-  Matrix F = (out.recovered || out.selected) ? ops.rows(P, plain) : P;
-  if (out.recovered) F = ops.unite(F, ops.top_with_ties(ops.rows(E, recover), R));
-  if (out.selected) {
-    const Matrix Ps = ops.rows(P, choose);
-    const Matrix Ss = ops.top_with_ties(Ps, S);
-    const std::vector<double> ns = row_count(Ss, ctx),
-                              ms = row_reduce(MonoidCode::plus, Ss, 0.0, ctx);
-    std::vector<double> again(m, 0.0), keep(m, 0.0);
-    for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i) {
-      if (!choose[i]) continue;
-      if (R > 0 && ns[i] < double(R) && ms[i] < pct)
-        again[i] = 1;
-      else
-        keep[i] = 1;
-    }
-    const Index n_again = count(again);
-    out.recovered += n_again;
-    if (n_again) {
-      F = ops.unite(F, ops.top_with_ties(ops.rows(Ps, again), R));
-      F = ops.unite(F, ops.rows(Ss, keep));
-    } else {
-      F = ops.unite(F, Ss);
-    }
-  }
+  RowPrune rule;
+  rule.threshold = opt.prune > 0 ? 0.99999 / opt.prune : 0.0;
+  rule.select = opt.select;
+  rule.recover = opt.recover;
+  rule.recover_mass = opt.recover_pct / 100.0;
   // Without recovery mcl gives a row that pruning emptied a loop of weight 1 (its "emergency
   // measure"); row i of the block is node first_row + i.
-  if (count(empty)) F = ops.unite(F, ops.diagonal(empty, F.location(), true, n, first_row));
-  const bool pruned_only = !out.recovered && !out.selected && !count(empty);
-  const std::vector<double> nf = pruned_only ? np : row_count(F, ctx);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
-    out.chaos = std::max(out.chaos, (maxv[i] - sumsq[i]) * nf[i]);
-  out.F = std::move(F);
+  rule.loop_if_empty = opt.recover == 0;
+  rule.diagonal_offset = first_row;
+  RowPruneStats st;
+  Pruned out;
+  out.F = Matrix(m, n, t);
+  mxm_prune_rows(out.F, semiring("plus_times", t), Arows, A, rule, &st, {}, ctx);
+  out.expanded_nnz = st.expanded_nnz;
+  out.recovered = st.rows_recovered;
+  out.selected = st.rows_selected;
+  // Chaos is measured on the expanded rows, before pruning (mcl/expand.c vecMeasure):
+  // max_i (max_j E(i,j) - Σ_j E(i,j)²) · |F(i,:)|, only the scalar leaving the device.
+  Matrix ones(m, n, t);
+  apply(ones, nullptr, no_accum, UnaryOpCode::one, out.F, {}, ctx);
+  Vector kept(m, Type::fp64), spread(m, Type::fp64), chaos(m, Type::fp64);  // as mcl, in double
+  reduce(kept, nullptr, no_accum, MonoidCode::plus, ones, ReduceDim::rows, {}, ctx);
+  ewise_mult(spread, nullptr, no_accum, BinaryOpCode::minus, st.row_max, st.row_sumsq, {}, ctx);
+  ewise_mult(chaos, nullptr, no_accum, BinaryOpCode::times, spread, kept, {}, ctx);
+  out.chaos = chaos.nnz() ? std::max(0.0, reduce(MonoidCode::max, chaos, ctx).as<double>()) : 0.0;
   return out;
 }
 
@@ -206,6 +161,22 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
                                                  Context& ctx) {
   const Index n = A.nrows();
   if (opt.memory_budget_bytes == 0) return {{0, n}};
+  // The expanded rows are pruned as they are computed (mxm_prune_rows): a row keeps about
+  // max(S, R) entries after selection (ties may add a few), else what the threshold lets
+  // through (at most P of a stochastic row, or R when recovered); the kernel's reservation and
+  // the assembled rows hold each kept entry twice; A and the assembled result stay resident.
+  const double entry = double(type_size(opt.type) + sizeof(Index));
+  const double kept_cap =
+      std::min(double(A.ncols()),
+               opt.select > 0 ? double(std::max(opt.select, opt.recover))
+                              : (opt.prune > 0 ? std::max(opt.prune, double(opt.recover))
+                                               : double(A.ncols())));
+  const double per_product = 2 * entry;
+  const double resident = 2 * (double(A.nnz()) * entry + double(n + 1) * sizeof(Index));
+  const double budget = double(opt.memory_budget_bytes);
+  const double room = budget - resident;
+  // Every row at its cap fits: one phase, without the per-row bounds (n-vectors to the host).
+  if (double(n) * kept_cap * per_product <= room) return {{0, n}};
   // Products of row i = Σ_k nnz(A(k,:)) over A(i,k) != 0: A ⊕.⊗ len over plus_second.
   const std::vector<double> len = row_count(A, ctx);
   Vector lv = Vector::dense(len);
@@ -223,13 +194,7 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
     for (std::size_t k = 0; k < idx.size(); ++k)
       work[static_cast<std::size_t>(idx[k])] = std::min(val[k], cap);
   }
-  // A product entry is held up to three times while a phase is pruned (E, E∘E, the pruned copy),
-  // each with its column index; A and the assembled result stay resident.
-  const double entry = double(type_size(opt.type) + sizeof(Index));
-  const double per_product = 3 * entry;
-  const double resident = 2 * (double(A.nnz()) * entry + double(n + 1) * sizeof(Index));
-  const double budget = double(opt.memory_budget_bytes);
-  const double room = budget - resident;
+  for (double& w : work) w = std::min(w, kept_cap);
   const auto worst = std::max_element(work.begin(), work.end());
   const double worst_bytes = worst == work.end() ? 0 : *worst * per_product;
   if (room <= 0 || worst_bytes > room) {
@@ -311,7 +276,7 @@ Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
     info.phases = static_cast<int>(phases.size());
     Matrix F;
     if (phases.size() == 1) {
-      Pruned p = expand_and_prune(A, 0, A, opt, ops, ctx);
+      Pruned p = expand_and_prune(A, 0, A, opt, ctx);
       F = std::move(p.F);
       info.chaos = p.chaos;
       info.expanded_nnz = p.expanded_nnz;
@@ -325,7 +290,7 @@ Result cluster(const Matrix& graph, const Options& opt, Context& ctx,
         std::iota(rows.list.begin(), rows.list.end(), first);
         Matrix block(last - first, n, opt.type);
         extract(block, nullptr, no_accum, A, rows, Indices::all(), {}, ctx);
-        Pruned p = expand_and_prune(block, first, A, opt, ops, ctx);
+        Pruned p = expand_and_prune(block, first, A, opt, ctx);
         assign(F, nullptr, no_accum, p.F, rows, Indices::all(), {}, ctx);
         info.chaos = std::max(info.chaos, p.chaos);
         info.expanded_nnz += p.expanded_nnz;

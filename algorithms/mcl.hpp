@@ -7,10 +7,11 @@
 // per-row rule below and the expansion Mᵀ Mᵀ = (M M)ᵀ is A ⊕.⊗ A.
 //   loops     G(i,i) = max_j G(i,j) over i's other entries (1 for a row without any; times -c f
 //             when given), zero weights dropped;  A = diag(1 / G 1) G (rows stochastic)
-//   repeat    E = A ⊕.⊗ A                                     (plus_times; in row phases when a
-//                                                              memory budget is set)
+//   repeat    F = prune(A ⊕.⊗ A) per row (below), each expanded row pruned as it is computed
+//             (mxm_prune_rows, include/ringblas/row_prune.hpp: E = A ⊕.⊗ A is never stored;
+//             in row phases when a memory budget is set)
 //             chaos_i = (max_j E(i,j) - Σ_j E(i,j)²) · |F(i,:)|, chaos = max_i chaos_i
-//             F = prune(E) per row (below), A = diag(1 / F^∘I 1) F^∘I  (inflation: apply pow)
+//             A = diag(1 / F^∘I 1) F^∘I  (inflation: apply pow)
 //             until chaos < 1e-4; after 40 iterations I grows by 0.1% per iteration.
 //   prune     P = {E(i,j) >= 0.99999 / P};  if |P_i| < R and ΣP_i < pct: keep the R largest of
 //             E_i (ties at the R-th value kept); else if |P_i| > S: keep the S largest of P_i
@@ -46,9 +47,10 @@ struct Options {
   Index max_iterations = 10000;  ///< -L
   double chaos_limit = 1e-4;     ///< convergence: chaos below this
   Type type = Type::fp64;        ///< value type of the iterands (mcl stores floats)
-  /// Bytes the expansion may use (0: no limit, one phase). The product of an iteration is
-  /// computed in row phases sized from its expected number of entries (products, an upper
-  /// bound); OutOfMemory, with the numbers, when even one row cannot fit.
+  /// Bytes the expansion may use (0: no limit, one phase). The pruned product of an iteration
+  /// is computed in row phases sized from a bound on each row's kept entries (its products,
+  /// capped by max(S, R) when selecting, else by max(P, R)); OutOfMemory, with the numbers,
+  /// when even one row cannot fit.
   std::size_t memory_budget_bytes = 0;
 };
 

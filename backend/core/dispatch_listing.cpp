@@ -5,6 +5,7 @@
 
 #include "backend/core/dispatch_tables.hpp"
 #include "backend/core/dispatch_tables_maxk.hpp"
+#include "backend/core/dispatch_tables_row_prune.hpp"
 #include "ringblas/kernels.hpp"
 
 namespace ringblas {
@@ -63,6 +64,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, mxm_layers_table());
   list(rows, prepare_network_table());
   list(rows, mxm_layers_prepared_table());
+  list(rows, mxm_prune_rows_table());
   list(rows, maxk_table());
   list(rows, densify_table());
   list(rows, mxm_cbsr_table());

@@ -10,6 +10,7 @@
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/spgemm_dot/spgemm_dot.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
+#include "backend/cuda/spgemm_prune/spgemm_prune.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
 #include "backend/cuda/spmv/spmv.hpp"
@@ -157,5 +158,15 @@ void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Conte
   not_compiled("mxm (sampled cbsr)");
 }
 }  // namespace maxk
+namespace spgemm_prune {
+std::optional<std::string> can_implement(const Semiring&, const Matrix&, const Matrix&,
+                                         const Descriptor&) {
+  return kNotCompiled;
+}
+void run(Matrix&, const Semiring&, const Matrix&, const Matrix&, const RowPrune&, RowPruneStats*,
+         const Descriptor&, Context&) {
+  not_compiled("mxm_prune_rows (spgemm_prune)");
+}
+}  // namespace spgemm_prune
 }  // namespace cuda
 }  // namespace ringblas

@@ -20,7 +20,7 @@ enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
   spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise, reduce, transpose,
   extract, assign, spmm_rowsplit, spgemm_dot, host_dense, cublas, dense_nn, spgemm_dot_hash,
-  sort
+  sort, spgemm_prune
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

@@ -12,6 +12,7 @@
 #include "ringblas/matrix.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
+#include "ringblas/row_prune.hpp"
 #include "ringblas/semiring.hpp"
 #include "ringblas/sparse_layer.hpp"
 #include "ringblas/types.hpp"

@@ -6,6 +6,9 @@
 //                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
+//                  [--types fp64,fp32] [--no-peer]
+// --types runs ringblas with each iterand type (a row per type; mcl computes in float, see
+// README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on).
 // --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
@@ -224,6 +227,8 @@ int main(int argc, char** argv) {
   bool generated = true;
   std::size_t max_memory = 0;
   std::string graphs = "krogan_core,krogan_extended,gavin,soc-Epinions1,planted";
+  std::string types = "fp64";
+  bool peer = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -259,12 +264,16 @@ int main(int argc, char** argv) {
       generated = false;
     else if (a == "--graphs")
       graphs = next();
+    else if (a == "--types")
+      types = next();
+    else if (a == "--no-peer")
+      peer = false;
     else {
       std::cerr << "unknown option " << a
                 << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
                    "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
-                   "a,b,...]\n";
+                   "a,b,...] [--types fp64,fp32] [--no-peer]\n";
       return 2;
     }
   }
@@ -325,72 +334,98 @@ int main(int argc, char** argv) {
   }
 #endif
   std::vector<Row> rows;
+  std::vector<Type> type_list;
+  {
+    std::stringstream ts(types);
+    std::string t;
+    while (std::getline(ts, t, ',')) type_list.push_back(parse_type(t));
+  }
   for (const Input& in : inputs) {
-    Row r;
-    r.name = in.name;
     std::cerr << "== " << in.name << "\n";
     const auto tr = Clock::now();
     std::vector<std::string> labels;
     const Matrix g = io::read_abc(in.abc, &labels);
-    r.read_s = seconds_since(tr);
-    r.nodes = g.nrows();
-    r.edges = g.nnz() / 2;
-    mcl::Options opt;
-    opt.inflation = inflation;
-    opt.memory_budget_bytes = max_memory;
-    const bool on_device = ctx.backend != Backend::cpu && cuda_available();
-    const Matrix gd = on_device ? g.to(Location::device, ctx) : g;
-    // Graphs over 5M edges run once without a warm-up, over 200k edges once after one.
-    const bool big = r.edges > 5000000;
-    const int reps = r.edges > 200000 ? 1 : repeats;
-    std::vector<double> times;
-    mcl::Result res;
-    std::size_t peak = 0;
-    try {
-      if (!big) res = mcl::cluster(gd, opt, ctx);  // warm-up
-      for (int k = 0; k < reps; ++k) {
-        PeakMemory pm;
-        const auto t0 = Clock::now();
-        res = mcl::cluster(gd, opt, ctx);
-        times.push_back(seconds_since(t0));
-        peak = std::max(peak, pm.stop());
+    const double read_s = seconds_since(tr);
+    Clustering theirs;
+    double mcl_s = 0;
+    long mcl_clusters = 0;
+    int mcl_iterations = 0;
+    std::string mcl_note;
+    if (peer) {
+      const std::string mcl_out = work + "/" + in.name + ".mcl.out",
+                        mcl_log = work + "/" + in.name + ".mcl.log";
+      const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
+                              " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " +
+                              mcl_log;
+      const auto tm = Clock::now();
+      const int rc = std::system(cmd.c_str());
+      mcl_s = seconds_since(tm);
+      if (rc != 0) {
+        mcl_note = " mcl exited with " + std::to_string(rc) + " (see " + mcl_log + ")";
+      } else {
+        theirs = read_clustering(mcl_out);
+        mcl_clusters = long(theirs.size());
+        mcl_iterations = count_mcl_iterations(mcl_log);
       }
-    } catch (const Error& e) {
-      r.note = std::string("ringblas failed: ") + e.what();
-      std::cerr << r.note << "\n";
-    }
-    if (!times.empty()) {
-      std::sort(times.begin(), times.end());
-      r.ringblas_s = times[times.size() / 2];
-      r.iterations = res.iterations;
-      r.peak_bytes = peak;
-      r.clusters = long(res.clusters.size());
-    }
-    Clustering ours;
-    for (const auto& c : res.clusters) {
-      std::vector<std::string> l;
-      for (Index i : c) l.push_back(labels[std::size_t(i)]);
-      ours.push_back(std::move(l));
-    }
-    const std::string mcl_out = work + "/" + in.name + ".mcl.out",
-                      mcl_log = work + "/" + in.name + ".mcl.log";
-    const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
-                            " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
-    const auto tm = Clock::now();
-    const int rc = std::system(cmd.c_str());
-    r.mcl_s = seconds_since(tm);
-    if (rc != 0) {
-      r.note += " mcl exited with " + std::to_string(rc) + " (see " + mcl_log + ")";
     } else {
-      const Clustering theirs = read_clustering(mcl_out);
-      r.mcl_clusters = long(theirs.size());
-      r.mcl_iterations = count_mcl_iterations(mcl_log);
-      if (!times.empty()) r.split_join = split_join(ours, theirs);
+      mcl_note = " mcl not run (--no-peer)";
     }
-    std::cerr << in.name << ": ringblas " << r.ringblas_s << " s, " << r.clusters
-              << " clusters; mcl " << r.mcl_s << " s, " << r.mcl_clusters
-              << " clusters; split/join " << r.split_join << "\n";
-    rows.push_back(r);
+    for (const Type type : type_list) {
+      Row r;
+      r.name = in.name + (type == Type::fp64 ? "" : " (" + std::string(type_name(type)) + ")");
+      r.read_s = read_s;
+      r.nodes = g.nrows();
+      r.edges = g.nnz() / 2;
+      mcl::Options opt;
+      opt.inflation = inflation;
+      opt.memory_budget_bytes = max_memory;
+      opt.type = type;
+      const bool on_device = ctx.backend != Backend::cpu && cuda_available();
+      const Matrix gt = g.cast(type);
+      const Matrix gd = on_device ? gt.to(Location::device, ctx) : gt;
+      // Graphs over 5M edges run once without a warm-up, over 200k edges once after one.
+      const bool big = r.edges > 5000000;
+      const int reps = r.edges > 200000 ? 1 : repeats;
+      std::vector<double> times;
+      mcl::Result res;
+      std::size_t peak = 0;
+      try {
+        if (!big) res = mcl::cluster(gd, opt, ctx);  // warm-up
+        for (int k = 0; k < reps; ++k) {
+          PeakMemory pm;
+          const auto t0 = Clock::now();
+          res = mcl::cluster(gd, opt, ctx);
+          times.push_back(seconds_since(t0));
+          peak = std::max(peak, pm.stop());
+        }
+      } catch (const Error& e) {
+        r.note = std::string("ringblas failed: ") + e.what();
+        std::cerr << r.note << "\n";
+      }
+      if (!times.empty()) {
+        std::sort(times.begin(), times.end());
+        r.ringblas_s = times[times.size() / 2];
+        r.iterations = res.iterations;
+        r.peak_bytes = peak;
+        r.clusters = long(res.clusters.size());
+      }
+      Clustering ours;
+      for (const auto& c : res.clusters) {
+        std::vector<std::string> l;
+        for (Index i : c) l.push_back(labels[std::size_t(i)]);
+        ours.push_back(std::move(l));
+      }
+      r.mcl_s = mcl_s;
+      r.mcl_clusters = mcl_clusters;
+      r.mcl_iterations = mcl_iterations;
+      r.note += mcl_note;
+      if (!times.empty() && !theirs.empty()) r.split_join = split_join(ours, theirs);
+      std::cerr << r.name << ": ringblas " << r.ringblas_s << " s, " << r.iterations
+                << " iterations, " << r.clusters << " clusters, peak "
+                << double(r.peak_bytes) / (1 << 20) << " MiB; mcl " << r.mcl_s << " s, "
+                << r.mcl_clusters << " clusters; split/join " << r.split_join << std::endl;
+      rows.push_back(r);
+    }
   }
 
   char date[32];
