@@ -3,11 +3,13 @@
 // pool frees in stream order and copies back to the host run on ctx.stream (copy_bytes).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/maxk/kernels.cuh"
 #include "backend/cuda/maxk/maxk.hpp"
 
@@ -43,6 +45,17 @@ Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows
   s.grid = row_grid(n + most);
   return s;
 }
+/// The grid of a grid-stride kernel (forward_kernel, backward_kernel): one wave of the blocks an
+/// SM holds at once, at most `needed` (one warp per segment).
+template <class Kernel>
+unsigned resident_grid(Kernel kernel, std::size_t smem, unsigned needed, const Context& ctx) {
+  int per_sm = 0;
+  RINGBLAS_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Policy::block, smem));
+  const unsigned wave = unsigned(std::max(per_sm, 1)) * unsigned(device_props(ctx.device).sm_count);
+  return std::max(1u, std::min(needed, wave));
+}
+
 /// Shared memory of a block whose warps each hold `rows` rows in RowLayout(h).
 std::size_t row_smem(Index h, int rows) {
   return std::size_t(Policy::warps) * std::size_t(rows) * std::size_t(RowLayout(int(h)).size()) *
@@ -66,7 +79,7 @@ void check_shape(const char* where, const Shape& s, int k, bool forward) {
 
 using ForwardKernel = void (*)(const int*, const int*, const float*, int, const int*, const float*,
                                const std::uint8_t*, int, int, int, float*,
-                               sparse_layer::ColumnEpilogue);
+                               sparse_layer::ColumnEpilogue, dense_nn::DropoutMask);
 /// forward_kernel<V, Wide, U> for a checked shape (unroll_compiled).
 ForwardKernel forward_kernel_for(int v, bool wide, int u) {
   if (v == 4) {
@@ -166,7 +179,7 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
 }
 
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
-             const Descriptor& d, Context& ctx, const Shape& shape) {
+             const Descriptor& d, Context& ctx, const Shape& shape, const OutputDropout* drop) {
   check_shape("maxk::forward", shape, x.k(), true);
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
@@ -188,10 +201,12 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
   const sparse_layer::ColumnEpilogue epi{bias ? bias->values().as<float>() : nullptr,
                                          ep && ep->has_relu(), ep && ep->clamp.has_value(),
                                          float(ep ? ep->clamp.value_or(0) : 0)};
-  const bool epilogue = ep && !ep->is_identity();
+  const dense_nn::DropoutMask mask =
+      drop ? dense_nn::mask_of(drop->p, drop->seed, drop->stream) : dense_nn::mask_of(0, 0, 0);
+  const bool epilogue = ep && !ep->is_identity();  // (a dropped 0 is 0: the memset below holds)
   ctx.trace_line("mxm (cbsr): forward_kernel, " + std::to_string(n) + " rows, " +
                  std::to_string(ad.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
-                 std::to_string(x.k()));
+                 std::to_string(x.k()) + (mask.drop ? ", output dropout" : ""));
   if (n > 0 && h > 0) {
     if (!epilogue && (x.k() == 0 || ad.nnz() == 0)) {
       RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, std::size_t(n * h) * sizeof(float), st));
@@ -207,11 +222,17 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       if (smem > 48 * 1024)
         RINGBLAS_CUDA_TRY(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-      kernel<<<seg.grid, Policy::block, smem, st>>>(
+      const unsigned grid = shape.one_wave ? resident_grid(kernel, smem, seg.grid, ctx) : seg.grid;
+      kernel<<<grid, Policy::block, smem, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
           seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots, int(h),
-          out, epi);
+          out, epi, mask);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
+      if (mask.drop && seg.data()) {
+        drop_split_rows_kernel<<<grid_for(std::size_t(n), Policy::block), Policy::block, 0, st>>>(
+            ad.row_ptr().as<int>(), int(n), out, int(h), mask);
+        RINGBLAS_CHECK_LAUNCH("maxk::drop_split_rows_kernel", st, ctx.debug_sync);
+      }
     }
   }
   if (!direct)
@@ -245,7 +266,9 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
                   : shape.vector == 2
                       ? (wide ? backward_kernel<2, true> : backward_kernel<2, false>)
                       : (wide ? backward_kernel<1, true> : backward_kernel<1, false>);
-    kernel<<<seg.grid, Policy::block, row_smem(h, 1), st>>>(
+    const std::size_t smem = row_smem(h, 1);
+    const unsigned grid = shape.one_wave ? resident_grid(kernel, smem, seg.grid, ctx) : seg.grid;
+    kernel<<<grid, Policy::block, smem, st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
         bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
         dst.values().as<float>());
