@@ -22,7 +22,8 @@
 //   unroll; cuda::maxk::Shape), called through the launchers, each checked against the default's
 //   result.
 //   --grids adds the forward and backward with one warp per row segment (cuda::maxk::Shape's
-//   one_wave off: the grid before the kernels strided over segments), checked against the default.
+//   one_wave off: the grid before the kernels strided over segments) and with rows split into
+//   segments of 256 and 128 edges (Shape::segment), each checked against the default.
 //   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
 //   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
 //   --backward-vector V times the backward rows with V entries per lane (1, 2 or 4) instead of
@@ -379,28 +380,38 @@ int main(int argc, char** argv) {
         print_row(rows.back());
         if (g_grids) {
           // The default shapes with one warp per row segment (the grid before the kernels
-          // strided over segments), each checked against the default's result.
+          // strided over segments), and with shorter segments (rows split more finely), each
+          // checked against the default's result.
           const auto fwd_default = host_floats(C, ctx);
           const auto bwd_default = dX.to(Location::host, ctx).values_vector();
-          cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
-          fs.one_wave = bs.one_wave = false;
-          DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-          const double fms = time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, fs); });
-          rows.push_back({mode, "maxk_forward warp per segment", k, fms, sp_ms / fms, 0,
-                          "max rel diff vs default " +
-                              fmt(max_rel_diff(host_floats(Cs, ctx), fwd_default) * 1e6, 2) +
-                              "e-6"});
-          print_row(rows.back());
-          Cbsr dXs = X;
-          const double bms = time_ms([&] { cuda::maxk::backward(dXs, A, dY, dt, ctx, bs); });
-          const auto got = dXs.to(Location::host, ctx).values_vector();
-          double err = 0;
-          for (std::size_t e = 0; e < got.size(); ++e)
-            err = std::max(err, std::abs(double(got[e]) - bwd_default[e]) /
-                                    (1e-3 + std::abs(double(bwd_default[e]))));
-          rows.push_back({mode, "maxk_backward warp per segment", k, bms, sp_ms / bms, 0,
-                          "max rel diff vs default " + fmt(err * 1e6, 2) + "e-6"});
-          print_row(rows.back());
+          struct Grid {
+            const char* name;
+            bool one_wave;
+            int segment;
+          };
+          for (const Grid& g : {Grid{"warp per segment", false, 1024},
+                                Grid{"segment 256", true, 256}, Grid{"segment 128", true, 128}}) {
+            cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
+            fs.one_wave = bs.one_wave = g.one_wave;
+            fs.segment = bs.segment = g.segment;
+            DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+            const double fms = time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, fs); });
+            rows.push_back({mode, std::string("maxk_forward ") + g.name, k, fms, sp_ms / fms, 0,
+                            "max rel diff vs default " +
+                                fmt(max_rel_diff(host_floats(Cs, ctx), fwd_default) * 1e6, 2) +
+                                "e-6"});
+            print_row(rows.back());
+            Cbsr dXs = X;
+            const double bms = time_ms([&] { cuda::maxk::backward(dXs, A, dY, dt, ctx, bs); });
+            const auto got = dXs.to(Location::host, ctx).values_vector();
+            double err = 0;
+            for (std::size_t e = 0; e < got.size(); ++e)
+              err = std::max(err, std::abs(double(got[e]) - bwd_default[e]) /
+                                      (1e-3 + std::abs(double(bwd_default[e]))));
+            rows.push_back({mode, std::string("maxk_backward ") + g.name, k, bms, sp_ms / bms, 0,
+                            "max rel diff vs default " + fmt(err * 1e6, 2) + "e-6"});
+            print_row(rows.back());
+          }
         }
         if (g_shapes) {
           // The launchers with every shape (entries per lane, forward edge slots), each checked

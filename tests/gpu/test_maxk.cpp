@@ -340,6 +340,7 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
     // One warp per segment (one_wave off) as well as the default grid-stride wave.
     cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
     fs.one_wave = bs.one_wave = false;
+    fs.segment = bs.segment = 32;  // rows of about 40 edges split in two
     DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
     cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, fs);
     expect_near_all(host_values(c, ctx), want_fwd,

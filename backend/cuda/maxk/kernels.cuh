@@ -16,13 +16,12 @@ struct Segment {
 };
 
 /// Warp w's segment. Warp w < n takes row w: whole when extras == nullptr, else its first
-/// Policy::segment_edges edges; warp n + x takes the row's further segment extras listed x-th
-/// (segment_extras_kernel: extras[0] the count, extras[2 + 2x], extras[3 + 2x] row and part).
-/// No search: the common warp finds its row with the two loads of rp it needs anyway. False when
-/// w has no segment.
-__device__ __forceinline__ bool find_segment(const int* extras, const int* rp, int n, int w,
-                                             Segment& s) {
-  constexpr int seg = Policy::segment_edges;
+/// `seg` edges (Shape::segment, by default Policy::segment_edges); warp n + x takes the row's
+/// further segment extras listed x-th (segment_extras_kernel: extras[0] the count, extras[2 + 2x],
+/// extras[3 + 2x] row and part). No search: the common warp finds its row with the two loads of rp
+/// it needs anyway. False when w has no segment.
+__device__ __forceinline__ bool find_segment(const int* extras, int seg, const int* rp, int n,
+                                             int w, Segment& s) {
   if (w < n) {
     const int begin = rp[w], end = rp[w + 1];
     const bool split = extras && end - begin > seg;
@@ -38,13 +37,12 @@ __device__ __forceinline__ bool find_segment(const int* extras, const int* rp, i
   return true;
 }
 
-/// Lists the segments after the first of every row longer than Policy::segment_edges in extras
+/// Lists the segments after the first of every row longer than `seg` edges in extras
 /// (see find_segment; extras[0] zeroed before the launch, in any order: the segments' sums are
 /// added atomically) and clears the h outputs of such rows in `zero` when it is set (their
 /// segments add into them).
 __global__ void __launch_bounds__(Policy::block)
-    segment_extras_kernel(const int* rp, int n, int* extras, float* zero, int h) {
-  constexpr int seg = Policy::segment_edges;
+    segment_extras_kernel(const int* rp, int n, int seg, int* extras, float* zero, int h) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int deg = rp[r + 1] - rp[r];
@@ -95,13 +93,14 @@ __global__ void __launch_bounds__(Policy::block)
   store_row8(d + (long long)row * h + 8 * lane, x, h, 8 * lane);
 }
 
-/// The output dropout of the rows the forward split (more than Policy::segment_edges edges):
+/// The output dropout of the rows the forward split (more than `seg` edges):
 /// their segments add into C atomically, so their mask is applied after the forward, in place (a
 /// thread per row of A; the other rows were dropped as they were written).
 __global__ void __launch_bounds__(Policy::block)
-    drop_split_rows_kernel(const int* rp, int n, float* c, int h, dense_nn::DropoutMask drop) {
+    drop_split_rows_kernel(const int* rp, int n, int seg, float* c, int h,
+                           dense_nn::DropoutMask drop) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= n || rp[r + 1] - rp[r] <= Policy::segment_edges) return;
+  if (r >= n || rp[r + 1] - rp[r] <= seg) return;
   const std::uint64_t base = std::uint64_t(r) * std::uint64_t(h);
   for (int q = 0; q < h; ++q) c[base + q] = drop(c[base + q], base + q);
 }
@@ -164,14 +163,14 @@ template <int V, bool Wide, int U>
 __global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forward_blocks_per_sm_v4
                                                                   : Policy::forward_blocks_per_sm)
     forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
-                   const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
-                   sparse_layer::ColumnEpilogue epi, dense_nn::DropoutMask drop) {
+                   int seg, const float* xv, const std::uint8_t* xi, int k, int slots, int h,
+                   float* c, sparse_layer::ColumnEpilogue epi, dense_nn::DropoutMask drop) {
   extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   float* buf = reinterpret_cast<float*>(smem4) + w * slots * RowLayout(h).size();
   const int stride = gridDim.x * Policy::warps;
   Segment sg;
-  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, rp, n, s, sg); s += stride)
+  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, seg, rp, n, s, sg); s += stride)
     forward_segment<V, Wide, U>(sg, col, av, xv, xi, k, slots, h, c, epi, drop, buf, lane);
 }
 
@@ -182,14 +181,15 @@ __global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forw
 template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     backward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
-                    const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
+                    int seg, const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
   extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const RowLayout lay(h);
   float* buf = reinterpret_cast<float*>(smem4) + w * lay.size();
   const int stride = gridDim.x * Policy::warps;
   Segment sg;
-  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, rp, n, s, sg); s += stride) {
+  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, seg, rp, n, s, sg);
+       s += stride) {
     if (sg.begin == sg.end) continue;
     __syncwarp();  // the previous segment's edges have read buf
     if (lane < lay.g) {

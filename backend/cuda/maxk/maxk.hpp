@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "backend/cuda/maxk/policy.hpp"
 #include "ringblas/cbsr.hpp"
 
 namespace ringblas::cuda::maxk {
@@ -31,10 +32,12 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
 /// vector 2, 1, 2 or 4 for vector 4; the backward always takes Policy::unroll).
 /// one_wave: the kernels' grid is one wave of resident blocks whose warps stride over the row
 /// segments (the default); false: one warp per segment (the grid of the previous kernels, kept
-/// so that bench_maxk --grids compares the two).
+/// so that bench_maxk --grids compares the two). segment: the most edges of a row one warp takes
+/// (longer rows are split, their parts added atomically; at least 32).
 struct Shape {
   int vector = 1, slots = 1, unroll = 4;
   bool one_wave = true;
+  int segment = Policy::segment_edges;
 };
 /// The shapes forward() and backward() use for k (agent.cuh: forward_vector, forward_slots).
 Shape forward_shape(int k);
