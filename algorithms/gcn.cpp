@@ -270,7 +270,7 @@ void Model::forward(bool training, Index epoch) {
     }
     const DenseVector& b = biases_[std::size_t(l)];
     if (l + 1 < L)
-      hidden_forward(l);
+      hidden_forward(l, training, epoch);
     else
       mxm(out_[std::size_t(l)], s, a_hat_, T, Epilogue::bias_add(b), {}, ctx_);
   }
@@ -278,13 +278,17 @@ void Model::forward(bool training, Index epoch) {
 
 // The hidden layers' nonlinearity σ in the forward pass: the one place that knows which it is
 // (MaxK, issue 12, replaces ReLU when options_.maxk > 0; backward() picks the matching mask).
-void Model::hidden_forward(Index l) {
+void Model::hidden_forward(Index l, bool training, Index epoch) {
   const std::size_t k = std::size_t(l);
   if (maxk_layer(l)) {
     // MaxK-GNN (Peng et al., ASPLOS 2024), Linear -> MaxK -> aggregation: S = maxk(T, k) in
-    // CBSR, H = Â·S + b (the aggregation on S's k entries per row, the bias at write-back).
+    // CBSR, H = Â·S + b (the aggregation on S's k entries per row, the bias at write-back), and
+    // the next layer's input dropout (its stream, stream(epoch, l + 1), as dropout_gemm would
+    // draw it) as H is written: the next transform is then a plain product.
     maxk(s_[k], t_[k], int(options_.maxk), {}, ctx_);
-    mxm(out_[k], plus_times(options_.type), a_hat_, s_[k], Epilogue::bias_add(biases_[k]), {},
+    const OutputDropout drop{dropping(training) ? options_.dropout : 0.0, options_.seed,
+                             stream(epoch, l + 1)};
+    mxm(out_[k], plus_times(options_.type), a_hat_, s_[k], Epilogue::bias_add(biases_[k]), drop, {},
         ctx_);
     return;
   }

@@ -18,7 +18,8 @@
 //                             aggregated first: ∂W_0 = Pᵀ G (no ∂T, no SpMM)
 //   Adam (lr 0.01) with L2 weight decay 5e-4 on the first layer's parameters only.
 //   MaxK-GCN (Options::maxk = k > 0; MaxK-GNN, Peng et al., ASPLOS 2024) replaces the hidden
-//   layers' ReLU: S = maxk(Hd · W_l, k) in CBSR, H_{l+1} = Â · S + b_l (include/ringblas/cbsr.hpp);
+//   layers' ReLU: S = maxk(Hd · W_l, k) in CBSR, H_{l+1} = Â · S + b_l (include/ringblas/cbsr.hpp;
+//   the next layer's input dropout applied as H_{l+1} is written, its mask drawn again backward);
 //   backward ∂S = (Âᵀ G) sampled at S's pattern (SSpMM), ∂T = densify(∂S).
 // Defaults are Kipf & Welling's: 2 layers, hidden 16, dropout 0.5, 200 epochs, Glorot-uniform
 // weights and zero biases (PyG's GCNConv, whose bias the reference PyG example also decays),
@@ -131,12 +132,14 @@ class Model {
   bool dropping(bool training) const { return training && options_.dropout > 0; }
   /// Is layer l a MaxK layer (a hidden layer with options.maxk > 0)?
   bool maxk_layer(Index l) const { return options_.maxk > 0 && l + 1 < options_.layers; }
-  /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l).
-  void hidden_forward(Index l);
+  /// Hidden layer l's aggregation and nonlinearity σ: out_[l] = σ(Â·t_[l] + b_l) (a MaxK layer
+  /// also drops it for the next layer when training: dropped_in_forward).
+  void hidden_forward(Index l, bool training, Index epoch);
   /// The first layer aggregated first: out_[0] = dropout(ReLU((Â·in)·W_0 + b_0)), P = Â·in kept.
   void aggregate_first_forward(const DenseMatrix& in, bool training, Index epoch);
-  /// Is out_[l] already dropped by its forward pass (the fused bias_relu_dropout)?
-  bool dropped_in_forward(Index l) const { return aggregate_first_ && l == 0; }
+  /// Is out_[l] already dropped by its forward pass (the fused bias_relu_dropout of the first
+  /// layer aggregated first, or a MaxK layer's mxm with an output dropout)?
+  bool dropped_in_forward(Index l) const { return (aggregate_first_ && l == 0) || maxk_layer(l); }
   /// The dropout layer l > 0 applies to its input out_[l-1] as it reads it (0: none, or done).
   double input_dropout(bool training, Index l) const {
     return dropping(training) && !dropped_in_forward(l - 1) ? options_.dropout : 0.0;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "backend/core/dispatch_rows.hpp"
+#include "backend/cpu/cpu_backend.hpp"
 #include "backend/cpu/cpu_maxk.hpp"
 #include "backend/cuda/maxk/maxk.hpp"
 
@@ -56,12 +57,16 @@ const Table<CbsrMxmProblem, DenseMatrix>& mxm_cbsr_table() {
              return cuda::maxk::can_implement_forward(p.s, p.A, c, p.ep, p.d);
            },
            [](const P& p, DenseMatrix& c, Context& x) {
-             cuda::maxk::forward(c, p.A, p.X, p.ep, p.d, x);
+             cuda::maxk::forward(c, p.A, p.X, p.ep, p.d, x, cuda::maxk::forward_shape(p.X.k()),
+                                 p.drop);
            }},
           {Variant::suitesparse, kCpu, always<P, DenseMatrix>,
            [](const P& p, DenseMatrix& c, Context& x) {
              HostInputs h(x);
              cpu::mxm(c, p.s, h(p.A), h(p.X), h(p.ep ? p.ep->bias : nullptr), p.ep, p.d, x);
+             // The output dropout as its definition says: nn::dropout over the written C.
+             if (p.drop && p.drop->p > 0)
+               cpu::dropout(c, nullptr, p.drop->p, p.drop->seed, p.drop->stream, x);
            }},
       }};
   return t;

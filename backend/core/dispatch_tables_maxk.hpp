@@ -15,13 +15,15 @@ struct MaxkProblem {
 struct DensifyProblem {
   const Cbsr& X;
 };
-/// C = epilogue(op(A) ⊕.⊗ X), X in CBSR, C dense; ep nullptr: no epilogue.
+/// C = dropout(epilogue(op(A) ⊕.⊗ X)), X in CBSR, C dense; ep nullptr: no epilogue; drop
+/// nullptr (or p == 0): no dropout.
 struct CbsrMxmProblem {
   const Semiring& s;
   const Matrix& A;
   const Cbsr& X;
   const Epilogue* ep;
   const Descriptor& d;
+  const OutputDropout* drop = nullptr;
 };
 /// C's values = (op(A) ⊕.⊗ B) at C's CBSR pattern.
 struct SampledMxmProblem {

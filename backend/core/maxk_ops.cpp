@@ -92,9 +92,12 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
                   C, ctx, tol);
 }
 
-void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
-         const Descriptor& d, Context& ctx) {
-  const char* op = "mxm (cbsr, epilogue)";
+namespace {
+
+/// The epilogue forms' checks (shapes, semiring, bias, C's type); the tolerance of check_product.
+detail::Tolerance check_epilogue_product(const char* op, const DenseMatrix& C, const Semiring& s,
+                                         const Matrix& A, const Cbsr& X, const Epilogue& ep,
+                                         const Descriptor& d) {
   const detail::Tolerance tol =
       check_product(op, C.nrows(), C.ncols(), s, A, X.nrows(), X.ncols(), d);
   if (ep.has_bias() && !ep.bias)
@@ -103,8 +106,26 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, cons
     throw InvalidValue(std::string(op) + ": the bias has size " + std::to_string(ep.bias->size()) +
                        " but C has " + std::to_string(C.ncols()) + " columns");
   require_fp32(op, "C", C.type());
+  return tol;
+}
+
+}  // namespace
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
+         const Descriptor& d, Context& ctx) {
+  const char* op = "mxm (cbsr, epilogue)";
+  const detail::Tolerance tol = check_epilogue_product(op, C, s, A, X, ep, d);
   detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, &ep, d}, d.variant, C,
                   ctx, tol);
+}
+
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
+         const OutputDropout& drop, const Descriptor& d, Context& ctx) {
+  const char* op = "mxm (cbsr, epilogue, dropout)";
+  const detail::Tolerance tol = check_epilogue_product(op, C, s, A, X, ep, d);
+  detail::require_p(op, drop.p);
+  detail::execute(detail::mxm_cbsr_table(), detail::CbsrMxmProblem{s, A, X, &ep, d, &drop},
+                  d.variant, C, ctx, tol);
 }
 
 void mxm(Cbsr& C, const Semiring& s, const Matrix& A, const DenseMatrix& B, const Descriptor& d,

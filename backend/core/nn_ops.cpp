@@ -151,11 +151,6 @@ void require_size(const char* op, const DenseVector& v, Index cols, const char* 
           std::string(what) + " has size " + std::to_string(v.size()) + " but " + of + " has " +
               std::to_string(cols) + " columns");
 }
-/// A dropout probability in [0, 1).
-void require_p(const char* op, double p) {
-  if (!(p >= 0.0 && p < 1.0))
-    throw InvalidValue(std::string(op) + ": p = " + std::to_string(p) + " is outside [0, 1)");
-}
 void check_slot(const char* op, const DenseVector& out, Index slot, Type t) {
   require_same_type(op, t, out.type(), "out");
   if (slot < 0 || slot >= out.size())
@@ -308,9 +303,6 @@ void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const
                           const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
                           double p, std::uint64_t seed, std::uint64_t stream, Context& ctx) {
   const char* op = "dense_layer_backward";
-  if (x_dropped && !relu)
-    throw InvalidValue(
-        "dense_layer_backward: x_dropped needs relu (the mask is read from X's positive values)");
   detail::require_float(op, X.type(), "X");
   const DenseMatrix* parts[] = {&dW, &G, &D, &W};
   const char* names[] = {"dW", "G", "D", "W"};

@@ -41,4 +41,9 @@ void check_dense_output_flags(const char* op, const Descriptor& d, bool transpos
     throw NotImplemented(std::string(op) + ": transpose_b is not supported with a dense B");
 }
 
+void require_p(const char* op, double p) {
+  if (!(p >= 0.0 && p < 1.0))
+    throw InvalidValue(std::string(op) + ": p = " + std::to_string(p) + " is outside [0, 1)");
+}
+
 }  // namespace ringblas::detail

@@ -43,4 +43,7 @@ void check_accum(const char* op, Accum accum);
 /// dense C takes no mask), and for transpose_b where `transpose_b_ok` is false.
 void check_dense_output_flags(const char* op, const Descriptor& d, bool transpose_b_ok);
 
+/// InvalidValue unless p, a dropout probability, is in [0, 1).
+void require_p(const char* op, double p);
+
 }  // namespace ringblas::detail

@@ -93,6 +93,20 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X,
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
          const Descriptor& desc = {}, Context& ctx = default_context());
 
+/// Inverted dropout applied to a product's output as it is written, with nn::dropout's mask and
+/// scale (include/ringblas/nn.hpp: element index i·ncols + j under (seed, stream)); p == 0: none.
+struct OutputDropout {
+  double p = 0;
+  std::uint64_t seed = 0, stream = 0;
+};
+/// The MaxK-GCN hidden layer's forward in one pass: C = dropout(epilogue(op(A) ⊕.⊗ X); p, seed,
+/// stream), equal to the mxm above followed by nn::dropout(C, p, seed, stream) without a second
+/// pass over C (the next layer's transform then reads C as it is; its backward draws the same mask
+/// again: nn::dense_layer_backward with x_dropped). Throws InvalidValue for p outside [0, 1), and
+/// as the mxm above.
+void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const Cbsr& X, const Epilogue& ep,
+         const OutputDropout& drop, const Descriptor& desc = {}, Context& ctx = default_context());
+
 /// MaxK-GNN backward (sampled product, SSpMM): C(i, j) = (op(A) ⊕.⊗ B)(i, j) for the k positions
 /// (i, j) of C's own pattern, which is kept; only C's values are overwritten. The gradient of the
 /// MaxK features H = maxk(·) through Y = A ⊕.⊗ H is mxm(dH, s, A, dY, transpose_a) with dH a copy

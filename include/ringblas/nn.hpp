@@ -98,10 +98,10 @@ void linear_dropout_relu_backward(DenseMatrix& G, DenseVector* s, const DenseMat
 ///   s  = Σ_i G(i, :)                            (the bias gradient of Z's layer; nullptr: none)
 /// with the forward's mask for both. Equal to dropout_gemm(dW, 1, X, D, p, seed, stream,
 /// transpose_a) then linear_dropout_relu_backward(G, s, D, W, relu ? &X : nullptr, p, seed,
-/// stream). x_dropped (with relu only): X holds dropout(relu(Z)) already (bias_relu_dropout), so
-/// dW = Xᵀ·D and the mask is X > 0 (no draws): dropout_gemm with p = 0, then the same G.
-/// Shapes DimensionMismatch, one float type InvalidValue, p in [0, 1), x_dropped without relu
-/// InvalidValue.
+/// stream). x_dropped: X holds the dropped input already (bias_relu_dropout; a MaxK-GCN layer's
+/// mxm with an output dropout, cbsr.hpp), so dW = Xᵀ·D (dropout_gemm with p = 0), then the same
+/// G: with relu the mask is X > 0 (no draws), without it the mask is drawn again (X's zeros need
+/// not be dropped entries). Shapes DimensionMismatch, one float type InvalidValue, p in [0, 1).
 void dense_layer_backward(DenseMatrix& dW, DenseMatrix& G, DenseVector* s, const DenseMatrix& X,
                           const DenseMatrix& D, const DenseMatrix& W, bool relu, bool x_dropped,
                           double p, std::uint64_t seed, std::uint64_t stream,

@@ -15,12 +15,15 @@
 // forward result is checked against cuSPARSE on the densified CBSR, the backward against a host
 // computation on 200 rows.
 // Usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] [--no-flush] [--k LIST]
-//                   [--shapes] [--rmat S] [--backward-vector V]
+//                   [--shapes] [--grids] [--rmat S] [--backward-vector V]
 //   writes PREFIX.md and PREFIX.json (GPU name and date inside); rows are printed as measured.
 //   --k 16,64 measures only those k (of 16, 32, 64; default all three). --shapes adds a row for
 //   every shape of the forward and backward kernels (entries per lane V, forward edge slots and
 //   unroll; cuda::maxk::Shape), called through the launchers, each checked against the default's
 //   result.
+//   --grids adds the forward and backward with one warp per row segment (cuda::maxk::Shape's
+//   one_wave off: the grid before the kernels strided over segments) and with rows split into
+//   segments of 256 and 128 edges (Shape::segment), each checked against the default.
 //   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
 //   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
 //   --backward-vector V times the backward rows with V entries per lane (1, 2 or 4) instead of
@@ -64,6 +67,7 @@ namespace {
 int g_reps = 20;
 bool g_flush = true;
 bool g_shapes = false;
+bool g_grids = false;
 void* g_flush_buf = nullptr;
 constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
 
@@ -225,13 +229,16 @@ int main(int argc, char** argv) {
       rmat_scale = std::stoi(argv[++i]);
     else if (a == "--shapes")
       g_shapes = true;
+    else if (a == "--grids")
+      g_grids = true;
     else if (a == "--k" && i + 1 < argc) {
       only_k.clear();
       std::stringstream list(argv[++i]);
       for (std::string item; std::getline(list, item, ',');) only_k.push_back(std::stoi(item));
     } else {
       std::cerr << "usage: bench_maxk --out PREFIX [--nodes N] [--degree D] [--reps R] "
-                   "[--no-flush] [--k LIST] [--shapes] [--rmat SCALE] [--backward-vector V]\n";
+                   "[--no-flush] [--k LIST] [--shapes] [--grids] [--rmat SCALE] "
+                   "[--backward-vector V]\n";
       return 2;
     }
   }
@@ -371,6 +378,41 @@ int main(int argc, char** argv) {
              bwd_vector > 0 ? "maxk_backward V=" + std::to_string(bwd_vector) : "maxk_backward", k,
              bwd_ms, sp_ms / bwd_ms, rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
         print_row(rows.back());
+        if (g_grids) {
+          // The default shapes with one warp per row segment (the grid before the kernels
+          // strided over segments), and with shorter segments (rows split more finely), each
+          // checked against the default's result.
+          const auto fwd_default = host_floats(C, ctx);
+          const auto bwd_default = dX.to(Location::host, ctx).values_vector();
+          struct Grid {
+            const char* name;
+            bool one_wave;
+            int segment;
+          };
+          for (const Grid& g : {Grid{"warp per segment", false, 1024},
+                                Grid{"segment 256", true, 256}, Grid{"segment 128", true, 128}}) {
+            cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
+            fs.one_wave = bs.one_wave = g.one_wave;
+            fs.segment = bs.segment = g.segment;
+            DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+            const double fms = time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, fs); });
+            rows.push_back({mode, std::string("maxk_forward ") + g.name, k, fms, sp_ms / fms, 0,
+                            "max rel diff vs default " +
+                                fmt(max_rel_diff(host_floats(Cs, ctx), fwd_default) * 1e6, 2) +
+                                "e-6"});
+            print_row(rows.back());
+            Cbsr dXs = X;
+            const double bms = time_ms([&] { cuda::maxk::backward(dXs, A, dY, dt, ctx, bs); });
+            const auto got = dXs.to(Location::host, ctx).values_vector();
+            double err = 0;
+            for (std::size_t e = 0; e < got.size(); ++e)
+              err = std::max(err, std::abs(double(got[e]) - bwd_default[e]) /
+                                      (1e-3 + std::abs(double(bwd_default[e]))));
+            rows.push_back({mode, std::string("maxk_backward ") + g.name, k, bms, sp_ms / bms, 0,
+                            "max rel diff vs default " + fmt(err * 1e6, 2) + "e-6"});
+            print_row(rows.back());
+          }
+        }
         if (g_shapes) {
           // The launchers with every shape (entries per lane, forward edge slots), each checked
           // against the default shape's result above.

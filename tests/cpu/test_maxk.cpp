@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/core/dispatch_tables_maxk.hpp"
+#include "ringblas/nn.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/maxk_reference.hpp"
 #include "support/random_matrix.hpp"
@@ -160,6 +161,43 @@ TEST(MaxkCpu, ForwardEpilogue) {
   DenseMatrix c(n, h, Type::fp32);
   const DenseVector short_bias = DenseVector::from_values(std::vector<float>(3, 1.0f));
   EXPECT_THROW(mxm(c, kPlusTimes, A, x, Epilogue::bias_add(short_bias), {}, ctx), InvalidValue);
+}
+
+/// The output dropout (cbsr.hpp's OutputDropout): the reference's bias-added values with
+/// nn::dropout's mask and scale (drawn here from nn::dropout_uniform), p == 0 none.
+TEST(MaxkCpu, ForwardOutputDropout) {
+  Context ctx(Backend::cpu);
+  const Index n = 30, h = 40;
+  Cbsr x;
+  maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, 5)), 8, {}, ctx);
+  const Matrix A = random_adjacency(n, n, 4, 9);
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = float(j % 3) * 0.1f - 0.1f;
+  const DenseVector bias = DenseVector::from_values(b);
+  const auto ref = reference_forward(A, x, false);
+  for (double p : {0.0, 0.5}) {
+    DenseMatrix c(n, h, Type::fp32);
+    mxm(c, kPlusTimes, A, x, Epilogue::bias_add(bias), OutputDropout{p, 3, 4}, {}, ctx);
+    std::vector<double> want(ref);
+    Index dropped = 0;
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < h; ++j) {
+        double& w = want[i * h + j];
+        w += b[j];
+        if (p > 0) {
+          const bool keep = nn::dropout_uniform(3, 4, std::uint64_t(i * h + j)) >= float(p);
+          w = keep ? w / (1 - p) : 0.0;
+          dropped += keep ? 0 : 1;
+        }
+      }
+    if (p > 0) EXPECT_GT(dropped, n * h / 4);
+    const auto got = std::vector<float>(c.values().as<float>(), c.values().as<float>() + n * h);
+    expect_near_all(got, want, "p " + std::to_string(p));
+  }
+  DenseMatrix c(n, h, Type::fp32);
+  EXPECT_THROW(
+      mxm(c, kPlusTimes, A, x, Epilogue::bias_add(bias), OutputDropout{1.0, 3, 4}, {}, ctx),
+      InvalidValue);
 }
 
 TEST(MaxkCpu, SampledBackwardMatchesReference) {

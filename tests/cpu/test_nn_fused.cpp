@@ -257,8 +257,37 @@ TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInput) {
   const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
   for (std::size_t e = 0; e < a.size(); ++e)
     EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
-  EXPECT_THROW(nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, false, true, 0.5, 3, 4, ctx),
-               InvalidValue);
+}
+
+/// Without relu (a MaxK-GCN layer's output, dropped by its mxm): dW from X as given, G with the
+/// mask drawn again, equal to the undropped input with the mask drawn for both; X's own zeros
+/// (values, not dropped entries) keep their gradient.
+TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInputWithoutRelu) {
+  const Type t = GetParam();
+  Context ctx(Backend::cpu);
+  const Index n = 25, m = 8, k = 3;
+  std::vector<double> zv = nn_ref::values(nn_ref::random_dense(n, m, t, 21));
+  for (Index e = 0; e < n * m; e += 3) zv[std::size_t(e)] = 0.0;  // zeros that are values
+  const DenseMatrix Z =
+      t == Type::fp32 ? DenseMatrix::from_values(n, m, std::vector<float>(zv.begin(), zv.end()))
+                      : DenseMatrix::from_values(n, m, zv);
+  const DenseMatrix D = nn_ref::random_dense(n, k, t, 22), W = nn_ref::random_dense(m, k, t, 23);
+  DenseMatrix dropped(n, m, t);
+  nn::dropout(dropped, Z, 0.5, 3, 4, ctx);
+  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
+  DenseVector s1(m, t), s2(m, t);
+  nn::dense_layer_backward(dW1, G1, &s1, Z, D, W, false, false, 0.5, 3, 4, ctx);
+  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, false, true, 0.5, 3, 4, ctx);
+  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
+  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
+  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
+  for (std::size_t e = 0; e < a.size(); ++e)
+    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  // The gradient reaches X's zero values where the mask keeps them.
+  const std::vector<double> g = nn_ref::values(G2);
+  bool zero_value_with_gradient = false;
+  for (Index e = 0; e < n * m; e += 3) zero_value_with_gradient |= g[std::size_t(e)] != 0.0;
+  EXPECT_TRUE(zero_value_with_gradient);
 }
 
 TEST(NnFusedErrors, ShapesTypesAndPAreChecked) {

@@ -337,6 +337,18 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
                             "backward " + what);
           }
         }
+    // One warp per segment (one_wave off) as well as the default grid-stride wave.
+    cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
+    fs.one_wave = bs.one_wave = false;
+    fs.segment = bs.segment = 32;  // rows of about 40 edges split in two
+    DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
+    cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, fs);
+    expect_near_all(host_values(c, ctx), want_fwd,
+                    "forward, warp per segment, k " + std::to_string(k));
+    Cbsr dh = xd;
+    cuda::maxk::backward(dh, Ad, dyd, dt, ctx, bs);
+    expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd,
+                    "backward, warp per segment, k " + std::to_string(k));
   }
   DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
   Cbsr x;
@@ -390,6 +402,47 @@ TEST_F(MaxkGpu, HubRowsSplitOverWarps) {
     DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
     mxm(c, kPlusTimes, A, x, forced(), ctx);
     expect_near_all(host_values(c, ctx), reference_forward(A, x, false), "k " + std::to_string(k));
+  }
+}
+
+/// The output dropout (OutputDropout) on the device against the cpu executor: rows written by one
+/// warp (dropped as they are stored), hub rows split over warps (dropped after their segments
+/// add up: drop_split_rows_kernel), a ReLU epilogue (no split), into a poisoned output.
+TEST_F(MaxkGpu, ForwardOutputDropoutWithSplitRows) {
+  const Index n = 6000, h = 256;
+  const Matrix A = adjacency_with_hubs(n, 5);
+  std::vector<float> b(static_cast<std::size_t>(h));
+  for (Index j = 0; j < h; ++j) b[j] = 0.05f * float(j % 4) - 0.05f;
+  const DenseVector bias = DenseVector::from_values(b);
+  Context ctx(Backend::cuda);
+  const DenseVector bd = bias.to(Location::device, ctx);
+  for (int k : {16, 32, 64}) {
+    Cbsr x;
+    maxk(x, DenseMatrix::from_values(n, h, random_features(n, h, false, std::uint64_t(k + 3))), k,
+         {}, cpu_context());
+    const Cbsr xd = x.to(Location::device, ctx);
+    for (const EpilogueKind kind : {EpilogueKind::bias, EpilogueKind::bias_relu})
+      for (double p : {0.0, 0.5}) {
+        const std::string what = "k " + std::to_string(k) + " epilogue " +
+                                 std::to_string(int(kind)) + " p " + std::to_string(p);
+        const OutputDropout drop{p, 11, 12};
+        DenseMatrix want(n, h, Type::fp32);
+        mxm(want, kPlusTimes, A, x, Epilogue(kind, &bias), drop, {}, cpu_context());
+        poison_device_pool(std::size_t(n) * h * 8, ctx);
+        DenseMatrix c = DenseMatrix::from_buffer(
+            n, h, Type::fp32, Layout::row_major,
+            Buffer(std::size_t(n * h) * sizeof(float), Location::device, &ctx));
+        mxm(c, kPlusTimes, A, xd, Epilogue(kind, &bd), drop, forced(), ctx);
+        const auto got = host_values(c, ctx);
+        const float* w = want.values().as<float>();
+        std::vector<double> wd(w, w + n * h);
+        expect_near_all(got, wd, what);
+        // Without ReLU the cpu's zeros are dropped entries (or empty sums plus a zero bias):
+        // exact zeros on the device too (the same mask).
+        if (kind == EpilogueKind::bias)
+          for (Index e = 0; e < n * h; ++e)
+            if (w[e] == 0.0f) ASSERT_EQ(got[std::size_t(e)], 0.0f) << what << " at " << e;
+      }
   }
 }
 

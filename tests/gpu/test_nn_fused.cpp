@@ -212,24 +212,30 @@ TEST_F(NnFusedGpu, DenseLayerBackwardAgainstCpu) {
 
 TEST_F(NnFusedGpu, DenseLayerBackwardFromAnAlreadyDroppedInputAgainstCpu) {
   poison_device_pool(256 << 20, gpu);
-  for (Index k : {Index(16), Index(20), Index(40)}) {  // the kernel (KMax 16, 32), the two passes
-    const Index n = 50000, m = 256;
-    const std::string what = "k " + std::to_string(k);
-    const DenseMatrix Z = nn_ref::random_dense(n, m, Type::fp32, 1);
-    const DenseMatrix D = nn_ref::random_dense(n, k, Type::fp32, 2);
-    const DenseMatrix W = nn_ref::random_dense(m, k, Type::fp32, 3);
-    DenseMatrix X = Z;
-    nn::bias_relu_dropout(X, DenseVector(m, Type::fp32), 0.5, 7, 8, cpu);
-    DenseMatrix dW(m, k, Type::fp32), G(n, m, Type::fp32);
-    DenseVector s(m, Type::fp32);
-    nn::dense_layer_backward(dW, G, &s, X, D, W, true, true, 0.5, 7, 8, cpu);
-    DenseMatrix ddW = poisoned(m, k), dG = poisoned(n, m);
-    DenseVector ds = poisoned(m);
-    nn::dense_layer_backward(ddW, dG, &ds, dev(X), dev(D), dev(W), true, true, 0.5, 7, 8, gpu);
-    EXPECT_LE(max_rel_diff(dG, G), 1e-5 * double(k)) << what;
-    EXPECT_LE(max_rel_diff(ddW, dW), 2e-6 * std::sqrt(double(n)) * 4) << what;
-    EXPECT_LE(max_rel_diff(ds, s), 2e-6 * std::sqrt(double(n)) * double(k)) << what;
-  }
+  // relu: X = dropout(relu(Z)) (bias_relu_dropout), the mask read from its zeros; without relu
+  // X = dropout(Z) (a MaxK layer's dropped output), the mask drawn again.
+  for (bool relu : {true, false})
+    for (Index k : {Index(16), Index(20), Index(40)}) {  // the kernel (KMax 16, 32), the two passes
+      const Index n = 50000, m = 256;
+      const std::string what = "k " + std::to_string(k) + (relu ? " relu" : " no relu");
+      const DenseMatrix Z = nn_ref::random_dense(n, m, Type::fp32, 1);
+      const DenseMatrix D = nn_ref::random_dense(n, k, Type::fp32, 2);
+      const DenseMatrix W = nn_ref::random_dense(m, k, Type::fp32, 3);
+      DenseMatrix X = Z;
+      if (relu)
+        nn::bias_relu_dropout(X, DenseVector(m, Type::fp32), 0.5, 7, 8, cpu);
+      else
+        nn::dropout(X, 0.5, 7, 8, cpu);
+      DenseMatrix dW(m, k, Type::fp32), G(n, m, Type::fp32);
+      DenseVector s(m, Type::fp32);
+      nn::dense_layer_backward(dW, G, &s, X, D, W, relu, true, 0.5, 7, 8, cpu);
+      DenseMatrix ddW = poisoned(m, k), dG = poisoned(n, m);
+      DenseVector ds = poisoned(m);
+      nn::dense_layer_backward(ddW, dG, &ds, dev(X), dev(D), dev(W), relu, true, 0.5, 7, 8, gpu);
+      EXPECT_LE(max_rel_diff(dG, G), 1e-5 * double(k)) << what;
+      EXPECT_LE(max_rel_diff(ddW, dW), 2e-6 * std::sqrt(double(n)) * 4) << what;
+      EXPECT_LE(max_rel_diff(ds, s), 2e-6 * std::sqrt(double(n)) * double(k)) << what;
+    }
 }
 
 TEST_F(NnFusedGpu, SoftmaxCrossEntropyAndAccuracyOverALargeSubset) {

@@ -191,9 +191,10 @@ __global__ void layer_backward_kernel(float* __restrict__ g, float* __restrict__
         if (r + u >= rows) break;
         const std::int64_t e = (r0 + r + u) * m + a;
         const float xv = xs[u];
-        // x_dropped: X is dropout(relu(Z)) already, its zeros carry the mask (no draw).
+        // x_dropped: X is dropped already; with relu its zeros carry the mask (no draw), without
+        // it (a MaxK layer's output, whose zeros may be values) the mask is drawn for G.
         const bool keep =
-            x_dropped || !mask.drop ||
+            (x_dropped && relu) || !mask.drop ||
             ringblas::detail::keyed_uniform(mask.key, std::uint64_t(e)) >= mask.threshold;
         const float dropped = x_dropped ? xv : keep ? xv * scale : 0.0f;
         float dot = 0.0f;

@@ -2,6 +2,7 @@
 // warp code of agent.cuh. Shared memory: per warp one row of RowLayout(h) (backward, densify) or
 // forward_slots(k) of them (forward), none (topk).
 #pragma once
+#include "backend/cuda/dense_nn/dropout_mask.cuh"  // DropoutMask: nn::dropout's mask
 #include "backend/cuda/maxk/agent.cuh"
 #include "backend/cuda/sparse_layer/agent.cuh"  // ColumnEpilogue: bias, ReLU, clamp in fp32
 
@@ -15,13 +16,12 @@ struct Segment {
 };
 
 /// Warp w's segment. Warp w < n takes row w: whole when extras == nullptr, else its first
-/// Policy::segment_edges edges; warp n + x takes the row's further segment extras listed x-th
-/// (segment_extras_kernel: extras[0] the count, extras[2 + 2x], extras[3 + 2x] row and part).
-/// No search: the common warp finds its row with the two loads of rp it needs anyway. False when
-/// w has no segment.
-__device__ __forceinline__ bool find_segment(const int* extras, const int* rp, int n, int w,
-                                             Segment& s) {
-  constexpr int seg = Policy::segment_edges;
+/// `seg` edges (Shape::segment, by default Policy::segment_edges); warp n + x takes the row's
+/// further segment extras listed x-th (segment_extras_kernel: extras[0] the count, extras[2 + 2x],
+/// extras[3 + 2x] row and part). No search: the common warp finds its row with the two loads of rp
+/// it needs anyway. False when w has no segment.
+__device__ __forceinline__ bool find_segment(const int* extras, int seg, const int* rp, int n,
+                                             int w, Segment& s) {
   if (w < n) {
     const int begin = rp[w], end = rp[w + 1];
     const bool split = extras && end - begin > seg;
@@ -37,13 +37,12 @@ __device__ __forceinline__ bool find_segment(const int* extras, const int* rp, i
   return true;
 }
 
-/// Lists the segments after the first of every row longer than Policy::segment_edges in extras
+/// Lists the segments after the first of every row longer than `seg` edges in extras
 /// (see find_segment; extras[0] zeroed before the launch, in any order: the segments' sums are
 /// added atomically) and clears the h outputs of such rows in `zero` when it is set (their
 /// segments add into them).
 __global__ void __launch_bounds__(Policy::block)
-    segment_extras_kernel(const int* rp, int n, int* extras, float* zero, int h) {
-  constexpr int seg = Policy::segment_edges;
+    segment_extras_kernel(const int* rp, int n, int seg, int* extras, float* zero, int h) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int deg = rp[r + 1] - rp[r];
@@ -94,29 +93,38 @@ __global__ void __launch_bounds__(Policy::block)
   store_row8(d + (long long)row * h + 8 * lane, x, h, 8 * lane);
 }
 
-/// C(row, :) = Σ_j A(row, j) X(j, :): A in CSR (int32), X in CBSR, C dense n x h row-major.
-/// Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) per warp, summed at the end by
-/// lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 == 0). A split row's segments add
-/// their partial rows (the first with the bias) into C, zeroed by segment_extras_kernel; only a
-/// bias epilogue may split (the launcher passes extras == nullptr for ReLU or clamp). V =
-/// forward_vector(k), Wide = k / V > 32, U steps of gathers in flight (forward_unroll; unused
-/// when Wide); k == 0 runs with V = 1 and writes the epilogue of 0.
+/// The output dropout of the rows the forward split (more than `seg` edges):
+/// their segments add into C atomically, so their mask is applied after the forward, in place (a
+/// thread per row of A; the other rows were dropped as they were written).
+__global__ void __launch_bounds__(Policy::block)
+    drop_split_rows_kernel(const int* rp, int n, int seg, float* c, int h,
+                           dense_nn::DropoutMask drop) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n || rp[r + 1] - rp[r] <= seg) return;
+  const std::uint64_t base = std::uint64_t(r) * std::uint64_t(h);
+  for (int q = 0; q < h; ++q) c[base + q] = drop(c[base + q], base + q);
+}
+
+/// C(row, :) = Σ_j A(row, j) X(j, :) for one segment of a row: A in CSR (int32), X in CBSR, C
+/// dense n x h row-major. Shared memory: `slots` rows (RowLayout; forward_slots(k, V, cap)) of this
+/// warp, summed at the end by lane L for its 8 columns 8L .. 8L+7 (16-byte stores when h % 8 ==
+/// 0). A split row's segments add their partial rows (the first with the bias) into C, zeroed by
+/// segment_extras_kernel; only a bias epilogue may split (the launcher passes extras == nullptr
+/// for ReLU or clamp). `drop` drops each written value (mask index row·h + column); a split row's
+/// are dropped by drop_split_rows_kernel.
 template <int V, bool Wide, int U>
-__global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forward_blocks_per_sm_v4
-                                                                  : Policy::forward_blocks_per_sm)
-    forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
-                   const float* xv, const std::uint8_t* xi, int k, int slots, int h, float* c,
-                   sparse_layer::ColumnEpilogue epi) {
-  extern __shared__ float4 smem4[];
-  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  Segment sg;
-  if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
+__device__ __forceinline__ void forward_segment(const Segment& sg, const int* col, const float* av,
+                                                const float* xv, const std::uint8_t* xi, int k,
+                                                int slots, int h, float* c,
+                                                const sparse_layer::ColumnEpilogue& epi,
+                                                const dense_nn::DropoutMask& drop, float* buf,
+                                                int lane) {
   const RowLayout lay(h);
-  float* buf = reinterpret_cast<float*>(smem4) + w * slots * lay.size();
   // A row of fewer edges than slots uses one slot per edge: short rows (most rows of a
   // power-law graph) clear and sum fewer shared-memory rows.
   slots = max(1, min(slots, sg.end - sg.begin));
   float4* buf4 = reinterpret_cast<float4*>(buf);  // size() is a multiple of 8 floats
+  __syncwarp();                                   // the previous segment's sums have read buf
   for (int q = lane; q < slots * lay.size() / 4; q += 32) buf4[q] = make_float4(0, 0, 0, 0);
   __syncwarp();
   if (k > 0 && sg.begin < sg.end)
@@ -136,35 +144,63 @@ __global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forw
     for (int m = 0; m < 8; ++m)
       if (c0 + m < h) atomicAdd(out + m, x[m] + (sg.first && epi.bias ? epi.bias[c0 + m] : 0.0f));
   } else {
+    const std::uint64_t at = std::uint64_t(sg.row) * std::uint64_t(h) + std::uint64_t(c0);
 #pragma unroll
     for (int m = 0; m < 8; ++m)
-      if (c0 + m < h) x[m] = epi(x[m], sg.row, c0 + m);  // the bias has h entries
+      if (c0 + m < h) x[m] = drop(epi(x[m], sg.row, c0 + m), at + m);  // the bias has h entries
     store_row8(out, x, h, c0);
   }
 }
 
+/// The forward over every segment (forward_segment), a warp at a time, grid-stride: the grid is
+/// one wave of resident blocks and each warp takes the segments w, w + W, w + 2W, ... (W warps
+/// in the grid). One block per 8 rows left a block resident until its longest row was done: on a
+/// power-law graph the rows of a block differ by orders of magnitude, so most of an SM's warps
+/// sat finished (a simulation of the 1M-node R-MAT graph: 3x the warp time the work needs). V =
+/// forward_vector(k), Wide = k / V > 32, U steps of gathers in flight (forward_unroll; unused when
+/// Wide); k == 0 runs with V = 1 and writes the epilogue of 0.
+template <int V, bool Wide, int U>
+__global__ void __launch_bounds__(Policy::block, V == 4 && U <= 2 ? Policy::forward_blocks_per_sm_v4
+                                                                  : Policy::forward_blocks_per_sm)
+    forward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
+                   int seg, const float* xv, const std::uint8_t* xi, int k, int slots, int h,
+                   float* c, sparse_layer::ColumnEpilogue epi, dense_nn::DropoutMask drop) {
+  extern __shared__ float4 smem4[];
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  float* buf = reinterpret_cast<float*>(smem4) + w * slots * RowLayout(h).size();
+  const int stride = gridDim.x * Policy::warps;
+  Segment sg;
+  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, seg, rp, n, s, sg); s += stride)
+    forward_segment<V, Wide, U>(sg, col, av, xv, xi, k, slots, h, c, epi, drop, buf, lane);
+}
+
 /// C(j, t) += A(row, j) B(row, idx_j[t]) for every edge of row `row` of A (CSR, int32); B dense
 /// n x h row-major, staged in shared memory (RowLayout) by lane L for its columns 8L .. 8L+7;
-/// C's values zeroed before the launch. V in {1, 2, 4} divides k; Wide = k / V > 32.
+/// C's values zeroed before the launch. V in {1, 2, 4} divides k; Wide = k / V > 32. Grid-stride
+/// over the segments as forward_kernel.
 template <int V, bool Wide>
 __global__ void __launch_bounds__(Policy::block, Policy::blocks_per_sm)
     backward_kernel(const int* rp, const int* col, const float* av, int n, const int* extras,
-                    const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
+                    int seg, const float* b, int h, const std::uint8_t* ci, int k, float* cv) {
   extern __shared__ float4 smem4[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  Segment sg;
-  if (!find_segment(extras, rp, n, blockIdx.x * Policy::warps + w, sg)) return;
-  if (sg.begin == sg.end) return;
   const RowLayout lay(h);
   float* buf = reinterpret_cast<float*>(smem4) + w * lay.size();
-  if (lane < lay.g) {
-    float x[8];
-    load_row8(b + (long long)sg.row * h + 8 * lane, x, h, 8 * lane);
+  const int stride = gridDim.x * Policy::warps;
+  Segment sg;
+  for (int s = blockIdx.x * Policy::warps + w; find_segment(extras, seg, rp, n, s, sg);
+       s += stride) {
+    if (sg.begin == sg.end) continue;
+    __syncwarp();  // the previous segment's edges have read buf
+    if (lane < lay.g) {
+      float x[8];
+      load_row8(b + (long long)sg.row * h + 8 * lane, x, h, 8 * lane);
 #pragma unroll
-    for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = x[m];
+      for (int m = 0; m < 8; ++m) buf[m * lay.g + lane] = x[m];
+    }
+    __syncwarp();
+    warp_backward_row<V, Wide>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
   }
-  __syncwarp();
-  warp_backward_row<V, Wide>(col, av, sg.begin, sg.end, ci, k, lay, buf, cv, lane);
 }
 
 }  // namespace ringblas::cuda::maxk

@@ -3,11 +3,13 @@
 // pool frees in stream order and copies back to the host run on ctx.stream (copy_bytes).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/maxk/kernels.cuh"
 #include "backend/cuda/maxk/maxk.hpp"
 
@@ -17,32 +19,45 @@ namespace {
 unsigned row_grid(Index n) { return grid_for(std::size_t(n), std::size_t(Policy::warps)); }
 
 /// The list of A's further row segments (kernels.cuh, find_segment) when some row may be longer
-/// than Policy::segment_edges, else nothing (one warp per row). Built on the device, no host
-/// read: the grid is sized for the most segments there can be (n + nnz / segment_edges).
+/// than `edges`, else nothing (one warp per row). Built on the device, no host read: the grid is
+/// sized for the most segments there can be (n + nnz / edges).
 struct Segments {
   Buffer extras;
   unsigned grid = 0;
+  int edges = 0;
   const int* data() const { return extras.size() ? extras.as<int>() : nullptr; }
 };
-Segments make_segments(const Matrix& a, bool allow_split, float* zero_split_rows, Index h,
-                       const Context& ctx) {
+Segments make_segments(const Matrix& a, bool allow_split, int edges, float* zero_split_rows,
+                       Index h, const Context& ctx) {
   Segments s;
+  s.edges = edges;
   const Index n = a.nrows();
-  if (!allow_split || a.nnz() <= Policy::segment_edges || n == 0) {
+  if (!allow_split || a.nnz() <= edges || n == 0) {
     s.grid = row_grid(n);
     return s;
   }
   cudaStream_t st = stream_of(ctx);
-  const Index most = a.nnz() / Policy::segment_edges + 1;
+  const Index most = a.nnz() / edges + 1;
   s.extras = Buffer(std::size_t(2 + 2 * most) * sizeof(int), Location::device, &ctx);
   int* ex = s.extras.as<int>();
   RINGBLAS_CUDA_TRY(cudaMemsetAsync(ex, 0, sizeof(int), st));
   segment_extras_kernel<<<grid_for(std::size_t(n), Policy::block), Policy::block, 0, st>>>(
-      a.row_ptr().as<int>(), int(n), ex, zero_split_rows, int(h));
+      a.row_ptr().as<int>(), int(n), edges, ex, zero_split_rows, int(h));
   RINGBLAS_CHECK_LAUNCH("maxk::segment_extras_kernel", st, ctx.debug_sync);
   s.grid = row_grid(n + most);
   return s;
 }
+/// The grid of a grid-stride kernel (forward_kernel, backward_kernel): one wave of the blocks an
+/// SM holds at once, at most `needed` (one warp per segment).
+template <class Kernel>
+unsigned resident_grid(Kernel kernel, std::size_t smem, unsigned needed, const Context& ctx) {
+  int per_sm = 0;
+  RINGBLAS_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Policy::block, smem));
+  const unsigned wave = unsigned(std::max(per_sm, 1)) * unsigned(device_props(ctx.device).sm_count);
+  return std::max(1u, std::min(needed, wave));
+}
+
 /// Shared memory of a block whose warps each hold `rows` rows in RowLayout(h).
 std::size_t row_smem(Index h, int rows) {
   return std::size_t(Policy::warps) * std::size_t(rows) * std::size_t(RowLayout(int(h)).size()) *
@@ -56,17 +71,19 @@ bool unroll_compiled(int v, int u) {
 
 void check_shape(const char* where, const Shape& s, int k, bool forward) {
   if ((s.vector != 1 && s.vector != 2 && s.vector != 4) || (k > 0 && k % s.vector != 0) ||
-      s.slots < 1 || s.slots > 8 || (forward && !unroll_compiled(s.vector, s.unroll)))
+      s.slots < 1 || s.slots > 8 || (forward && !unroll_compiled(s.vector, s.unroll)) ||
+      s.segment < 32)
     throw InvalidValue(std::string(where) + ": shape (vector " + std::to_string(s.vector) +
                        ", slots " + std::to_string(s.slots) + ", unroll " +
-                       std::to_string(s.unroll) + ") does not fit k " + std::to_string(k) +
+                       std::to_string(s.unroll) + ", segment " + std::to_string(s.segment) +
+                       ") does not fit k " + std::to_string(k) +
                        " (vector 1, 2 or 4 dividing k, slots 1 to 8, unroll 4 or 8 for vector 1, "
-                       "2 or 4 for vector 2, 1, 2 or 4 for vector 4)");
+                       "2 or 4 for vector 2, 1, 2 or 4 for vector 4, segment >= 32)");
 }
 
-using ForwardKernel = void (*)(const int*, const int*, const float*, int, const int*, const float*,
-                               const std::uint8_t*, int, int, int, float*,
-                               sparse_layer::ColumnEpilogue);
+using ForwardKernel = void (*)(const int*, const int*, const float*, int, const int*, int,
+                               const float*, const std::uint8_t*, int, int, int, float*,
+                               sparse_layer::ColumnEpilogue, dense_nn::DropoutMask);
 /// forward_kernel<V, Wide, U> for a checked shape (unroll_compiled).
 ForwardKernel forward_kernel_for(int v, bool wide, int u) {
   if (v == 4) {
@@ -166,7 +183,7 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
 }
 
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
-             const Descriptor& d, Context& ctx, const Shape& shape) {
+             const Descriptor& d, Context& ctx, const Shape& shape, const OutputDropout* drop) {
   check_shape("maxk::forward", shape, x.k(), true);
   cudaStream_t st = stream_of(ctx);
   Matrix ahold;
@@ -188,17 +205,19 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
   const sparse_layer::ColumnEpilogue epi{bias ? bias->values().as<float>() : nullptr,
                                          ep && ep->has_relu(), ep && ep->clamp.has_value(),
                                          float(ep ? ep->clamp.value_or(0) : 0)};
-  const bool epilogue = ep && !ep->is_identity();
+  const dense_nn::DropoutMask mask =
+      drop ? dense_nn::mask_of(drop->p, drop->seed, drop->stream) : dense_nn::mask_of(0, 0, 0);
+  const bool epilogue = ep && !ep->is_identity();  // (a dropped 0 is 0: the memset below holds)
   ctx.trace_line("mxm (cbsr): forward_kernel, " + std::to_string(n) + " rows, " +
                  std::to_string(ad.nnz()) + " nnz, " + std::to_string(h) + " columns, k " +
-                 std::to_string(x.k()));
+                 std::to_string(x.k()) + (mask.drop ? ", output dropout" : ""));
   if (n > 0 && h > 0) {
     if (!epilogue && (x.k() == 0 || ad.nnz() == 0)) {
       RINGBLAS_CUDA_TRY(cudaMemsetAsync(out, 0, std::size_t(n * h) * sizeof(float), st));
     } else {
       // A split row's partial sums add up only under a linear epilogue (bias or none).
       const bool linear = !(ep && (ep->has_relu() || ep->clamp));
-      const Segments seg = make_segments(ad, linear, out, h, ctx);
+      const Segments seg = make_segments(ad, linear, shape.segment, out, h, ctx);
       const int k = x.k(), v = shape.vector;
       const int slots = k > 0 ? forward_slots(k, v, shape.slots) : 1;
       const bool wide = k / v > 32;
@@ -207,11 +226,17 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
       if (smem > 48 * 1024)
         RINGBLAS_CUDA_TRY(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-      kernel<<<seg.grid, Policy::block, smem, st>>>(
+      const unsigned grid = shape.one_wave ? resident_grid(kernel, smem, seg.grid, ctx) : seg.grid;
+      kernel<<<grid, Policy::block, smem, st>>>(
           ad.row_ptr().as<int>(), ad.col_idx().as<int>(), ad.values().as<float>(), int(n),
-          seg.data(), xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots, int(h),
-          out, epi);
+          seg.data(), seg.edges, xd.values().as<float>(), xd.indices().as<std::uint8_t>(), k, slots,
+          int(h), out, epi, mask);
       RINGBLAS_CHECK_LAUNCH("maxk::forward_kernel", st, ctx.debug_sync);
+      if (mask.drop && seg.data()) {
+        drop_split_rows_kernel<<<grid_for(std::size_t(n), Policy::block), Policy::block, 0, st>>>(
+            ad.row_ptr().as<int>(), int(n), seg.edges, out, int(h), mask);
+        RINGBLAS_CHECK_LAUNCH("maxk::drop_split_rows_kernel", st, ctx.debug_sync);
+      }
     }
   }
   if (!direct)
@@ -239,15 +264,17 @@ void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& 
     RINGBLAS_CUDA_TRY(
         cudaMemsetAsync(dst.values().data(), 0, std::size_t(dst.nnz()) * sizeof(float), st));
   if (n > 0 && h > 0 && c.k() > 0 && m.nnz() > 0) {
-    const Segments seg = make_segments(m, true, nullptr, h, ctx);
+    const Segments seg = make_segments(m, true, shape.segment, nullptr, h, ctx);
     const bool wide = c.k() / shape.vector > 32;
     auto kernel = shape.vector == 4 ? (wide ? backward_kernel<4, true> : backward_kernel<4, false>)
                   : shape.vector == 2
                       ? (wide ? backward_kernel<2, true> : backward_kernel<2, false>)
                       : (wide ? backward_kernel<1, true> : backward_kernel<1, false>);
-    kernel<<<seg.grid, Policy::block, row_smem(h, 1), st>>>(
+    const std::size_t smem = row_smem(h, 1);
+    const unsigned grid = shape.one_wave ? resident_grid(kernel, smem, seg.grid, ctx) : seg.grid;
+    kernel<<<grid, Policy::block, smem, st>>>(
         m.row_ptr().as<int>(), m.col_idx().as<int>(), m.values().as<float>(), int(n), seg.data(),
-        bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
+        seg.edges, bd.values().as<float>(), int(h), dst.indices().as<std::uint8_t>(), c.k(),
         dst.values().as<float>());
     RINGBLAS_CHECK_LAUNCH("maxk::backward_kernel", st, ctx.debug_sync);
   }

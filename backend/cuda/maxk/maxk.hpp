@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "backend/cuda/maxk/policy.hpp"
 #include "ringblas/cbsr.hpp"
 
 namespace ringblas::cuda::maxk {
@@ -29,8 +30,14 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
 /// shared-memory row (1 to 8; the backward takes 32 / (k / vector) edges per step), and `unroll`
 /// steps of gathers in flight before their adds (compiled: 4 or 8 for vector 1, 2 or 4 for
 /// vector 2, 1, 2 or 4 for vector 4; the backward always takes Policy::unroll).
+/// one_wave: the kernels' grid is one wave of resident blocks whose warps stride over the row
+/// segments (the default); false: one warp per segment (the grid of the previous kernels, kept
+/// so that bench_maxk --grids compares the two). segment: the most edges of a row one warp takes
+/// (longer rows are split, their parts added atomically; at least 32).
 struct Shape {
   int vector = 1, slots = 1, unroll = 4;
+  bool one_wave = true;
+  int segment = Policy::segment_edges;
 };
 /// The shapes forward() and backward() use for k (agent.cuh: forward_vector, forward_slots).
 Shape forward_shape(int k);
@@ -43,8 +50,10 @@ void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx);
 /// The same with a given shape (bench_maxk --shapes compares them); InvalidValue for a vector
 /// outside {1, 2, 4} or not dividing k, slots outside [1, 8] or an unroll not compiled.
+/// `drop` (nullptr or p == 0: none) drops C as it is written (OutputDropout, cbsr.hpp).
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,
-             const Descriptor& d, Context& ctx, const Shape& shape);
+             const Descriptor& d, Context& ctx, const Shape& shape,
+             const OutputDropout* drop = nullptr);
 void backward(Cbsr& c, const Matrix& a, const DenseMatrix& b, const Descriptor& d, Context& ctx,
               const Shape& shape);
 

@@ -22,6 +22,7 @@ struct Policy {
   /// Longest run of edges one warp takes: longer rows (power-law hubs) are split into segments
   /// of this many edges, each its own warp, whose partial rows are added atomically
   /// (MaxK-GNN's edge groups), so that one hub row does not leave the GPU waiting on one warp.
+  /// (the default of Shape::segment; bench_maxk --grids times others.)
   static constexpr int segment_edges = 1024;
   /// Widest atomic the backward adds with (entries per lane, the largest of 4, 2, 1 dividing k):
   /// float4 atomics (red.global.add.v4.f32).
