@@ -10,7 +10,7 @@
 // GrB objects included as the executor does it) in the same run. Columns are reduced both by
 // monoid atomics (the default) and through the shared transpose, to say which wins.
 // Usage: bench_reduce_transpose --json out.json --md out.md [--reps N] [--cpu-reps N]
-//        [--sizes 10,50,100] (millions of entries) [--kinds uniform,powerlaw,longrows]
+//        [--sizes 10,50,100] (millions of entries) [--kinds uniform,powerlaw,longrows,d96]
 //        [--ops a,b] [--cpu 0|1]
 // --ops keeps the rows whose "operation [path]" contains one of the words ("rows", "cols",
 // "scalar", "transpose", "api", "kernel", ...); --cpu 0 skips the cpu executor, whose first
@@ -208,19 +208,23 @@ int main(int argc, char** argv) try {
   Context gpu(Backend::cuda), cpu(Backend::cpu);
   std::vector<Row> rows;
   for (double size_m : o.sizes_m)
-    for (int kind = 0; kind < 3; ++kind) {
+    for (int kind = 0; kind < 4; ++kind) {
       // uniform and power-law rows of 16 entries on average (the sub-warp row kernel), and
       // uniform rows of 512 (CUB's segmented reduce).
       const bool powerlaw = kind == 1;
-      const int deg = kind == 2 ? 512 : 16;
-      if (!selected(o.kinds, powerlaw ? "powerlaw" : deg > 16 ? "longrows" : "uniform")) continue;
+      // kind 3 ("d96", only when --kinds names it): uniform rows of 96, the shape of
+      // bench_elementwise's n = 1M table.
+      const int deg = kind == 2 ? 512 : kind == 3 ? 96 : 16;
+      const char* kind_name = powerlaw    ? "powerlaw"
+                              : kind == 2 ? "longrows"
+                              : kind == 3 ? "d96"
+                                          : "uniform";
+      if (!selected(o.kinds, kind_name)) continue;
       const std::int64_t target = std::int64_t(size_m * 1e6);
       const Matrix H = generate(target, deg, powerlaw, 42 + std::uint64_t(size_m) + kind);
       const Matrix D = H.to(Location::device, gpu);
-      const std::string name = std::string(powerlaw   ? "powerlaw"
-                                           : deg > 16 ? "longrows"
-                                                      : "uniform") +
-                               "_" + std::to_string(H.nrows()) + "x" + std::to_string(H.ncols());
+      const std::string name = std::string(kind_name) + "_" + std::to_string(H.nrows()) + "x" +
+                               std::to_string(H.ncols());
       const double n = double(H.nrows()), nnz = double(H.nnz());
       std::cerr << name << ": " << H.nnz() << " entries\n";
       Buffer t(std::size_t(H.nrows()) * 8, Location::device, &gpu);
@@ -249,7 +253,8 @@ int main(int argc, char** argv) try {
       // The cpu executor runs each operation once per input, only when some row of it is kept.
       auto cpu_for = [&](const std::string& op, const std::function<void()>& fn) {
         bool any = false;
-        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose"})
+        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose",
+                                 "kernel scatter", "kernel radix_sort", "kernel bucket_sort"})
           any = any || want(op, path);
         return o.cpu && any ? cpu_ms(fn, o.cpu_reps) : 0.0;
       };
@@ -310,15 +315,25 @@ int main(int argc, char** argv) try {
       add(
           "reduce scalar plus", "api", b_all,
           [&] { return gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps); }, c_all);
-      add(
-          "transpose", "kernel", b_tr,
-          [&] { return gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps); }, c_tr);
-      // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
-      if (want("transpose fp32", "kernel")) {
-        const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
+      // Every transpose method (cuda::transpose_method).
+      using cuda::transpose_method;
+      for (transpose_method how : {transpose_method::bucket_sort, transpose_method::scatter,
+                                   transpose_method::radix_sort}) {
+        const std::string path = how == transpose_method::scatter       ? "kernel scatter"
+                                 : how == transpose_method::bucket_sort ? "kernel bucket_sort"
+                                                                        : "kernel radix_sort";
         add(
-            "transpose fp32", "kernel", 2 * ((n + 1) * 4 + nnz * 8),
-            [&] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu); }, o.reps); }, 0);
+            "transpose", path, b_tr,
+            [&, how] { return gpu_ms([&] { (void)cuda::transpose(D, gpu, how); }, o.reps); },
+            how == transpose_method::bucket_sort ? c_tr : 0);
+        // fp32 values: the radix sort carries row and value in the sort's payload (no gathers).
+        if (want("transpose fp32", path)) {
+          const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
+          add(
+              "transpose fp32", path, 2 * ((n + 1) * 4 + nnz * 8),
+              [&, how] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu, how); }, o.reps); },
+              0);
+        }
       }
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
       add(

@@ -1,0 +1,242 @@
+// GPU tests of cuda::transpose, every method (bucket sort, scatter, radix sort),
+// against a naive host transpose (a stable counting sort written here): row pointers, row indices
+// and value bits must be equal exactly. Shapes: the degenerate catalog, and generated CSRs large
+// enough that the scatter's atomics leave columns out of row order (so its segmented re-sort
+// runs) and that some buckets overflow a block (so bucket_sort's segmented sort runs): uniform
+// columns, power-law columns (a few columns of thousands of entries), one dense column, one dense
+// row, empty rows and columns; every value width (bool, 4 and 8 bytes), 32- and 64-bit indices.
+// Matching the unique sorted answer also shows that the methods are deterministic; one test also
+// compares two runs byte for byte.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/common/device_matrix.hpp"
+#include "ringblas/ringblas.hpp"
+#include "support/gpu_fixture.hpp"
+#include "support/random_matrix.hpp"
+
+// cuda::transpose exists only in a build with CUDA (the stub has no backend-level entry points).
+#if defined(RINGBLAS_HAS_CUDA)
+namespace ringblas::test {
+namespace {
+
+using cuda::transpose_method;
+
+/// A host CSR as plain arrays (indices widened to 64 bits, values as their bytes).
+struct HostCsr {
+  Index nrows = 0, ncols = 0;
+  std::vector<std::int64_t> rp, ci;
+  std::vector<unsigned char> v;
+};
+
+HostCsr host_csr(const Matrix& m) {
+  HostCsr h;
+  h.nrows = m.nrows();
+  h.ncols = m.ncols();
+  const std::size_t nnz = std::size_t(m.nnz()), w = type_size(m.type());
+  auto widen = [&](const Buffer& b, std::size_t n) {
+    std::vector<std::int64_t> out(n);
+    for (std::size_t k = 0; k < n; ++k)
+      out[k] = m.index_type() == IndexType::i32 ? b.as<std::int32_t>()[k] : b.as<std::int64_t>()[k];
+    return out;
+  };
+  h.rp = widen(m.row_ptr(), std::size_t(m.nrows()) + 1);
+  h.ci = widen(m.col_idx(), nnz);
+  h.v.resize(nnz * w);
+  if (nnz) std::memcpy(h.v.data(), m.values().data(), nnz * w);
+  return h;
+}
+
+/// The naive transpose: count per column, scan, place rows in order (stable).
+HostCsr naive_transpose(const HostCsr& a, std::size_t w) {
+  HostCsr t;
+  t.nrows = a.ncols;
+  t.ncols = a.nrows;
+  t.rp.assign(std::size_t(a.ncols) + 1, 0);
+  for (std::int64_t c : a.ci) ++t.rp[std::size_t(c) + 1];
+  for (std::size_t c = 0; c < std::size_t(a.ncols); ++c) t.rp[c + 1] += t.rp[c];
+  std::vector<std::int64_t> at(t.rp.begin(), t.rp.end() - 1);
+  t.ci.resize(a.ci.size());
+  t.v.resize(a.v.size());
+  for (Index r = 0; r < a.nrows; ++r)
+    for (std::int64_t p = a.rp[std::size_t(r)]; p < a.rp[std::size_t(r) + 1]; ++p) {
+      const std::int64_t q = at[std::size_t(a.ci[std::size_t(p)])]++;
+      t.ci[std::size_t(q)] = r;
+      std::memcpy(&t.v[std::size_t(q) * w], &a.v[std::size_t(p) * w], w);
+    }
+  return t;
+}
+
+/// First difference between two CSRs, or "" when equal.
+std::string first_difference(const HostCsr& want, const HostCsr& got) {
+  if (want.nrows != got.nrows || want.ncols != got.ncols) return "shape";
+  if (want.rp != got.rp) return "row pointers";
+  for (std::size_t k = 0; k < want.ci.size(); ++k)
+    if (k >= got.ci.size() || want.ci[k] != got.ci[k])
+      return "index at " + std::to_string(k) + ": want " + std::to_string(want.ci[k]) + " got " +
+             (k < got.ci.size() ? std::to_string(got.ci[k]) : std::string("none"));
+  if (want.v != got.v) return "values";
+  return "";
+}
+
+/// A generated CSR: row r has `len(r)` entries at columns drawn by `col(u)` (u uniform in
+/// [0, 1)), duplicates dropped, small integer values.
+template <class Len, class Col>
+Matrix generated(Index nrows, Index ncols, Type t, IndexType it, std::uint64_t seed, Len len,
+                 Col col) {
+  Rng rng(seed);
+  std::vector<Index> r, c;
+  std::vector<double> v;
+  std::vector<Index> row;
+  for (Index i = 0; i < nrows; ++i) {
+    row.clear();
+    const Index n = len(i, rng);
+    for (Index k = 0; k < n; ++k) row.push_back(std::min<Index>(ncols - 1, col(rng.uniform())));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (Index j : row) {
+      r.push_back(i);
+      c.push_back(j);
+      v.push_back(random_value(rng, t, ValueKind::integral));
+    }
+  }
+  return Matrix::from_triplets(nrows, ncols, r, c, v, Dup::error, it).cast(t);
+}
+
+struct Shape {
+  std::string name;
+  Matrix (*make)(Type, IndexType, std::uint64_t);
+};
+
+std::vector<Shape> large_shapes() {
+  return {
+      {"uniform_60000x3000_d24",
+       [](Type t, IndexType it, std::uint64_t s) {
+         return generated(
+             60000, 3000, t, it, s, [](Index, Rng&) { return Index(24); },
+             [](double u) { return Index(u * 3000); });
+       }},
+      {"powerlaw_cols_40000x40000",
+       [](Type t, IndexType it, std::uint64_t s) {
+         return generated(
+             40000, 40000, t, it, s, [](Index, Rng& g) { return Index(g.between(1, 31)); },
+             [](double u) { return Index(40000 * u * u * u); });
+       }},
+      {"dense_column_30000x500",
+       [](Type t, IndexType it, std::uint64_t s) {
+         // Column 7 in every row, plus a few others: a column of 30000 entries.
+         return generated(
+             30000, 500, t, it, s, [](Index, Rng&) { return Index(5); },
+             [](double u) { return u < 0.3 ? Index(7) : Index(u * 500); });
+       }},
+      {"dense_row_2000x20000",
+       [](Type t, IndexType it, std::uint64_t s) {
+         // Row 1000 holds nearly every column; the other rows a few entries.
+         return generated(
+             2000, 20000, t, it, s,
+             [](Index i, Rng&) { return i == 1000 ? Index(60000) : Index(3); },
+             [](double u) { return Index(u * 20000); });
+       }},
+      {"empty_rows_and_cols_50000x8000",
+       [](Type t, IndexType it, std::uint64_t s) {
+         // Odd rows empty, only even columns used.
+         return generated(
+             50000, 8000, t, it, s, [](Index i, Rng&) { return i % 2 ? Index(0) : Index(16); },
+             [](double u) { return 2 * Index(u * 4000); });
+       }},
+  };
+}
+
+constexpr transpose_method all_methods[] = {
+    transpose_method::bucket_sort, transpose_method::scatter, transpose_method::radix_sort};
+const char* method_name(transpose_method m) {
+  return m == transpose_method::scatter       ? "scatter"
+         : m == transpose_method::bucket_sort ? "bucket_sort"
+                                              : "radix_sort";
+}
+
+/// Transposes `a` on the device with `m` and checks it against the naive transpose.
+void check(const std::string& what, const Matrix& a, transpose_method m, const Context& gpu) {
+  const HostCsr want = naive_transpose(host_csr(a), type_size(a.type()));
+  const Matrix d = a.to(Location::device, gpu);
+  const Matrix t = cuda::transpose(d, gpu, m);
+  EXPECT_EQ(t.location(), Location::device) << what;
+  EXPECT_EQ(t.type(), a.type()) << what;
+  EXPECT_EQ(t.index_type(), a.index_type()) << what;
+  const std::string diff = first_difference(want, host_csr(t.to(Location::host, gpu)));
+  EXPECT_EQ(diff, "") << what << " " << method_name(m);
+}
+
+class TransposeGpu : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    Context ctx(Backend::cuda);
+    poison_device_pool(std::size_t(64) << 20, ctx);
+  }
+};
+
+TEST_F(TransposeGpu, CatalogEveryTypeBothIndexWidths) {
+  Context gpu(Backend::cuda);
+  int seed = 10;
+  for (const MatrixCase& c : matrix_catalog())
+    for (Type t : {Type::boolean, Type::int32, Type::int64, Type::fp32, Type::fp64})
+      for (IndexType it : {IndexType::i32, IndexType::i64}) {
+        const Matrix a =
+            random_matrix(c.m, c.n, c.density, t, ++seed, c.p, ValueKind::integral, it);
+        for (transpose_method m : all_methods)
+          check(c.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
+                a, m, gpu);
+      }
+}
+
+TEST_F(TransposeGpu, LargeShapesEveryWidthBothIndexWidths) {
+  Context gpu(Backend::cuda);
+  std::uint64_t seed = 500;
+  for (const Shape& s : large_shapes())
+    for (Type t : {Type::boolean, Type::fp32, Type::fp64})
+      for (IndexType it : {IndexType::i32, IndexType::i64}) {
+        const Matrix a = s.make(t, it, ++seed);
+        for (transpose_method m : all_methods)
+          check(s.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
+                a, m, gpu);
+      }
+}
+
+// The atomics place entries in a different order on every run; the output must not differ (a
+// power-law input: hot columns always need the re-sort, and overflow bucket_sort's blocks).
+TEST_F(TransposeGpu, AtomicMethodsAreDeterministic) {
+  Context gpu(Backend::cuda);
+  const Matrix a = large_shapes()[1].make(Type::fp64, IndexType::i32, 77).to(Location::device, gpu);
+  for (transpose_method m : {transpose_method::bucket_sort, transpose_method::scatter}) {
+    const HostCsr first = host_csr(cuda::transpose(a, gpu, m).to(Location::host, gpu));
+    for (int run = 0; run < 3; ++run) {
+      const HostCsr again = host_csr(cuda::transpose(a, gpu, m).to(Location::host, gpu));
+      EXPECT_EQ(first_difference(first, again), "") << method_name(m) << " run " << run;
+    }
+  }
+}
+
+// Small enough for compute-sanitizer memcheck/racecheck, large enough for unsorted columns.
+TEST_F(TransposeGpu, SanitizerSubset) {
+  Context gpu(Backend::cuda);
+  const Matrix a = generated(
+      4000, 300, Type::fp64, IndexType::i32, 9,
+      [](Index, Rng& g) { return Index(g.between(0, 12)); },
+      [](double u) { return Index(300 * u * u); });
+  for (transpose_method m : all_methods) check("sanitizer subset", a, m, gpu);
+  const Matrix b = generated(
+      3000, 200, Type::boolean, IndexType::i64, 10, [](Index, Rng&) { return Index(6); },
+      [](double u) { return Index(200 * u); });
+  for (transpose_method m : all_methods) check("sanitizer subset i64 bool", b, m, gpu);
+}
+
+}  // namespace
+}  // namespace ringblas::test
+#endif  // RINGBLAS_HAS_CUDA
