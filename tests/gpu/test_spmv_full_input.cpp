@@ -58,5 +58,32 @@ TEST_F(SpmvFullInput, InPlaceAndScatteredInputsMatchCpu) {
     }
 }
 
+TEST_F(SpmvFullInput, FullOutputAccumulatesInPlace) {
+  // w full on the device with an accumulator and no mask: w's values are updated in place,
+  // also when w is u (w += A w, PageRank's shape) and when w's type differs from the semiring's.
+  Context ctx(Backend::verify);
+  const Index n = 130;
+  std::uint64_t seed = 90;
+  for (Type w_type : {Type::fp32, Type::fp64})
+    for (bool alias : {false, true}) {
+      const Semiring s = semiring("plus_times", Type::fp32);
+      const Matrix A =
+          random_matrix(n, n, 0.07, Type::fp32, ++seed, Pattern::dense_row, ValueKind::integral)
+              .to(Location::device, ctx);
+      Vector w =
+          random_vector(n, 1.0, w_type, ++seed, ValueKind::integral).to(Location::device, ctx);
+      const Vector u =
+          random_vector(n, 1.0, Type::fp32, ++seed, ValueKind::integral).to(Location::device, ctx);
+      for (Variant v : {Variant::spmv_pull, Variant::spmv_push}) {
+        Descriptor d;
+        d.variant = v;
+        EXPECT_NO_THROW(mxv(w, nullptr, BinaryOpCode::plus, s, A, alias ? w : u, d, ctx))
+            << type_name(w_type) << (alias ? " w += A w " : " w += A u ") << variant_name(v);
+        EXPECT_EQ(w.nnz(), n);
+        EXPECT_EQ(w.location(), Location::device);
+      }
+    }
+}
+
 }  // namespace
 }  // namespace ringblas::test

@@ -120,6 +120,9 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
     if (push) spmv_push_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
     else spmv_pull_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
   });
+  if (accumulate_in_place(w, t_values.data(), T, t_present.as<unsigned char>(), p.allowed, accum,
+                          ctx))
+    return;
   Vector out = write_back(w, t_values.data(), T, t_present.as<unsigned char>(), p.allowed, accum, desc.replace, ctx);
   w = w.location() == Location::device ? std::move(out) : out.to(Location::host, ctx);
 }
