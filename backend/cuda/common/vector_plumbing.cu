@@ -71,6 +71,13 @@ __global__ void write_back_kernel(int n, const T* t, const unsigned char* tp, co
   out[i] = v;
 }
 
+/// w[i] = w[i] accum t[i] where t is present (accumulate_in_place).
+template <class T>
+__global__ void accumulate_full_kernel(int n, const T* t, const unsigned char* tp, int accum, T* w) {
+  const int i = blockIdx.x * 256 + threadIdx.x;
+  if (i < n && tp[i]) w[i] = binary_op_at<T>(BinaryOpCode(accum), w[i], t[i], 0, 0, 0, 0);
+}
+
 }  // namespace
 
 const Vector& on_device(const Vector& v, Vector& hold, Context& ctx) {
@@ -122,6 +129,31 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
     RINGBLAS_CHECK_LAUNCH("mask_kernel", stream_of(ctx), ctx.debug_sync);
   });
   return admit;
+}
+
+bool accumulate_in_place(Vector& w, const void* t_values, Type t_type,
+                         const unsigned char* t_present, const unsigned char* admit, Accum accum,
+                         Context& ctx) {
+  const Index n = w.size();
+  if (admit || !accum || is_positional(*accum) || w.location() != Location::device || n == 0 ||
+      w.nnz() != n)
+    return false;
+  const Type tw = w.type();
+  Buffer t_cast;
+  if (t_type != tw) {
+    t_cast = Buffer(static_cast<std::size_t>(n) * type_size(tw), Location::device, &ctx);
+    cast_into(t_cast.data(), tw, t_values, t_type, static_cast<std::size_t>(n), ctx);
+  }
+  const void* t_w = t_type != tw ? t_cast.data() : t_values;
+  cudaStream_t s = stream_of(ctx);
+  visit_type(tw, [&](auto z) {
+    using T = decltype(z);
+    accumulate_full_kernel<T><<<blocks(n), 256, 0, s>>>(static_cast<int>(n),
+                                                         static_cast<const T*>(t_w), t_present,
+                                                         static_cast<int>(*accum), w.values().as<T>());
+    RINGBLAS_CHECK_LAUNCH("accumulate_full_kernel", s, ctx.debug_sync);
+  });
+  return true;
 }
 
 Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const unsigned char* t_present,

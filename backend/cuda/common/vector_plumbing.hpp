@@ -29,5 +29,13 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
 Vector write_back(const Vector& w_old, const void* t_values, Type t_type,
                   const unsigned char* t_present, const unsigned char* admit, Accum accum,
                   bool replace, Context& ctx);
+/// write_back's case where w stays full, done in place: w full on the device (nnz = size > 0),
+/// no mask, a (non-positional) accumulator: every position keeps its entry, so only w's values
+/// change, w(i) = w(i) accum t(i) where t_present -- one pass, no allocation but t's cast
+/// (PageRank's ranks, FastSV's labels; issue 9, per-call cost). False, having done nothing,
+/// otherwise (write_back then builds the new w).
+bool accumulate_in_place(Vector& w, const void* t_values, Type t_type,
+                         const unsigned char* t_present, const unsigned char* admit, Accum accum,
+                         Context& ctx);
 
 }  // namespace ringblas::cuda::detail

@@ -54,8 +54,7 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 struct MetadataEntry {
   void* device = nullptr;
   std::size_t capacity = 0;
-  std::vector<unsigned char> last;
-  std::vector<unsigned char> next;  ///< the resident path's metadata being built (kept: capacity)
+  std::vector<unsigned char> last;  ///< the bytes the device buffer holds (empty: unknown)
 };
 std::mutex& metadata_mutex() {
   static std::mutex m;
@@ -70,23 +69,28 @@ std::unordered_map<cudaStream_t, MetadataEntry>& metadata_cache() {
 /// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
 /// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
 /// so stream order protects the buffer.
+/// Copies `bytes` (n of them) into `entry`'s device buffer, grown first if needed (stream order).
+void copy_metadata(MetadataEntry& entry, const unsigned char* bytes, std::size_t n,
+                   cudaStream_t stream, Context& ctx) {
+  if (entry.capacity < n) {
+    if (entry.device) RINGBLAS_CUDA_TRY(cudaFreeAsync(entry.device, stream));
+    entry.device = nullptr;
+    RINGBLAS_CUDA_TRY(cudaMallocAsync(&entry.device, n, stream));
+    entry.capacity = n;
+  }
+  // Pageable source: the copy is staged before cudaMemcpyAsync returns, so `bytes` may change.
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(entry.device, bytes, n, cudaMemcpyHostToDevice, stream));
+  ctx.transfers.host_to_device += 1;
+  ctx.transfers.bytes_host_to_device += n;
+}
+
 void upload_metadata(MetadataEntry& entry, const std::vector<unsigned char>& bytes,
                      cudaStream_t stream, Context& ctx) {
   if (entry.device && entry.last.size() == bytes.size() &&
       std::memcmp(entry.last.data(), bytes.data(), bytes.size()) == 0)
     return;
-  if (entry.capacity < bytes.size()) {
-    if (entry.device) RINGBLAS_CUDA_TRY(cudaFreeAsync(entry.device, stream));
-    entry.device = nullptr;
-    entry.last.clear();
-    RINGBLAS_CUDA_TRY(cudaMallocAsync(&entry.device, bytes.size(), stream));
-    entry.capacity = bytes.size();
-  }
-  // Pageable source: the copy is staged before cudaMemcpyAsync returns, so `bytes` may change.
-  RINGBLAS_CUDA_TRY(
-      cudaMemcpyAsync(entry.device, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, stream));
-  ctx.transfers.host_to_device += 1;
-  ctx.transfers.bytes_host_to_device += bytes.size();
+  entry.last.clear();  // unknown until the copy below is queued
+  copy_metadata(entry, bytes.data(), bytes.size(), stream, ctx);
   entry.last.assign(bytes.begin(), bytes.end());
 }
 
@@ -161,10 +165,20 @@ bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, con
   auto stream = static_cast<cudaStream_t>(ctx.stream);
   std::lock_guard<std::mutex> lock(metadata_mutex());
   MetadataEntry& entry = metadata_cache()[stream];
+  // The metadata are built straight into entry.last, the bytes the device buffer holds, each
+  // item compared as it is built: an unchanged batch is read once and uploads nothing (the
+  // batch's memory traffic, not its arithmetic, is this path's host cost).
   const std::size_t items_bytes = align_up(batch * sizeof(BatchItem));
-  entry.next.resize(items_bytes + (batch + 1) * sizeof(int));
-  auto* items = reinterpret_cast<BatchItem*>(entry.next.data());
-  auto* offsets = reinterpret_cast<int*>(entry.next.data() + items_bytes);
+  const std::size_t total = items_bytes + (batch + 1) * sizeof(int);
+  bool changed = !entry.device || entry.last.size() != total;
+  if (changed) entry.last.resize(total);
+  auto* items = reinterpret_cast<BatchItem*>(entry.last.data());
+  auto* offsets = reinterpret_cast<int*>(entry.last.data() + items_bytes);
+  // An item the path cannot take: what was written no longer matches the device buffer.
+  auto give_up = [&] {
+    if (changed) entry.last.clear();
+    return false;
+  };
   int n = -1, max_m = 0;
   bool vec_ok = true;
   for (std::size_t b = 0; b < batch; ++b) {
@@ -176,11 +190,11 @@ bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, con
         (reads_a && a.type() != T) ||
         (reads_b && (bm.location() != Location::device || bm.type() != T)) ||
         cm.location() != Location::device || cm.type() != T)
-      return false;
+      return give_up();
     const long long m = a.nrows(), k = a.ncols();
     if (b == 0) n = static_cast<int>(bm.ncols());
-    if (m > lim || k > lim || a.nnz() > lim || m * n > lim || k * n > lim) return false;
-    BatchItem& it = items[b];
+    if (m > lim || k > lim || a.nnz() > lim || m * n > lim || k * n > lim) return give_up();
+    BatchItem it;
     std::memset(&it, 0, sizeof it);  // padding too: the metadata are compared byte by byte
     it.m = static_cast<int>(m);
     it.k = static_cast<int>(k);
@@ -201,16 +215,28 @@ bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, con
              (!reads_b || (it.b_cs == 1 && aligned16(it.b) && (it.b_rs * tsz) % 16 == 0)) &&
              it.c_cs == 1 && aligned16(it.c) && (it.c_rs * tsz) % 16 == 0;
     max_m = std::max(max_m, it.m);
+    if (changed || std::memcmp(&items[b], &it, sizeof it) != 0) {
+      std::memcpy(&items[b], &it, sizeof it);
+      changed = true;
+    }
   }
   const int vec = vec_ok && tsz >= 4 && n % int(16 / tsz) == 0 ? int(16 / tsz) : 1;
   const SubwarpShape shape = subwarp_shape(n, vec);
-  offsets[0] = 0;
-  for (std::size_t b = 0; b < batch; ++b) {
+  int at = 0;
+  for (std::size_t b = 0; b <= batch; ++b) {
+    if (changed || offsets[b] != at) offsets[b] = at, changed = true;
+    if (b == batch) break;
     const long long threads = static_cast<long long>(items[b].m) << shape.log_sw;
-    offsets[b + 1] = offsets[b] + static_cast<int>((threads + SpmmPolicy::block_threads - 1) /
-                                                   SpmmPolicy::block_threads);
+    at += static_cast<int>((threads + SpmmPolicy::block_threads - 1) / SpmmPolicy::block_threads);
   }
-  upload_metadata(entry, entry.next, stream, ctx);
+  if (changed) {
+    try {
+      copy_metadata(entry, entry.last.data(), total, stream, ctx);
+    } catch (...) {
+      entry.last.clear();  // the device buffer does not hold these bytes
+      throw;
+    }
+  }
   const auto* base = static_cast<const unsigned char*>(entry.device);
   BatchedProblem p;
   p.batch = static_cast<int>(batch);
