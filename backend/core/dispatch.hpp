@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/core/compare.hpp"
@@ -119,77 +120,95 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   Choice<P, Out> c;
   for (const auto& e : t.entries)
     if (e.executor == Executor::cpu) c.cpu = &e;
-  // Strings are built only for the trace and for errors: this runs on every call.
-  const std::string op = trace || b != Backend::automatic || !c.cpu || is_cuda_variant(forced)
-                             ? std::string(t.operation)
-                             : std::string();
-  const bool want_reasons = !op.empty();
+  // Strings are built only for the trace and for errors: this runs on every call (issue 9).
+  const std::string_view op_name(t.operation);
+  auto op = [&] { return std::string(op_name); };
   if (b == Backend::cpu) {
     if (!c.cpu) no_entry_can_run(t.operation, b, "it has no cpu implementation");
-    if (trace) c.trace = op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu)";
+    if (trace) c.trace = op() + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu)";
     return c;
   }
   std::string skipped;
-  auto skip = [&](const Entry<P, Out>& e, const std::string& why) {
-    if (want_reasons)
+  auto skip = [&](bool reasons, const Entry<P, Out>& e, const std::string& why) {
+    if (reasons)
       skipped += (skipped.empty() ? "" : "; ") + std::string(variant_name(e.variant)) + ": " + why;
   };
   if (is_cuda_variant(forced)) {
     const Entry<P, Out>* f = nullptr;
-    std::string known;
-    for (const auto& e : t.entries) {
-      if (e.executor != Executor::cuda) continue;
-      known += (known.empty() ? "" : ", ") + std::string(variant_name(e.variant));
-      if (e.variant == forced) f = &e;
-    }
-    if (!f)
-      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
-                           " does not compute " + op +
+    for (const auto& e : t.entries)
+      if (e.executor == Executor::cuda && e.variant == forced) f = &e;
+    if (!f) {
+      std::string known;
+      for (const auto& e : t.entries)
+        if (e.executor == Executor::cuda)
+          known += (known.empty() ? "" : ", ") + std::string(variant_name(e.variant));
+      throw NotImplemented(op() + ": variant " + std::string(variant_name(forced)) +
+                           " does not compute " + op() +
                            " (its cuda variants: " + (known.empty() ? "none" : known) + ")");
+    }
     if (unavailable && !cuda_compiled())
-      throw NotCompiled(op + ": variant " + std::string(variant_name(forced)) + ": " +
+      throw NotCompiled(op() + ": variant " + std::string(variant_name(forced)) + ": " +
                         *unavailable);
     if (unavailable)
-      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
+      throw NotImplemented(op() + ": variant " + std::string(variant_name(forced)) +
                            " cannot run: " + *unavailable);
     if (Reason why = f->can_implement(p, out))
-      throw NotImplemented(op + ": variant " + std::string(variant_name(forced)) +
+      throw NotImplemented(op() + ": variant " + std::string(variant_name(forced)) +
                            " cannot run this problem: " + *why);
     c.cuda = f;
   } else {
-    // Cost order: cheapest first, ties in the table's order.
-    std::vector<std::pair<double, const Entry<P, Out>*>> order;
-    for (const auto& e : t.entries) {
-      if (e.executor != Executor::cuda) continue;
-      if (!e.automatic) {
-        skip(e, "runs only when forced");
-        continue;
+    // Cost order: cheapest first, ties in the table's order. With `reasons`, every skipped
+    // entry's reason goes to `skipped` (for the trace, or the error when nothing can run).
+    // The order lives on the stack (no allocation per call) unless the table is unusually long.
+    using Ranked = std::pair<double, const Entry<P, Out>*>;
+    constexpr std::size_t kInline = 16;
+    auto pick = [&](bool reasons) -> const Entry<P, Out>* {
+      Ranked inline_order[kInline];
+      std::vector<Ranked> heap_order;
+      Ranked* order = inline_order;
+      if (t.entries.size() > kInline) {
+        heap_order.resize(t.entries.size());
+        order = heap_order.data();
       }
-      order.emplace_back(e.cost ? e.cost(p, out) : 0.0, &e);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto& x, const auto& y) { return x.first < y.first; });
-    for (const auto& [cost, e] : order) {
-      if (unavailable) {
-        skip(*e, *unavailable);
-        continue;
+      std::size_t n = 0;
+      for (const auto& e : t.entries) {
+        if (e.executor != Executor::cuda) continue;
+        if (!e.automatic) {
+          skip(reasons, e, "runs only when forced");
+          continue;
+        }
+        // Insertion by cost, after every entry of equal cost (stable).
+        const Ranked r{e.cost ? e.cost(p, out) : 0.0, &e};
+        std::size_t at = n++;
+        for (; at > 0 && order[at - 1].first > r.first; --at) order[at] = order[at - 1];
+        order[at] = r;
       }
-      if (Reason why = e->can_implement(p, out)) {
-        skip(*e, *why);
-        continue;
+      for (std::size_t k = 0; k < n; ++k) {
+        const Entry<P, Out>* e = order[k].second;
+        if (unavailable) {
+          skip(reasons, *e, *unavailable);
+          continue;
+        }
+        if (Reason why = e->can_implement(p, out)) {
+          skip(reasons, *e, *why);
+          continue;
+        }
+        return e;
       }
-      c.cuda = e;
-      break;
-    }
+      if (reasons && n == 0 && skipped.empty()) skipped = "no cuda kernel for " + op();
+      return nullptr;
+    };
+    c.cuda = pick(trace);
     if (!c.cuda) {
-      if (order.empty() && skipped.empty()) skipped = "no cuda kernel for " + op;
-      if (b != Backend::automatic || !c.cpu) {
-        if (unavailable && !cuda_compiled()) throw NotCompiled(op + ": " + *unavailable);
+      const bool fails = b != Backend::automatic || !c.cpu;
+      if (fails && unavailable && !cuda_compiled()) throw NotCompiled(op() + ": " + *unavailable);
+      if (fails) {
+        if (!trace) pick(true);  // the reasons, for the error only
         no_entry_can_run(t.operation, b, skipped);
       }
       if (trace)
         c.trace =
-            op + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu); skipped " + skipped;
+            op() + ": " + std::string(variant_name(c.cpu->variant)) + " (cpu); skipped " + skipped;
       return c;
     }
   }
@@ -200,7 +219,7 @@ Choice<P, Out> choose(const Table<P, Out>& t, const P& p, const Out& out, Varian
   }
   if (trace)
     c.trace =
-        op + ": " +
+        op() + ": " +
         (c.cpu ? "verify " + std::string(variant_name(c.cpu->variant)) + " (cpu) against " : "") +
         std::string(variant_name(c.cuda->variant)) + " (cuda)" +
         (skipped.empty() ? "" : "; skipped " + skipped);

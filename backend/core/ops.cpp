@@ -93,9 +93,11 @@ DenseMatrix abs_values(const DenseMatrix& x, const Context& ctx) {
 void mxm(Matrix& C, const Matrix* M, Accum acc, const Semiring& s, const Matrix& A,
          const Matrix& B, const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a), b = dims(B, d.transpose_b);
-  require(a.cols == b.rows, "mxm", "inner dimensions differ: A is " + str(a) + ", B is " + str(b));
-  require(dims(C) == Dims{a.rows, b.cols}, "mxm",
-          "C is " + str(dims(C)) + " but A*B is " + str({a.rows, b.cols}));
+  require(a.cols == b.rows, "mxm",
+          [&] { return "inner dimensions differ: A is " + str(a) + ", B is " + str(b); });
+  require(dims(C) == Dims{a.rows, b.cols}, "mxm", [&] {
+    return "C is " + str(dims(C)) + " but A*B is " + str({a.rows, b.cols});
+  });
   check_mask("mxm", M, dims(C));
   check_accum("mxm", acc);
   Tolerance tol = tol_for(C.type(), s.add, a.cols);
@@ -117,8 +119,10 @@ void mxm(Matrix& C, const Matrix* M, Accum acc, const Semiring& s, const Matrix&
 void mxv(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Matrix& A, const Vector& u,
          const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a);
-  require(a.cols == u.size(), "mxv", "A is " + str(a) + " but u has size " + std::to_string(u.size()));
-  require(w.size() == a.rows, "mxv", "w has size " + std::to_string(w.size()) + " but A is " + str(a));
+  require(a.cols == u.size(), "mxv",
+          [&] { return "A is " + str(a) + " but u has size " + std::to_string(u.size()); });
+  require(w.size() == a.rows, "mxv",
+          [&] { return "w has size " + std::to_string(w.size()) + " but A is " + str(a); });
   check_mask("mxv", m, w.size());
   check_accum("mxv", acc);
   detail::execute(detail::mxv_table(), detail::MxvProblem{m, acc, s, A, u, d}, d.variant, w, ctx,
@@ -128,8 +132,10 @@ void mxv(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Matrix&
 void vxm(Vector& w, const Vector* m, Accum acc, const Semiring& s, const Vector& u, const Matrix& A,
          const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_b);
-  require(a.rows == u.size(), "vxm", "u has size " + std::to_string(u.size()) + " but A is " + str(a));
-  require(w.size() == a.cols, "vxm", "w has size " + std::to_string(w.size()) + " but A is " + str(a));
+  require(a.rows == u.size(), "vxm",
+          [&] { return "u has size " + std::to_string(u.size()) + " but A is " + str(a); });
+  require(w.size() == a.cols, "vxm",
+          [&] { return "w has size " + std::to_string(w.size()) + " but A is " + str(a); });
   check_mask("vxm", m, w.size());
   check_accum("vxm", acc);
   detail::execute(detail::vxm_table(), detail::MxvProblem{m, acc, s, A, u, d}, d.variant, w, ctx,
@@ -140,9 +146,11 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& 
          const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a);
   Dims b = d.transpose_b ? Dims{B.ncols(), B.nrows()} : Dims{B.nrows(), B.ncols()};
-  require(a.cols == b.rows, "mxm (dense)", "A is " + str(a) + " but B is " + str(b));
-  require(C.nrows() == a.rows && C.ncols() == b.cols, "mxm (dense)",
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, b.cols}));
+  require(a.cols == b.rows, "mxm (dense)",
+          [&] { return "A is " + str(a) + " but B is " + str(b); });
+  require(C.nrows() == a.rows && C.ncols() == b.cols, "mxm (dense)", [&] {
+    return "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, b.cols});
+  });
   detail::check_dense_output_flags("mxm (dense)", d, true);
   Tolerance tol = tol_for(C.type(), s.add, a.cols);
   std::optional<DenseMatrix> scale;
@@ -163,10 +171,12 @@ void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& 
 void mxm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMatrix& B,
          const Epilogue& ep, const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a);
-  require(a.cols == B.nrows(), "mxm (dense, epilogue)",
-          "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()}));
-  require(C.nrows() == a.rows && C.ncols() == B.ncols(), "mxm (dense, epilogue)",
-          "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()}));
+  require(a.cols == B.nrows(), "mxm (dense, epilogue)", [&] {
+    return "A is " + str(a) + " but B is " + str({B.nrows(), B.ncols()});
+  });
+  require(C.nrows() == a.rows && C.ncols() == B.ncols(), "mxm (dense, epilogue)", [&] {
+    return "C is " + str({C.nrows(), C.ncols()}) + " but A*B is " + str({a.rows, B.ncols()});
+  });
   if (ep.has_bias() && !ep.bias)
     throw InvalidValue("mxm (dense, epilogue): a bias epilogue needs a bias vector");
   if (ep.has_bias() && ep.bias->size() != C.ncols())
@@ -225,10 +235,11 @@ void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A
     widest = std::max(widest, x.cols);
   }
   require(rows == C.nrows() && inner == B.nrows() && B.ncols() == C.ncols(),
-          "mxm_batched (stacked)",
-          "the " + std::to_string(A.size()) + " items are " + std::to_string(rows) + " x " +
-              std::to_string(inner) + " stacked, B is " + str({B.nrows(), B.ncols()}) +
-              ", C is " + str({C.nrows(), C.ncols()}));
+          "mxm_batched (stacked)", [&] {
+            return "the " + std::to_string(A.size()) + " items are " + std::to_string(rows) +
+                   " x " + std::to_string(inner) + " stacked, B is " + str({B.nrows(), B.ncols()}) +
+                   ", C is " + str({C.nrows(), C.ncols()});
+          });
   if (ep.has_bias()) {
     if (!ep.bias) throw InvalidValue("mxm_batched (stacked): the epilogue needs a bias vector");
     if (ep.bias->size() != C.ncols())

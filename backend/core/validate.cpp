@@ -6,13 +6,15 @@ namespace ringblas::detail {
 std::string str(Dims d) { return std::to_string(d.rows) + "x" + std::to_string(d.cols); }
 
 void check_mask(const char* op, const Matrix* m, Dims c) {
-  if (m) require(dims(*m) == c, op, "mask is " + str(dims(*m)) + " but C is " + str(c));
+  if (m)
+    require(dims(*m) == c, op, [&] { return "mask is " + str(dims(*m)) + " but C is " + str(c); });
 }
 
 void check_mask(const char* op, const Vector* m, Index n) {
   if (m)
-    require(m->size() == n, op,
-            "mask has size " + std::to_string(m->size()) + " but w has " + std::to_string(n));
+    require(m->size() == n, op, [&] {
+      return "mask has size " + std::to_string(m->size()) + " but w has " + std::to_string(n);
+    });
 }
 
 void check_indices(const char* op, const Indices& ix, Index n, const char* what) {

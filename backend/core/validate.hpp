@@ -3,6 +3,7 @@
 // flags on dense outputs), each with one message. Kernels keep only the checks that guard memory.
 #pragma once
 #include <string>
+#include <type_traits>
 
 #include "ringblas/error.hpp"
 #include "ringblas/ops.hpp"
@@ -21,6 +22,13 @@ inline Dims dims(const Matrix& a, bool transposed = false) {
 /// DimensionMismatch("op: what") unless ok.
 inline void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw DimensionMismatch(std::string(op) + ": " + what);
+}
+/// The same with the message built by `what()` only on failure: the products validate on every
+/// call, and building a message string there costs a call about a microsecond (issue 9).
+template <class What>
+requires std::is_invocable_r_v<std::string, What>
+inline void require(bool ok, const char* op, What&& what) {
+  if (!ok) throw DimensionMismatch(std::string(op) + ": " + what());
 }
 void check_mask(const char* op, const Matrix* m, Dims c);
 void check_mask(const char* op, const Vector* m, Index n);

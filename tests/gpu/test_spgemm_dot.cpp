@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_dot.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/op_cases.hpp"
 #include "support/random_matrix.hpp"
@@ -23,11 +24,7 @@ namespace ringblas::test {
 namespace {
 
 std::vector<Semiring> dot_semirings() {
-  std::vector<Semiring> out;
-#define RINGBLAS_DOT_SEMIRING(M, O, TY) out.push_back(semiring(#M "_" #O, Type::TY));
-#include "backend/cuda/spgemm_dot/manifest.def"
-#undef RINGBLAS_DOT_SEMIRING
-  return out;
+  return cuda::manifest::semirings<cuda::manifest::spgemm_dot>();
 }
 
 Accum accum_for(const Semiring& s) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_hash.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/op_cases.hpp"
 #include "support/oracle.hpp"
@@ -26,18 +27,9 @@
 namespace ringblas::test {
 namespace {
 
-struct ManifestRow {
-  std::string name;
-  Type type;
-};
-
-/// The core rows of backend/cuda/manifest.def (every build compiles them).
-std::vector<ManifestRow> core_rows() {
-  std::vector<ManifestRow> rows;
-#define RINGBLAS_CUDA_ROW(NAME, ADD, MUL, T) rows.push_back({#NAME, type_of_v<T>});
-#include "backend/cuda/manifest.def"
-#undef RINGBLAS_CUDA_ROW
-  return rows;
+/// The spgemm_hash rows of backend/cuda/manifest.def as built.
+std::vector<Semiring> built_rows() {
+  return cuda::manifest::semirings<cuda::manifest::spgemm_hash>();
 }
 
 Descriptor hash_desc(MaskMode m = MaskMode::none, bool replace = false, bool ta = false,
@@ -76,12 +68,11 @@ TEST_F(SpgemmHash, ManifestSemiringsMasksAccumReplaceMatchOracle) {
   Context ctx(Backend::cuda);
   int failures = 0, cases = 0;
   std::uint64_t seed = 100;
-  for (const ManifestRow& row : core_rows()) {
-    const Semiring s = semiring(row.name, row.type);
-    const Matrix A = random_matrix(23, 19, 0.25, row.type, ++seed);
-    const Matrix B = random_matrix(19, 17, 0.3, row.type, ++seed);
-    const Matrix C0 = random_matrix(23, 17, 0.2, row.type, ++seed);
-    const Matrix M = random_mask(23, 17, 0.4, row.type, ++seed);
+  for (const Semiring& s : built_rows()) {
+    const Matrix A = random_matrix(23, 19, 0.25, s.type, ++seed);
+    const Matrix B = random_matrix(19, 17, 0.3, s.type, ++seed);
+    const Matrix C0 = random_matrix(23, 17, 0.2, s.type, ++seed);
+    const Matrix M = random_mask(23, 17, 0.4, s.type, ++seed);
     for (MaskMode m : {MaskMode::none, MaskMode::value, MaskMode::structure,
                        MaskMode::complement_value, MaskMode::complement_structure}) {
       for (Accum accum : {Accum{}, Accum{BinaryOpCode::plus}, Accum{BinaryOpCode::min}}) {

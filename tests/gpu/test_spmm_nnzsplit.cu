@@ -15,6 +15,7 @@
 
 #include "backend/cuda/spmm_subwarp/spmm_subwarp_impl.cuh"  // the launcher with its code knobs
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spmm_subwarp.hpp"
 #include "semirings/semiring.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
@@ -143,10 +144,7 @@ TEST_F(SpmmNnzsplit, MinPlusAtomicsAndEpilogues) {
 TEST_F(SpmmNnzsplit, PublicMxmForcedAndChosenOnPowerLawGraphs) {
   // Through mxm: R-MAT (mean row about 14, so spmm_subwarp takes the nnz-split mapping) with
   // every manifest semiring at a vector width and a scalar one, checked by Backend::verify.
-  std::vector<Semiring> all;
-#define RINGBLAS_SPMM_SEMIRING(M, O, TY) all.push_back(semiring(#M "_" #O, Type::TY));
-#include "backend/cuda/spmm_subwarp/spmm_manifest.def"
-#undef RINGBLAS_SPMM_SEMIRING
+  const std::vector<Semiring> all = cuda::manifest::semirings<cuda::manifest::spmm_subwarp>();
   const Matrix g = rmat(10, 8, 211).adjacency;
   for (const Semiring& s : all)
     for (Index n : {Index(7), Index(64), Index(256)}) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spmm_subwarp.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 #include "support/rmat.hpp"
@@ -89,10 +90,7 @@ TEST_F(SpmmRowsplit, EmptyDenseRowAndDegenerateShapes) {
 }
 
 TEST_F(SpmmRowsplit, EveryManifestSemiring) {
-  std::vector<Semiring> all;
-#define RINGBLAS_SPMM_SEMIRING(M, O, TY) all.push_back(semiring(#M "_" #O, Type::TY));
-#include "backend/cuda/spmm_subwarp/spmm_manifest.def"
-#undef RINGBLAS_SPMM_SEMIRING
+  const std::vector<Semiring> all = cuda::manifest::semirings<cuda::manifest::spmm_subwarp>();
   const Matrix g = rmat(9, 8, 7).adjacency;
   for (const Semiring& s : all)
     for (Index n : {Index(3), Index(64)}) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spmm_subwarp.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 #if defined(RINGBLAS_HAS_CUDA)
@@ -25,13 +26,9 @@ constexpr Variant kSpmmVariants[] = {Variant::spmm_subwarp, Variant::spmm_subwar
                                      Variant::spmm_batched_coo};
 constexpr Index kWidths[] = {1, 2, 3, 7, 16, 17, 32, 33, 64, 256, 1024};
 
-/// The core semirings of backend/cuda/spmm_subwarp/spmm_manifest.def.
+/// The semirings compiled for spmm_subwarp (backend/cuda/manifest.def as built).
 std::vector<Semiring> spmm_semirings() {
-  std::vector<Semiring> out;
-#define RINGBLAS_SPMM_SEMIRING(M, O, TY) out.push_back(semiring(#M "_" #O, Type::TY));
-#include "backend/cuda/spmm_subwarp/spmm_manifest.def"
-#undef RINGBLAS_SPMM_SEMIRING
-  return out;
+  return cuda::manifest::semirings<cuda::manifest::spmm_subwarp>();
 }
 
 /// C = A ⊕.⊗ B on the GPU with `v` forced, checked against the cpu backend; "" when they agree.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "ringblas_generated/cuda_manifest/spmv.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/op_cases.hpp"
 #include "support/random_matrix.hpp"
@@ -16,11 +17,7 @@ namespace ringblas::test {
 namespace {
 
 std::vector<Semiring> spmv_semirings() {
-  std::vector<Semiring> out;
-#define RINGBLAS_SPMV_SEMIRING(M, O, TY) out.push_back(semiring(#M "_" #O, Type::TY));
-#include "backend/cuda/spmv/spmv_manifest.def"
-#undef RINGBLAS_SPMV_SEMIRING
-  return out;
+  return cuda::manifest::semirings<cuda::manifest::spmv>();
 }
 
 /// One mxv (or vxm) on the GPU with `v` forced, checked against the cpu backend.

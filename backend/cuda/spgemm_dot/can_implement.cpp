@@ -12,9 +12,7 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix* mask, 
   if (!mask) return "no mask: the dot-product kernel computes the mask's entries only";
   if (desc.mask_complement)
     return "complemented mask: the dot-product kernel computes the mask's entries only";
-  if (!with_dot_semiring(s, [](auto) {}))
-    return "semiring " + s.name() +
-           " is not compiled for spgemm_dot (backend/cuda/spgemm_dot/manifest.def)";
+  if (!manifest::compiled<manifest::spgemm_dot>(s)) return manifest::not_compiled(s, "spgemm_dot");
   constexpr Index lim = std::numeric_limits<std::int32_t>::max() - 1;
   for (const Matrix* x : {mask, &A, &B})
     if (x->nrows() > lim || x->ncols() > lim || x->nnz() > lim)

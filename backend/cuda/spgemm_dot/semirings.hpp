@@ -1,21 +1,15 @@
-// A runtime Semiring onto the spgemm_dot manifest's compiled semiring functor.
+// A runtime Semiring onto spgemm_dot's compiled semiring functor (rows of
+// backend/cuda/manifest.def as built; launcher.cu instantiates the kernels where it calls them).
 #pragma once
-#include "backend/cuda/spmm_subwarp/semiring_types.hpp"
+#include "backend/cuda/common/manifest.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_dot.hpp"
 
 namespace ringblas::cuda::spgemm_dot {
 
-/// Calls f(S{}) for the manifest's semiring equal to `s`; false when it is not compiled.
+/// Calls f(S{}) for the compiled semiring equal to `s`; false when it is not compiled.
 template <class F>
 bool with_dot_semiring(const Semiring& s, F&& f) {
-  if (s.is_user()) return false;
-#define RINGBLAS_DOT_SEMIRING(M, O, TY)                                           \
-  if (s.add == MonoidCode::M && s.mul == BinaryOpCode::O && s.type == Type::TY) { \
-    f(RINGBLAS_SEMIRING_T(M, O, TY){});                                           \
-    return true;                                                                  \
-  }
-#include "backend/cuda/spgemm_dot/manifest.def"
-#undef RINGBLAS_DOT_SEMIRING
-  return false;
+  return manifest::with_semiring<manifest::spgemm_dot>(s, static_cast<F&&>(f));
 }
 
 }  // namespace ringblas::cuda::spgemm_dot

@@ -15,7 +15,7 @@
 namespace ringblas::cuda::spgemm_dot {
 
 /// Why spgemm_dot cannot run C<M> = C accum op(A) ⊕.⊗ op(B), or nullopt: it needs a mask that
-/// is not complemented (the entries to compute), a semiring of manifest.def as built (none
+/// is not complemented (the entries to compute), a semiring compiled for spgemm_dot (backend/cuda/manifest.def) (none
 /// positional), and sizes within 32-bit indices.
 std::optional<std::string> can_implement(const Semiring& s, const Matrix* mask, const Matrix& A,
                                          const Matrix& B, const Descriptor& desc);

@@ -1,6 +1,7 @@
 // spgemm_hash::can_implement and the registry of compiled pipelines (plain C++, so that the
 // dispatch asks it without nvcc): the semiring as built, C's column count, the device's shared
 // memory.
+#include <cstdint>
 #include <string>
 
 #include "backend/cuda/common/device_props.hpp"
@@ -8,21 +9,27 @@
 #include "backend/cuda/spgemm_hash/policy.hpp"
 #include "backend/cuda/spgemm_hash/registry_lookup.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
+#include "ringblas/codes.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_hash.hpp"
 
 namespace ringblas::cuda::spgemm_hash {
 
-#define RINGBLAS_CATALOG(NAME, ADD, MUL) void register_spgemm_hash_##NAME(registry&);
-#include "semirings/catalog.def"
-#undef RINGBLAS_CATALOG
+namespace {
+template <class... S>
+registry make_registry(manifest::row_list<S...>) {
+  registry out;
+  (out.rows.push_back(registry_row{std::string(monoid_name(S::add_monoid::code)) + "_" +
+                                       std::string(binary_op_name(S::mul_op::code)),
+                                   S::add_monoid::code, S::mul_op::code,
+                                   type_of_v<typename S::value_type>, &run_typed<S, std::int32_t>,
+                                   &run_typed<S, std::int64_t>}),
+   ...);
+  return out;
+}
+}  // namespace
 
 const registry& the_registry() {
-  static const registry r = [] {
-    registry out;
-#define RINGBLAS_CATALOG(NAME, ADD, MUL) register_spgemm_hash_##NAME(out);
-#include "semirings/catalog.def"
-#undef RINGBLAS_CATALOG
-    return out;
-  }();
+  static const registry r = make_registry(manifest::spgemm_hash{});
   return r;
 }
 
@@ -47,10 +54,7 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
   (void)accum;  // positional accumulators are rejected by validation (backend/core/validate.hpp)
   if (s.is_user())
     return "user-defined semiring " + s.name() + " has no compiled spgemm_hash kernel";
-  if (!find_row(s))
-    return "semiring " + s.name() +
-           " is not in backend/cuda/manifest.def as built (RINGBLAS_ALL_SEMIRINGS=ON adds the "
-           "whole catalog)";
+  if (!find_row(s)) return manifest::not_compiled(s, "spgemm_hash");
   const Index lim = Index(1) << 31;
   const Index ncols = desc.transpose_b ? B.nrows() : B.ncols();
   if (ncols >= lim - 1) return "more than 2^31 columns in C";

@@ -587,3 +587,13 @@ Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
 }
 
 }  // namespace ringblas::cuda::spgemm_hash
+
+/// Instantiates the spgemm_hash pipeline for the semiring functor SR, both index types (the
+/// RINGBLAS_UNIT of spgemm_hash in backend/cuda/manifest.def).
+#define RINGBLAS_INSTANTIATE_SPGEMM_HASH(SR)                                                    \
+  template ringblas::Matrix ringblas::cuda::spgemm_hash::run_typed<SR, std::int32_t>(       \
+      const ::ringblas::Matrix&, const ::ringblas::Matrix&, const ::ringblas::cuda::DeviceMask&, \
+      std::size_t, const ::ringblas::Context&, ::ringblas::cuda::spgemm_hash::run_info&);       \
+  template ringblas::Matrix ringblas::cuda::spgemm_hash::run_typed<SR, std::int64_t>(       \
+      const ::ringblas::Matrix&, const ::ringblas::Matrix&, const ::ringblas::cuda::DeviceMask&, \
+      std::size_t, const ::ringblas::Context&, ::ringblas::cuda::spgemm_hash::run_info&);

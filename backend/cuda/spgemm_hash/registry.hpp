@@ -1,5 +1,7 @@
-// spgemm_hash's table of compiled semiring x type pipelines, filled from backend/cuda/manifest.def
-// by the instantiation units (inst/<name>.cu) and searched by the launcher.
+// spgemm_hash's table of compiled semiring x type pipelines: one row per spgemm_hash row of
+// backend/cuda/manifest.def as built (can_implement.cpp fills it from the generated row list; the
+// generated units cuda_inst/spgemm_hash_<semiring>.cu instantiate run_typed), searched by the
+// launcher.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,6 +26,12 @@ struct run_info {
 /// info.need_wide when 32-bit indices cannot hold the products.
 using run_fn = Matrix (*)(const Matrix& A, const Matrix& B, const DeviceMask& mask,
                           std::size_t budget_bytes, const Context& ctx, run_info& info);
+
+/// The pipeline of semiring functor S with index type I (numeric_impl.cuh defines it; the
+/// manifest's units instantiate it through RINGBLAS_INSTANTIATE_SPGEMM_HASH).
+template <class S, class I>
+Matrix run_typed(const Matrix& A, const Matrix& B, const DeviceMask& mask,
+                 std::size_t budget_bytes, const Context& ctx, run_info& info);
 
 struct registry_row {
   std::string name;

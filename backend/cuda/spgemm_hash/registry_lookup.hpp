@@ -7,7 +7,7 @@
 
 namespace ringblas::cuda::spgemm_hash {
 
-/// Every compiled row (filled once by the inst/<name>.cu units).
+/// Every compiled row (the spgemm_hash rows of backend/cuda/manifest.def as built).
 const registry& the_registry();
 /// The row of `s`, or nullptr when it is not compiled (or user-defined).
 const registry_row* find_row(const Semiring& s);

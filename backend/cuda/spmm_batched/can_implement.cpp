@@ -3,6 +3,7 @@
 #include <string>
 
 #include "backend/cuda/spmm_batched/spmm_batched.hpp"
+#include "backend/cuda/spmm_subwarp/semiring_types.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_policy.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_subwarp.hpp"
 
@@ -11,7 +12,9 @@ namespace ringblas::cuda::spmm_batched {
 std::optional<std::string> can_implement(const Semiring& s, const Epilogue* ep,
                                          const Descriptor& desc, const std::vector<Index>& c_rows,
                                          bool coo) {
-  if (auto why = spmm_subwarp::kernel_support(s, ep, desc)) return why;
+  if (!manifest::compiled<manifest::spmm_batched>(s))
+    return manifest::not_compiled(s, "spmm_batched");
+  if (auto why = spmm_subwarp::operand_support(s, ep, desc)) return why;
   if (coo) {
     // The same rule as the launcher (spmm_batched_entry.cu): one column of the tallest C in
     // shared memory.

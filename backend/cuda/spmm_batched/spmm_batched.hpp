@@ -11,7 +11,7 @@
 namespace ringblas::cuda::spmm_batched {
 
 /// Why the family cannot compute C[k] = epilogue(op(A[k]) ⊕.⊗ B[k]) (ep nullptr: no epilogue),
-/// or nullopt: the semiring in spmm_manifest.def as built, B untransposed, no mask flags, a
+/// or nullopt: the semiring compiled for spmm_batched (backend/cuda/manifest.def), B untransposed, no mask flags, a
 /// numeric type for bias/ReLU/clamp; with `coo`, the tallest C column must fit the COO kernel's
 /// shared-memory tile. `c_rows` lists every item's C rows.
 std::optional<std::string> can_implement(const Semiring& s, const Epilogue* ep,

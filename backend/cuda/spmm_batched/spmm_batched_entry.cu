@@ -55,6 +55,7 @@ struct MetadataEntry {
   void* device = nullptr;
   std::size_t capacity = 0;
   std::vector<unsigned char> last;
+  std::vector<unsigned char> next;  ///< the resident path's metadata being built (kept: capacity)
 };
 std::mutex& metadata_mutex() {
   static std::mutex m;
@@ -65,27 +66,195 @@ std::unordered_map<cudaStream_t, MetadataEntry>& metadata_cache() {
   return *cache;
 }
 
-}  // namespace
+/// Makes `entry`'s device buffer hold `bytes` (on `stream`): skips the upload when they equal the
+/// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
+/// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
+/// so stream order protects the buffer.
+void upload_metadata(MetadataEntry& entry, const std::vector<unsigned char>& bytes,
+                     cudaStream_t stream, Context& ctx) {
+  if (entry.device && entry.last.size() == bytes.size() &&
+      std::memcmp(entry.last.data(), bytes.data(), bytes.size()) == 0)
+    return;
+  if (entry.capacity < bytes.size()) {
+    if (entry.device) RINGBLAS_CUDA_TRY(cudaFreeAsync(entry.device, stream));
+    entry.device = nullptr;
+    entry.last.clear();
+    RINGBLAS_CUDA_TRY(cudaMallocAsync(&entry.device, bytes.size(), stream));
+    entry.capacity = bytes.size();
+  }
+  // Pageable source: the copy is staged before cudaMemcpyAsync returns, so `bytes` may change.
+  RINGBLAS_CUDA_TRY(
+      cudaMemcpyAsync(entry.device, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, stream));
+  ctx.transfers.host_to_device += 1;
+  ctx.transfers.bytes_host_to_device += bytes.size();
+  entry.last.assign(bytes.begin(), bytes.end());
+}
 
-void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<const Matrix*>& A,
-                      const std::vector<const DenseMatrix*>& B, const Semiring& s,
-                      const Epilogue& ep, bool transpose_a, Variant variant, const char* op,
-                      Context& ctx, const std::vector<std::pair<Index, Index>>* row0) {
+/// The launch both paths end with: `p` with items, block offsets and sizes set.
+void launch_batch(BatchedProblem p, const SubwarpShape& shape, const Semiring& s,
+                  const Epilogue& ep, Variant variant, const char* op, Context& ctx) {
+  const Type T = s.type;
+  const std::size_t tsz = type_size(T);
+  const int n = p.n, max_m = p.max_m;
+  const std::size_t batch = static_cast<std::size_t>(p.batch);
+  DevDense bias;
+  if (ep.has_bias()) bias = device_dense_vector(*ep.bias, T, ctx);
+  p.epilogue.bias = ep.has_bias();
+  p.epilogue.relu = ep.has_relu();
+  p.epilogue.clamp = ep.clamp.has_value();
+  p.epilogue.clamp_value = ep.clamp.value_or(0);
+  p.epilogue.bias_values = bias.values;
+
+  const bool use_coo = variant == Variant::spmm_batched_coo;
+  int col_block = 0;
+  if (use_coo) {
+    const long long per_col = static_cast<long long>(max_m) * static_cast<long long>(tsz);
+    const long long fit = per_col ? SpmmPolicy::coo_shared_bytes / per_col : n;
+    if (fit < 1)
+      throw NotImplemented(std::string(op) + ": spmm_batched_coo needs a " + std::to_string(max_m) +
+                           "-row column of C in shared memory; the largest item is too tall");
+    col_block = static_cast<int>(
+        std::min<long long>(fit >= n ? n : (fit >= 32 ? fit / 32 * 32 : fit), std::max(n, 1)));
+    if (col_block < 1) col_block = 1;
+  }
+  if (ctx.trace)
+    ctx.trace_line(
+        std::string(op) + ": " + (use_coo ? "spmm_batched_coo" : "spmm_batched") + ", batch " +
+        std::to_string(batch) + ", max m " + std::to_string(max_m) + ", n_B " + std::to_string(n) +
+        (use_coo ? ", column block " + std::to_string(col_block)
+                 : ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " +
+                       std::to_string(shape.vec) + ", " + std::to_string(p.total_blocks) +
+                       " row blocks x " + std::to_string(shape.chunks) + " column chunks"));
+  with_spmm_batched_semiring(s, [&](auto sr_tag) {
+    using S = decltype(sr_tag);
+    if (use_coo)
+      spmm_batched_coo_launch<S>(p, col_block, ctx.stream, ctx.debug_sync);
+    else
+      spmm_batched_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
+  });
+}
+
+/// One item as the resident path reads it: operands and, in the stacked form, the first rows of
+/// B and C that belong to it.
+struct ItemRef {
+  const Matrix* a;
+  const DenseMatrix* b;
+  DenseMatrix* c;
+  Index b_row, c_row;
+};
+
+/// The batch when every operand already is where and as the kernels read it (A[b] on the device
+/// with 32-bit indices, of the semiring's type where the multiply reads it, not transposed; B[b]
+/// and C[b] on the device of the semiring's type): one pass writes each item's metadata straight
+/// into the per-stream buffer (no per-item allocation, staging or write-back), uploaded only when
+/// it differs from the last call's on this stream. Issue 9: the per-call host cost of mxm_batched
+/// on device-resident operands. `item(b)` is called for b = 0, 1, ... in order. Returns false,
+/// having touched nothing, when an item is not so (the general path then handles the call).
+template <class ItemFn>
+bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, const Epilogue& ep,
+                        Variant variant, const char* op, Context& ctx) {
+  if (batch == 0) return false;
+  const Type T = s.type;
+  const std::size_t tsz = type_size(T);
+  const bool reads_a = reads_x(s.mul), reads_b = reads_y(s.mul);
+  constexpr long long lim = std::numeric_limits<int>::max() / 2;
+  auto stream = static_cast<cudaStream_t>(ctx.stream);
+  std::lock_guard<std::mutex> lock(metadata_mutex());
+  MetadataEntry& entry = metadata_cache()[stream];
+  const std::size_t items_bytes = align_up(batch * sizeof(BatchItem));
+  entry.next.resize(items_bytes + (batch + 1) * sizeof(int));
+  auto* items = reinterpret_cast<BatchItem*>(entry.next.data());
+  auto* offsets = reinterpret_cast<int*>(entry.next.data() + items_bytes);
+  int n = -1, max_m = 0;
+  bool vec_ok = true;
+  for (std::size_t b = 0; b < batch; ++b) {
+    const ItemRef r = item(b);
+    const Matrix& a = *r.a;
+    const DenseMatrix& bm = *r.b;
+    DenseMatrix& cm = *r.c;
+    if (a.location() != Location::device || a.index_type() != IndexType::i32 ||
+        (reads_a && a.type() != T) ||
+        (reads_b && (bm.location() != Location::device || bm.type() != T)) ||
+        cm.location() != Location::device || cm.type() != T)
+      return false;
+    const long long m = a.nrows(), k = a.ncols();
+    if (b == 0) n = static_cast<int>(bm.ncols());
+    if (m > lim || k > lim || a.nnz() > lim || m * n > lim || k * n > lim) return false;
+    BatchItem& it = items[b];
+    std::memset(&it, 0, sizeof it);  // padding too: the metadata are compared byte by byte
+    it.m = static_cast<int>(m);
+    it.k = static_cast<int>(k);
+    it.nnz = static_cast<int>(a.nnz());
+    it.row_ptr = a.row_ptr().as<std::int32_t>();
+    it.col_idx = a.col_idx().as<std::int32_t>();
+    it.a_values = reads_a ? a.values().data() : nullptr;
+    it.b_rs = static_cast<int>(row_stride(bm));
+    it.b_cs = static_cast<int>(col_stride(bm));
+    it.c_rs = static_cast<int>(row_stride(cm));
+    it.c_cs = static_cast<int>(col_stride(cm));
+    it.b = reads_b ? static_cast<const unsigned char*>(bm.values().data()) +
+                         r.b_row * row_stride(bm) * static_cast<long long>(tsz)
+                   : nullptr;
+    it.c = static_cast<unsigned char*>(cm.values().data()) +
+           r.c_row * row_stride(cm) * static_cast<long long>(tsz);
+    vec_ok = vec_ok &&
+             (!reads_b || (it.b_cs == 1 && aligned16(it.b) && (it.b_rs * tsz) % 16 == 0)) &&
+             it.c_cs == 1 && aligned16(it.c) && (it.c_rs * tsz) % 16 == 0;
+    max_m = std::max(max_m, it.m);
+  }
+  const int vec = vec_ok && tsz >= 4 && n % int(16 / tsz) == 0 ? int(16 / tsz) : 1;
+  const SubwarpShape shape = subwarp_shape(n, vec);
+  offsets[0] = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    const long long threads = static_cast<long long>(items[b].m) << shape.log_sw;
+    offsets[b + 1] = offsets[b] + static_cast<int>((threads + SpmmPolicy::block_threads - 1) /
+                                                   SpmmPolicy::block_threads);
+  }
+  upload_metadata(entry, entry.next, stream, ctx);
+  const auto* base = static_cast<const unsigned char*>(entry.device);
+  BatchedProblem p;
+  p.batch = static_cast<int>(batch);
+  p.n = n;
+  p.max_m = max_m;
+  p.items = reinterpret_cast<const BatchItem*>(base);
+  p.block_offsets = reinterpret_cast<const int*>(base + items_bytes);
+  p.total_blocks = offsets[batch];
+  launch_batch(p, shape, s, ep, variant, op, ctx);
+  return true;
+}
+
+/// The checks every batched call makes before touching anything.
+void check_batched_call(const Semiring& s, const Epilogue& ep, Variant variant, const char* op) {
   if (variant != Variant::automatic && variant != Variant::spmm_batched &&
       variant != Variant::spmm_batched_coo)
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(variant)) +
                          " does not compute a batched SpMM");
   if (s.type == Type::boolean && !ep.is_identity())
     throw NotImplemented(std::string(op) + ": bias/ReLU/clamp epilogues need a numeric type");
+  if (!manifest::compiled<manifest::spmm_batched>(s))
+    throw NotImplemented(std::string(op) + ": " + manifest::not_compiled(s, "spmm_batched"));
+}
+
+}  // namespace
+
+void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<const Matrix*>& A,
+                      const std::vector<const DenseMatrix*>& B, const Semiring& s,
+                      const Epilogue& ep, bool transpose_a, Variant variant, const char* op,
+                      Context& ctx, const std::vector<std::pair<Index, Index>>* row0) {
+  check_batched_call(s, ep, variant, op);
   const Type T = s.type;
   const std::size_t tsz = type_size(T);
   const bool reads_a = reads_x(s.mul), reads_b = reads_y(s.mul);
   const std::size_t batch = A.size();
-  bool compiled = with_spmm_semiring(s, [](auto) {});
-  if (!compiled)
-    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
-                         " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)");
   if (batch == 0) return;
+  if (!transpose_a && run_resident_batch(
+                          batch,
+                          [&](std::size_t b) {
+                            return ItemRef{A[b], B[b], C[b], row0 ? (*row0)[b].first : 0,
+                                           row0 ? (*row0)[b].second : 0};
+                          },
+                          s, ep, variant, op, ctx))
+    return;
   const int n = static_cast<int>(B[0]->ncols());
   constexpr long long lim = std::numeric_limits<int>::max() / 2;
 
@@ -231,16 +400,15 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
   }
   std::memcpy(up.bytes.data() + items_at, items.data(), items.size() * sizeof(BatchItem));
   std::memcpy(up.bytes.data() + offsets_at, offsets.data(), offsets.size() * sizeof(int));
-  if (!entry || entry->last != up.bytes) {
+  if (entry) {
+    upload_metadata(*entry, up.bytes, stream, ctx);
+  } else {
     // Pageable source: the copy is staged before cudaMemcpyAsync returns, so `up` may go away.
     RINGBLAS_CUDA_TRY(cudaMemcpyAsync(base_ptr, up.bytes.data(), up.bytes.size(), cudaMemcpyHostToDevice, stream));
     ctx.transfers.host_to_device += 1;
     ctx.transfers.bytes_host_to_device += up.bytes.size();
-    if (entry) entry->last = up.bytes;
   }
 
-  DevDense bias;
-  if (ep.has_bias()) bias = device_dense_vector(*ep.bias, T, ctx);
   BatchedProblem p;
   p.batch = static_cast<int>(batch);
   p.n = n;
@@ -248,35 +416,7 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
   p.items = reinterpret_cast<const BatchItem*>(base + items_at);
   p.block_offsets = reinterpret_cast<const int*>(base + offsets_at);
   p.total_blocks = offsets[batch];
-  p.epilogue.bias = ep.has_bias();
-  p.epilogue.relu = ep.has_relu();
-  p.epilogue.clamp = ep.clamp.has_value();
-  p.epilogue.clamp_value = ep.clamp.value_or(0);
-  p.epilogue.bias_values = bias.values;
-
-  const bool use_coo = variant == Variant::spmm_batched_coo;
-  int col_block = 0;
-  if (use_coo) {
-    const long long per_col = static_cast<long long>(max_m) * static_cast<long long>(tsz);
-    const long long fit = per_col ? SpmmPolicy::coo_shared_bytes / per_col : n;
-    if (fit < 1)
-      throw NotImplemented(std::string(op) + ": spmm_batched_coo needs a " + std::to_string(max_m) +
-                           "-row column of C in shared memory; the largest item is too tall");
-    col_block = static_cast<int>(std::min<long long>(fit >= n ? n : (fit >= 32 ? fit / 32 * 32 : fit), std::max(n, 1)));
-    if (col_block < 1) col_block = 1;
-  }
-  if (ctx.trace)
-    ctx.trace_line(std::string(op) + ": " + (use_coo ? "spmm_batched_coo" : "spmm_batched") + ", batch " +
-                 std::to_string(batch) + ", max m " + std::to_string(max_m) + ", n_B " + std::to_string(n) +
-                 (use_coo ? ", column block " + std::to_string(col_block)
-                          : ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
-                                ", " + std::to_string(p.total_blocks) + " row blocks x " + std::to_string(shape.chunks) +
-                                " column chunks"));
-  with_spmm_semiring(s, [&](auto sr_tag) {
-    using S = decltype(sr_tag);
-    if (use_coo) spmm_batched_coo_launch<S>(p, col_block, ctx.stream, ctx.debug_sync);
-    else spmm_batched_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
-  });
+  launch_batch(p, shape, s, ep, variant, op, ctx);
 
   // Results that were staged: one download for host outputs, casts for device ones.
   if (out_bytes == 0) return;
@@ -309,6 +449,19 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
 
 void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
                  const DenseMatrix& B, const Epilogue& ep, const Descriptor& desc, Context& ctx) {
+  const char* op = "mxm_batched (stacked)";
+  detail::check_batched_call(s, ep, desc.variant, op);
+  if (!desc.transpose_a) {
+    // Device-resident operands: straight to the kernel, no per-item vectors (issue 9).
+    Index rb = 0, rc = 0;
+    auto item = [&](std::size_t k) {
+      const detail::ItemRef r{&A[k], &B, &C, rb, rc};
+      rb += A[k].ncols();
+      rc += A[k].nrows();
+      return r;
+    };
+    if (detail::run_resident_batch(A.size(), item, s, ep, desc.variant, op, ctx)) return;
+  }
   const bool reads_b = reads_y(s.mul);
   // One copy of a host operand, never one per item; the kernels write C's rows in place.
   std::optional<DenseMatrix> b_dev, c_dev;
@@ -330,13 +483,19 @@ void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A
     rb += desc.transpose_a ? A[k].nrows() : A[k].ncols();
     rc += desc.transpose_a ? A[k].ncols() : A[k].nrows();
   }
-  detail::run_batched_spmm(cs, as, bs, s, ep, desc.transpose_a, desc.variant, "mxm_batched (stacked)", ctx,
-                           &row0);
+  detail::run_batched_spmm(cs, as, bs, s, ep, desc.transpose_a, desc.variant, op, ctx, &row0);
   if (c_dev) C = c_dev->to(Location::host, ctx);
 }
 
 void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vector<Matrix>& A,
                  const std::vector<DenseMatrix>& B, const Descriptor& desc, Context& ctx) {
+  detail::check_batched_call(s, Epilogue::none(), desc.variant, "mxm_batched");
+  if (!desc.transpose_a && C.size() == A.size() && B.size() == A.size()) {
+    auto item = [&](std::size_t k) { return detail::ItemRef{&A[k], &B[k], &C[k], 0, 0}; };
+    if (detail::run_resident_batch(A.size(), item, s, Epilogue::none(), desc.variant, "mxm_batched",
+                                   ctx))
+      return;
+  }
   std::vector<DenseMatrix*> c(C.size());
   std::vector<const Matrix*> a(A.size());
   std::vector<const DenseMatrix*> b(B.size());

@@ -1,5 +1,6 @@
-// spmm_batched kernels and launchers (included only by the instantiation units inst_*.cu): one
-// launch computes C[b] = A[b] ⊕.⊗ B[b] for a whole batch of small matrices of different sizes.
+// spmm_batched kernels and launchers (included only by the generated instantiation units of
+// backend/cuda/manifest.def): one launch computes C[b] = A[b] ⊕.⊗ B[b] for a whole batch of
+// small matrices of different sizes.
 // - spmm_batched_csr_kernel: the row-per-sub-warp mapping of spmm_subwarp (RowAgent) over a flat
 //   grid of row blocks: item b owns blocks [block_offsets[b], block_offsets[b+1]), found by a
 //   binary search, so no block idles on an item smaller than the largest (the paper launches

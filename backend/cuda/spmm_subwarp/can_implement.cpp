@@ -1,6 +1,6 @@
 // spmm_subwarp::can_implement (plain C++, so that the dispatch asks it without a launch).
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -12,10 +12,13 @@ namespace ringblas::cuda::spmm_subwarp {
 
 std::optional<std::string> kernel_support(const Semiring& s, const Epilogue* ep,
                                           const Descriptor& desc) {
-  if (!detail::with_spmm_semiring(s, [](auto) {}))
-    return "semiring " + s.name() +
-           " is not compiled for the cuda SpMM kernels "
-           "(backend/cuda/spmm_subwarp/spmm_manifest.def)";
+  if (!manifest::compiled<manifest::spmm_subwarp>(s))
+    return manifest::not_compiled(s, "spmm_subwarp");
+  return operand_support(s, ep, desc);
+}
+
+std::optional<std::string> operand_support(const Semiring& s, const Epilogue* ep,
+                                           const Descriptor& desc) {
   if (s.type == Type::boolean && ep && !ep->is_identity())
     return "bias/ReLU/clamp epilogues need a numeric type";
   if (desc.transpose_b) return "B must not be transposed";

@@ -68,9 +68,8 @@ EpilogueArgs epilogue_args(const Epilogue& ep, const DevDense& bias) {
 }
 
 void check_supported(const Semiring& s, const Epilogue& ep, const char* op) {
-  if (!with_spmm_semiring(s, [](auto) {}))
-    throw NotImplemented(std::string(op) + ": semiring " + s.name() +
-                         " is not compiled for the cuda SpMM kernels (backend/cuda/spmm_subwarp/spmm_manifest.def)");
+  if (!manifest::compiled<manifest::spmm_subwarp>(s))
+    throw NotImplemented(std::string(op) + ": " + manifest::not_compiled(s, "spmm_subwarp"));
   if (s.type == Type::boolean && !ep.is_identity())
     throw NotImplemented(std::string(op) + ": bias/ReLU/clamp epilogues need a numeric type");
 }

@@ -1,5 +1,5 @@
 // spmm_subwarp's nnz-split kernel and launcher (included by spmm_subwarp_impl.cuh, so only by the
-// instantiation units inst_*.cu and the benchmark): C = epilogue(A ⊕.⊗ B), A in CSR, for skewed
+// generated instantiation units and the benchmark): C = epilogue(A ⊕.⊗ B), A in CSR, for skewed
 // row lengths (power-law graphs), the load balance of merge-based SpMM (Merrill and Garland,
 // SC'16; Yang, Buluç, Owens, Euro-Par'18) without its preprocessing:
 // - Thread mapping: sub-warps of 2^log_sw lanes (subwarp_shape); sub-warp g owns nonzeros

@@ -50,7 +50,7 @@ struct BatchedProblem {
   EpilogueArgs epilogue;
 };
 
-/// Launchers, instantiated per semiring of the manifest (spmm_manifest.def).
+/// Launchers, instantiated per spmm_subwarp / spmm_batched row of backend/cuda/manifest.def.
 template <class S> void spmm_csr_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stream, bool sync);
 /// spmm_subwarp's nnz-split kernel with staged indices and several vectors per lane
 /// (spmm_nnzsplit_impl.cuh): `shape` from nnzsplit_shape, runs of `L` nonzeros per sub-warp

@@ -1,4 +1,5 @@
-// spmm_subwarp kernels and launchers (included only by the instantiation units inst_*.cu).
+// spmm_subwarp kernels and launchers (included only by the generated instantiation units of
+// backend/cuda/manifest.def).
 // - spmm_csr_kernel: C = A ⊕.⊗ B, A in CSR; thread mapping: a sub-warp of 2^log_sw threads per
 //   (row, column chunk), each thread V consecutive columns (RowAgent). Shared memory: none.
 //   Output: every element of C written exactly once (no atomics; the identity for empty rows).

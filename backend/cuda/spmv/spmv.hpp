@@ -10,7 +10,7 @@
 namespace ringblas::cuda::spmv {
 
 /// Why the family cannot compute w<m> = w accum op(A) ⊕.⊗ u (or u ⊕.⊗ op(A)), or nullopt: the
-/// semiring in spmv_manifest.def as built and A within 32-bit indices.
+/// semiring compiled for spmv (backend/cuda/manifest.def) and A within 32-bit indices.
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A);
 
 /// Costs in entry visits, which order the two variants for `automatic` (the density rule): pull

@@ -88,14 +88,21 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
       ++log_sw;
   } else {
     const std::size_t nin1 = std::max<std::size_t>(static_cast<std::size_t>(n_in), 1);
-    if (u_values) u_dense = Buffer(nin1 * tsz, Location::device, &ctx);
-    if (ud.nnz() < n_in) {
-      u_present = Buffer(nin1, Location::device, &ctx);
-      RINGBLAS_CUDA_TRY(cudaMemsetAsync(u_present.data(), 0, nin1, stream));
+    // A full u (nnz = size, so its sorted indices are 0..n-1) of the semiring's type is read in
+    // place: no copy, no scatter (PageRank's and FastSV's steps; issue 9, per-call cost).
+    const bool full = ud.nnz() == n_in;
+    if (full && (!u_values || ud.type() == T)) {
+      p.u_values = u_values ? ud.values().data() : nullptr;
+    } else {
+      if (u_values) u_dense = Buffer(nin1 * tsz, Location::device, &ctx);
+      if (!full) {
+        u_present = Buffer(nin1, Location::device, &ctx);
+        RINGBLAS_CUDA_TRY(cudaMemsetAsync(u_present.data(), 0, nin1, stream));
+      }
+      scatter_vector(ud, T, u_values ? u_dense.data() : nullptr,
+                     u_present.size() ? u_present.as<unsigned char>() : nullptr, ctx);
+      p.u_values = u_values ? u_dense.data() : nullptr;
     }
-    scatter_vector(ud, T, u_values ? u_dense.data() : nullptr,
-                   u_present.size() ? u_present.as<unsigned char>() : nullptr, ctx);
-    p.u_values = u_values ? u_dense.data() : nullptr;
     p.u_present = u_present.size() ? u_present.as<unsigned char>() : nullptr;
     RINGBLAS_CUDA_TRY(cudaMemsetAsync(t_present.data(), 0, t_present.size(), stream));
     log_sw = log_subwarp(n_out ? double(A.nnz()) / double(n_out) : 0.0);

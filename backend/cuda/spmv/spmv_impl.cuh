@@ -1,4 +1,5 @@
-// spmv kernels and launchers (included only by inst_*.cu).
+// spmv kernels and launchers (included only by the generated instantiation units of
+// backend/cuda/manifest.def).
 // - spmv_pull_kernel: one sub-warp of 2^log_sw threads per output r (a row of the CSR whose rows
 //   are outputs; at most kPullMaxBlocks blocks, each warp taking its rows in a grid-stride
 //   loop); lanes stride over the row in steps of the sub-warp, skip absent u(k), and the whole

@@ -23,7 +23,7 @@ struct SpmvProblem {
   unsigned char* t_present = nullptr;
 };
 
-/// Instantiated per semiring of spmv_manifest.def.
+/// Instantiated per spmv row of backend/cuda/manifest.def.
 template <class S> void spmv_pull_launch(const SpmvProblem& p, int log_sw, void* stream, bool sync);
 template <class S> void spmv_push_launch(const SpmvProblem& p, int log_sw, void* stream, bool sync);
 
