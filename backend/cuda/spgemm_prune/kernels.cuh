@@ -68,7 +68,8 @@ template <class T> struct prune_args {
   const int* large_rows;  ///< the others (k_expand_prune)
 };
 
-/// Order-preserving unsigned keys of floating-point values (larger value, larger key).
+/// Order-preserving unsigned keys of floating-point values (larger value, larger key); float and
+/// double only: the family's manifest rows are floating-point.
 template <class T> struct order_key;
 template <> struct order_key<double> {
   using K = unsigned long long;

@@ -1,7 +1,8 @@
 // spgemm_prune launcher: operands on the device with 32-bit indices and the semiring's values,
 // the persistent expand-and-prune kernel (kernels.cuh) with a reserved output, a rerun at the
 // exact size when the reservation was short, then CSR assembly (scan of the row counts, gather).
-// Compiled for plus_times over fp32 and fp64 (Markov clustering's expansion).
+// Compiled for the rows of backend/cuda/manifest.def's spgemm_prune family (plus_times over fp32
+// and fp64, Markov clustering's expansion).
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -14,8 +15,10 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/common/manifest.hpp"
 #include "backend/cuda/spgemm_prune/kernels.cuh"
 #include "backend/cuda/spgemm_prune/spgemm_prune.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_prune.hpp"
 #include "ringblas/error.hpp"
 #include "semirings/semiring.hpp"
 
@@ -203,12 +206,9 @@ void run(Matrix& C, const Semiring& s, const Matrix& A, const Matrix& B, const R
   Matrix hold_a, hold_b;
   const Matrix& a = prepare_operand(A, desc.transpose_a, IndexType::i32, s.type, hold_a, ctx);
   const Matrix& b = prepare_operand(B, desc.transpose_b, IndexType::i32, s.type, hold_b, ctx);
-  if (s.type == Type::fp32)
-    run_typed<sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>>(C, a, b, rule, stats,
-                                                                         ctx);
-  else
-    run_typed<sr::semiring<sr::plus_monoid<double>, sr::times_op<double>>>(C, a, b, rule, stats,
-                                                                           ctx);
+  // The rows of backend/cuda/manifest.def's spgemm_prune family, instantiated here.
+  manifest::with_semiring<manifest::spgemm_prune>(
+      s, [&](auto sr_tag) { run_typed<decltype(sr_tag)>(C, a, b, rule, stats, ctx); });
 }
 
 }  // namespace ringblas::cuda::spgemm_prune
