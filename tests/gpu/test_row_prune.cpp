@@ -1,7 +1,7 @@
 // mxm_prune_rows on the cuda variant spgemm_prune against the cpu reference: random and tied
 // products under every branch of the rule, rows spanning several shared-memory windows, a
-// reservation too small for the survivors (the rerun at the exact size), a block of rows with
-// loops, fp32; stats included. Outputs poisoned first.
+// reservation too small for the survivors (the rerun at the exact size), rows wide enough for the
+// sparse accumulator, a block of rows with loops, fp32; stats included. Outputs poisoned first.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -104,6 +104,18 @@ TEST_F(RowPruneGpu, RowsSpanningSeveralWindowsAndEmptyRows) {
   const Matrix B = nonneg(
       random_matrix(200, 30000, 0.01, Type::fp64, 42, Pattern::random, ValueKind::integral));
   for (const RowPrune& r : {rule(2, 50, 0, 0), rule(1, 0, 400, 1e9), rule(1, 100, 300, 1e9)})
+    expect_cuda_equals_cpu(A, B, r);
+}
+
+TEST_F(RowPruneGpu, VeryWideRowsTakeTheSparseAccumulator) {
+  // 150000 columns: rows span more than policy::spa_min_span (131072) and go through the global
+  // sparse accumulator, their survivors sorted afterwards; a few short rows stay on windows.
+  const Matrix A =
+      nonneg(random_matrix(40, 300, 0.2, Type::fp64, 71, Pattern::empty_rows, ValueKind::integral));
+  const Matrix B = nonneg(
+      random_matrix(300, 150000, 0.001, Type::fp64, 72, Pattern::random, ValueKind::integral));
+  for (const RowPrune& r : {rule(2, 50, 0, 0), rule(1, 0, 400, 1e9), rule(1, 100, 300, 1e9),
+                            rule(0, 0, 0, 0)})
     expect_cuda_equals_cpu(A, B, r);
 }
 

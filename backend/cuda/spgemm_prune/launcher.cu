@@ -4,6 +4,7 @@
 // Compiled for the rows of backend/cuda/manifest.def's spgemm_prune family (plus_times over fp32
 // and fp64, Markov clustering's expansion).
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
 #include <cstdio>
@@ -45,7 +46,7 @@ Vector dense_vector(Index n, Type t, Buffer values, const Context& ctx) {
 template <class T, class I>
 Matrix assemble(Index m, Index n, std::int64_t nnz, const device_array<int>& out_k,
                 const device_array<T>& out_v, const device_array<std::int64_t>& row_begin,
-                device_array<int>& row_nnz, const Context& ctx) {
+                device_array<int>& row_nnz, bool sort_rows, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   device_array<I> rp(std::size_t(m) + 1, ctx);
   std::size_t bytes = 0;
@@ -63,6 +64,21 @@ Matrix assemble(Index m, Index n, std::int64_t nnz, const device_array<int>& out
         out_k.data(), out_v.data(), row_begin.data(), row_nnz.data(), rp.data(), ci.data(),
         cv.data(), m);
     RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
+  }
+  if (sort_rows && nnz > 0) {
+    // Rows from the sparse accumulator come in the order their columns were first touched.
+    device_array<I> sci(std::size_t(nnz), ctx);
+    device_array<T> scv(std::size_t(nnz), ctx);
+    std::size_t sbytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(
+        nullptr, sbytes, ci.data(), sci.data(), cv.data(), scv.data(), nnz, m, rp.data(),
+        rp.data() + 1, s));
+    device_array<unsigned char> tmp(sbytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(
+        tmp.data(), sbytes, ci.data(), sci.data(), cv.data(), scv.data(), nnz, m, rp.data(),
+        rp.data() + 1, s));
+    return Matrix::from_buffers(m, n, type_of_v<T>, index_type_of<I>::value, nnz, rp.release(),
+                                sci.release(), scv.release());
   }
   return Matrix::from_buffers(m, n, type_of_v<T>, index_type_of<I>::value, nnz, rp.release(),
                               ci.release(), cv.release());
@@ -84,8 +100,11 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
                                                                   P::threads, smem));
   const DeviceProps& props = device_props(ctx.device);
   const std::size_t free_bytes = device_free_bytes();
-  // Row buffers (two lists of ncols slots per block) take at most a quarter of the free memory.
-  const std::size_t row_buffer = 2 * std::max<std::size_t>(std::size_t(n), 1) * entry;
+  // Row buffers (two lists of ncols slots per block, and the sparse accumulator's slots and flags
+  // when rows can be wider than policy::spa_min_span) take at most a quarter of the free memory.
+  const bool spa = n > P::spa_min_span;
+  const std::size_t row_buffer = std::max<std::size_t>(std::size_t(n), 1) *
+                                 (2 * entry + (spa ? sizeof(acc_t<T>) + sizeof(int) : 0));
   std::int64_t blocks = std::int64_t(std::max(per_sm, 1)) * props.sm_count;
   blocks = std::min<std::int64_t>(blocks, std::max<Index>(m, 1));
   blocks = std::min<std::int64_t>(blocks, std::int64_t(free_bytes / 4 / row_buffer));
@@ -98,6 +117,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
   device_array<T> list_v(std::size_t(blocks) * std::size_t(n), ctx);
   device_array<int> cand_k(std::size_t(blocks) * std::size_t(n), ctx);
   device_array<T> cand_v(std::size_t(blocks) * std::size_t(n), ctx);
+  device_array<acc_t<T>> spa_vals(spa ? std::size_t(blocks) * std::size_t(n) : 0, ctx);
+  device_array<int> spa_seen(spa ? std::size_t(blocks) * std::size_t(n) : 0, ctx);
   device_array<unsigned long long> counters(c_count, ctx);
   device_array<std::int64_t> row_begin(std::size_t(m), ctx);
   device_array<int> row_nnz(std::size_t(m) + 1, ctx);
@@ -115,6 +136,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
   a.list_v = list_v.data();
   a.cand_k = cand_k.data();
   a.cand_v = cand_v.data();
+  a.spa_vals = spa ? spa_vals.data() : nullptr;
+  a.spa_seen = spa ? spa_seen.data() : nullptr;
   a.list_stride = n;
   a.counters = counters.data();
   a.row_begin = row_begin.data();
@@ -176,6 +199,7 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
     capacity = total;  // the exact size: the rows' survivors do not depend on the reservation
   }
   const std::int64_t nnz = std::int64_t(got[c_cursor]);
+  const bool sort_rows = got[c_unsorted] > 0;  // the sparse accumulator's rows are unsorted
   if (ctx.trace)
     ctx.trace_line("mxm_prune_rows: spgemm_prune, " + std::to_string(n_large) + " rows by " +
                    std::to_string(std::min<std::int64_t>(blocks, n_large)) + " blocks, " +
@@ -185,8 +209,8 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
                  std::to_string(got[c_recovered]) + " recovered" +
                  (attempts > 1 ? ", rerun at the exact output size" : ""));
   C = nnz < (std::int64_t(1) << 31) - 1
-          ? assemble<T, std::int32_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, ctx)
-          : assemble<T, std::int64_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, ctx);
+          ? assemble<T, std::int32_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, sort_rows, ctx)
+          : assemble<T, std::int64_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, sort_rows, ctx);
   if (stats) {
     stats->row_max = dense_vector(m, type_of_v<T>, row_max.release(), ctx);
     stats->row_sumsq = dense_vector(m, type_of_v<T>, row_sumsq.release(), ctx);
