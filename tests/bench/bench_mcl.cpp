@@ -8,7 +8,9 @@
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
 //                  [--types fp64,fp32] [--no-peer]
 // --types runs ringblas with each iterand type (a row per type; mcl computes in float, see
-// README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on).
+// README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on), and
+// then builds the planted graph in memory instead of writing and reading its label file (the
+// 'read' column is then its generation).
 // --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
@@ -151,22 +153,15 @@ void gzip_to_text(const std::string& gz, const std::string& text) {
 /// The planted-partition graph described at the top, as label triples: per cluster of size s,
 /// s * 0.45 * degree distinct node pairs inside it (at most 90% of its pairs), and per node
 /// 0.05 * degree edges to uniform random nodes, so about nodes * degree / 2 edges in all.
-void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
+/// The planted-partition graph's edges (u, v), each once, in a fixed order for a seed.
+template <class Edge>
+void planted_edges(long nodes, int degree, unsigned seed, Edge&& edge) {
   std::mt19937_64 gen(seed);
   std::vector<long> start{0};
   std::uniform_int_distribution<long> size(64, 192);
   while (start.back() < nodes) start.push_back(std::min(nodes, start.back() + size(gen)));
-  std::ofstream out(abc);
   std::uniform_int_distribution<long> any(0, nodes - 1);
   const double inside = 0.45 * degree, outside = 0.05 * degree;
-  std::string buf;
-  auto edge = [&](long u, long v) {
-    buf += std::to_string(u);
-    buf += '\t';
-    buf += std::to_string(v);
-    buf += "\t1\n";
-    if (buf.size() > (1u << 24)) out << buf, buf.clear();
-  };
   std::unordered_map<long, char> taken;
   for (std::size_t c = 0; c + 1 < start.size(); ++c) {
     const long lo = start[c], s = start[c + 1] - lo;
@@ -189,7 +184,47 @@ void generate_planted(const std::string& abc, long nodes, int degree, unsigned s
       }
     }
   }
+}
+
+void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
+  std::ofstream out(abc);
+  std::string buf;
+  planted_edges(nodes, degree, seed, [&](long u, long v) {
+    buf += std::to_string(u);
+    buf += '\t';
+    buf += std::to_string(v);
+    buf += "\t1\n";
+    if (buf.size() > (1u << 24)) out << buf, buf.clear();
+  });
   out << buf;
+}
+
+/// The same graph built in memory (symmetric, weights 1, repeated pairs once), for runs without
+/// the peer: no 50M-line text file to write and read back. Node i is labelled "i".
+Matrix planted_matrix(long nodes, int degree, unsigned seed) {
+  std::vector<std::uint64_t> edges;
+  planted_edges(nodes, degree, seed, [&](long u, long v) {
+    edges.push_back(std::uint64_t(u) << 32 | std::uint64_t(v));
+  });
+  std::vector<Index> rp(std::size_t(nodes) + 1, 0);
+  for (std::uint64_t e : edges) ++rp[(e >> 32) + 1], ++rp[(e & 0xffffffffu) + 1];
+  for (long i = 0; i < nodes; ++i) rp[std::size_t(i) + 1] += rp[std::size_t(i)];
+  std::vector<Index> fill(rp.begin(), rp.end() - 1), ci(std::size_t(rp.back()));
+  for (std::uint64_t e : edges) {
+    const Index u = Index(e >> 32), v = Index(e & 0xffffffffu);
+    ci[std::size_t(fill[std::size_t(u)]++)] = v;
+    ci[std::size_t(fill[std::size_t(v)]++)] = u;
+  }
+  edges = {};
+  std::vector<Index> orp(std::size_t(nodes) + 1, 0), oci;
+  oci.reserve(ci.size());
+  for (long i = 0; i < nodes; ++i) {
+    auto b = ci.begin() + rp[std::size_t(i)], e = ci.begin() + rp[std::size_t(i) + 1];
+    std::sort(b, e);
+    oci.insert(oci.end(), b, std::unique(b, e));
+    orp[std::size_t(i) + 1] = Index(oci.size());
+  }
+  return Matrix::from_csr(Index(nodes), Index(nodes), orp, oci, std::vector<double>(oci.size(), 1.0));
 }
 
 struct Row {
@@ -290,7 +325,7 @@ int main(int argc, char** argv) {
   }
   fs::create_directories(work);
   struct Input {
-    std::string name, abc;
+    std::string name, abc;  ///< abc empty: the planted graph built in memory (no peer)
   };
   std::vector<Input> inputs;
   const auto wanted = [&](const std::string& name) {
@@ -317,11 +352,15 @@ int main(int argc, char** argv) {
   if (generated && wanted("planted")) {
     const std::string g =
         work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
-    if (!fs::exists(g)) {
-      std::cerr << "generating " << g << "\n";
-      generate_planted(g, nodes, degree, 12345);
+    if (!peer) {
+      inputs.push_back({"planted_" + std::to_string(nodes), ""});
+    } else {
+      if (!fs::exists(g)) {
+        std::cerr << "generating " << g << "\n";
+        generate_planted(g, nodes, degree, 12345);
+      }
+      inputs.push_back({"planted_" + std::to_string(nodes), g});
     }
-    inputs.push_back({"planted_" + std::to_string(nodes), g});
   }
 
   Context ctx(parse_backend(backend));
@@ -344,7 +383,9 @@ int main(int argc, char** argv) {
     std::cerr << "== " << in.name << "\n";
     const auto tr = Clock::now();
     std::vector<std::string> labels;
-    const Matrix g = io::read_abc(in.abc, &labels);
+    const Matrix g = in.abc.empty() ? planted_matrix(nodes, degree, 12345)
+                                    : io::read_abc(in.abc, &labels);
+    for (Index i = Index(labels.size()); i < g.nrows(); ++i) labels.push_back(std::to_string(i));
     const double read_s = seconds_since(tr);
     Clustering theirs;
     double mcl_s = 0;
@@ -394,7 +435,13 @@ int main(int argc, char** argv) {
         for (int k = 0; k < reps; ++k) {
           PeakMemory pm;
           const auto t0 = Clock::now();
-          res = mcl::cluster(gd, opt, ctx);
+          // Progress per iteration on stderr for big graphs (a run cut short still tells).
+          const auto progress = [&](const mcl::IterationInfo& it) {
+            std::cerr << "  iteration " << it.iteration << ": chaos " << it.chaos << ", expanded "
+                      << it.expanded_nnz << ", kept " << it.nnz << ", phases " << it.phases
+                      << ", at " << seconds_since(t0) << " s" << std::endl;
+          };
+          res = big ? mcl::cluster(gd, opt, ctx, progress) : mcl::cluster(gd, opt, ctx);
           times.push_back(seconds_since(t0));
           peak = std::max(peak, pm.stop());
         }
