@@ -107,9 +107,8 @@ class RowOps {
     const Index n = d.size();
     const Vector d_here = d.location() == where ? d : d.to(where, ctx_);
     Vector rp = iota_vector(n + 1, where, ctx_), ci = iota_vector(n, where, ctx_);
-    return Matrix::from_buffers(n, n, d_here.type(), IndexType::i64, n,
-                                std::move(rp.values()), std::move(ci.values()),
-                                Buffer(d_here.values()));
+    return Matrix::from_buffers(n, n, d_here.type(), IndexType::i64, n, std::move(rp.values()),
+                                std::move(ci.values()), Buffer(d_here.values()));
   }
   Type type_;
   Context& ctx_;

@@ -15,7 +15,8 @@
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
 //   (file reading and the host->device copy excluded), median of --repeats after a warm-up
-//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
+//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled
+//   with cudaMemGetInfo every 5 ms (pool cache included).
 // - mcl: wall time of `mcl FILE --abc -I f -te T -o OUT`, its reading of the label file included
 //   (ringblas's own read time of the same file is listed for comparison); one run.
 // Agreement: split/join distance (van Dongen 2000; `clm dist` d1 + d2) between the two
@@ -224,7 +225,8 @@ Matrix planted_matrix(long nodes, int degree, unsigned seed) {
     oci.insert(oci.end(), b, std::unique(b, e));
     orp[std::size_t(i) + 1] = Index(oci.size());
   }
-  return Matrix::from_csr(Index(nodes), Index(nodes), orp, oci, std::vector<double>(oci.size(), 1.0));
+  return Matrix::from_csr(Index(nodes), Index(nodes), orp, oci,
+                          std::vector<double>(oci.size(), 1.0));
 }
 
 struct Row {
@@ -383,8 +385,8 @@ int main(int argc, char** argv) {
     std::cerr << "== " << in.name << "\n";
     const auto tr = Clock::now();
     std::vector<std::string> labels;
-    const Matrix g = in.abc.empty() ? planted_matrix(nodes, degree, 12345)
-                                    : io::read_abc(in.abc, &labels);
+    const Matrix g =
+        in.abc.empty() ? planted_matrix(nodes, degree, 12345) : io::read_abc(in.abc, &labels);
     for (Index i = Index(labels.size()); i < g.nrows(); ++i) labels.push_back(std::to_string(i));
     const double read_s = seconds_since(tr);
     Clustering theirs;

@@ -118,10 +118,8 @@ TEST(RowPrune, EmptyRowsAndLoopsOfABlockOfRows) {
 }
 
 TEST(RowPrune, SinglePrecisionAndNegativeValues) {
-  const Matrix A =
-      random_matrix(25, 25, 0.3, Type::fp32, 51, Pattern::random, ValueKind::integral);
-  const Matrix B =
-      random_matrix(25, 25, 0.3, Type::fp32, 52, Pattern::random, ValueKind::integral);
+  const Matrix A = random_matrix(25, 25, 0.3, Type::fp32, 51, Pattern::random, ValueKind::integral);
+  const Matrix B = random_matrix(25, 25, 0.3, Type::fp32, 52, Pattern::random, ValueKind::integral);
   expect_matches_oracle(A, B, rule(2, 3, 0, 0));
   expect_matches_oracle(A, B, rule(-1, 2, 4, 10));
 }
@@ -138,8 +136,7 @@ TEST(RowPrune, BadArgumentsThrow) {
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, -1, 0, 0), nullptr, {}, c), InvalidValue);
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, -1), nullptr, {}, c), InvalidValue);
   // Loops (i, 3 + i) of 4 rows need 7 columns.
-  EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, 0, true, 3), nullptr, {}, c),
-               InvalidValue);
+  EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, 0, true, 3), nullptr, {}, c), InvalidValue);
   Descriptor masked;
   masked.mask_complement = true;
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, {}, nullptr, masked, c), NotImplemented);

@@ -11,8 +11,8 @@
 // one scan, measuring max, Σx², and the count and mass of entries >= threshold on the way. The
 // rule then needs at most a k-th largest value, found by a radix select (8-bit digits of the
 // order-preserving key) over the entries >= threshold (all entries when recovering from E), and
-// the survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come out
-// sorted, in any order; k_gather puts them into CSR. A row that does not fit the reserved
+// the survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come
+// out sorted, in any order; k_gather puts them into CSR. A row that does not fit the reserved
 // capacity is counted but not written; the launcher then reruns with the exact size.
 // Output invariants: rows sorted by column, no duplicates.
 #pragma once
@@ -47,7 +47,8 @@ enum counter : int {
   c_count
 };
 
-template <class T> struct prune_args {
+template <class T>
+struct prune_args {
   csr_ref<int> A, B;
   ringblas::detail::prune_rule rule;
   T cut;
@@ -73,8 +74,10 @@ template <class T> struct prune_args {
 
 /// Order-preserving unsigned keys of floating-point values (larger value, larger key); float and
 /// double only: the family's manifest rows are floating-point.
-template <class T> struct order_key;
-template <> struct order_key<double> {
+template <class T>
+struct order_key;
+template <>
+struct order_key<double> {
   using K = unsigned long long;
   static constexpr int bits = 64;
   __device__ static K of(double x) {
@@ -86,7 +89,8 @@ template <> struct order_key<double> {
     return __longlong_as_double((long long)u);
   }
 };
-template <> struct order_key<float> {
+template <>
+struct order_key<float> {
   using K = unsigned;
   static constexpr int bits = 32;
   __device__ static K of(float x) {
@@ -119,10 +123,16 @@ __device__ __forceinline__ V block_reduce(V v, Op op, V identity, unsigned long 
 }
 
 struct max_of {
-  template <class V> __device__ V operator()(V a, V b) const { return a > b ? a : b; }
+  template <class V>
+  __device__ V operator()(V a, V b) const {
+    return a > b ? a : b;
+  }
 };
 struct sum_of {
-  template <class V> __device__ V operator()(V a, V b) const { return a + b; }
+  template <class V>
+  __device__ V operator()(V a, V b) const {
+    return a + b;
+  }
 };
 
 /// Shared state of the radix select.
@@ -462,11 +472,13 @@ __global__ void k_classify(csr_ref<int> A, csr_ref<int> B, long long cap,
 }
 
 /// Warp-wide sum / max / count helpers of the warp kernel.
-template <class V> __device__ __forceinline__ V warp_sum(V v) {
+template <class V>
+__device__ __forceinline__ V warp_sum(V v) {
   for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
   return v;
 }
-template <class V> __device__ __forceinline__ V warp_max(V v) {
+template <class V>
+__device__ __forceinline__ V warp_max(V v) {
   for (int d = 16; d > 0; d >>= 1) {
     const V o = __shfl_xor_sync(0xffffffffu, v, d);
     v = o > v ? o : v;

@@ -3,13 +3,12 @@
 // exact size when the reservation was short, then CSR assembly (scan of the row counts, gather).
 // Compiled for the rows of backend/cuda/manifest.def's spgemm_prune family (plus_times over fp32
 // and fp64, Markov clustering's expansion).
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
-
 #include <algorithm>
 #include <cstdio>
-#include <vector>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <string>
+#include <vector>
 
 #include "backend/core/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
@@ -19,8 +18,8 @@
 #include "backend/cuda/common/manifest.hpp"
 #include "backend/cuda/spgemm_prune/kernels.cuh"
 #include "backend/cuda/spgemm_prune/spgemm_prune.hpp"
-#include "ringblas_generated/cuda_manifest/spgemm_prune.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_prune.hpp"
 #include "semirings/semiring.hpp"
 
 namespace ringblas::cuda::spgemm_prune {
@@ -29,10 +28,14 @@ namespace {
 
 std::string human(double x) {
   char buf[32];
-  if (x >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", x / 1e9);
-  else if (x >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", x / 1e6);
-  else if (x >= 1e3) std::snprintf(buf, sizeof buf, "%.1fK", x / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", x);
+  if (x >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.2fG", x / 1e9);
+  else if (x >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2fM", x / 1e6);
+  else if (x >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1fK", x / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f", x);
   return buf;
 }
 
@@ -70,13 +73,13 @@ Matrix assemble(Index m, Index n, std::int64_t nnz, const device_array<int>& out
     device_array<I> sci(std::size_t(nnz), ctx);
     device_array<T> scv(std::size_t(nnz), ctx);
     std::size_t sbytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(
-        nullptr, sbytes, ci.data(), sci.data(), cv.data(), scv.data(), nnz, m, rp.data(),
-        rp.data() + 1, s));
+    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(nullptr, sbytes, ci.data(), sci.data(),
+                                                          cv.data(), scv.data(), nnz, m, rp.data(),
+                                                          rp.data() + 1, s));
     device_array<unsigned char> tmp(sbytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(
-        tmp.data(), sbytes, ci.data(), sci.data(), cv.data(), scv.data(), nnz, m, rp.data(),
-        rp.data() + 1, s));
+    RINGBLAS_CUDA_TRY(cub::DeviceSegmentedSort::SortPairs(tmp.data(), sbytes, ci.data(), sci.data(),
+                                                          cv.data(), scv.data(), nnz, m, rp.data(),
+                                                          rp.data() + 1, s));
     return Matrix::from_buffers(m, n, type_of_v<T>, index_type_of<I>::value, nnz, rp.release(),
                                 sci.release(), scv.release());
   }
@@ -93,11 +96,11 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
   const Index m = A.nrows(), n = B.ncols();
   const std::size_t entry = sizeof(int) + sizeof(T);
   const std::size_t smem = std::size_t(P::window) * (sizeof(acc_t<T>) + 1);
-  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
-      k_expand_prune<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_expand_prune<S>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   int per_sm = 0;
-  RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_expand_prune<S>,
-                                                                  P::threads, smem));
+  RINGBLAS_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_expand_prune<S>, P::threads, smem));
   const DeviceProps& props = device_props(ctx.device);
   const std::size_t free_bytes = device_free_bytes();
   // Row buffers (two lists of ncols slots per block, and the sparse accumulator's slots and flags
@@ -128,9 +131,9 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
                      A.values().data()};
   a.B = csr_ref<int>{B.nrows(), B.ncols(), B.row_ptr().as<int>(), B.col_idx().as<int>(),
                      B.values().data()};
-  a.rule = ringblas::detail::prune_rule{rule.threshold, rule.select, rule.recover,
-                                        rule.recover_mass, rule.loop_if_empty,
-                                        rule.diagonal_offset};
+  a.rule =
+      ringblas::detail::prune_rule{rule.threshold,    rule.select,        rule.recover,
+                                   rule.recover_mass, rule.loop_if_empty, rule.diagonal_offset};
   a.cut = T(rule.threshold);
   a.list_k = list_k.data();
   a.list_v = list_v.data();
@@ -176,10 +179,12 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
     a.out_v = out_v.data();
     a.capacity = capacity;
     // Clear the launch counters, keep the row lists' sizes.
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, c_reserve * sizeof(unsigned long long), s));
+    RINGBLAS_CUDA_TRY(
+        cudaMemsetAsync(counters.data(), 0, c_reserve * sizeof(unsigned long long), s));
     row_nnz.fill_zero(ctx);
     if (n_large > 0) {
-      k_expand_prune<S><<<unsigned(std::min<std::int64_t>(blocks, n_large)), P::threads, smem, s>>>(a);
+      k_expand_prune<S>
+          <<<unsigned(std::min<std::int64_t>(blocks, n_large)), P::threads, smem, s>>>(a);
       RINGBLAS_CHECK_LAUNCH("k_expand_prune", s, ctx.debug_sync);
     }
     if (n_small > 0) {
@@ -190,10 +195,9 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
     const auto total = std::int64_t(got[c_cursor]);
     if (total <= capacity || attempts == 2) {
       if (total > capacity)
-        throw InvalidValue(
-                              "mxm_prune_rows (spgemm_prune): the rerun at the exact size " +
-                                  std::to_string(capacity) + " still overflowed (" +
-                                  std::to_string(total) + ")");
+        throw InvalidValue("mxm_prune_rows (spgemm_prune): the rerun at the exact size " +
+                           std::to_string(capacity) + " still overflowed (" +
+                           std::to_string(total) + ")");
       break;
     }
     capacity = total;  // the exact size: the rows' survivors do not depend on the reservation
@@ -203,11 +207,10 @@ void run_typed(Matrix& C, const Matrix& A, const Matrix& B, const RowPrune& rule
   if (ctx.trace)
     ctx.trace_line("mxm_prune_rows: spgemm_prune, " + std::to_string(n_large) + " rows by " +
                    std::to_string(std::min<std::int64_t>(blocks, n_large)) + " blocks, " +
-                   std::to_string(n_small) + " by warps, nnz(T) " +
-                 human(double(got[c_expanded])) + ", nnz(C) " + human(double(nnz)) + ", " +
-                 std::to_string(got[c_selected]) + " rows selected, " +
-                 std::to_string(got[c_recovered]) + " recovered" +
-                 (attempts > 1 ? ", rerun at the exact output size" : ""));
+                   std::to_string(n_small) + " by warps, nnz(T) " + human(double(got[c_expanded])) +
+                   ", nnz(C) " + human(double(nnz)) + ", " + std::to_string(got[c_selected]) +
+                   " rows selected, " + std::to_string(got[c_recovered]) + " recovered" +
+                   (attempts > 1 ? ", rerun at the exact output size" : ""));
   C = nnz < (std::int64_t(1) << 31) - 1
           ? assemble<T, std::int32_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, sort_rows, ctx)
           : assemble<T, std::int64_t>(m, n, nnz, out_k, out_v, row_begin, row_nnz, sort_rows, ctx);
