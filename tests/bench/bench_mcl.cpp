@@ -6,11 +6,12 @@
 //                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
-//                  [--types fp64,fp32] [--no-peer]
+//                  [--types fp64,fp32] [--no-peer] [--scheme 1..7]
 // --types runs ringblas with each iterand type (a row per type; mcl computes in float, see
 // README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on), and
 // then builds the planted graph in memory instead of writing and reading its label file (the
-// 'read' column is then its generation).
+// 'read' column is then its generation). --scheme k takes mcl's pruning scheme k (`mcl
+// --show-schemes`: -P/-S/-R/-pct; 6 is mcl's default) for both tools.
 // --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
@@ -266,6 +267,7 @@ int main(int argc, char** argv) {
   std::string graphs = "krogan_core,krogan_extended,gavin,soc-Epinions1,planted";
   std::string types = "fp64";
   bool peer = true;
+  int scheme = 6;  // mcl's default: -P 10000 -S 1100 -R 1400 -pct 90
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -305,14 +307,24 @@ int main(int argc, char** argv) {
       types = next();
     else if (a == "--no-peer")
       peer = false;
+    else if (a == "--scheme")
+      scheme = std::stoi(next());
     else {
       std::cerr << "unknown option " << a
                 << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
                    "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
-                   "a,b,...] [--types fp64,fp32] [--no-peer]\n";
+                   "a,b,...] [--types fp64,fp32] [--no-peer] [--scheme 1..7]\n";
       return 2;
     }
+  }
+  // mcl --show-schemes (22-282): pruning, selection, recovery, recover percentage.
+  static const int schemes[7][4] = {
+      {3000, 400, 500, 90}, {4000, 500, 600, 90},    {5000, 600, 700, 90},   {6000, 700, 800, 90},
+      {7000, 800, 900, 90}, {10000, 1100, 1400, 90}, {10000, 1200, 1600, 90}};
+  if (scheme < 1 || scheme > 7) {
+    std::cerr << "bench_mcl: --scheme takes 1..7 (mcl --show-schemes)\n";
+    return 2;
   }
   if (mcl_bin.empty()) {
     std::cerr << "bench_mcl: --mcl PATH_TO_MCL is required (the peer)\n";
@@ -398,8 +410,8 @@ int main(int argc, char** argv) {
       const std::string mcl_out = work + "/" + in.name + ".mcl.out",
                         mcl_log = work + "/" + in.name + ".mcl.log";
       const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
-                              " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " +
-                              mcl_log;
+                              " -scheme " + std::to_string(scheme) + " -te " +
+                              std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
       const auto tm = Clock::now();
       const int rc = std::system(cmd.c_str());
       mcl_s = seconds_since(tm);
@@ -423,6 +435,10 @@ int main(int argc, char** argv) {
       opt.inflation = inflation;
       opt.memory_budget_bytes = max_memory;
       opt.type = type;
+      opt.prune = schemes[scheme - 1][0];
+      opt.select = schemes[scheme - 1][1];
+      opt.recover = schemes[scheme - 1][2];
+      opt.recover_pct = schemes[scheme - 1][3];
       const bool on_device = ctx.backend != Backend::cpu && cuda_available();
       const Matrix gt = g.cast(type);
       const Matrix gd = on_device ? gt.to(Location::device, ctx) : gt;
@@ -483,25 +499,29 @@ int main(int argc, char** argv) {
   std::ofstream md(out_prefix + ".md"), js(out_prefix + ".json");
   md << "# Markov clustering: ringblas vs mcl 22-282 (" << gpu << ", " << date << ")\n\n"
      << "ringblas: `mcl::cluster` on the " << backend << " backend, -I " << inflation
-     << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
+     << " and mcl's pruning scheme " << scheme
+     << (scheme == 6 ? " (its default)" : " (not its default: mcl --show-schemes)")
+     << "; wall time from the graph on the device to the clusters on the "
         "host (file reading and the copy to the device excluded), median of "
      << repeats
      << " after a warm-up (one run after a warm-up over 200k edges, one without over 5M edges). "
         "mcl: wall time of `mcl FILE "
         "--abc -I "
-     << inflation << " -te " << threads
+     << inflation << " -scheme " << scheme << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
         "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
-        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. Expansion "
+        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. "
+        "Expansion "
         "memory budget: "
      << max_memory << " bytes (0: none; row phases when the product does not fit).\n\n"
      << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak "
         "device "
         "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
-     << backend << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads
-     << ",\n  \"rows\": [\n";
+  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu
+     << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \"" << backend
+     << "\",\n  \"inflation\": " << inflation << ",\n  \"scheme\": " << scheme
+     << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
     char line[512];
