@@ -275,7 +275,9 @@ __global__ void __launch_bounds__(policy::threads)
             T x{}, y{};
             if constexpr (S::reads_a) x = static_cast<const T*>(a.A.v)[p];
             if constexpr (S::reads_b) y = static_cast<const T*>(a.B.v)[q];
-            if (atomicExch(&sg[j], 1) == 0) lk[atomicAdd(&sh_touched, 1)] = j;
+            // A plain read first: most products hit a column already listed (the flags were
+            // reset before the block's last barrier, so a 1 read here is this row's).
+            if (sg[j] == 0 && atomicExch(&sg[j], 1) == 0) lk[atomicAdd(&sh_touched, 1)] = j;
             atomic_combine<typename S::add_monoid, T>(&sv[j], S::mul(x, y, row, k, k, j));
           });
       __syncthreads();
