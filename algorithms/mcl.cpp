@@ -107,9 +107,8 @@ class RowOps {
     const Index n = d.size();
     const Vector d_here = d.location() == where ? d : d.to(where, ctx_);
     Vector rp = iota_vector(n + 1, where, ctx_), ci = iota_vector(n, where, ctx_);
-    return Matrix::from_buffers(n, n, d_here.type(), IndexType::i64, n,
-                                std::move(rp.values()), std::move(ci.values()),
-                                Buffer(d_here.values()));
+    return Matrix::from_buffers(n, n, d_here.type(), IndexType::i64, n, std::move(rp.values()),
+                                std::move(ci.values()), Buffer(d_here.values()));
   }
   Type type_;
   Context& ctx_;
@@ -161,16 +160,15 @@ std::vector<std::pair<Index, Index>> plan_phases(const Matrix& A, const Options&
                                                  Context& ctx) {
   const Index n = A.nrows();
   if (opt.memory_budget_bytes == 0) return {{0, n}};
-  // The expanded rows are pruned as they are computed (mxm_prune_rows): a row keeps about
-  // max(S, R) entries after selection (ties may add a few), else what the threshold lets
-  // through (at most P of a stochastic row, or R when recovered); the kernel's reservation and
-  // the assembled rows hold each kept entry twice; A and the assembled result stay resident.
+  // The expanded rows are pruned as they are computed (mxm_prune_rows): a row keeps at most
+  // about P + 1 entries >= 0.99999 / P (its mass is 1), at most about S after selection (ties
+  // may add a few), or R when recovered; the kernel's reservation and the assembled rows hold
+  // each kept entry twice; A and the assembled result stay resident.
   const double entry = double(type_size(opt.type) + sizeof(Index));
-  const double kept_cap =
-      std::min(double(A.ncols()),
-               opt.select > 0 ? double(std::max(opt.select, opt.recover))
-                              : (opt.prune > 0 ? std::max(opt.prune, double(opt.recover))
-                                               : double(A.ncols())));
+  double kept_cap = double(A.ncols());
+  if (opt.prune > 0) kept_cap = std::min(kept_cap, std::floor(opt.prune) + 1);
+  if (opt.select > 0) kept_cap = std::min(kept_cap, double(opt.select));
+  kept_cap = std::min(double(A.ncols()), std::max(kept_cap, double(opt.recover)));
   const double per_product = 2 * entry;
   const double resident = 2 * (double(A.nnz()) * entry + double(n + 1) * sizeof(Index));
   const double budget = double(opt.memory_budget_bytes);

@@ -32,8 +32,8 @@ void prune_rows(const Matrix& E, const RowPrune& r, Matrix& C, RowPruneStats* st
   const Index m = E.nrows(), n = E.ncols();
   const std::vector<Index> rp = E.row_ptr_vector(), ci = E.col_idx_vector();
   const std::vector<T> v = E.values_vector<T>();
-  detail::prune_rule rule{r.threshold, r.select, r.recover, r.recover_mass, r.loop_if_empty,
-                          r.diagonal_offset};
+  detail::prune_rule rule{r.threshold,    r.select,        r.recover,
+                          r.recover_mass, r.loop_if_empty, r.diagonal_offset};
   const T cut = static_cast<T>(r.threshold);
   std::vector<Index> orp(std::size_t(m) + 1, 0), oci;
   std::vector<T> ov, rmax(std::size_t(m), T(0)), rsq(std::size_t(m), T(0));
@@ -116,18 +116,21 @@ void prune_rows(const Matrix& E, const RowPrune& r, Matrix& C, RowPruneStats* st
 }  // namespace
 
 void mxm_prune_rows(Matrix& C, const Semiring& s, const Matrix& A, const Matrix& B,
-                    const RowPrune& rule, RowPruneStats* stats, const Descriptor& d,
-                    Context& ctx) {
+                    const RowPrune& rule, RowPruneStats* stats, const Descriptor& d, Context& ctx) {
   Descriptor pd;
   pd.transpose_a = d.transpose_a;
   pd.transpose_b = d.transpose_b;
   Matrix E(d.transpose_a ? A.ncols() : A.nrows(), d.transpose_b ? B.nrows() : B.ncols(), s.type);
   cpu::mxm(E, nullptr, no_accum, s, A, B, pd, ctx);
   switch (s.type) {
-    case Type::fp32: return prune_rows<float>(E, rule, C, stats);
-    case Type::fp64: return prune_rows<double>(E, rule, C, stats);
-    case Type::int32: return prune_rows<std::int32_t>(E, rule, C, stats);
-    case Type::int64: return prune_rows<std::int64_t>(E, rule, C, stats);
+    case Type::fp32:
+      return prune_rows<float>(E, rule, C, stats);
+    case Type::fp64:
+      return prune_rows<double>(E, rule, C, stats);
+    case Type::int32:
+      return prune_rows<std::int32_t>(E, rule, C, stats);
+    case Type::int64:
+      return prune_rows<std::int64_t>(E, rule, C, stats);
     default:
       throw NotImplemented("mxm_prune_rows (suitesparse): values of type " +
                            std::string(type_name(s.type)) + " have no order to prune by");

@@ -6,14 +6,18 @@
 //                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
-//                  [--types fp64,fp32] [--no-peer]
+//                  [--types fp64,fp32] [--no-peer] [--scheme 1..7]
 // --types runs ringblas with each iterand type (a row per type; mcl computes in float, see
-// README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on).
+// README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on), and
+// then builds the planted graph in memory instead of writing and reading its label file (the
+// 'read' column is then its generation). --scheme k takes mcl's pruning scheme k (`mcl
+// --show-schemes`: -P/-S/-R/-pct; 6 is mcl's default) for both tools.
 // --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
 //   (file reading and the host->device copy excluded), median of --repeats after a warm-up
-//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled with cudaMemGetInfo every 5 ms (pool cache included).
+//   (one run over 200k edges; over 5M edges one run without warm-up); peak device memory sampled
+//   with cudaMemGetInfo every 5 ms (pool cache included).
 // - mcl: wall time of `mcl FILE --abc -I f -te T -o OUT`, its reading of the label file included
 //   (ringblas's own read time of the same file is listed for comparison); one run.
 // Agreement: split/join distance (van Dongen 2000; `clm dist` d1 + d2) between the two
@@ -151,22 +155,15 @@ void gzip_to_text(const std::string& gz, const std::string& text) {
 /// The planted-partition graph described at the top, as label triples: per cluster of size s,
 /// s * 0.45 * degree distinct node pairs inside it (at most 90% of its pairs), and per node
 /// 0.05 * degree edges to uniform random nodes, so about nodes * degree / 2 edges in all.
-void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
+/// The planted-partition graph's edges (u, v), each once, in a fixed order for a seed.
+template <class Edge>
+void planted_edges(long nodes, int degree, unsigned seed, Edge&& edge) {
   std::mt19937_64 gen(seed);
   std::vector<long> start{0};
   std::uniform_int_distribution<long> size(64, 192);
   while (start.back() < nodes) start.push_back(std::min(nodes, start.back() + size(gen)));
-  std::ofstream out(abc);
   std::uniform_int_distribution<long> any(0, nodes - 1);
   const double inside = 0.45 * degree, outside = 0.05 * degree;
-  std::string buf;
-  auto edge = [&](long u, long v) {
-    buf += std::to_string(u);
-    buf += '\t';
-    buf += std::to_string(v);
-    buf += "\t1\n";
-    if (buf.size() > (1u << 24)) out << buf, buf.clear();
-  };
   std::unordered_map<long, char> taken;
   for (std::size_t c = 0; c + 1 < start.size(); ++c) {
     const long lo = start[c], s = start[c + 1] - lo;
@@ -189,7 +186,48 @@ void generate_planted(const std::string& abc, long nodes, int degree, unsigned s
       }
     }
   }
+}
+
+void generate_planted(const std::string& abc, long nodes, int degree, unsigned seed) {
+  std::ofstream out(abc);
+  std::string buf;
+  planted_edges(nodes, degree, seed, [&](long u, long v) {
+    buf += std::to_string(u);
+    buf += '\t';
+    buf += std::to_string(v);
+    buf += "\t1\n";
+    if (buf.size() > (1u << 24)) out << buf, buf.clear();
+  });
   out << buf;
+}
+
+/// The same graph built in memory (symmetric, weights 1, repeated pairs once), for runs without
+/// the peer: no 50M-line text file to write and read back. Node i is labelled "i".
+Matrix planted_matrix(long nodes, int degree, unsigned seed) {
+  std::vector<std::uint64_t> edges;
+  planted_edges(nodes, degree, seed, [&](long u, long v) {
+    edges.push_back(std::uint64_t(u) << 32 | std::uint64_t(v));
+  });
+  std::vector<Index> rp(std::size_t(nodes) + 1, 0);
+  for (std::uint64_t e : edges) ++rp[(e >> 32) + 1], ++rp[(e & 0xffffffffu) + 1];
+  for (long i = 0; i < nodes; ++i) rp[std::size_t(i) + 1] += rp[std::size_t(i)];
+  std::vector<Index> fill(rp.begin(), rp.end() - 1), ci(std::size_t(rp.back()));
+  for (std::uint64_t e : edges) {
+    const Index u = Index(e >> 32), v = Index(e & 0xffffffffu);
+    ci[std::size_t(fill[std::size_t(u)]++)] = v;
+    ci[std::size_t(fill[std::size_t(v)]++)] = u;
+  }
+  edges = {};
+  std::vector<Index> orp(std::size_t(nodes) + 1, 0), oci;
+  oci.reserve(ci.size());
+  for (long i = 0; i < nodes; ++i) {
+    auto b = ci.begin() + rp[std::size_t(i)], e = ci.begin() + rp[std::size_t(i) + 1];
+    std::sort(b, e);
+    oci.insert(oci.end(), b, std::unique(b, e));
+    orp[std::size_t(i) + 1] = Index(oci.size());
+  }
+  return Matrix::from_csr(Index(nodes), Index(nodes), orp, oci,
+                          std::vector<double>(oci.size(), 1.0));
 }
 
 struct Row {
@@ -229,6 +267,7 @@ int main(int argc, char** argv) {
   std::string graphs = "krogan_core,krogan_extended,gavin,soc-Epinions1,planted";
   std::string types = "fp64";
   bool peer = true;
+  int scheme = 6;  // mcl's default: -P 10000 -S 1100 -R 1400 -pct 90
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -268,14 +307,24 @@ int main(int argc, char** argv) {
       types = next();
     else if (a == "--no-peer")
       peer = false;
+    else if (a == "--scheme")
+      scheme = std::stoi(next());
     else {
       std::cerr << "unknown option " << a
                 << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
                    "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
-                   "a,b,...] [--types fp64,fp32] [--no-peer]\n";
+                   "a,b,...] [--types fp64,fp32] [--no-peer] [--scheme 1..7]\n";
       return 2;
     }
+  }
+  // mcl --show-schemes (22-282): pruning, selection, recovery, recover percentage.
+  static const int schemes[7][4] = {
+      {3000, 400, 500, 90}, {4000, 500, 600, 90},    {5000, 600, 700, 90},   {6000, 700, 800, 90},
+      {7000, 800, 900, 90}, {10000, 1100, 1400, 90}, {10000, 1200, 1600, 90}};
+  if (scheme < 1 || scheme > 7) {
+    std::cerr << "bench_mcl: --scheme takes 1..7 (mcl --show-schemes)\n";
+    return 2;
   }
   if (mcl_bin.empty()) {
     std::cerr << "bench_mcl: --mcl PATH_TO_MCL is required (the peer)\n";
@@ -290,7 +339,7 @@ int main(int argc, char** argv) {
   }
   fs::create_directories(work);
   struct Input {
-    std::string name, abc;
+    std::string name, abc;  ///< abc empty: the planted graph built in memory (no peer)
   };
   std::vector<Input> inputs;
   const auto wanted = [&](const std::string& name) {
@@ -317,11 +366,15 @@ int main(int argc, char** argv) {
   if (generated && wanted("planted")) {
     const std::string g =
         work + "/planted_" + std::to_string(nodes) + "_" + std::to_string(degree) + ".abc";
-    if (!fs::exists(g)) {
-      std::cerr << "generating " << g << "\n";
-      generate_planted(g, nodes, degree, 12345);
+    if (!peer) {
+      inputs.push_back({"planted_" + std::to_string(nodes), ""});
+    } else {
+      if (!fs::exists(g)) {
+        std::cerr << "generating " << g << "\n";
+        generate_planted(g, nodes, degree, 12345);
+      }
+      inputs.push_back({"planted_" + std::to_string(nodes), g});
     }
-    inputs.push_back({"planted_" + std::to_string(nodes), g});
   }
 
   Context ctx(parse_backend(backend));
@@ -344,7 +397,9 @@ int main(int argc, char** argv) {
     std::cerr << "== " << in.name << "\n";
     const auto tr = Clock::now();
     std::vector<std::string> labels;
-    const Matrix g = io::read_abc(in.abc, &labels);
+    const Matrix g =
+        in.abc.empty() ? planted_matrix(nodes, degree, 12345) : io::read_abc(in.abc, &labels);
+    for (Index i = Index(labels.size()); i < g.nrows(); ++i) labels.push_back(std::to_string(i));
     const double read_s = seconds_since(tr);
     Clustering theirs;
     double mcl_s = 0;
@@ -355,8 +410,8 @@ int main(int argc, char** argv) {
       const std::string mcl_out = work + "/" + in.name + ".mcl.out",
                         mcl_log = work + "/" + in.name + ".mcl.log";
       const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
-                              " -te " + std::to_string(threads) + " -o " + mcl_out + " 2> " +
-                              mcl_log;
+                              " -scheme " + std::to_string(scheme) + " -te " +
+                              std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
       const auto tm = Clock::now();
       const int rc = std::system(cmd.c_str());
       mcl_s = seconds_since(tm);
@@ -380,6 +435,10 @@ int main(int argc, char** argv) {
       opt.inflation = inflation;
       opt.memory_budget_bytes = max_memory;
       opt.type = type;
+      opt.prune = schemes[scheme - 1][0];
+      opt.select = schemes[scheme - 1][1];
+      opt.recover = schemes[scheme - 1][2];
+      opt.recover_pct = schemes[scheme - 1][3];
       const bool on_device = ctx.backend != Backend::cpu && cuda_available();
       const Matrix gt = g.cast(type);
       const Matrix gd = on_device ? gt.to(Location::device, ctx) : gt;
@@ -394,7 +453,13 @@ int main(int argc, char** argv) {
         for (int k = 0; k < reps; ++k) {
           PeakMemory pm;
           const auto t0 = Clock::now();
-          res = mcl::cluster(gd, opt, ctx);
+          // Progress per iteration on stderr for big graphs (a run cut short still tells).
+          const auto progress = [&](const mcl::IterationInfo& it) {
+            std::cerr << "  iteration " << it.iteration << ": chaos " << it.chaos << ", expanded "
+                      << it.expanded_nnz << ", kept " << it.nnz << ", phases " << it.phases
+                      << ", at " << seconds_since(t0) << " s" << std::endl;
+          };
+          res = big ? mcl::cluster(gd, opt, ctx, progress) : mcl::cluster(gd, opt, ctx);
           times.push_back(seconds_since(t0));
           peak = std::max(peak, pm.stop());
         }
@@ -434,25 +499,29 @@ int main(int argc, char** argv) {
   std::ofstream md(out_prefix + ".md"), js(out_prefix + ".json");
   md << "# Markov clustering: ringblas vs mcl 22-282 (" << gpu << ", " << date << ")\n\n"
      << "ringblas: `mcl::cluster` on the " << backend << " backend, -I " << inflation
-     << " and mcl's default pruning; wall time from the graph on the device to the clusters on the "
+     << " and mcl's pruning scheme " << scheme
+     << (scheme == 6 ? " (its default)" : " (not its default: mcl --show-schemes)")
+     << "; wall time from the graph on the device to the clusters on the "
         "host (file reading and the copy to the device excluded), median of "
      << repeats
      << " after a warm-up (one run after a warm-up over 200k edges, one without over 5M edges). "
         "mcl: wall time of `mcl FILE "
         "--abc -I "
-     << inflation << " -te " << threads
+     << inflation << " -scheme " << scheme << " -te " << threads
      << "`, reading of the label file included (ringblas's read time of the same file in the "
         "'read' column). Peak memory: cudaMemGetInfo sampled every 5 ms, pool cache included. "
-        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. Expansion "
+        "split/join: van Dongen's distance (clm dist d1 + d2) between the two clusterings. "
+        "Expansion "
         "memory budget: "
      << max_memory << " bytes (0: none; row phases when the product does not fit).\n\n"
      << "| graph | nodes | edges | ringblas (s) | mcl (s) | speed-up | iterations (rb/mcl) | peak "
         "device "
         "memory (MiB) | clusters (rb/mcl) | split/join | read (s) | note |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \""
-     << backend << "\",\n  \"inflation\": " << inflation << ",\n  \"mcl_threads\": " << threads
-     << ",\n  \"rows\": [\n";
+  js << "{\n  \"memory_budget_bytes\": " << max_memory << ",\n  \"gpu\": \"" << gpu
+     << "\",\n  \"date\": \"" << date << "\",\n  \"backend\": \"" << backend
+     << "\",\n  \"inflation\": " << inflation << ",\n  \"scheme\": " << scheme
+     << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
     char line[512];

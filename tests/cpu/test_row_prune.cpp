@@ -42,7 +42,8 @@ std::string describe(const RowPrune& r) {
 }
 
 /// The op on the cpu equals the oracle on E = A ⊕.⊗ B exactly (both prune the same E).
-void expect_matches_oracle(const Matrix& A, const Matrix& B, const RowPrune& r) {
+void expect_matches_oracle(const Matrix& A, const Matrix& B, const RowPrune& r,
+                           RowPruneStats* out = nullptr) {
   Context c = cpu();
   const Type t = A.type();
   Matrix E(A.nrows(), B.ncols(), t);
@@ -51,6 +52,7 @@ void expect_matches_oracle(const Matrix& A, const Matrix& B, const RowPrune& r) 
   Matrix C(A.nrows(), B.ncols(), t);
   RowPruneStats st;
   mxm_prune_rows(C, semiring("plus_times", t), A, B, r, &st, {}, c);
+  if (out) *out = st;
   const std::string what = describe(r);
   ASSERT_EQ(C.location(), Location::host);
   EXPECT_EQ(C.row_ptr_vector(), want.F.row_ptr_vector()) << what;
@@ -72,10 +74,20 @@ void expect_matches_oracle(const Matrix& A, const Matrix& B, const RowPrune& r) 
 TEST(RowPrune, RandomProductsUnderEveryBranch) {
   const Matrix A = nonneg(random_matrix(40, 30, 0.3, Type::fp64, 11));
   const Matrix B = nonneg(random_matrix(30, 50, 0.3, Type::fp64, 12));
+  Index selected = 0, recovered = 0, kept = 0;
   for (const RowPrune& r : {rule(0.5, 0, 0, 0), rule(0.2, 5, 0, 0), rule(0.3, 0, 8, 2.5),
                             rule(0.1, 4, 10, 1e9), rule(0.1, 4, 6, 0.5), rule(0, 7, 0, 0),
-                            rule(1e9, 0, 0, 0, true), rule(1.0, 3, 0, 0, true)})
-    expect_matches_oracle(A, B, r);
+                            rule(1e9, 0, 0, 0, true), rule(1.0, 3, 0, 0, true)}) {
+    RowPruneStats st;
+    expect_matches_oracle(A, B, r, &st);
+    selected += st.rows_selected;
+    recovered += st.rows_recovered;
+    kept += st.expanded_nnz;
+  }
+  // The cases reach every branch (a test of nothing would pass too).
+  EXPECT_GT(selected, 0);
+  EXPECT_GT(recovered, 0);
+  EXPECT_GT(kept, 0);
 }
 
 TEST(RowPrune, TiesAtTheKthValueAreKept) {
@@ -106,10 +118,8 @@ TEST(RowPrune, EmptyRowsAndLoopsOfABlockOfRows) {
 }
 
 TEST(RowPrune, SinglePrecisionAndNegativeValues) {
-  const Matrix A =
-      random_matrix(25, 25, 0.3, Type::fp32, 51, Pattern::random, ValueKind::integral);
-  const Matrix B =
-      random_matrix(25, 25, 0.3, Type::fp32, 52, Pattern::random, ValueKind::integral);
+  const Matrix A = random_matrix(25, 25, 0.3, Type::fp32, 51, Pattern::random, ValueKind::integral);
+  const Matrix B = random_matrix(25, 25, 0.3, Type::fp32, 52, Pattern::random, ValueKind::integral);
   expect_matches_oracle(A, B, rule(2, 3, 0, 0));
   expect_matches_oracle(A, B, rule(-1, 2, 4, 10));
 }
@@ -126,8 +136,7 @@ TEST(RowPrune, BadArgumentsThrow) {
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, -1, 0, 0), nullptr, {}, c), InvalidValue);
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, -1), nullptr, {}, c), InvalidValue);
   // Loops (i, 3 + i) of 4 rows need 7 columns.
-  EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, 0, true, 3), nullptr, {}, c),
-               InvalidValue);
+  EXPECT_THROW(mxm_prune_rows(C, s, A, B, rule(0, 0, 0, 0, true, 3), nullptr, {}, c), InvalidValue);
   Descriptor masked;
   masked.mask_complement = true;
   EXPECT_THROW(mxm_prune_rows(C, s, A, B, {}, nullptr, masked, c), NotImplemented);

@@ -9,8 +9,8 @@
 namespace ringblas::test {
 
 struct PrunedRows {
-  Matrix F;                         ///< host, E's type
-  std::vector<double> max, sumsq;   ///< per row of E (0 for a row without entries)
+  Matrix F;                        ///< host, E's type
+  std::vector<double> max, sumsq;  ///< per row of E (0 for a row without entries)
   Index selected = 0, recovered = 0;
 };
 

@@ -1,16 +1,17 @@
 // spgemm_prune::can_implement (plain C++, so that the dispatch asks it without nvcc).
 #include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/common/manifest.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/spgemm_prune/policy.hpp"
 #include "backend/cuda/spgemm_prune/spgemm_prune.hpp"
+#include "ringblas_generated/cuda_manifest/spgemm_prune.hpp"
 
 namespace ringblas::cuda::spgemm_prune {
 
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
                                          const Descriptor& desc) {
-  if (s.is_user() || s.add != MonoidCode::plus || s.mul != BinaryOpCode::times ||
-      (s.type != Type::fp32 && s.type != Type::fp64))
-    return "compiled for plus_times over fp32 and fp64 only, not " + s.name();
+  if (!manifest::compiled<manifest::spgemm_prune>(s))
+    return manifest::not_compiled(s, "spgemm_prune");
   const Index lim = (Index(1) << 31) - 1;
   for (const Matrix* x : {&A, &B})
     if (x->nrows() >= lim || x->ncols() >= lim || x->nnz() >= lim)

@@ -11,8 +11,8 @@
 // one scan, measuring max, Σx², and the count and mass of entries >= threshold on the way. The
 // rule then needs at most a k-th largest value, found by a radix select (8-bit digits of the
 // order-preserving key) over the entries >= threshold (all entries when recovering from E), and
-// the survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come out
-// sorted, in any order; k_gather puts them into CSR. A row that does not fit the reserved
+// the survivors (all >= one bar) are written at an offset reserved from a global cursor: rows come
+// out sorted, in any order; k_gather puts them into CSR. A row that does not fit the reserved
 // capacity is counted but not written; the launcher then reruns with the exact size.
 // Output invariants: rows sorted by column, no duplicates.
 #pragma once
@@ -43,10 +43,12 @@ enum counter : int {
   c_reserve,    ///< the first reservation (k_classify)
   c_small,      ///< rows in the warp kernel's list
   c_large,      ///< rows in the block kernel's list
+  c_unsorted,   ///< rows accumulated in the sparse accumulator (written out of column order)
   c_count
 };
 
-template <class T> struct prune_args {
+template <class T>
+struct prune_args {
   csr_ref<int> A, B;
   ringblas::detail::prune_rule rule;
   T cut;
@@ -64,13 +66,18 @@ template <class T> struct prune_args {
   T* row_max;
   T* row_sumsq;
   std::int64_t nrows;
+  acc_t<T>* spa_vals;  ///< per block: ncols slots at the monoid's identity (nullptr: no wide rows)
+  int* spa_seen;       ///< per block: ncols flags, 0
   const int* small_rows;  ///< rows with at most 32 products (k_expand_prune_warp)
   const int* large_rows;  ///< the others (k_expand_prune)
 };
 
-/// Order-preserving unsigned keys of floating-point values (larger value, larger key).
-template <class T> struct order_key;
-template <> struct order_key<double> {
+/// Order-preserving unsigned keys of floating-point values (larger value, larger key); float and
+/// double only: the family's manifest rows are floating-point.
+template <class T>
+struct order_key;
+template <>
+struct order_key<double> {
   using K = unsigned long long;
   static constexpr int bits = 64;
   __device__ static K of(double x) {
@@ -82,7 +89,8 @@ template <> struct order_key<double> {
     return __longlong_as_double((long long)u);
   }
 };
-template <> struct order_key<float> {
+template <>
+struct order_key<float> {
   using K = unsigned;
   static constexpr int bits = 32;
   __device__ static K of(float x) {
@@ -115,10 +123,16 @@ __device__ __forceinline__ V block_reduce(V v, Op op, V identity, unsigned long 
 }
 
 struct max_of {
-  template <class V> __device__ V operator()(V a, V b) const { return a > b ? a : b; }
+  template <class V>
+  __device__ V operator()(V a, V b) const {
+    return a > b ? a : b;
+  }
 };
 struct sum_of {
-  template <class V> __device__ V operator()(V a, V b) const { return a + b; }
+  template <class V>
+  __device__ V operator()(V a, V b) const {
+    return a + b;
+  }
 };
 
 /// Shared state of the radix select.
@@ -205,8 +219,18 @@ __global__ void __launch_bounds__(policy::threads)
   T* cv = a.cand_v + std::int64_t(blockIdx.x) * a.list_stride;
   const ringblas::detail::prune_rule& rule = a.rule;
   const T cut = a.cut;
+  __shared__ int sh_touched;
+  Acc* sv = a.spa_vals ? a.spa_vals + std::int64_t(blockIdx.x) * a.list_stride : nullptr;
+  int* sg = a.spa_seen ? a.spa_seen + std::int64_t(blockIdx.x) * a.list_stride : nullptr;
+  if (sv) {
+    for (std::int64_t s = tid; s < a.list_stride; s += nt) {
+      sv[s] = Acc(S::identity());
+      sg[s] = 0;
+    }
+  }
   while (true) {
     if (tid == 0) {
+      sh_touched = 0;
       sh_row = (long long)atomicAdd(&a.counters[c_next_row], 1ull);
       sh_lo = INT_MAX;
       sh_hi = -1;
@@ -237,35 +261,36 @@ __global__ void __launch_bounds__(policy::threads)
     __syncthreads();
     const int lo = sh_lo, hi = sh_hi;
     const int g = spgemm_hash::lanes_per_entry(std::int64_t(sh_products), std::int64_t(ae - ab));
-    // Expansion, window by window, compacted into the row buffer with the row's measures.
+    // Expansion (a sparse accumulator for very wide rows, else window by window), compacted into
+    // the row buffers with the row's measures.
     int n_all = 0, n_p = 0;
     bool any = false;
     T tmax = T(0), tsq = T(0), tmass = T(0);
     int tnp = 0;
-    for (long long wlo = lo; wlo <= hi; wlo += W) {
-      const long long rest = (long long)hi + 1 - wlo;
-      const int size = rest < W ? int(rest) : W;
-      for (int s = tid; s < size; s += nt) {
-        vals[s] = Acc(S::identity());
-        seen[s] = 0;
-      }
-      __syncthreads();
-      spgemm_hash::for_each_product_in(
-          a.A, a.B, spgemm_hash::mask_ref<int>{}, row, tid, nt, g, int(wlo), int(wlo + size),
-          [&](int p, int k, int q, int j) {
+    if (sv && (long long)hi - lo + 1 > policy::spa_min_span) {
+      // Sparse accumulator: a slot per column in global memory, the touched columns listed in
+      // lk (then compacted in place: every listed column is present), slots reset as read.
+      spgemm_hash::for_each_product(
+          a.A, a.B, spgemm_hash::mask_ref<int>{}, row, tid, nt, g, [&](int p, int k, int q, int j) {
             T x{}, y{};
             if constexpr (S::reads_a) x = static_cast<const T*>(a.A.v)[p];
             if constexpr (S::reads_b) y = static_cast<const T*>(a.B.v)[q];
-            const int s = j - int(wlo);
-            seen[s] = 1;
-            atomic_combine<typename S::add_monoid, T>(&vals[s], S::mul(x, y, row, k, k, j));
+            // A plain read first: most products hit a column already listed (the flags were
+            // reset before the block's last barrier, so a 1 read here is this row's).
+            if (sg[j] == 0 && atomicExch(&sg[j], 1) == 0) lk[atomicAdd(&sh_touched, 1)] = j;
+            atomic_combine<typename S::add_monoid, T>(&sv[j], S::mul(x, y, row, k, k, j));
           });
       __syncthreads();
-      for (int c = 0; c < size; c += nt) {
-        const int s = c + tid;
-        const bool present = s < size && seen[s];
-        const T x = present ? T(vals[s]) : T(0);
+      const int touched = sh_touched;
+      for (int c = 0; c < touched; c += nt) {
+        const int e = c + tid;
+        const bool present = e < touched;
+        const int j = present ? lk[e] : 0;
+        T x = T(0);
         if (present) {
+          x = T(sv[j]);
+          sv[j] = Acc(S::identity());
+          sg[j] = 0;
           tmax = any ? (x > tmax ? x : tmax) : x;
           any = true;
           tsq += x * x;
@@ -274,22 +299,68 @@ __global__ void __launch_bounds__(policy::threads)
             tmass += x;
           }
         }
-        // One scan for both lists: all entries in the low 16 bits, those >= cut above (a
-        // chunk has at most 1024 of each).
         const bool in_p = present && x >= cut;
         int total;
-        const int o = spgemm_hash::block_exclusive_scan((present ? 1 : 0) | (in_p ? 1 << 16 : 0),
-                                                        warp_sums, total);
-        if (present) {
-          lk[n_all + (o & 0xffff)] = int(wlo) + s;
-          lv[n_all + (o & 0xffff)] = x;
-        }
+        const int o = spgemm_hash::block_exclusive_scan(in_p ? 1 : 0, warp_sums, total);
+        if (present) lv[e] = x;  // lk[e] already holds j
         if (in_p) {
-          ck[n_p + (o >> 16)] = int(wlo) + s;
-          cv[n_p + (o >> 16)] = x;
+          ck[n_p + o] = j;
+          cv[n_p + o] = x;
         }
-        n_all += total & 0xffff;
-        n_p += total >> 16;
+        n_p += total;
+      }
+      n_all = touched;
+      if (tid == 0) atomicAdd(&a.counters[c_unsorted], 1ull);
+    } else {
+      for (long long wlo = lo; wlo <= hi; wlo += W) {
+        const long long rest = (long long)hi + 1 - wlo;
+        const int size = rest < W ? int(rest) : W;
+        for (int s = tid; s < size; s += nt) {
+          vals[s] = Acc(S::identity());
+          seen[s] = 0;
+        }
+        __syncthreads();
+        spgemm_hash::for_each_product_in(
+            a.A, a.B, spgemm_hash::mask_ref<int>{}, row, tid, nt, g, int(wlo), int(wlo + size),
+            [&](int p, int k, int q, int j) {
+              T x{}, y{};
+              if constexpr (S::reads_a) x = static_cast<const T*>(a.A.v)[p];
+              if constexpr (S::reads_b) y = static_cast<const T*>(a.B.v)[q];
+              const int s = j - int(wlo);
+              seen[s] = 1;
+              atomic_combine<typename S::add_monoid, T>(&vals[s], S::mul(x, y, row, k, k, j));
+            });
+        __syncthreads();
+        for (int c = 0; c < size; c += nt) {
+          const int s = c + tid;
+          const bool present = s < size && seen[s];
+          const T x = present ? T(vals[s]) : T(0);
+          if (present) {
+            tmax = any ? (x > tmax ? x : tmax) : x;
+            any = true;
+            tsq += x * x;
+            if (x >= cut) {
+              ++tnp;
+              tmass += x;
+            }
+          }
+          // One scan for both lists: all entries in the low 16 bits, those >= cut above (a
+          // chunk has at most 1024 of each).
+          const bool in_p = present && x >= cut;
+          int total;
+          const int o = spgemm_hash::block_exclusive_scan((present ? 1 : 0) | (in_p ? 1 << 16 : 0),
+                                                          warp_sums, total);
+          if (present) {
+            lk[n_all + (o & 0xffff)] = int(wlo) + s;
+            lv[n_all + (o & 0xffff)] = x;
+          }
+          if (in_p) {
+            ck[n_p + (o >> 16)] = int(wlo) + s;
+            cv[n_p + (o >> 16)] = x;
+          }
+          n_all += total & 0xffff;
+          n_p += total >> 16;
+        }
       }
     }
     // Threads without entries offer -inf to the max; -inf is also the bar that keeps everything.
@@ -403,11 +474,13 @@ __global__ void k_classify(csr_ref<int> A, csr_ref<int> B, long long cap,
 }
 
 /// Warp-wide sum / max / count helpers of the warp kernel.
-template <class V> __device__ __forceinline__ V warp_sum(V v) {
+template <class V>
+__device__ __forceinline__ V warp_sum(V v) {
   for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
   return v;
 }
-template <class V> __device__ __forceinline__ V warp_max(V v) {
+template <class V>
+__device__ __forceinline__ V warp_max(V v) {
   for (int d = 16; d > 0; d >>= 1) {
     const V o = __shfl_xor_sync(0xffffffffu, v, d);
     v = o > v ? o : v;

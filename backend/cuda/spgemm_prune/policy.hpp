@@ -11,6 +11,12 @@ struct policy {
   /// Columns per shared-memory window: a direct accumulator (slot = column - window start) of
   /// values plus one byte per slot marking presence: 72 KiB in fp64, so three blocks per SM.
   static constexpr int window = 8192;
+  /// Rows whose columns span more than this many (16 windows: the 1M-node graphs, not
+  /// soc-Epinions1's 75,877) accumulate in a dense array in global memory per block instead
+  /// (Gustavson's sparse accumulator: a slot per column, the touched columns listed), so that the
+  /// cost follows their products rather than their span; their survivors are then sorted by a
+  /// segmented sort.
+  static constexpr long long spa_min_span = 16LL * window;
   /// Radix-select digit width (bits) when finding a row's k-th largest value.
   static constexpr int digit_bits = 8;
   /// Output entries reserved per row on the first attempt (times max(select, recover, 16));

@@ -9,8 +9,9 @@
 
 namespace ringblas::cuda::spgemm_prune {
 
-/// Why spgemm_prune cannot run C = prune(A ⊕.⊗ B), or nullopt when it can: it is compiled for
-/// plus_times over fp32 and fp64, with fewer than 2^31 rows, columns and entries per operand.
+/// Why spgemm_prune cannot run C = prune(A ⊕.⊗ B), or nullopt when it can: a semiring of its
+/// rows in backend/cuda/manifest.def (plus_times over fp32 and fp64; floating-point values only),
+/// fewer than 2^31 rows, columns and entries per operand.
 std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, const Matrix& B,
                                          const Descriptor& desc);
 
