@@ -17,10 +17,14 @@
 //   S = 0 (a full vector: ∞ on settled vertices, so that r = d + S hides them)
 //   repeat:
 //     r = d + S;  stop when min(r) = ∞;  i = ⌊min(r) / Δ⌋           (bucket i: [iΔ, (i+1)Δ))
-//     f = B = select(r < (i+1)Δ)
+//     f = select(r < (i+1)Δ)
 //     while f has entries:                                           (light phase)
-//       relax f over AL as above;  f = select(f < (i+1)Δ);  B = B ∪ f
-//     relax B ∩ d over AH (heavy edges, once);  S⟨B⟩ = ∞
+//       relax f over AL as above;  f = select(f < (i+1)Δ)
+//     B = select(d + S < (i+1)Δ)    (the bucket after its light phase, with d's values)
+//     relax B over AH (heavy edges, once);  S⟨B⟩ = ∞
+// B is every unsettled vertex below the bucket's end once the light phase is over: its first
+// members and each vertex a light edge brought below the end (Meyer and Sanders' B ∪ f of every
+// light round, which took a union over all n positions per round), found by one selection.
 // d and S are full vectors, so min(d, t), t - d and S⟨B⟩ = ∞ are element-wise operations whose
 // structure is known (no compaction, no host read).
 // Edge weights are A's values (fp64); the host reads entry counts and, for delta-stepping, one
