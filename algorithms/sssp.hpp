@@ -46,7 +46,9 @@ struct SsspResult {
 SsspResult sssp_bellman_ford(const Matrix& A, Index source, Context& ctx = default_context());
 
 /// The same distances by delta-stepping with bucket width `delta` (> 0; 0 picks
-/// max(A) / max(1, nnz(A) / n), Meyer and Sanders' Θ(1/degree) for weights up to max(A)).
+/// 16 max(A) / max(1, nnz(A) / n): Meyer and Sanders' Θ(1/degree) for weights up to max(A),
+/// with the constant measured: on R-MAT scale 22 (H100) 1x took 101 ms, 4x 76 ms, 16x 43 ms, as
+/// fewer, larger buckets cost fewer operations than the extra light relaxations they bring).
 /// Throws InvalidValue when A has a negative weight (use sssp_bellman_ford) or delta < 0, and
 /// as sssp_bellman_ford otherwise. `rounds` counts light-phase relaxations.
 SsspResult sssp_delta_stepping(const Matrix& A, Index source, double delta = 0,

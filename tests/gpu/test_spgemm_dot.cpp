@@ -275,8 +275,8 @@ TEST_F(SpgemmDot, MeasuredWorkOrdersTheTwoVariants) {
   const double hash_cost = variant_cost(pp, &Ld, Ld, Ld, d, true, &ctx, 0.0);
   EXPECT_LT(dot_cost, hash_cost);
   // The better variant keeps the lower model cost (its place against the row-wise product).
-  EXPECT_EQ(dot_cost, std::min(cuda::spgemm_dot::cost(&Ld, Ld, Ld, d),
-                               cuda::spgemm_dot::hash_cost(&Ld, Ld, Ld, d)));
+  EXPECT_DOUBLE_EQ(dot_cost, std::min(cuda::spgemm_dot::cost(&Ld, Ld, Ld, d),
+                                      cuda::spgemm_dot::hash_cost(&Ld, Ld, Ld, d)));
 }
 
 TEST_F(SpgemmDot, RefusesWhatItCannotCompute) {
