@@ -261,7 +261,9 @@ TEST_F(SpgemmDot, MeasuredWorkOrdersTheTwoVariants) {
     }
   EXPECT_NEAR(w->dot, dot, 1e-9 * dot);
   EXPECT_EQ(w->hash, hash);
-  EXPECT_GT(w->hash, 2.0 * w->dot);  // the skew the averages miss
+  // The skew the averages miss: the size-only model counts nnz(L) · nnz(L) / n probes (146K
+  // here, against 647K met).
+  EXPECT_GT(w->hash, 3.0 * double(L.nnz()) * double(L.nnz()) / double(n));
   // Host operands and a product without Bᵀ given are not measured (the model stands in).
   EXPECT_FALSE(cuda::spgemm_dot::measured_entry_work(&L, L, L, d, ctx).has_value());
   EXPECT_FALSE(cuda::spgemm_dot::measured_entry_work(
