@@ -8,18 +8,17 @@
 //     q = select(deg <= k)                vertices peeled at level k (values: their degrees)
 //     while q has entries:
 //       l = q +.pair S                     edges each vertex loses to the peeled ones
-//       deg -= l ∪+ (q - mark_k)           a peeled vertex's degree becomes mark_k - l,
+//       deg -= l;  deg -= q - mark_k       a peeled vertex's degree becomes mark_k - l,
 //                                          mark_k = B (k + 1) + B / 2
 //       q = select((deg ∩ l) <= k)         only a vertex that lost degree can reach k now
 //   core = deg / B - 1                     (integer division)
 // B = 4 (n + 1) exceeds twice every degree loss, so a peeled vertex keeps its level in its
 // degree: mark_k minus less than B / 2 lost later, above every live degree (no k reaches it),
-// divided back to k at the end. deg is the only full vector, updated once per round by an
-// accumulation (GrB_eWiseAdd with GrB_MINUS_INT64 as accumulator); the rest of a round works on
-// the peeled vertices and their neighbours only. LAGraph keeps core and deg apart and assigns
-// core⟨q⟩ = k each round; on R-MAT scale 22 the peel takes ~800 rounds, so the full-vector
-// passes per round are its cost (three before, one now).
-// Host reads: min(deg) once per level, the entry counts of q (and of the sparse union).
+// divided back to k at the end. deg is the only full vector, updated twice per round (unions
+// with a full operand, structure known); the rest of a round works on the peeled vertices and
+// their neighbours only. LAGraph keeps core and deg apart and assigns core⟨q⟩ = k each round;
+// on R-MAT scale 22 the peel takes ~800 rounds, so the operations per round are its cost.
+// Host reads: min(deg) once per level, the entry counts of q.
 #pragma once
 #include "ringblas/ringblas.hpp"
 

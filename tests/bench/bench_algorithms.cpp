@@ -21,23 +21,23 @@
 // - --cache DIR: each generated R-MAT graph is kept in DIR as a binary CSR file (its arrays as
 //   stored, a header naming scale, edge factor, seed and sizes) and read from there when present,
 //   so that a second invocation skips the generation (about 80 s at scale 22).
-// - --cpu-timeout S: each cpu row runs in a forked child process, stopped after S seconds; a
-//   stopped row reports S as its cpu time and the speed-up as lower bounds ("> ..."), its result
-//   unchecked. --cpu-only: no GPU runs (the cpu rows of slow algorithms in calls of their own).
+// - --cpu-timeout S: each cpu row runs on a thread that is waited for S seconds; a row past it
+//   reports S as its cpu time and the speed-up as lower bounds ("> ..."), its result unchecked,
+//   no GPU row, and the program stops after it (the thread cannot be stopped): give slow cpu
+//   rows an invocation each, with --cpu-only. --cpu-only: no GPU runs (the cpu rows of slow
+//   algorithms in calls of their own).
+//   --cpu-algorithms a,b: cpu rows for these algorithms only, GPU rows for every selected one.
 // Usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //                         [--index64] [--trace FILE] [--quick] [--scales 20,22] [--bc-sources K]
-//                         [--cache DIR] [--cpu-timeout S] [--cpu-only]
+//                         [--cache DIR] [--cpu-timeout S] [--cpu-only] [--cpu-algorithms a,b]
 //                         [--algorithms bfs,bfs_edges,bfs_vertex,sssp_bf,sssp_delta,sssp_delta_x4,
 //                                       sssp_delta_x16,pagerank,tc,tc_nosort,cc,kcore,bc]
 //                         [--graphs soc-Epinions1,rmat20,...]
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -45,7 +45,8 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <iterator>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -77,6 +78,8 @@ std::ostream* g_trace_out = nullptr;  ///< --trace FILE: the dispatch trace of o
 double g_cpu_timeout_s =
     0;                   ///< --cpu-timeout S: each cpu row in a child process, stopped after S s
 bool g_gpu_runs = true;  ///< --cpu-only clears it: no GPU runs (cpu rows in calls of their own)
+/// --cpu-algorithms a,b: cpu rows only for these (the others as with --cpu-reps 0)
+std::vector<std::string> g_cpu_algorithms;
 /// Graphs with more entries run the cpu executor once, without warm-up (R-MAT scale 22: one
 /// cpu run of each algorithm takes from seconds to minutes).
 constexpr Index kLargeGraph = Index(1) << 26;
@@ -174,12 +177,17 @@ struct CpuRow {
   std::vector<double> result;
 };
 
+/// Set when a cpu row ran past --cpu-timeout: its thread still runs, so the program writes its
+/// reports and stops after that row (later rows would compete with it for the cores).
+bool g_cpu_row_abandoned = false;
+
 /// Times `run` on the cpu (time_cpu_ms) and returns its result. With --cpu-timeout the runs take
-/// place in a forked child (the graph is already in memory) that writes its time and result to
-/// a temporary file; the child is killed at the deadline. The child runs the cpu executor only
-/// (no CUDA call after the fork).
+/// place on a thread of their own that the caller waits for until the deadline; past it the row
+/// is reported as timed out and the thread left running (g_cpu_row_abandoned). A thread, not a
+/// forked child: OpenMP (SuiteSparse's threads) cannot be used in a child forked after the
+/// parent used it.
 CpuRow cpu_row(const std::function<Vector()>& run, int reps, bool warm_up, Context& cpu) {
-  auto measure = [&] {
+  auto measure = [run, reps, warm_up, &cpu] {
     Vector res;
     CpuRow out;
     out.ms = time_cpu_ms([&] { res = run(); }, reps, warm_up);
@@ -187,63 +195,38 @@ CpuRow cpu_row(const std::function<Vector()>& run, int reps, bool warm_up, Conte
     return out;
   };
   if (g_cpu_timeout_s <= 0) return measure();
-  char path[] = "/tmp/bench_algorithms_cpu_XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) throw std::runtime_error("cpu row: mkstemp failed");
-  close(fd);
-  std::cout.flush();
-  std::cerr.flush();
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cpu row: fork failed");
-  if (pid == 0) {
-    int code = 0;
+  struct Shared {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    CpuRow row;
+    std::string error;
+  };
+  auto shared = std::make_shared<Shared>();
+  std::thread([shared, measure] {
+    CpuRow row;
+    std::string error;
     try {
-      const CpuRow o = measure();
-      std::ofstream f(path, std::ios::binary);
-      const std::uint64_t size = o.result.size();
-      f.write(reinterpret_cast<const char*>(&o.ms), sizeof(o.ms));
-      f.write(reinterpret_cast<const char*>(&size), sizeof(size));
-      f.write(reinterpret_cast<const char*>(o.result.data()),
-              static_cast<std::streamsize>(size * sizeof(double)));
-      code = f ? 0 : 3;
+      row = measure();
     } catch (const std::exception& e) {
-      std::ofstream f(path);
-      f << e.what();
-      code = 2;
+      error = e.what();
     }
-    _exit(code);
+    std::lock_guard<std::mutex> lock(shared->m);
+    shared->row = std::move(row);
+    shared->error = error;
+    shared->done = true;
+    shared->cv.notify_all();
+  }).detach();
+  std::unique_lock<std::mutex> lock(shared->m);
+  if (!shared->cv.wait_for(lock, std::chrono::duration<double>(g_cpu_timeout_s),
+                           [&] { return shared->done; })) {
+    g_cpu_row_abandoned = true;
+    CpuRow late;
+    late.timed_out = true;
+    return late;
   }
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(g_cpu_timeout_s);
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) != pid) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      std::remove(path);
-      CpuRow late;
-      late.timed_out = true;
-      return late;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  std::ifstream f(path, std::ios::binary);
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code != 0) {
-    std::string why((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    std::remove(path);
-    throw std::runtime_error("cpu row (child exit " + std::to_string(code) + "): " + why);
-  }
-  CpuRow out;
-  std::uint64_t size = 0;
-  f.read(reinterpret_cast<char*>(&out.ms), sizeof(out.ms));
-  f.read(reinterpret_cast<char*>(&size), sizeof(size));
-  out.result.resize(size);
-  f.read(reinterpret_cast<char*>(out.result.data()),
-         static_cast<std::streamsize>(size * sizeof(double)));
-  std::remove(path);
-  if (!f) throw std::runtime_error("cpu row: the child's result file is short");
-  return out;
+  if (!shared->error.empty()) throw std::runtime_error(shared->error);
+  return std::move(shared->row);
 }
 
 double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
@@ -319,7 +302,8 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
   // timed calls like the device copy: Beamer's edge-count switch reads them.
   const Vector degree_host = Vector::dense<Index>(g.degree);
   const Vector degree_dev = have_gpu ? degree_host.to(Location::device, gpu) : Vector();
-  // sssp_delta_stepping's automatic bucket width: the largest weight over the mean degree.
+  // Meyer and Sanders' bucket width, the largest weight over the mean degree (sssp_delta_stepping
+  // picks 16 times it): the tuning rows are multiples of it.
   double auto_delta = 1.0;
   if (g.host.nnz() > 0) {
     const std::vector<double> w = g.host.values_vector<double>();
@@ -355,8 +339,8 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
          return algorithms::sssp_delta_stepping(a, source, 0, c).distance;
        },
        1e-12},
-      // The same with 4 and 16 times the automatic bucket width (fewer buckets, more light
-      // edges re-relaxed): which width suits the GPU is measured, not assumed. Named only.
+      // The same with 4 and 16 times Meyer and Sanders' bucket width (sssp_delta: 16 times,
+      // chosen from these rows on R-MAT 22): which width suits the GPU is measured. Named only.
       {"sssp_delta_x4",
        [&](Context& c, const Matrix& a) {
          return algorithms::sssp_delta_stepping(a, source, 4 * auto_delta, c).distance;
@@ -404,7 +388,10 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
     try {
       std::vector<double> want;  // the reference result: the cpu's, else an untimed GPU run's
       bool checked = false;
-      if (cpu_reps > 0) {
+      const bool cpu_row_here =
+          g_cpu_algorithms.empty() || std::find(g_cpu_algorithms.begin(), g_cpu_algorithms.end(),
+                                                spec.name) != g_cpu_algorithms.end();
+      if (cpu_reps > 0 && cpu_row_here) {
         const CpuRow c = cpu_row([&] { return spec.run(cpu, g.host); }, cpu_reps, cpu_warm_up, cpu);
         r.cpu_reps = cpu_reps;
         r.cpu_timed_out = c.timed_out;
@@ -424,7 +411,7 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
         r.rate = NAN;
       else  // edges for now; divided by the time below
         r.rate = r.teps ? traversed_edges(g, want) : double(g.host.nnz());
-      if (have_gpu) {
+      if (have_gpu && !r.cpu_timed_out) {  // not beside a cpu row still running
         Vector gpu_result;
         r.gpu_ms = time_gpu_ms([&] { gpu_result = spec.run(gpu, dev); }, g_reps);
         // One more run with the trace on, to list the operations that fell back to the cpu;
@@ -466,12 +453,12 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
                              : gpu_result.to(Location::host, gpu);
         const double d = max_rel_diff(dense<double>(h.cast(Type::fp64), INFINITY, gpu), want);
         r.agree = d <= spec.tol ? std::string("yes") : "NO (" + std::to_string(d) + ")";
-        if (cpu_reps == 0) r.agree = "not checked (--cpu-reps 0)";
+        if (cpu_reps == 0 || !cpu_row_here) r.agree = "not checked (no cpu row)";
         if (r.cpu_timed_out) r.agree = "not checked (cpu timed out)";
       }
       // Notes from the last run in this process (a cpu row in a child leaves none: without a GPU
       // run its steps and iterations are not known here).
-      if (have_gpu || !r.cpu_reps || g_cpu_timeout_s <= 0) {
+      if (have_gpu || !checked || g_cpu_timeout_s <= 0) {
         if (spec.name == "pagerank") r.note = std::to_string(pagerank_iterations) + " iterations";
         if (spec.name.rfind("bfs", 0) == 0) r.note = bfs_steps + " steps";
       }
@@ -494,6 +481,11 @@ void run_graph(const Graph& g, bool have_gpu, int bc_sources, const std::vector<
     }
     rows.push_back(r);
     flush();
+    if (g_cpu_row_abandoned) {
+      std::cerr << "bench_algorithms: the cpu row of " << spec.name
+                << " still runs; stopping after it (the reports are written)\n";
+      std::_Exit(0);
+    }
   }
 }
 
@@ -618,10 +610,13 @@ int main(int argc, char** argv) {
       bc_sources = std::stoi(next());
     else if (a == "--quick")
       quick = true;
-    else if (a == "--algorithms" || a == "--graphs") {
+    else if (a == "--algorithms" || a == "--graphs" || a == "--cpu-algorithms") {
       std::stringstream ss(next());
       for (std::string x; std::getline(ss, x, ',');)
-        (a == "--graphs" ? graphs_only : only).push_back(x);
+        (a == "--graphs"           ? graphs_only
+         : a == "--cpu-algorithms" ? g_cpu_algorithms
+                                   : only)
+            .push_back(x);
     } else if (a == "--scales") {
       scales.clear();
       std::stringstream ss(next());
@@ -629,7 +624,8 @@ int main(int argc, char** argv) {
     } else {
       std::cerr << "usage: bench_algorithms --json out.json --md out.md [--data DIR] [--reps N]"
                    " [--cpu-reps N] [--index64] [--trace FILE] [--quick] [--scales 20,22] "
-                   "[--bc-sources K] [--cache DIR] [--cpu-timeout S] [--cpu-only]"
+                   "[--bc-sources K] [--cache DIR] [--cpu-timeout S] [--cpu-only] "
+                   "[--cpu-algorithms a,b]"
                    " [--algorithms bfs,tc,...] [--graphs soc-Epinions1,rmat22]\n";
       return 2;
     }
