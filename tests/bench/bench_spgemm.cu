@@ -7,10 +7,11 @@
 //        [--max-products N]
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
-//        the pipeline under each named tuning of LIST (default "s4,new,new-lean,new-wide,
-//        new-wide64,new-mink,new-mink4,new-nostreams": last session's defaults,
-//        tuning::defaults (or the knobs given), and the defaults with one issue-14 switch off or
-//        changed; also "old" = tuning::previous and "new-min4" = defaults with dense min nnz / 4),
+//        the pipeline under each named tuning of LIST (default "s4,new,new-lean,new-wide64,
+//        new-wide128,new-mink,new-nostreams": last session's defaults, tuning::defaults (or the
+//        knobs given), and the defaults with one issue-14 switch off or changed (new-wide64/128:
+//        partial-warp bins up to 64/128 products; new-wide: none; new-mink4: streams from 4
+//        kernels); also "old" = tuning::previous and "new-min4" = dense min nnz / 4),
 //        cuSPARSE, and spECK's time read from
 //        SPECK.txt ("<name> <ms>" lines from shared/peers/run_speck.sh, measured in the same
 //        device call); rows printed and appended to the Markdown file as they are measured.
@@ -60,7 +61,7 @@ struct Options {
   std::string speck;  ///< versus mode when set
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
-  std::string variants = "s4,new,new-lean,new-wide,new-wide64,new-mink,new-mink4,new-nostreams";
+  std::string variants = "s4,new,new-lean,new-wide64,new-wide128,new-mink,new-nostreams";
   bool trace = false;
 };
 
@@ -447,6 +448,7 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   if (name == "new-lean") t.lean_host = false;
   else if (name == "new-wide") t.wide_pwarp = 0;
   else if (name == "new-wide64") t.wide_pwarp = 64;
+  else if (name == "new-wide128") t.wide_pwarp = 128;
   else if (name == "new-mink") t.concurrent_min_kernels = 0;
   else if (name == "new-mink4") t.concurrent_min_kernels = 4;
   else if (name == "new-nostreams") t.concurrent_bins = false;
@@ -534,7 +536,7 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
        << ", streams from " << fresh.concurrent_min_kernels
        << " kernels, lean host, partial warps up to " << fresh.wide_pwarp
        << " products); new-X = new with switch X off (lean: lean host path; "
-          "wide: wide pwarp bins; wide64: only up to 64 products; mink: streams whatever the "
+          "wide: no wide pwarp bins; wide64/wide128: wide pwarp bins up to 64/128 products; mink: streams whatever the "
           "kernel "
           "count; mink4: streams from 4 kernels; nostreams: no side "
           "streams); old = tuning::previous(). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "

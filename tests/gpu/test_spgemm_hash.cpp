@@ -351,9 +351,11 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   windows.dense_min_nnz = forced.dense_min_nnz;
   streams.concurrent_bins = true;
   tuning wide = tuning::previous(), lean = tuning::previous(), every_stream = tuning::defaults();
-  wide.wide_pwarp = tuning::defaults().wide_pwarp;
+  wide.wide_pwarp = 128;  // both wide partial-warp bins (off in the defaults)
   lean.lean_host = true;
   every_stream.concurrent_min_kernels = 0;
+  tuning defaults_wide = tuning::defaults();
+  defaults_wide.wide_pwarp = 128;
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"previous", tuning::previous()},
                                                   {"session4", tuning::session4()},
@@ -362,6 +364,7 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"windows", windows},
                                                   {"streams", streams},
                                                   {"wide pwarp", wide},
+                                                  {"defaults + wide pwarp", defaults_wide},
                                                   {"lean host", lean},
                                                   {"streams from one kernel", every_stream}};
   const Matrix P = rmat(13, 16, 4243);

@@ -142,33 +142,24 @@ __host__ __device__ inline int numeric_bin(std::int64_t products, std::int64_t n
 
 /// Inserts `key` into a power-of-two table (mask = size - 1); returns its slot and whether this
 /// call placed it. A `direct` table has a slot per column from `base` on (slot = key - base: no
-/// probing, and the slots are already in column order). Only atomics write the keys while
+/// probing, and the slots are already in column order). Only atomics touch the keys while
 /// threads insert concurrently.
 __device__ __forceinline__ unsigned table_insert(int* keys, unsigned mask, int key,
                                                  bool& inserted, bool direct = false,
                                                  int base = 0) {
   unsigned h = direct ? unsigned(key - base) : (unsigned(key) * policy::hash_scale) & mask;
-  // In shared memory a slot's key never changes once set, so a plain read that finds the key (a
-  // repeated column: most products of collision-heavy rows) or another key decides without an
-  // atomic; only an empty-looking slot needs the compare-and-swap. Global tables are reused
-  // across rows and a plain load may see a stale L1 line, so they always use the atomic.
-  const bool peek = __isShared(keys);
+  // Always the compare-and-swap: reading the slot first (to skip the atomic on repeated columns)
+  // made collision-heavy rows slower on an H100 (session 5, round 1: wiki-Vote 0.86 -> 1.16 ms,
+  // bcsstk16 0.36 -> 0.41 ms, soc-Epinions1 9.3 -> 10.6 ms), so it was taken out again.
   while (true) {
-    const int seen = peek ? keys[h] : empty_key;
-    if (seen == key) {
-      inserted = false;
+    const int old = atomicCAS(&keys[h], empty_key, key);
+    if (old == empty_key) {
+      inserted = true;
       return h;
     }
-    if (seen == empty_key) {
-      const int old = atomicCAS(&keys[h], empty_key, key);
-      if (old == empty_key) {
-        inserted = true;
-        return h;
-      }
-      if (old == key) {
-        inserted = false;
-        return h;
-      }
+    if (old == key) {
+      inserted = false;
+      return h;
     }
     h = (h + 1) & mask;
   }

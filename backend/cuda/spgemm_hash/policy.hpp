@@ -95,9 +95,13 @@ struct policy {
   /// and workspace stays below `small_need` and no row needs a global-memory table.
   static constexpr std::size_t small_need = std::size_t(64) << 20;
   static constexpr std::size_t assumed_budget = std::size_t(1) << 30;
-  /// Rows up to this many products go to the partial-warp bins (32: pwarp only; 64: and pwarp2;
-  /// 128: and pwarp3).
-  static constexpr int wide_pwarp = 128;
+  /// Rows up to this many products go to the partial-warp bins (0 or 32: pwarp only; 64: and
+  /// pwarp2; 128: and pwarp3). Off by default: on an H100 (session 5, round 1,
+  /// spgemm_s5_round1_h100.md) the wide bins made mesh matrices faster (fe_4elt2 0.194 -> 0.134
+  /// ms, whitaker3 0.170 -> 0.136, 3elt 0.153 -> 0.130) but every matrix that also has block
+  /// rows slower (G51 0.108 -> 0.223, hep-th 0.143 -> 0.190, fidapex6 0.129 -> 0.170): geomean
+  /// time / spECK 1.102 off against 1.226 with 128 and 1.125 with 64.
+  static constexpr int wide_pwarp = 0;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash
