@@ -21,9 +21,10 @@
 //   every shape of the forward and backward kernels (entries per lane V, forward edge slots and
 //   unroll; cuda::maxk::Shape), called through the launchers, each checked against the default's
 //   result.
-//   --grids adds the forward and backward with one warp per row segment (cuda::maxk::Shape's
-//   one_wave off: the grid before the kernels strided over segments) and with rows split into
-//   segments of 256 and 128 edges (Shape::segment), each checked against the default.
+//   --grids adds the forward and backward on the other grid (cuda::maxk::Shape::one_wave: one
+//   wave of warps striding over the row segments, the forward's default, or one warp per
+//   segment, the backward's) and with rows split into segments of 256 and 128 edges
+//   (Shape::segment), each checked against the default.
 //   --rmat S replaces the random graph by the R-MAT graph of scale S that bench_gcn trains on
 //   (S = 20: 1M nodes, 33M entries; about 20 s to generate on the host); no targets then.
 //   --backward-vector V times the backward rows with V entries per lane (1, 2 or 4) instead of
@@ -379,24 +380,27 @@ int main(int argc, char** argv) {
              bwd_ms, sp_ms / bwd_ms, rmat_scale > 0 ? 0.0 : bwd_target[q], bwd_check});
         print_row(rows.back());
         if (g_grids) {
-          // The default shapes with one warp per row segment (the grid before the kernels
-          // strided over segments), and with shorter segments (rows split more finely), each
-          // checked against the default's result.
+          // The default shapes with the other grid (one wave of warps striding over the row
+          // segments against one warp per segment: the forward's default is the first, the
+          // backward's the second), and with shorter segments (rows split more finely) on the
+          // default grid, each checked against the default's result.
           const auto fwd_default = host_floats(C, ctx);
           const auto bwd_default = dX.to(Location::host, ctx).values_vector();
-          struct Grid {
-            const char* name;
-            bool one_wave;
-            int segment;
-          };
-          for (const Grid& g : {Grid{"warp per segment", false, 1024},
-                                Grid{"segment 256", true, 256}, Grid{"segment 128", true, 128}}) {
+          for (int variant = 0; variant < 3; ++variant) {
             cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
-            fs.one_wave = bs.one_wave = g.one_wave;
-            fs.segment = bs.segment = g.segment;
+            if (variant == 0) {
+              fs.one_wave = !fs.one_wave;
+              bs.one_wave = !bs.one_wave;
+            } else {
+              fs.segment = bs.segment = variant == 1 ? 256 : 128;
+            }
+            auto name = [&](const cuda::maxk::Shape& sh) {
+              return variant == 0 ? std::string(sh.one_wave ? "one wave" : "warp per segment")
+                                  : "segment " + std::to_string(sh.segment);
+            };
             DenseMatrix Cs = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
             const double fms = time_ms([&] { cuda::maxk::forward(Cs, A, X, nullptr, d, ctx, fs); });
-            rows.push_back({mode, std::string("maxk_forward ") + g.name, k, fms, sp_ms / fms, 0,
+            rows.push_back({mode, "maxk_forward " + name(fs), k, fms, sp_ms / fms, 0,
                             "max rel diff vs default " +
                                 fmt(max_rel_diff(host_floats(Cs, ctx), fwd_default) * 1e6, 2) +
                                 "e-6"});
@@ -408,7 +412,7 @@ int main(int argc, char** argv) {
             for (std::size_t e = 0; e < got.size(); ++e)
               err = std::max(err, std::abs(double(got[e]) - bwd_default[e]) /
                                       (1e-3 + std::abs(double(bwd_default[e]))));
-            rows.push_back({mode, std::string("maxk_backward ") + g.name, k, bms, sp_ms / bms, 0,
+            rows.push_back({mode, "maxk_backward " + name(bs), k, bms, sp_ms / bms, 0,
                             "max rel diff vs default " + fmt(err * 1e6, 2) + "e-6"});
             print_row(rows.back());
           }

@@ -337,18 +337,19 @@ TEST_F(MaxkGpu, EveryShapeMatchesReference) {
                             "backward " + what);
           }
         }
-    // One warp per segment (one_wave off) as well as the default grid-stride wave.
+    // Each kernel on the grid it does not use by default (one_wave flipped: the forward with
+    // one warp per segment, the backward striding in one wave), rows split into short segments.
     cuda::maxk::Shape fs = cuda::maxk::forward_shape(k), bs = cuda::maxk::backward_shape(k);
-    fs.one_wave = bs.one_wave = false;
+    fs.one_wave = !fs.one_wave;
+    bs.one_wave = !bs.one_wave;
     fs.segment = bs.segment = 32;  // rows of about 40 edges split in two
     DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
     cuda::maxk::forward(c, Ad, xd, nullptr, {}, ctx, fs);
-    expect_near_all(host_values(c, ctx), want_fwd,
-                    "forward, warp per segment, k " + std::to_string(k));
+    expect_near_all(host_values(c, ctx), want_fwd, "forward, other grid, k " + std::to_string(k));
     Cbsr dh = xd;
     cuda::maxk::backward(dh, Ad, dyd, dt, ctx, bs);
     expect_near_all(dh.to(Location::host, ctx).values_vector(), want_bwd,
-                    "backward, warp per segment, k " + std::to_string(k));
+                    "backward, other grid, k " + std::to_string(k));
   }
   DenseMatrix c = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
   Cbsr x;

@@ -170,7 +170,9 @@ Shape forward_shape(int k) {
 Shape backward_shape(int k) {
   const int most = Policy::backward_vector;
   const int v = most >= 4 && k % 4 == 0 ? 4 : most >= 2 && k % 2 == 0 ? 2 : 1;
-  return Shape{v, 1, Policy::unroll};
+  // One warp per segment: on the 100k x 64 graph the one-wave grid was 1-3% slower at every k
+  // (H100, bench_maxk --grids), where the forward was no slower.
+  return Shape{v, 1, Policy::unroll, false};
 }
 
 void forward(DenseMatrix& c, const Matrix& a, const Cbsr& x, const Epilogue* ep,

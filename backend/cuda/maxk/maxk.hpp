@@ -31,9 +31,10 @@ void densify(DenseMatrix& d, const Cbsr& x, Context& ctx);
 /// steps of gathers in flight before their adds (compiled: 4 or 8 for vector 1, 2 or 4 for
 /// vector 2, 1, 2 or 4 for vector 4; the backward always takes Policy::unroll).
 /// one_wave: the kernels' grid is one wave of resident blocks whose warps stride over the row
-/// segments (the default); false: one warp per segment (the grid of the previous kernels, kept
-/// so that bench_maxk --grids compares the two). segment: the most edges of a row one warp takes
-/// (longer rows are split, their parts added atomically; at least 32).
+/// segments (forward_shape's); false: one warp per segment (backward_shape's: measured faster
+/// for the backward on a uniform graph; bench_maxk --grids compares the two). segment: the most
+/// edges of a row one warp takes (longer rows are split, their parts added atomically; at least
+/// 32).
 struct Shape {
   int vector = 1, slots = 1, unroll = 4;
   bool one_wave = true;
