@@ -14,7 +14,7 @@
 //   unique whatever order the atomics gave. Traffic: a's column indices twice, its values and
 //   row pointers once, aᵀ written once and its rows read once, plus the re-sorted columns.
 // bucket_sort: the column counts and scan as above, then
-//   2. a scatter of each entry into its bucket of 2^w consecutive columns (w: about a thousand
+//   2. a scatter of each entry into its bucket of 2^w consecutive columns (w: about two thousand
 //      entries per bucket at the average column length), key = (column within the bucket, row)
 //      and value, at the bucket's cursor: far fewer write fronts than columns, so the scattered
 //      writes combine in L2;
@@ -224,9 +224,12 @@ Matrix transpose_scatter(const Matrix& a, const Context& ctx) {
 // ---------------------------------------------------------------------------------------------
 // bucket_sort
 
-/// Buckets of 2^wbits consecutive columns of a, each sorted by one block in registers.
+/// Buckets of 2^wbits consecutive columns of a, each sorted by one block in registers. A large
+/// capacity means few buckets, so that the scatter's write fronts (a partly written line of keys
+/// and one of values per bucket) stay in L2: 100M entries in 1M columns make 65k buckets, 16 MB
+/// of fronts. Shared memory: CUB's exchange of 4096 values, 32 KB for 8-byte values.
 struct bucket_policy {
-  static constexpr int threads = 256, items = 8, capacity = threads * items;
+  static constexpr int threads = 512, items = 8, capacity = threads * items;
 };
 
 /// log2 of the columns per bucket: the largest power of two whose expected entry count (at the
@@ -240,18 +243,25 @@ int bucket_width_bits(std::size_t nnz, Index ncols) {
   return bits;
 }
 
-/// Each entry (r, c, v) of a, G lanes per row, to its bucket's range of aᵀ (t_rp[first column]
-/// on, at the bucket's cursor) as key = (c - first column) << row_bits | r and value v.
+/// cursor[b] = where bucket b (columns b << wbits on) starts in aᵀ.
+template <class I>
+__global__ void k_bucket_starts(std::size_t nb, int wbits, const I* t_rp, I* cursor) {
+  const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b < nb) cursor[b] = t_rp[b << wbits];
+}
+
+/// Each entry (r, c, v) of a, G lanes per row, to its bucket's range of aᵀ at the bucket's cursor
+/// as key = (c - first column of the bucket) << row_bits | r and value v.
 template <class I, class E, class K, int G>
-__global__ void k_scatter_buckets(Index nrows, const I* rp, const I* ci, const E* v, const I* t_rp,
-                                  int wbits, int row_bits, I* cursor, K* key, E* val) {
+__global__ void k_scatter_buckets(Index nrows, const I* rp, const I* ci, const E* v, int wbits,
+                                  int row_bits, I* cursor, K* key, E* val) {
   const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (r >= nrows) return;
   const I e = rp[r + 1];
   for (I p = rp[r] + I(threadIdx.x % G); p < e; p += I(G)) {
-    const I c = ci[p], b = c >> wbits, c0 = b << wbits;
-    const I slot = t_rp[c0] + atomic_add_index(&cursor[b], I(1));
-    key[slot] = (K(c - c0) << row_bits) | K(r);
+    const I c = ci[p], b = c >> wbits;
+    const I slot = atomic_add_index(&cursor[b], I(1));
+    key[slot] = (K(c - (b << wbits)) << row_bits) | K(r);
     val[slot] = v[p];
   }
 }
@@ -335,7 +345,8 @@ Matrix transpose_bucket_sort(const Matrix& a, const Context& ctx) {
     const int row_bits = column_bits(a.nrows(), 8 * int(sizeof(K)) - wbits);
     const std::size_t nb = ((nc - 1) >> wbits) + 1;
     device_array<I> cursor(nb, ctx), big(1, ctx), big_list(nb, ctx);
-    cursor.fill_zero(ctx);
+    k_bucket_starts<I><<<grid_for(nb, block), block, 0, s>>>(nb, wbits, rp, cursor.data());
+    RINGBLAS_CHECK_LAUNCH("k_bucket_starts", s, ctx.debug_sync);
     big.fill_zero(ctx);
     device_array<K> key(nnz, ctx);
     device_array<E> val(nnz, ctx);
@@ -346,13 +357,13 @@ Matrix transpose_bucket_sort(const Matrix& a, const Context& ctx) {
     const E* a_v = a.values().as<E>();
     if (avg >= 24)
       k_scatter_buckets<I, E, K, 32><<<grid_for(std::size_t(nr) * 32, block), block, 0, s>>>(
-          nr, a_rp, a_ci, a_v, rp, wbits, row_bits, cursor.data(), key.data(), val.data());
+          nr, a_rp, a_ci, a_v, wbits, row_bits, cursor.data(), key.data(), val.data());
     else if (avg >= 6)
       k_scatter_buckets<I, E, K, 8><<<grid_for(std::size_t(nr) * 8, block), block, 0, s>>>(
-          nr, a_rp, a_ci, a_v, rp, wbits, row_bits, cursor.data(), key.data(), val.data());
+          nr, a_rp, a_ci, a_v, wbits, row_bits, cursor.data(), key.data(), val.data());
     else
       k_scatter_buckets<I, E, K, 2><<<grid_for(std::size_t(nr) * 2, block), block, 0, s>>>(
-          nr, a_rp, a_ci, a_v, rp, wbits, row_bits, cursor.data(), key.data(), val.data());
+          nr, a_rp, a_ci, a_v, wbits, row_bits, cursor.data(), key.data(), val.data());
     RINGBLAS_CHECK_LAUNCH("k_scatter_buckets", s, ctx.debug_sync);
     k_sort_buckets<I, E, K><<<unsigned(nb), bucket_policy::threads, 0, s>>>(
         a.ncols(), wbits, row_bits, rp, key.data(), val.data(), t_ci.as<I>(), t_v.as<E>(),
