@@ -554,11 +554,16 @@ Matrix visit_index_and_width(const Matrix& a, F&& f) {
   });
 }
 
+/// The method transpose_method::automatic runs. The radix sort until the GPU round measures the
+/// others (bench_reduce_transpose).
+constexpr transpose_method default_method = transpose_method::radix_sort;
+
 }  // namespace
 
 Matrix transpose(const Matrix& a, const Context& ctx, transpose_method method) {
   if (a.location() != Location::device)
     throw InvalidValue("cuda::transpose: the matrix must be on the device");
+  if (method == transpose_method::automatic) method = default_method;
   return visit_index_and_width(a, [&]<class I, class E>() {
     switch (method) {
       case transpose_method::bucket_sort:

@@ -394,6 +394,10 @@ Matrix kron_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Conte
                               rp.release(), ci.release(), vals.release());
 }
 
+/// The fill MergeFill::automatic runs: the search until the GPU round measures merge path
+/// (bench_elementwise's [kernel search] / [kernel merge_path] rows).
+constexpr MergeFill default_fill = MergeFill::search;
+
 void require_same(const Matrix& A, const Matrix& B, const char* where) {
   if (A.location() != Location::device || B.location() != Location::device ||
       A.index_type() != B.index_type() || A.type() != B.type())
@@ -405,6 +409,7 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 
 Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
              MergeFill fill) {
+  if (fill == MergeFill::automatic) fill = default_fill;
   require_same(A, B, "cuda elementwise::merge");
   if (A.nrows() != B.nrows() || A.ncols() != B.ncols())
     throw DimensionMismatch("cuda elementwise::merge: operands differ in shape");
