@@ -1,9 +1,10 @@
 // Device-side operand preparation: index widening/narrowing, value casts, CUB-based transpose
 // (the row and the value packed into the sort's payload for 32-bit indices, else a sorted
 // permutation and gathers), and value masks filtered to their structure.
-#include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -31,15 +32,13 @@ __global__ void k_cast_values(std::size_t n, const From* in, To* out) {
   if (i < n) out[i] = sr::cast<To, From>(in[i]);
 }
 
-template <class I>
-__global__ void k_iota(std::size_t n, I* out) {
+template <class I> __global__ void k_iota(std::size_t n, I* out) {
   std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = I(i);
 }
 
 /// rows[p] = the row of entry p (one warp per row).
-template <class I>
-__global__ void k_expand_rows(Index nrows, const I* rp, I* rows) {
+template <class I> __global__ void k_expand_rows(Index nrows, const I* rp, I* rows) {
   Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   int lane = threadIdx.x % 32;
   if (r >= nrows) return;
@@ -61,10 +60,8 @@ __global__ void k_lower_bounds(Index ncols, std::size_t nnz, const I* keys, I* r
   std::size_t lo = 0, hi = nnz;
   while (lo < hi) {
     std::size_t mid = (lo + hi) / 2;
-    if (Index(keys[mid]) < c)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (Index(keys[mid]) < c) lo = mid + 1;
+    else hi = mid;
   }
   rp[c] = I(lo);
 }
@@ -96,8 +93,8 @@ template <class To, class From>
 Buffer convert_buffer(const Buffer& in, std::size_t n, const Context& ctx) {
   Buffer out(n * sizeof(To), Location::device, &ctx);
   if (n == 0) return out;
-  k_convert<To, From>
-      <<<grid_for(n, block), block, 0, stream_of(ctx)>>>(n, in.as<From>(), out.as<To>());
+  k_convert<To, From><<<grid_for(n, block), block, 0, stream_of(ctx)>>>(n, in.as<From>(),
+                                                                      out.as<To>());
   RINGBLAS_CHECK_LAUNCH("k_convert", stream_of(ctx), ctx.debug_sync);
   return out;
 }
@@ -193,8 +190,7 @@ Matrix transpose_packed(const Matrix& a, const Context& ctx) {
                               std::move(t_rp), std::move(t_ci), std::move(t_v));
 }
 
-template <class I>
-Matrix transpose_typed(const Matrix& a, const Context& ctx) {
+template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
   using U = std::make_unsigned_t<I>;
   if constexpr (std::is_same_v<I, std::int32_t>) {
     if (type_size(a.type()) == 8) return transpose_packed<std::uint64_t>(a, ctx);
@@ -220,10 +216,11 @@ Matrix transpose_typed(const Matrix& a, const Context& ctx) {
     RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, perm_in.data(),
                                                       perm.data(), nnz, 0, end_bit, s));
     device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout, perm_in.data(),
-                                                      perm.data(), nnz, 0, end_bit, s));
-    k_gather<I, I>
-        <<<grid_for(nnz, block), block, 0, s>>>(nnz, perm.data(), rows.data(), t_ci.as<I>());
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout,
+                                                      perm_in.data(), perm.data(), nnz, 0,
+                                                      end_bit, s));
+    k_gather<I, I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm.data(), rows.data(),
+                                                          t_ci.as<I>());
     RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
     switch (type_size(a.type())) {
       case 1:
@@ -241,8 +238,8 @@ Matrix transpose_typed(const Matrix& a, const Context& ctx) {
     RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
   }
   const std::size_t nb = std::size_t(a.ncols()) + 1;
-  k_lower_bounds<I>
-      <<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(), t_rp.as<I>());
+  k_lower_bounds<I><<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(),
+                                                          t_rp.as<I>());
   RINGBLAS_CHECK_LAUNCH("k_lower_bounds", s, ctx.debug_sync);
   return Matrix::from_buffers(a.ncols(), a.nrows(), a.type(), a.index_type(), a.nnz(),
                               std::move(t_rp), std::move(t_ci), std::move(t_v));
@@ -257,14 +254,14 @@ DeviceMask value_mask_typed(const Matrix& m, DeviceMask out, const Context& ctx)
   const unsigned warps = grid_for(std::size_t(n) * 32, block);
   if (n > 0) {
     k_mask_rows<V, I, false><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
-                                                     m.values().as<V>(), rp.data(), nullptr);
+                                                    m.values().as<V>(), rp.data(), nullptr);
     RINGBLAS_CHECK_LAUNCH("k_mask_rows<count>", s, ctx.debug_sync);
   }
   const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   if (n > 0 && nnz > 0) {
     k_mask_rows<V, I, true><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
-                                                    m.values().as<V>(), rp.data(), ci.data());
+                                                   m.values().as<V>(), rp.data(), ci.data());
     RINGBLAS_CHECK_LAUNCH("k_mask_rows<fill>", s, ctx.debug_sync);
   }
   out.nnz = Index(nnz);
@@ -339,17 +336,13 @@ const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,
     keep(cur->nnz() == 0 ? empty_device_matrix(a.nrows(), a.ncols(), a.type(), it, ctx)
                          : cur->to(Location::device, ctx));
   if (cur->index_type() != it) {
-    if (cur == &a)
-      keep(with_index_type(Matrix(a), it, ctx));
-    else
-      keep(with_index_type(std::move(hold), it, ctx));
+    if (cur == &a) keep(with_index_type(Matrix(a), it, ctx));
+    else keep(with_index_type(std::move(hold), it, ctx));
   }
   if (transposed) keep(transpose(*cur, ctx));
   if (values && cur->type() != *values) {
-    if (cur == &a)
-      keep(cast_values(Matrix(a), *values, ctx));
-    else
-      keep(cast_values(std::move(hold), *values, ctx));
+    if (cur == &a) keep(cast_values(Matrix(a), *values, ctx));
+    else keep(cast_values(std::move(hold), *values, ctx));
   }
   return *cur;
 }
