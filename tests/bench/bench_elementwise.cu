@@ -28,7 +28,6 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/elementwise/elementwise.hpp"
 #include "bench_args.hpp"
 #include "ringblas/ringblas.hpp"
 
@@ -290,21 +289,6 @@ int main(int argc, char** argv) {
     int arity;
     Op f;
   };
-  using cuda::elementwise::Merge;
-  using cuda::elementwise::MergeFill;
-  auto merge_kernel = [&](Merge how, MergeFill fill) -> Op {
-    return [&, how, fill](const std::vector<const Matrix*>& in, Context& c) {
-      const BinaryOpCode op = how == Merge::union_of ? BinaryOpCode::plus : BinaryOpCode::times;
-      if (in[0]->location() == Location::device)
-        return cuda::elementwise::merge(*in[0], *in[1], op, how, c, fill);
-      Matrix C = out_like(*in[0]);
-      if (how == Merge::union_of)
-        ewise_add(C, nullptr, no_accum, op, *in[0], *in[1], ew(), c);
-      else
-        ewise_mult(C, nullptr, no_accum, op, *in[0], *in[1], ew(), c);
-      return C;
-    };
-  };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
        [&](const std::vector<const Matrix*>& in, Context& c) {
@@ -357,14 +341,6 @@ int main(int argc, char** argv) {
                 c);
          return C;
        }},
-      // The merge launcher alone, each fill method (backend/cuda/elementwise/merge.cu), on the
-      // device operands; the cpu column runs the public operation (a host operand).
-      {"ewise_add plus [kernel search]", 2, merge_kernel(Merge::union_of, MergeFill::search)},
-      {"ewise_add plus [kernel merge_path]", 2,
-       merge_kernel(Merge::union_of, MergeFill::merge_path)},
-      {"ewise_mult times [kernel search]", 2, merge_kernel(Merge::intersection, MergeFill::search)},
-      {"ewise_mult times [kernel merge_path]", 2,
-       merge_kernel(Merge::intersection, MergeFill::merge_path)},
       {"select col_topk 8", 1,
        [&](const std::vector<const Matrix*>& in, Context& c) {
          Matrix C = out_like(*in[0]);

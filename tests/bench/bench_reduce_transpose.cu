@@ -253,8 +253,7 @@ int main(int argc, char** argv) try {
       // The cpu executor runs each operation once per input, only when some row of it is kept.
       auto cpu_for = [&](const std::string& op, const std::function<void()>& fn) {
         bool any = false;
-        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose",
-                                 "kernel scatter", "kernel radix_sort", "kernel bucket_sort"})
+        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose"})
           any = any || want(op, path);
         return o.cpu && any ? cpu_ms(fn, o.cpu_reps) : 0.0;
       };
@@ -315,25 +314,15 @@ int main(int argc, char** argv) try {
       add(
           "reduce scalar plus", "api", b_all,
           [&] { return gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps); }, c_all);
-      // Every transpose method (cuda::transpose_method).
-      using cuda::transpose_method;
-      for (transpose_method how : {transpose_method::bucket_sort, transpose_method::scatter,
-                                   transpose_method::radix_sort}) {
-        const std::string path = how == transpose_method::scatter       ? "kernel scatter"
-                                 : how == transpose_method::bucket_sort ? "kernel bucket_sort"
-                                                                        : "kernel radix_sort";
+      add(
+          "transpose", "kernel", b_tr,
+          [&] { return gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps); }, c_tr);
+      // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
+      if (want("transpose fp32", "kernel")) {
+        const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
         add(
-            "transpose", path, b_tr,
-            [&, how] { return gpu_ms([&] { (void)cuda::transpose(D, gpu, how); }, o.reps); },
-            how == transpose_method::bucket_sort ? c_tr : 0);
-        // fp32 values: the radix sort carries row and value in the sort's payload (no gathers).
-        if (want("transpose fp32", path)) {
-          const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
-          add(
-              "transpose fp32", path, 2 * ((n + 1) * 4 + nnz * 8),
-              [&, how] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu, how); }, o.reps); },
-              0);
-        }
+            "transpose fp32", "kernel", 2 * ((n + 1) * 4 + nnz * 8),
+            [&] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu); }, o.reps); }, 0);
       }
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
       add(

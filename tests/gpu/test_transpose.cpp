@@ -1,12 +1,9 @@
-// GPU tests of cuda::transpose, every method (bucket sort, scatter, radix sort),
+// GPU tests of cuda::transpose (the shared device transpose: a stable CUB radix sort by column)
 // against a naive host transpose (a stable counting sort written here): row pointers, row indices
-// and value bits must be equal exactly. Shapes: the degenerate catalog, and generated CSRs large
-// enough that the scatter's atomics leave columns out of row order (so its segmented re-sort
-// runs) and that some buckets overflow a block (so bucket_sort's segmented sort runs): uniform
-// columns, power-law columns (a few columns of thousands of entries), one dense column, one dense
-// row, empty rows and columns; every value width (bool, 4 and 8 bytes), 32- and 64-bit indices.
-// Matching the unique sorted answer also shows that the methods are deterministic; one test also
-// compares two runs byte for byte.
+// and value bits must be equal exactly. Shapes: the degenerate catalog, and generated CSRs of
+// 100k-1M entries: uniform columns, power-law columns (a few columns of thousands of entries),
+// one dense column, one dense row, empty rows and columns; every value width (bool, 4 and 8
+// bytes: the packed-payload and the gather paths), 32- and 64-bit indices; repeated runs equal.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,8 +21,6 @@
 #if defined(RINGBLAS_HAS_CUDA)
 namespace ringblas::test {
 namespace {
-
-using cuda::transpose_method;
 
 /// A host CSR as plain arrays (indices widened to 64 bits, values as their bytes).
 struct HostCsr {
@@ -152,24 +147,16 @@ std::vector<Shape> large_shapes() {
   };
 }
 
-constexpr transpose_method all_methods[] = {
-    transpose_method::bucket_sort, transpose_method::scatter, transpose_method::radix_sort};
-const char* method_name(transpose_method m) {
-  return m == transpose_method::scatter       ? "scatter"
-         : m == transpose_method::bucket_sort ? "bucket_sort"
-                                              : "radix_sort";
-}
-
-/// Transposes `a` on the device with `m` and checks it against the naive transpose.
-void check(const std::string& what, const Matrix& a, transpose_method m, const Context& gpu) {
+/// Transposes `a` on the device and checks it against the naive transpose.
+void check(const std::string& what, const Matrix& a, const Context& gpu) {
   const HostCsr want = naive_transpose(host_csr(a), type_size(a.type()));
   const Matrix d = a.to(Location::device, gpu);
-  const Matrix t = cuda::transpose(d, gpu, m);
+  const Matrix t = cuda::transpose(d, gpu);
   EXPECT_EQ(t.location(), Location::device) << what;
   EXPECT_EQ(t.type(), a.type()) << what;
   EXPECT_EQ(t.index_type(), a.index_type()) << what;
   const std::string diff = first_difference(want, host_csr(t.to(Location::host, gpu)));
-  EXPECT_EQ(diff, "") << what << " " << method_name(m);
+  EXPECT_EQ(diff, "") << what;
 }
 
 class TransposeGpu : public GpuTest {
@@ -190,9 +177,8 @@ TEST_F(TransposeGpu, CatalogEveryTypeBothIndexWidths) {
       for (IndexType it : {IndexType::i32, IndexType::i64}) {
         const Matrix a =
             random_matrix(c.m, c.n, c.density, t, ++seed, c.p, ValueKind::integral, it);
-        for (transpose_method m : all_methods)
-          check(c.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
-                a, m, gpu);
+        check(c.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
+              a, gpu);
       }
 }
 
@@ -203,38 +189,35 @@ TEST_F(TransposeGpu, LargeShapesEveryWidthBothIndexWidths) {
     for (Type t : {Type::boolean, Type::fp32, Type::fp64})
       for (IndexType it : {IndexType::i32, IndexType::i64}) {
         const Matrix a = s.make(t, it, ++seed);
-        for (transpose_method m : all_methods)
-          check(s.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
-                a, m, gpu);
+        check(s.name + " " + std::string(type_name(t)) + (it == IndexType::i32 ? " i32" : " i64"),
+              a, gpu);
       }
 }
 
-// The atomics place entries in a different order on every run; the output must not differ (a
-// power-law input: hot columns always need the re-sort, and overflow bucket_sort's blocks).
-TEST_F(TransposeGpu, AtomicMethodsAreDeterministic) {
+// Equal bytes on every run (a power-law input: long columns, several sort passes).
+TEST_F(TransposeGpu, RepeatedRunsAreEqual) {
   Context gpu(Backend::cuda);
   const Matrix a = large_shapes()[1].make(Type::fp64, IndexType::i32, 77).to(Location::device, gpu);
-  for (transpose_method m : {transpose_method::bucket_sort, transpose_method::scatter}) {
-    const HostCsr first = host_csr(cuda::transpose(a, gpu, m).to(Location::host, gpu));
-    for (int run = 0; run < 3; ++run) {
-      const HostCsr again = host_csr(cuda::transpose(a, gpu, m).to(Location::host, gpu));
-      EXPECT_EQ(first_difference(first, again), "") << method_name(m) << " run " << run;
-    }
+  const HostCsr first = host_csr(cuda::transpose(a, gpu).to(Location::host, gpu));
+  for (int run = 0; run < 3; ++run) {
+    const HostCsr again = host_csr(cuda::transpose(a, gpu).to(Location::host, gpu));
+    EXPECT_EQ(first_difference(first, again), "") << "run " << run;
   }
 }
 
-// Small enough for compute-sanitizer memcheck/racecheck, large enough for unsorted columns.
+// Small enough for compute-sanitizer memcheck/racecheck: both transpose paths (8- and 1-byte
+// values, 32- and 64-bit indices).
 TEST_F(TransposeGpu, SanitizerSubset) {
   Context gpu(Backend::cuda);
   const Matrix a = generated(
       4000, 300, Type::fp64, IndexType::i32, 9,
       [](Index, Rng& g) { return Index(g.between(0, 12)); },
       [](double u) { return Index(300 * u * u); });
-  for (transpose_method m : all_methods) check("sanitizer subset", a, m, gpu);
+  check("sanitizer subset", a, gpu);
   const Matrix b = generated(
       3000, 200, Type::boolean, IndexType::i64, 10, [](Index, Rng&) { return Index(6); },
       [](double u) { return Index(200 * u); });
-  for (transpose_method m : all_methods) check("sanitizer subset i64 bool", b, m, gpu);
+  check("sanitizer subset i64 bool", b, gpu);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
-// Device-side operand preparation: index widening/narrowing, value casts, transposes
-// (transpose.cu), and value masks filtered to their structure.
+// Device-side operand preparation: index widening/narrowing, value casts, CUB-based transpose
+// (the row and the value packed into the sort's payload for 32-bit indices, else a sorted
+// permutation and gathers), and value masks filtered to their structure.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <cstdint>
 #include <string>
@@ -29,6 +32,40 @@ __global__ void k_cast_values(std::size_t n, const From* in, To* out) {
   if (i < n) out[i] = sr::cast<To, From>(in[i]);
 }
 
+template <class I> __global__ void k_iota(std::size_t n, I* out) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = I(i);
+}
+
+/// rows[p] = the row of entry p (one warp per row).
+template <class I> __global__ void k_expand_rows(Index nrows, const I* rp, I* rows) {
+  Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (r >= nrows) return;
+  for (I p = rp[r] + lane; p < rp[r + 1]; p += 32) rows[p] = I(r);
+}
+
+/// out[q] = in[perm[q]] for elements of `Bytes` bytes.
+template <class E, class I>
+__global__ void k_gather(std::size_t n, const I* perm, const E* in, E* out) {
+  std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q < n) out[q] = in[perm[q]];
+}
+
+/// rp[c] = number of sorted keys < c, for c in [0, ncols].
+template <class I>
+__global__ void k_lower_bounds(Index ncols, std::size_t nnz, const I* keys, I* rp) {
+  Index c = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c > ncols) return;
+  std::size_t lo = 0, hi = nnz;
+  while (lo < hi) {
+    std::size_t mid = (lo + hi) / 2;
+    if (Index(keys[mid]) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  rp[c] = I(lo);
+}
+
 /// The entries of a value mask whose value is nonzero, a warp per row (coalesced; long rows in
 /// chunks of 32, kept entries placed by ballots). Fill = false: counts[r]; true: writes them.
 template <class V, class I, bool Fill>
@@ -56,8 +93,8 @@ template <class To, class From>
 Buffer convert_buffer(const Buffer& in, std::size_t n, const Context& ctx) {
   Buffer out(n * sizeof(To), Location::device, &ctx);
   if (n == 0) return out;
-  k_convert<To, From>
-      <<<grid_for(n, block), block, 0, stream_of(ctx)>>>(n, in.as<From>(), out.as<To>());
+  k_convert<To, From><<<grid_for(n, block), block, 0, stream_of(ctx)>>>(n, in.as<From>(),
+                                                                      out.as<To>());
   RINGBLAS_CHECK_LAUNCH("k_convert", stream_of(ctx), ctx.debug_sync);
   return out;
 }
@@ -65,6 +102,147 @@ Buffer convert_buffer(const Buffer& in, std::size_t n, const Context& ctx) {
 void require_device(const Matrix& a, const char* where) {
   if (a.location() != Location::device)
     throw InvalidValue(std::string(where) + ": the matrix must be on the device");
+}
+
+/// The radix sort's payload for an 8-byte value: the row and the value's two halves (12 bytes,
+/// against 16 for a row beside an aligned 8-byte value).
+struct row_value8 {
+  std::int32_t row;
+  std::uint32_t lo, hi;
+};
+/// The payload carrying an entry's row and value bits: (row << 32 | bits) for E of 1 or 4 bytes,
+/// row_value8 for 8 bytes.
+template <class E>
+using row_value_t = std::conditional_t<sizeof(E) == 8, row_value8, std::uint64_t>;
+
+/// packed[p] = the row of p and the bits of value p, one warp per row.
+template <class E>
+__global__ void k_pack_row_value(Index nrows, const std::int32_t* rp, const E* v,
+                                 row_value_t<E>* packed) {
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (r >= nrows) return;
+  for (std::int32_t p = rp[r] + std::int32_t(threadIdx.x % 32); p < rp[r + 1]; p += 32) {
+    if constexpr (sizeof(E) == 8)
+      packed[p] = row_value8{std::int32_t(r), std::uint32_t(v[p]), std::uint32_t(v[p] >> 32)};
+    else
+      packed[p] = (std::uint64_t(r) << 32) | std::uint64_t(v[p]);
+  }
+}
+
+/// Row index and value bits back out of the sorted payloads.
+template <class E>
+__global__ void k_unpack_row_value(std::size_t n, const row_value_t<E>* packed, std::int32_t* rows,
+                                   E* v) {
+  const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const row_value_t<E> x = packed[q];
+  if constexpr (sizeof(E) == 8) {
+    rows[q] = x.row;
+    v[q] = (E(x.hi) << 32) | E(x.lo);
+  } else {
+    rows[q] = std::int32_t(x >> 32);
+    v[q] = E(x & 0xffffffffu);
+  }
+}
+
+/// Sort-key bits that hold every column index below ncols (at least 1).
+int column_bits(Index ncols, int max_bits) {
+  int end_bit = 1;
+  while (end_bit < max_bits && (Index(1) << end_bit) <= ncols) ++end_bit;
+  return end_bit;
+}
+
+/// aᵀ for 32-bit indices: the row and the value travel together as the payload of a stable
+/// radix sort by column (8 bytes for values of 1 or 4 bytes, 12 for 8 bytes), so no gather
+/// follows the sort (the general path, for 64-bit indices, gathers rows and values through the
+/// sorted permutation: two random reads per entry).
+template <class E>
+Matrix transpose_packed(const Matrix& a, const Context& ctx) {
+  const std::size_t nnz = std::size_t(a.nnz());
+  cudaStream_t s = stream_of(ctx);
+  device_array<row_value_t<E>> packed(nnz, ctx), sorted(nnz, ctx);
+  device_array<std::int32_t> keys(nnz, ctx);
+  Buffer t_rp(sizeof(std::int32_t) * std::size_t(a.ncols() + 1), Location::device, &ctx);
+  Buffer t_ci(sizeof(std::int32_t) * nnz, Location::device, &ctx);
+  Buffer t_v(sizeof(E) * nnz, Location::device, &ctx);
+  if (nnz > 0) {
+    k_pack_row_value<E><<<grid_for(std::size_t(a.nrows()) * 32, block), block, 0, s>>>(
+        a.nrows(), a.row_ptr().as<std::int32_t>(), a.values().as<E>(), packed.data());
+    RINGBLAS_CHECK_LAUNCH("k_pack_row_value", s, ctx.debug_sync);
+    const int end_bit = column_bits(a.ncols(), 32);
+    const auto* kin = reinterpret_cast<const std::uint32_t*>(a.col_idx().as<std::int32_t>());
+    auto* kout = reinterpret_cast<std::uint32_t*>(keys.data());
+    std::size_t bytes = 0;
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, packed.data(),
+                                                      sorted.data(), nnz, 0, end_bit, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout, packed.data(),
+                                                      sorted.data(), nnz, 0, end_bit, s));
+    k_unpack_row_value<E><<<grid_for(nnz, block), block, 0, s>>>(
+        nnz, sorted.data(), t_ci.as<std::int32_t>(), t_v.as<E>());
+    RINGBLAS_CHECK_LAUNCH("k_unpack_row_value", s, ctx.debug_sync);
+  }
+  const std::size_t nb = std::size_t(a.ncols()) + 1;
+  k_lower_bounds<std::int32_t>
+      <<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(), t_rp.as<std::int32_t>());
+  RINGBLAS_CHECK_LAUNCH("k_lower_bounds", s, ctx.debug_sync);
+  return Matrix::from_buffers(a.ncols(), a.nrows(), a.type(), a.index_type(), a.nnz(),
+                              std::move(t_rp), std::move(t_ci), std::move(t_v));
+}
+
+template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
+  using U = std::make_unsigned_t<I>;
+  if constexpr (std::is_same_v<I, std::int32_t>) {
+    if (type_size(a.type()) == 8) return transpose_packed<std::uint64_t>(a, ctx);
+    if (type_size(a.type()) == 4) return transpose_packed<std::uint32_t>(a, ctx);
+    if (type_size(a.type()) == 1) return transpose_packed<std::uint8_t>(a, ctx);
+  }
+  const std::size_t nnz = std::size_t(a.nnz());
+  cudaStream_t s = stream_of(ctx);
+  device_array<I> rows(nnz, ctx), perm_in(nnz, ctx), perm(nnz, ctx), keys(nnz, ctx);
+  Buffer t_rp(sizeof(I) * std::size_t(a.ncols() + 1), Location::device, &ctx);
+  Buffer t_ci(sizeof(I) * nnz, Location::device, &ctx);
+  Buffer t_v(type_size(a.type()) * nnz, Location::device, &ctx);
+  if (nnz > 0) {
+    k_expand_rows<I><<<grid_for(std::size_t(a.nrows()) * 32, block), block, 0, s>>>(
+        a.nrows(), a.row_ptr().as<I>(), rows.data());
+    RINGBLAS_CHECK_LAUNCH("k_expand_rows", s, ctx.debug_sync);
+    k_iota<I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm_in.data());
+    RINGBLAS_CHECK_LAUNCH("k_iota", s, ctx.debug_sync);
+    const int end_bit = column_bits(a.ncols(), int(sizeof(I) * 8));
+    std::size_t bytes = 0;
+    const U* kin = reinterpret_cast<const U*>(a.col_idx().as<I>());
+    U* kout = reinterpret_cast<U*>(keys.data());
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, perm_in.data(),
+                                                      perm.data(), nnz, 0, end_bit, s));
+    device_array<unsigned char> tmp(bytes, ctx);
+    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout,
+                                                      perm_in.data(), perm.data(), nnz, 0,
+                                                      end_bit, s));
+    k_gather<I, I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm.data(), rows.data(),
+                                                          t_ci.as<I>());
+    RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
+    switch (type_size(a.type())) {
+      case 1:
+        k_gather<std::uint8_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint8_t>(), t_v.as<std::uint8_t>());
+        break;
+      case 4:
+        k_gather<std::uint32_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint32_t>(), t_v.as<std::uint32_t>());
+        break;
+      default:
+        k_gather<std::uint64_t, I><<<grid_for(nnz, block), block, 0, s>>>(
+            nnz, perm.data(), a.values().as<std::uint64_t>(), t_v.as<std::uint64_t>());
+    }
+    RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
+  }
+  const std::size_t nb = std::size_t(a.ncols()) + 1;
+  k_lower_bounds<I><<<grid_for(nb, block), block, 0, s>>>(a.ncols(), nnz, keys.data(),
+                                                          t_rp.as<I>());
+  RINGBLAS_CHECK_LAUNCH("k_lower_bounds", s, ctx.debug_sync);
+  return Matrix::from_buffers(a.ncols(), a.nrows(), a.type(), a.index_type(), a.nnz(),
+                              std::move(t_rp), std::move(t_ci), std::move(t_v));
 }
 
 template <class V, class I>
@@ -76,14 +254,14 @@ DeviceMask value_mask_typed(const Matrix& m, DeviceMask out, const Context& ctx)
   const unsigned warps = grid_for(std::size_t(n) * 32, block);
   if (n > 0) {
     k_mask_rows<V, I, false><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
-                                                     m.values().as<V>(), rp.data(), nullptr);
+                                                    m.values().as<V>(), rp.data(), nullptr);
     RINGBLAS_CHECK_LAUNCH("k_mask_rows<count>", s, ctx.debug_sync);
   }
   const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   if (n > 0 && nnz > 0) {
     k_mask_rows<V, I, true><<<warps, block, 0, s>>>(n, m.row_ptr().as<I>(), m.col_idx().as<I>(),
-                                                    m.values().as<V>(), rp.data(), ci.data());
+                                                   m.values().as<V>(), rp.data(), ci.data());
     RINGBLAS_CHECK_LAUNCH("k_mask_rows<fill>", s, ctx.debug_sync);
   }
   out.nnz = Index(nnz);
@@ -139,6 +317,12 @@ Matrix cast_values(Matrix a, Type t, const Context& ctx) {
                               std::move(a.col_idx()), std::move(out));
 }
 
+Matrix transpose(const Matrix& a, const Context& ctx) {
+  require_device(a, "cuda::transpose");
+  return visit_index_type(a.index_type(),
+                          [&](auto i) { return transpose_typed<decltype(i)>(a, ctx); });
+}
+
 const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,
                               std::optional<Type> values, Matrix& hold, const Context& ctx) {
   const Matrix* cur = &a;
@@ -152,17 +336,13 @@ const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,
     keep(cur->nnz() == 0 ? empty_device_matrix(a.nrows(), a.ncols(), a.type(), it, ctx)
                          : cur->to(Location::device, ctx));
   if (cur->index_type() != it) {
-    if (cur == &a)
-      keep(with_index_type(Matrix(a), it, ctx));
-    else
-      keep(with_index_type(std::move(hold), it, ctx));
+    if (cur == &a) keep(with_index_type(Matrix(a), it, ctx));
+    else keep(with_index_type(std::move(hold), it, ctx));
   }
   if (transposed) keep(transpose(*cur, ctx));
   if (values && cur->type() != *values) {
-    if (cur == &a)
-      keep(cast_values(Matrix(a), *values, ctx));
-    else
-      keep(cast_values(std::move(hold), *values, ctx));
+    if (cur == &a) keep(cast_values(Matrix(a), *values, ctx));
+    else keep(cast_values(std::move(hold), *values, ctx));
   }
   return *cur;
 }

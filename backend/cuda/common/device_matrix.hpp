@@ -16,16 +16,9 @@ Matrix with_index_type(Matrix a, IndexType it, const Context& ctx);
 /// `a` (on the device) with values cast to `t` on the device (GraphBLAS typecasting rules).
 Matrix cast_values(Matrix a, Type t, const Context& ctx);
 
-/// How cuda::transpose runs (transpose.cu): column counts and a scan, then either a scatter
-/// (one atomic placement per entry, then a segmented sort of the output rows it left out of
-/// order) or a bucket sort (entries placed by ranges of columns, each range sorted by a block);
-/// or a stable CUB radix sort of the column indices.
-enum class transpose_method { bucket_sort, scatter, radix_sort };
-
-/// aᵀ of a device matrix, computed on the device; rows are sorted within each output row and the
-/// result is the same on every run. Keeps a's index and value types.
-Matrix transpose(const Matrix& a, const Context& ctx,
-                 transpose_method method = transpose_method::radix_sort);
+/// aᵀ of a device matrix, computed on the device with a stable CUB radix sort of the column
+/// indices (rows stay sorted within each output row). Keeps a's index and value types.
+Matrix transpose(const Matrix& a, const Context& ctx);
 
 /// An operand as the kernels want it: on the device, transposed if asked, with index width `it`
 /// and, when `values` is set, values of that type. Returns `a` itself when nothing changes, else

@@ -15,14 +15,9 @@ namespace ringblas::cuda::elementwise {
 /// entry of whichever has one elsewhere) or A ∩ B (ewise_mult: op where both have one).
 enum class Merge : std::uint8_t { union_of, intersection };
 
-/// How merge's fill pass places entries (merge.cu): a binary search of each entry in the other
-/// row (the default), or each lane walking an equal share of the merged rows (merge path).
-enum class MergeFill : std::uint8_t { search, merge_path };
-
 /// T = A ∪ B or A ∩ B with z = op(a, b) at the values' type. A and B: on the device, same shape,
 /// same index type, same value type (the operator's). Positional operators see (i, j) twice.
-Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
-             MergeFill fill = MergeFill::search);
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx);
 
 /// A value map z = f(a, i, j) applied to every entry (apply's three forms).
 struct MapOp {

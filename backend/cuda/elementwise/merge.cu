@@ -10,9 +10,6 @@
 // (a binary search for each lane's start on the merged sequence, then a walk). Count, exclusive
 // scan (CUB), fill.
 //
-// MergeFill::merge_path fills instead by merge path: each lane walks an equal share of the
-// merged row pair (k_merge_path_fill), no search per entry.
-//
 // When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
 // entry-by-entry pass instead (columns copied, values combined).
 //
@@ -54,37 +51,6 @@ __device__ __forceinline__ I place_in(const I* row, I n, I j, bool& found) {
   return u;
 }
 
-/// Stages a group's two rows' columns (ra: na, rb: nb) in its shared memory `stage` when both
-/// fit (one coalesced pass, every load in flight at once), pointing ra / rb there; else leaves
-/// them in global memory.
-template <class I, int G>
-__device__ __forceinline__ void stage_rows(I (&stage)[2][Policy::merge_stage_per_lane * G],
-                                           const I*& ra, I na, const I*& rb, I nb, unsigned lane,
-                                           unsigned gm) {
-  constexpr int cap = Policy::merge_stage_per_lane * G;
-  if (na > I(cap) || nb > I(cap)) return;
-  for (I t = I(lane); t < na; t += I(G)) stage[0][t] = ra[t];
-  for (I t = I(lane); t < nb; t += I(G)) stage[1][t] = rb[t];
-  __syncwarp(gm);
-  ra = stage[0];
-  rb = stage[1];
-}
-
-/// Where diagonal d of the merged sequence of ra (na) and rb (nb) starts, A first on ties (merge
-/// path, Green et al., ICS 2012): the number of A entries among the first d.
-template <class I>
-__device__ __forceinline__ I merge_path_start(const I* ra, I na, const I* rb, I nb, I d) {
-  I lo = d > nb ? d - nb : I(0), hi = d < na ? d : na;
-  while (lo < hi) {
-    const I mid = lo + (hi - lo) / 2;
-    if (ra[mid] <= rb[d - 1 - mid])
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
 /// longer rows are counted in *longer_rows when it is given.
 /// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
@@ -113,7 +79,15 @@ __global__ void __launch_bounds__(Policy::block)
   }
   const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
   const I* rb = b_ci + b0;
-  stage_rows<I, G>(stage[threadIdx.x / G], ra, na, rb, nb, lane, gm);
+  if (na <= I(cap) && nb <= I(cap)) {
+    I* sa = stage[threadIdx.x / G][0];
+    I* sb = stage[threadIdx.x / G][1];
+    for (I t = I(lane); t < na; t += I(G)) sa[t] = ra[t];
+    for (I t = I(lane); t < nb; t += I(G)) sb[t] = rb[t];
+    __syncwarp(gm);
+    ra = sa;
+    rb = sb;
+  }
   if constexpr (!Fill) {
     // The count needs only |A ∩ B|: merge path (Green et al., ICS 2012). Lane l takes diagonals
     // [d0, d1) of the merged sequence (A first on ties), finds where it starts by one binary
@@ -122,7 +96,15 @@ __global__ void __launch_bounds__(Policy::block)
     const I total = na + nb, per = (total + I(G) - 1) / I(G);
     const I d0 = I(lane) * per < total ? I(lane) * per : total;
     const I d1 = d0 + per < total ? d0 + per : total;
-    I i = merge_path_start(ra, na, rb, nb, d0), j = d0 - i;
+    I lo = d0 > nb ? d0 - nb : I(0), hi = d0 < na ? d0 : na;
+    while (lo < hi) {
+      const I mid = lo + (hi - lo) / 2;
+      if (ra[mid] <= rb[d0 - 1 - mid])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    I i = lo, j = d0 - lo;
     unsigned found = 0;
     for (I d = d0; d < d1; ++d) {
       if (i < na && (j >= nb || ra[i] <= rb[j])) {
@@ -178,66 +160,6 @@ __global__ void __launch_bounds__(Policy::block)
   }
 }
 
-/// The fill by merge path (MergeFill::merge_path): the same row classes and staging as
-/// k_merge_group, but each lane of the group takes an equal share (diagonals [d0, d1)) of the
-/// merged sequence of the two rows (A first on ties), finds its start by one binary search, and
-/// walks it twice: once counting its outputs (an equal pair is emitted by the lane that takes its
-/// A entry; the B entry right after it is skipped), then, after a scan of the counts across the
-/// group, writing them. Each lane does (na + nb) / G steps instead of a binary search per entry.
-template <class V, class I, bool Union, int G>
-__global__ void __launch_bounds__(Policy::block)
-    k_merge_path_fill(Index nrows, Index from_len, Index to_len, BinaryOpCode op, const I* a_rp,
-                      const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci, const V* b_v,
-                      const I* out_rp, I* o_ci, V* o_v) {
-  constexpr int cap = Policy::merge_stage_per_lane * G;
-  __shared__ I stage[Policy::block / G][2][cap];
-  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-  if (r >= nrows) return;  // r is the same for the whole group
-  const unsigned lane = threadIdx.x % G, gm = group_mask<G>();
-  const I a0 = a_rp[r], b0 = b_rp[r], na = a_rp[r + 1] - a0, nb = b_rp[r + 1] - b0;
-  const Index longer = Index(na > nb ? na : nb);
-  if (longer < from_len || longer >= to_len) return;
-  const I* ra = a_ci + a0;
-  const I* rb = b_ci + b0;
-  stage_rows<I, G>(stage[threadIdx.x / G], ra, na, rb, nb, lane, gm);
-  const I total = na + nb, per = (total + I(G) - 1) / I(G);
-  const I d0 = I(lane) * per < total ? I(lane) * per : total;
-  const I d1 = d0 + per < total ? d0 + per : total;
-  const I i0 = merge_path_start(ra, na, rb, nb, d0), j0 = d0 - i0;
-  // Walk [d0, d1): emit(column, a position or -1, b position or -1) for each output, in order.
-  auto walk = [&](auto emit) {
-    I i = i0, j = j0;
-    for (I d = d0; d < d1; ++d) {
-      if (i < na && (j >= nb || ra[i] <= rb[j])) {
-        const bool eq = j < nb && ra[i] == rb[j];
-        if (Union || eq) emit(ra[i], i, eq ? j : I(-1));
-        ++i;
-      } else {
-        // B's entry of an equal pair follows its A entry: that one emitted the pair.
-        if (Union && !(i > 0 && ra[i - 1] == rb[j])) emit(rb[j], I(-1), j);
-        ++j;
-      }
-    }
-  };
-  I mine = 0;
-  walk([&](I, I, I) { ++mine; });
-  // Exclusive scan of the lanes' counts across the group.
-  I incl = mine;
-#pragma unroll
-  for (int o = 1; o < G; o <<= 1) {
-    const I y = __shfl_up_sync(gm, incl, o, G);
-    if (int(lane) >= o) incl += y;
-  }
-  I at = out_rp[r] + incl - mine;
-  walk([&](I j, I pa, I pb) {
-    o_ci[at] = j;
-    o_v[at] = pa >= 0 && pb >= 0 ? binary_op_at<V>(op, a_v[a0 + pa], b_v[b0 + pb], r, j, r, j)
-              : pa >= 0          ? a_v[a0 + pa]
-                                 : b_v[b0 + pb];
-    ++at;
-  });
-}
-
 /// A and B have one pattern (so T has it too): o_ci[p] = ci[p], z[p] = op(a[p], b[p]),
 /// Policy::items entries per thread, block-striped; the row is looked up (within the tile's rows,
 /// tile_row) only for positional operators.
@@ -272,8 +194,7 @@ __global__ void __launch_bounds__(Policy::block)
 }
 
 template <class V, class I, bool Union>
-Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, MergeFill how_fill,
-                   const Context& ctx) {
+Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   const Index n = A.nrows();
   device_array<I> rp(std::size_t(n) + 1, ctx);
@@ -292,17 +213,6 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, MergeFill 
   I wide_rows = warp ? I(n) : I(0);
   auto launch = [&](auto fill, I* o_ci, V* o_v) {
     constexpr bool Fill = decltype(fill)::value;
-    if (Fill && how_fill == MergeFill::merge_path) {
-      if (!warp)
-        k_merge_path_fill<V, I, Union, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
-            n, 0, split, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
-      if (wide_rows > 0)
-        k_merge_path_fill<V, I, Union, 32>
-            <<<blocks_for(std::size_t(n) * 32), Policy::block, 0, s>>>(
-                n, split, all, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v, rp.data(), o_ci, o_v);
-      RINGBLAS_CHECK_LAUNCH("k_merge_path_fill", s, ctx.debug_sync);
-      return;
-    }
     if (!warp)
       k_merge_group<V, I, Union, Fill, 8><<<blocks_for(std::size_t(n) * 8), Policy::block, 0, s>>>(
           n, 0, split, Fill ? nullptr : side.data() + 1, op, a_rp, a_ci, a_v, b_rp, b_ci, b_v,
@@ -403,8 +313,7 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 
 }  // namespace
 
-Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
-             MergeFill fill) {
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx) {
   require_same(A, B, "cuda elementwise::merge");
   if (A.nrows() != B.nrows() || A.ncols() != B.ncols())
     throw DimensionMismatch("cuda elementwise::merge: operands differ in shape");
@@ -412,8 +321,8 @@ Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const
     return visit_index_type(A.index_type(), [&](auto i) {
       using V = decltype(v);
       using I = decltype(i);
-      return how == Merge::union_of ? merge_typed<V, I, true>(A, B, op, fill, ctx)
-                                    : merge_typed<V, I, false>(A, B, op, fill, ctx);
+      return how == Merge::union_of ? merge_typed<V, I, true>(A, B, op, ctx)
+                                    : merge_typed<V, I, false>(A, B, op, ctx);
     });
   });
 }
