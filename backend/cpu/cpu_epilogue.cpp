@@ -2,7 +2,7 @@
 // SuiteSparse's product, at the semiring's type, then cast to C's type.
 #include <string>
 
-#include "backend/core/host_access.hpp"
+#include "backend/core/containers/host_access.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "ringblas/error.hpp"
 #include "semirings/arith.hpp"

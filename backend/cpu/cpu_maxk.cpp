@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/core/host_access.hpp"
+#include "backend/core/containers/host_access.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cpu {

@@ -1,7 +1,7 @@
 // cpu executor: the dense nn operations (include/ringblas/nn.hpp) on host row-major arrays:
 // gemm through OpenBLAS (cblas_sgemm / cblas_dgemm), the element-wise ones as plain loops in a
 // fixed order (so that a training run is deterministic for a seed). Arguments were validated by
-// backend/core/nn_ops.cpp; every operand is on the host.
+// backend/core/dispatch/nn_ops.cpp; every operand is on the host.
 #include <cblas.h>
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // Applicability of the cuda kernels of the operations in backend/cuda/kernel_support.def, asked by
-// each operation's dispatch table (backend/core/dispatch_tables_elementwise.cpp) before the output is touched.
-// Positional accumulators, shapes and indices are validated before dispatch (backend/core/validate);
-// what is left here is what a kernel family itself cannot do. nullopt: the kernel runs.
+// each operation's dispatch table (backend/core/dispatch/dispatch_tables_elementwise.cpp) before
+// the output is touched. Positional accumulators, shapes and indices are validated before dispatch
+// (backend/core/validate); what is left here is what a kernel family itself cannot do. nullopt: the
+// kernel runs.
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/index_ops/host_maps.hpp"
 

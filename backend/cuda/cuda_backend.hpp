@@ -10,7 +10,7 @@
 
 namespace ringblas::cuda {
 #define RINGBLAS_OP(R, name, params) R name params;
-#include "backend/core/operations.def"
+#include "backend/core/dispatch/operations.def"
 #undef RINGBLAS_OP
 
 #define RINGBLAS_CUDA_SUPPORT(name, params) std::optional<std::string> can_implement_##name params;

@@ -2,7 +2,7 @@
 // kernel family's can_implement answers "built without CUDA" (the dispatch tables reference them).
 #include <cstring>
 
-#include "backend/core/device_fill.hpp"
+#include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/dense_nn/skinny_gemm.hpp"
 #include "backend/cuda/index_ops/index_vectors.hpp"
@@ -46,7 +46,7 @@ bool device_present() { return false; }
 void synchronize(const Context&) {}
 #define RINGBLAS_OP(R, name, params) \
   R name params { not_compiled("cuda " #name); }
-#include "backend/core/operations.def"
+#include "backend/core/dispatch/operations.def"
 #undef RINGBLAS_OP
 
 #define RINGBLAS_CUDA_SUPPORT(name, params) \

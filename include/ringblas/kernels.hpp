@@ -15,7 +15,7 @@ struct OperationKernels {
 };
 
 /// Every operation's row, generated from the dispatch tables (backend/core/dispatch_tables_*.cpp),
-/// in the order of backend/core/operations.def, then mxm_layers.
+/// in the order of backend/core/dispatch/operations.def, then mxm_layers.
 std::vector<OperationKernels> kernel_table();
 
 }  // namespace ringblas

@@ -2,7 +2,7 @@
 // scaled by Σ|products| rather than by the result (regression: bcsstk16 squared failed verify).
 #include <gtest/gtest.h>
 
-#include "backend/core/compare.hpp"
+#include "backend/core/dispatch/compare.hpp"
 #include "ringblas/matrix.hpp"
 
 using namespace ringblas;

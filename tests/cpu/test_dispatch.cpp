@@ -1,7 +1,7 @@
-// The dispatch rule (backend/core/dispatch.hpp) on a synthetic table, with a GPU machine played by
-// passing "cuda available" to choose(); the public operations' dispatch on this machine (auto
-// without a GPU -> cpu, forced variants, cpu backend + cuda variant, shared rejections, trace);
-// and `ringblas kernels` against backend/core/operations.def.
+// The dispatch rule (backend/core/dispatch/dispatch.hpp) on a synthetic table, with a GPU machine
+// played by passing "cuda available" to choose(); the public operations' dispatch on this machine
+// (auto without a GPU -> cpu, forced variants, cpu backend + cuda variant, shared rejections,
+// trace); and `ringblas kernels` against backend/core/dispatch/operations.def.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/core/dispatch.hpp"
+#include "backend/core/dispatch/dispatch.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/random_matrix.hpp"
 #include "test_cli_support.hpp"
@@ -350,11 +350,11 @@ TEST_F(Dispatch, DenseOutputFlagsAreRejectedOnce) {
 
 // --- ringblas kernels --------------------------------------------------------------------------
 
-/// The operation names of backend/core/operations.def, read through its own X-macro.
+/// The operation names of backend/core/dispatch/operations.def, read through its own X-macro.
 std::set<std::string> operations_def() {
   std::set<std::string> names;
 #define RINGBLAS_OP(R, name, params) names.insert(#name);
-#include "backend/core/operations.def"
+#include "backend/core/dispatch/operations.def"
 #undef RINGBLAS_OP
   return names;
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/core/dispatch_tables_maxk.hpp"
+#include "backend/core/dispatch/dispatch_tables_maxk.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/maxk_reference.hpp"

@@ -5,12 +5,12 @@
 #include <cstring>
 #include <string>
 
-#include "backend/core/device_fill.hpp"
+#include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
-#include "ringblas/error.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "ringblas/buffer.hpp"
 #include "ringblas/context.hpp"
+#include "ringblas/error.hpp"
 
 namespace ringblas {
 namespace {

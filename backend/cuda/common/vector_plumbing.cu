@@ -1,18 +1,18 @@
 // Device sparse-vector plumbing for mxv / vxm: scatter, mask flags, write-back and compaction.
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/tuple.h>
 
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
 #include <string>
 
-#include "backend/core/device_fill.hpp"
+#include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/common/vector_plumbing.hpp"
+#include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "semirings/arith.hpp"
 
 namespace ringblas::cuda::detail {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "backend/core/device_fill.hpp"
+#include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/vector_plumbing.hpp"
 #include "backend/cuda/elementwise/agent.cuh"

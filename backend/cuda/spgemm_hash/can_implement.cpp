@@ -51,7 +51,8 @@ std::optional<std::string> can_implement(const Semiring& s, const Matrix& A, con
                                          const Matrix& C, Accum accum, const Descriptor& desc) {
   (void)A;
   (void)C;
-  (void)accum;  // positional accumulators are rejected by validation (backend/core/validate.hpp)
+  (void)accum;  // positional accumulators are rejected by validation
+                // (backend/core/dispatch/validate.hpp)
   if (s.is_user())
     return "user-defined semiring " + s.name() + " has no compiled spgemm_hash kernel";
   if (!find_row(s)) return manifest::not_compiled(s, "spgemm_hash");

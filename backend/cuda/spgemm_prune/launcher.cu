@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/core/device_fill.hpp"
+#include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"

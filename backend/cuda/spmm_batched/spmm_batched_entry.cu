@@ -6,16 +6,16 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
+#include "backend/core/containers/host_access.hpp"
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/spmm_batched/spmm_batched_run.hpp"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
 #include "backend/cuda/spmm_subwarp/semiring_types.hpp"
 #include "backend/cuda/spmm_subwarp/spmm_problem.hpp"
-#include "backend/core/host_access.hpp"
 
 namespace ringblas::cuda {
 namespace detail {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "backend/core/host_access.hpp"
+#include "backend/core/containers/host_access.hpp"
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/cuda_backend.hpp"

@@ -1,0 +1,237 @@
+// The rows of the dispatch tables of ewise_add, ewise_mult, apply, select, reduce, transpose,
+// extract, assign and kronecker: one cuda row each (the elementwise, reduce and index_ops families), answered by
+// cuda::can_implement_<op> (backend/cuda/kernel_support.def), and the cpu (suitesparse) row.
+#include "backend/core/dispatch/dispatch_rows.hpp"
+#include "backend/cpu/cpu_backend.hpp"
+#include "backend/cuda/cuda_backend.hpp"
+
+namespace ringblas::detail {
+
+using namespace rows;
+
+#define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT)                                             \
+  const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                \
+    using P = EwiseProblem<X>;                                                             \
+    static const Table<P, X> t{                                                            \
+        #NAME,                                                                             \
+        {                                                                                  \
+            {VARIANT, kCuda,                                                               \
+             [](const P& p, const X& c) {                                                  \
+               return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d); \
+             },                                                                            \
+             [](const P& p, X& c, Context& x) {                                            \
+               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x);             \
+             }},                                                                           \
+            {Variant::suitesparse, kCpu, always<P, X>,                                     \
+             [](const P& p, X& c, Context& x) {                                            \
+               HostInputs h(x);                                                            \
+               cpu::NAME(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x);             \
+             }},                                                                           \
+        }};                                                                                \
+    return t;                                                                              \
+  }
+RINGBLAS_EWISE_TABLE(ewise_add, Matrix, Variant::elementwise)
+RINGBLAS_EWISE_TABLE(ewise_add, Vector, Variant::elementwise)
+RINGBLAS_EWISE_TABLE(ewise_mult, Matrix, Variant::elementwise)
+RINGBLAS_EWISE_TABLE(ewise_mult, Vector, Variant::elementwise)
+#undef RINGBLAS_EWISE_TABLE
+
+const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
+  using P = EwiseProblem<Matrix>;
+  static const Table<P, Matrix> t{
+      "kronecker",
+      {
+          {Variant::elementwise, kCuda,
+           [](const P& p, const Matrix& c) {
+             return cuda::can_implement_kronecker(c, p.mask, p.accum, p.op, p.A, p.B, p.d);
+           },
+           [](const P& p, Matrix& c, Context& x) {
+             cuda::kronecker(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, Matrix>,
+           [](const P& p, Matrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::kronecker(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x);
+           }},
+      }};
+  return t;
+}
+
+/// apply (unary), matrix and vector.
+#define RINGBLAS_APPLY_TABLE(NAME, X)                                                             \
+  const Table<ApplyProblem<X>, X>& NAME() {                                                       \
+    using P = ApplyProblem<X>;                                                                    \
+    static const Table<P, X> t{"apply",                                                           \
+                               {                                                                  \
+                                   {Variant::elementwise, kCuda,                                  \
+                                    [](const P& p, const X& c) {                                  \
+                                      return cuda::can_implement_apply(c, p.mask, p.accum, p.op,  \
+                                                                       p.A, p.d);                 \
+                                    },                                                            \
+                                    [](const P& p, X& c, Context& x) {                            \
+                                      cuda::apply(c, p.mask, p.accum, p.op, p.A, chosen(p.d), x); \
+                                    }},                                                           \
+                                   {Variant::suitesparse, kCpu, always<P, X>,                     \
+                                    [](const P& p, X& c, Context& x) {                            \
+                                      HostInputs h(x);                                            \
+                                      cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);    \
+                                    }},                                                           \
+                               }};                                                                \
+    return t;                                                                                     \
+  }
+RINGBLAS_APPLY_TABLE(apply_table, Matrix)
+RINGBLAS_APPLY_TABLE(apply_vector_table, Vector)
+#undef RINGBLAS_APPLY_TABLE
+
+const Table<ApplyBoundProblem, Matrix>& apply_bound_table() {
+  using P = ApplyBoundProblem;
+  static const Table<P, Matrix> t{
+      "apply",
+      {
+          {Variant::elementwise, kCuda,
+           [](const P& p, const Matrix& c) {
+             return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, p.d);
+           },
+           [](const P& p, Matrix& c, Context& x) {
+             cuda::apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, chosen(p.d), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, Matrix>,
+           [](const P& p, Matrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::apply(c, h(p.mask), p.accum, p.op, p.side, p.scalar, h(p.A), p.d, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<ApplyIndexProblem, Matrix>& apply_index_table() {
+  using P = ApplyIndexProblem;
+  static const Table<P, Matrix> t{
+      "apply",
+      {
+          {Variant::elementwise, kCuda,
+           [](const P& p, const Matrix& c) {
+             return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d);
+           },
+           [](const P& p, Matrix& c, Context& x) {
+             cuda::apply(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, Matrix>,
+           [](const P& p, Matrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::apply(c, h(p.mask), p.accum, p.op, p.thunk, h(p.A), p.d, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<SelectProblem, Matrix>& select_table() {
+  using P = SelectProblem;
+  static const Table<P, Matrix> t{
+      "select",
+      {
+          {Variant::elementwise, kCuda,
+           [](const P& p, const Matrix& c) {
+             return cuda::can_implement_select(c, p.mask, p.accum, p.op, p.thunk, p.A, p.d);
+           },
+           [](const P& p, Matrix& c, Context& x) {
+             cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, Matrix>,
+           [](const P& p, Matrix& c, Context& x) {
+             HostInputs h(x);
+             cpu::select(c, h(p.mask), p.accum, p.op, p.thunk, h(p.A), p.d, x);
+           }},
+      }};
+  return t;
+}
+
+const Table<ReduceProblem, Vector>& reduce_table() {
+  using P = ReduceProblem;
+  static const Table<P, Vector> t{
+      "reduce",
+      {
+          {Variant::reduce, kCuda,
+           [](const P& p, const Vector& w) {
+             return cuda::can_implement_reduce(w, p.mask, p.accum, p.monoid, p.A, p.dim, p.d);
+           },
+           [](const P& p, Vector& w, Context& x) {
+             cuda::reduce(w, p.mask, p.accum, p.monoid, p.A, p.dim, chosen(p.d), x);
+           }},
+          {Variant::suitesparse, kCpu, always<P, Vector>,
+           [](const P& p, Vector& w, Context& x) {
+             HostInputs h(x);
+             cpu::reduce(w, h(p.mask), p.accum, p.monoid, h(p.A), p.dim, p.d, x);
+           }},
+      }};
+  return t;
+}
+
+#define RINGBLAS_REDUCE_SCALAR_TABLE(X)                                                           \
+  const Table<ReduceScalarProblem<X>, Scalar>& reduce_scalar_table(const X*) {                    \
+    using P = ReduceScalarProblem<X>;                                                             \
+    static const Table<P, Scalar> t{                                                              \
+        "reduce (scalar)",                                                                        \
+        {                                                                                         \
+            {Variant::reduce, kCuda,                                                              \
+             [](const P& p, const Scalar&) { return cuda::can_implement_reduce(p.monoid, p.A); }, \
+             [](const P& p, Scalar& s, Context& x) { s = cuda::reduce(p.monoid, p.A, x); }},      \
+            {Variant::suitesparse, kCpu, always<P, Scalar>,                                       \
+             [](const P& p, Scalar& s, Context& x) {                                              \
+               HostInputs h(x);                                                                   \
+               s = cpu::reduce(p.monoid, h(p.A), x);                                              \
+             }},                                                                                  \
+        }};                                                                                       \
+    return t;                                                                                     \
+  }
+RINGBLAS_REDUCE_SCALAR_TABLE(Matrix)
+RINGBLAS_REDUCE_SCALAR_TABLE(Vector)
+#undef RINGBLAS_REDUCE_SCALAR_TABLE
+
+const Table<TransposeProblem, Matrix>& transpose_table() {
+  using P = TransposeProblem;
+  static const Table<P, Matrix> t{"transpose",
+                                  {
+                                      {Variant::transpose, kCuda,
+                                       [](const P& p, const Matrix& c) {
+                                         return cuda::can_implement_transpose(c, p.mask, p.accum,
+                                                                              p.A, p.d);
+                                       },
+                                       [](const P& p, Matrix& c, Context& x) {
+                                         cuda::transpose(c, p.mask, p.accum, p.A, chosen(p.d), x);
+                                       }},
+                                      {Variant::suitesparse, kCpu, always<P, Matrix>,
+                                       [](const P& p, Matrix& c, Context& x) {
+                                         HostInputs h(x);
+                                         cpu::transpose(c, h(p.mask), p.accum, h(p.A), p.d, x);
+                                       }},
+                                  }};
+  return t;
+}
+
+#define RINGBLAS_INDEXED_TABLE(NAME)                                                            \
+  const Table<IndexedProblem, Matrix>& NAME##_table() {                                         \
+    using P = IndexedProblem;                                                                   \
+    static const Table<P, Matrix> t{                                                            \
+        #NAME,                                                                                  \
+        {                                                                                       \
+            {Variant::NAME, kCuda,                                                              \
+             [](const P& p, const Matrix& c) {                                                  \
+               return cuda::can_implement_##NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, p.d); \
+             },                                                                                 \
+             [](const P& p, Matrix& c, Context& x) {                                            \
+               cuda::NAME(c, p.mask, p.accum, p.A, p.rows, p.cols, chosen(p.d), x);             \
+             }},                                                                                \
+            {Variant::suitesparse, kCpu, always<P, Matrix>,                                     \
+             [](const P& p, Matrix& c, Context& x) {                                            \
+               HostInputs h(x);                                                                 \
+               cpu::NAME(c, h(p.mask), p.accum, h(p.A), p.rows, p.cols, p.d, x);                \
+             }},                                                                                \
+        }};                                                                                     \
+    return t;                                                                                   \
+  }
+RINGBLAS_INDEXED_TABLE(extract)
+RINGBLAS_INDEXED_TABLE(assign)
+#undef RINGBLAS_INDEXED_TABLE
+
+}  // namespace ringblas::detail
