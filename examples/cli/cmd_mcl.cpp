@@ -35,7 +35,7 @@ constexpr const char* kUsage =
     "  --type T       fp64 (default) or fp32 values in the iterands (fp32 is mcl's own cell\n"
     "                 type and faster on a GPU, but there ties between symmetric entries are\n"
     "                 broken by the order of its sums and can take extra iterations: README)\n"
-    "  --max-memory B bytes the expansion may use (expands in column phases; default: 60% of\n"
+    "  --max-memory B bytes the expansion may use (expands in row phases; default: 60% of\n"
     "                 the free device memory on a GPU, no limit on the cpu)\n"
     "  --backend B    auto (default), cpu, cuda, verify\n"
     "  -q             no progress lines\n"
