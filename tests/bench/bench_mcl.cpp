@@ -524,14 +524,22 @@ int main(int argc, char** argv) {
      << ",\n  \"mcl_threads\": " << threads << ",\n  \"rows\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
+    // Without the peer (--no-peer) its cells say so, rather than 0 and -1.
+    const bool ran = r.mcl_s > 0;
+    char mcl_s[32] = "—", speed[32] = "—", mcl_it[32] = "—", mcl_cl[32] = "—", sj[32] = "—";
+    if (ran) {
+      std::snprintf(mcl_s, sizeof mcl_s, "%.3f", r.mcl_s);
+      std::snprintf(speed, sizeof speed, "%.1fx", r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0);
+      std::snprintf(mcl_it, sizeof mcl_it, "%d", r.mcl_iterations);
+      std::snprintf(mcl_cl, sizeof mcl_cl, "%ld", r.mcl_clusters);
+      std::snprintf(sj, sizeof sj, "%ld", r.split_join);
+    }
     char line[512];
-    std::snprintf(
-        line, sizeof(line),
-        "| %s | %ld | %ld | %.3f | %.3f | %.1fx | %d/%d | %.0f | %ld/%ld | %ld | %.2f | %s |\n",
-        r.name.c_str(), r.nodes, r.edges, r.ringblas_s, r.mcl_s,
-        r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0, r.iterations, r.mcl_iterations,
-        double(r.peak_bytes) / (1 << 20), r.clusters, r.mcl_clusters, r.split_join, r.read_s,
-        r.note.c_str());
+    std::snprintf(line, sizeof(line),
+                  "| %s | %ld | %ld | %.3f | %s | %s | %d/%s | %.0f | %ld/%s | %s | %.2f | %s |\n",
+                  r.name.c_str(), r.nodes, r.edges, r.ringblas_s, mcl_s, speed, r.iterations,
+                  mcl_it, double(r.peak_bytes) / (1 << 20), r.clusters, mcl_cl, sj, r.read_s,
+                  r.note.c_str());
     md << line;
     js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes
        << ", \"edges\": " << r.edges << ", \"ringblas_s\": " << r.ringblas_s
