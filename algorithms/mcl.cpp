@@ -52,31 +52,21 @@ class RowOps {
  public:
   RowOps(Type type, Context& ctx) : type_(type), ctx_(ctx) {}
 
-  /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`. With `ncols`
-  /// and `offset` given, the m x ncols matrix with d(i) at (i, offset + i): the diagonal of the
-  /// row block that starts at row `offset`.
-  Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false,
-                  Index ncols = -1, Index offset = 0) const {
+  /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`.
+  Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false) const {
     const Index n = static_cast<Index>(d.size());
     std::vector<Index> rp(d.size() + 1, 0), ci;
     std::vector<double> v;
     for (Index i = 0; i < n; ++i) {
       const double x = d[static_cast<std::size_t>(i)];
       if (!(skip_zeros && x == 0.0)) {
-        ci.push_back(offset + i);
+        ci.push_back(i);
         v.push_back(x);
       }
       rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
     }
-    Matrix m = Matrix::from_csr(n, ncols < 0 ? n : ncols, rp, ci, v).cast(type_);
+    Matrix m = Matrix::from_csr(n, n, rp, ci, v).cast(type_);
     return where == Location::host ? m : m.to(where, ctx_);
-  }
-  /// B(i,j) = t(i) on X's structure: diag(t) ⊕.⊗ X with the multiply `first`.
-  Matrix broadcast(const std::vector<double>& t, const Matrix& X) const {
-    Matrix B(X.nrows(), X.ncols(), type_);
-    mxm(B, nullptr, no_accum, semiring("plus_first", type_), diagonal(t, X.location()), X, {},
-        ctx_);
-    return B;
   }
   /// A ∪ B for disjoint structures.
   Matrix unite(const Matrix& A, const Matrix& B) const {
