@@ -6,12 +6,14 @@
 //                  [--backend auto|cuda|cpu] [--inflation 2.0] [--nodes 1000000] [--degree 100]
 //                  [--repeats 3] [--no-generated] [--max-memory BYTES]
 //                  [--graphs krogan_core,krogan_extended,gavin,soc-Epinions1,planted]
-//                  [--types fp64,fp32] [--no-peer] [--scheme 1..7]
+//                  [--types fp64,fp32] [--no-peer] [--scheme 1..7] [--peer-timeout S]
 // --types runs ringblas with each iterand type (a row per type; mcl computes in float, see
 // README); --no-peer skips the mcl run (for a generated graph mcl would take minutes on), and
 // then builds the planted graph in memory instead of writing and reading its label file (the
 // 'read' column is then its generation). --scheme k takes mcl's pruning scheme k (`mcl
 // --show-schemes`: -P/-S/-R/-pct; 6 is mcl's default) for both tools.
+// --peer-timeout S stops mcl after S seconds (`timeout S mcl ...`): its cells then read "> S" and
+// the speed-up is a lower bound (for the generated graph, which mcl takes long on).
 // --max-memory is mcl::Options::memory_budget_bytes (default on a GPU: 60% of its free memory).
 // Writes PREFIX.md and PREFIX.json (default tests/bench/results/mcl_<gpu>). Times:
 // - ringblas: wall time of mcl::cluster from the graph on the device to the clusters on the host
@@ -29,6 +31,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -237,6 +240,7 @@ struct Row {
   int iterations = 0, mcl_iterations = 0;
   std::size_t peak_bytes = 0;
   long clusters = 0, mcl_clusters = 0, split_join = -1;
+  bool mcl_stopped = false;  ///< mcl ran past --peer-timeout: mcl_s is a lower bound
   std::string note;
 };
 
@@ -268,6 +272,7 @@ int main(int argc, char** argv) {
   std::string types = "fp64";
   bool peer = true;
   int scheme = 6;  // mcl's default: -P 10000 -S 1100 -R 1400 -pct 90
+  double peer_timeout = 0;  // --peer-timeout S: mcl stopped after S s (0: no limit)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -309,12 +314,14 @@ int main(int argc, char** argv) {
       peer = false;
     else if (a == "--scheme")
       scheme = std::stoi(next());
+    else if (a == "--peer-timeout")
+      peer_timeout = std::stod(next());
     else {
       std::cerr << "unknown option " << a
                 << "\nusage: bench_mcl --mcl PATH [--out PREFIX] [--data DIR] "
                    "[--work DIR] [--threads T] [--backend cuda|cpu] [--inflation f] [--nodes N] "
                    "[--degree D] [--repeats R] [--no-generated] [--max-memory BYTES] [--graphs "
-                   "a,b,...] [--types fp64,fp32] [--no-peer] [--scheme 1..7]\n";
+                   "a,b,...] [--types fp64,fp32] [--no-peer] [--scheme 1..7] [--peer-timeout S]\n";
       return 2;
     }
   }
@@ -406,16 +413,24 @@ int main(int argc, char** argv) {
     long mcl_clusters = 0;
     int mcl_iterations = 0;
     std::string mcl_note;
+    bool mcl_stopped = false;
     if (peer) {
       const std::string mcl_out = work + "/" + in.name + ".mcl.out",
                         mcl_log = work + "/" + in.name + ".mcl.log";
-      const std::string cmd = mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
+      const std::string limit =
+          peer_timeout > 0 ? "timeout " + std::to_string(peer_timeout) + " " : std::string();
+      const std::string cmd = limit + mcl_bin + " " + in.abc + " --abc -I " + std::to_string(inflation) +
                               " -scheme " + std::to_string(scheme) + " -te " +
                               std::to_string(threads) + " -o " + mcl_out + " 2> " + mcl_log;
       const auto tm = Clock::now();
       const int rc = std::system(cmd.c_str());
       mcl_s = seconds_since(tm);
-      if (rc != 0) {
+      if (peer_timeout > 0 && WIFEXITED(rc) && WEXITSTATUS(rc) == 124) {
+        mcl_stopped = true;  // timeout(1)'s status when it stopped mcl
+        mcl_s = peer_timeout;
+        mcl_note = " mcl stopped after " + std::to_string(int(peer_timeout)) +
+                   " s (--peer-timeout): its time and the speed-up are lower bounds";
+      } else if (rc != 0) {
         mcl_note = " mcl exited with " + std::to_string(rc) + " (see " + mcl_log + ")";
       } else {
         theirs = read_clustering(mcl_out);
@@ -481,6 +496,7 @@ int main(int argc, char** argv) {
         ours.push_back(std::move(l));
       }
       r.mcl_s = mcl_s;
+      r.mcl_stopped = mcl_stopped;
       r.mcl_clusters = mcl_clusters;
       r.mcl_iterations = mcl_iterations;
       r.note += mcl_note;
@@ -527,7 +543,11 @@ int main(int argc, char** argv) {
     // Without the peer (--no-peer) its cells say so, rather than 0 and -1.
     const bool ran = r.mcl_s > 0;
     char mcl_s[32] = "—", speed[32] = "—", mcl_it[32] = "—", mcl_cl[32] = "—", sj[32] = "—";
-    if (ran) {
+    if (ran && r.mcl_stopped) {
+      std::snprintf(mcl_s, sizeof mcl_s, "> %.0f", r.mcl_s);
+      std::snprintf(speed, sizeof speed, "> %.1fx",
+                    r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0);
+    } else if (ran) {
       std::snprintf(mcl_s, sizeof mcl_s, "%.3f", r.mcl_s);
       std::snprintf(speed, sizeof speed, "%.1fx", r.ringblas_s > 0 ? r.mcl_s / r.ringblas_s : 0.0);
       std::snprintf(mcl_it, sizeof mcl_it, "%d", r.mcl_iterations);
@@ -543,7 +563,8 @@ int main(int argc, char** argv) {
     md << line;
     js << "    {\"graph\": \"" << r.name << "\", \"nodes\": " << r.nodes
        << ", \"edges\": " << r.edges << ", \"ringblas_s\": " << r.ringblas_s
-       << ", \"mcl_s\": " << r.mcl_s << ", \"iterations\": " << r.iterations
+       << ", \"mcl_s\": " << r.mcl_s
+       << ", \"mcl_stopped\": " << (r.mcl_stopped ? "true" : "false") << ", \"iterations\": " << r.iterations
        << ", \"mcl_iterations\": " << r.mcl_iterations
        << ", \"peak_device_bytes\": " << r.peak_bytes << ", \"clusters\": " << r.clusters
        << ", \"mcl_clusters\": " << r.mcl_clusters << ", \"split_join\": " << r.split_join
