@@ -157,6 +157,16 @@ void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Epilogue*, const De
 void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&) {
   not_compiled("mxm (sampled cbsr)");
 }
+Shape forward_shape(int) { not_compiled("mxm (cbsr)"); }
+Shape backward_shape(int) { not_compiled("mxm (sampled cbsr)"); }
+void forward(DenseMatrix&, const Matrix&, const Cbsr&, const Epilogue*, const Descriptor&,
+             Context&, const Shape&, const OutputDropout*) {
+  not_compiled("mxm (cbsr)");
+}
+void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Context&,
+              const Shape&) {
+  not_compiled("mxm (sampled cbsr)");
+}
 }  // namespace maxk
 namespace spgemm_prune {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const Matrix&,
