@@ -731,8 +731,9 @@ int bench_main(int argc, char** argv) {
                                      [&](const Graph& x) { return x.name == r.graph; });
       md << "| " << r.graph << " | " << g.host.nrows() << " | " << g.host.nnz() << " | "
          << r.algorithm << " | " << fmt(r.gpu_ms) << " | " << (r.cpu_timed_out ? "> " : "")
-         << fmt(r.cpu_ms) << " | " << r.cpu_reps << " | " << (r.cpu_timed_out ? "> " : "")
-         << fmt(r.cpu_ms / r.gpu_ms, 1) << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | "
+         << fmt(r.cpu_ms) << " | " << r.cpu_reps << " | "
+         << (r.cpu_timed_out && !std::isnan(r.gpu_ms) ? "> " : "") << fmt(r.cpu_ms / r.gpu_ms, 1)
+         << " | " << sig(r.rate) << (r.teps ? " GTEPS" : "") << " | "
          << (r.agree.empty() ? "-" : r.agree) << " | " << (r.fallbacks.empty() ? "-" : r.fallbacks)
          << " | " << r.note << " |\n";
       js << "    {\"graph\": \"" << r.graph << "\", \"n\": " << g.host.nrows()
