@@ -9,6 +9,10 @@
 namespace ringblas::algorithms {
 
 Vector core_numbers(const Matrix& A, Context& ctx) {
+  return core_numbers(A, KCoreUpdate::sparse_loss, ctx);
+}
+
+Vector core_numbers(const Matrix& A, KCoreUpdate update, Context& ctx) {
   const Index n = A.nrows();
   if (A.ncols() != n)
     throw DimensionMismatch("core_numbers: A must be square, it is " + std::to_string(n) + " x " +
@@ -33,6 +37,7 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
     ewise_add(out, nullptr, no_accum, BinaryOpCode::minus, w, u, {}, ctx);
     return out;
   };
+  const bool in_place = update == KCoreUpdate::in_place;
 
   Index k = 0, remaining = n;
   while (remaining > 0) {
@@ -41,16 +46,26 @@ Vector core_numbers(const Matrix& A, Context& ctx) {
     Vector q = select_vector(SelectOpCode::value_le, deg, k, ctx);
     while (q.nnz() > 0) {
       remaining -= q.nnz();
-      vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
       // deg -= lost, then deg -= q - mark: q's values are the peeled vertices' degrees, so theirs
       // become mark - lost. Each is a union with the full deg (structure known, no host read):
       // 0.05-0.07 ms each in H100 traces, where one accumulated sparse union took 0.2-0.27.
-      deg = minus_full(deg, lost);
+      // in_place: lost is accumulated into deg by the product itself (w full, no mask: the cuda
+      // write-back updates w's values, nothing to size or read back).
+      if (in_place) {
+        vxm(deg, nullptr, BinaryOpCode::minus, plus_pair, q, S, {}, ctx);
+      } else {
+        vxm(lost, nullptr, no_accum, plus_pair, q, S, {}, ctx);
+        deg = minus_full(deg, lost);
+      }
       deg = minus_full(deg, apply_bound(BinaryOpCode::minus, q, mark, ctx));
-      // Every vertex at most k was in q: only those that just lost degree can reach k now.
-      Vector touched = new_vector(n, Type::int64, where, ctx);
-      ewise_mult(touched, nullptr, no_accum, BinaryOpCode::second, lost, deg, {}, ctx);
-      q = select_vector(SelectOpCode::value_le, touched, k, ctx);
+      // Every vertex at most k was in q: only those that just lost degree can reach k now
+      // (in_place has no lost, so it selects among all of deg: the same vertices).
+      Vector touched;
+      if (!in_place) {
+        touched = new_vector(n, Type::int64, where, ctx);
+        ewise_mult(touched, nullptr, no_accum, BinaryOpCode::second, lost, deg, {}, ctx);
+      }
+      q = select_vector(SelectOpCode::value_le, in_place ? deg : touched, k, ctx);
     }
   }
   return apply_bound(BinaryOpCode::minus, apply_bound(BinaryOpCode::div, deg, B, ctx), Index{1},

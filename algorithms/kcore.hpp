@@ -18,7 +18,13 @@
 // with a full operand, structure known); the rest of a round works on the peeled vertices and
 // their neighbours only. LAGraph keeps core and deg apart and assigns core⟨q⟩ = k each round;
 // on R-MAT scale 22 the peel takes ~800 rounds, so the operations per round are its cost.
-// Host reads: min(deg) once per level, the entry counts of q.
+// Host reads: min(deg) once per level, the entry counts of l and q (two per round).
+// KCoreUpdate::in_place rounds instead (the same cores: every live vertex at most k is in q at a
+// round's start, so deg <= k after it only where deg just fell):
+//       deg -= q +.pair S                  one product accumulated into the full deg (GrB_vxm
+//                                          with GrB_MINUS_INT64: no sparse l to size, no read)
+//       deg -= q - mark_k
+//       q = select(deg <= k)               over every vertex: one host read per round
 #pragma once
 #include "ringblas/ringblas.hpp"
 
@@ -29,5 +35,13 @@ namespace ringblas::algorithms {
 /// DimensionMismatch unless A is square, NotImplemented for 2^30 or more vertices (the levels
 /// kept in the degrees, about 4 n^2, must fit int64).
 Vector core_numbers(const Matrix& A, Context& ctx = default_context());
+
+/// How a peel round updates the degrees (see the method above).
+enum class KCoreUpdate {
+  sparse_loss,  ///< l = q +.pair S, deg -= l, q from deg ∩ l (the default)
+  in_place,     ///< deg -= q +.pair S in place, q from all of deg: one host read less per round
+};
+/// core_numbers with the round's update chosen (the bench compares them on the GPU).
+Vector core_numbers(const Matrix& A, KCoreUpdate update, Context& ctx = default_context());
 
 }  // namespace ringblas::algorithms

@@ -38,9 +38,13 @@ std::vector<Index> peeling(const test::Adjacency& adj) {
 
 void check_cores(const Matrix& A) {
   Context ctx(Backend::cpu);
-  const Vector core = algorithms::core_numbers(A, ctx);
-  ASSERT_EQ(core.nnz(), A.nrows());
-  EXPECT_EQ(test::dense_of<Index>(core, -1, ctx), peeling(test::adjacency_of(A)));
+  const std::vector<Index> want = peeling(test::adjacency_of(A));
+  for (auto update : {algorithms::KCoreUpdate::sparse_loss, algorithms::KCoreUpdate::in_place}) {
+    SCOPED_TRACE(update == algorithms::KCoreUpdate::in_place ? "in_place" : "sparse_loss");
+    const Vector core = algorithms::core_numbers(A, update, ctx);
+    ASSERT_EQ(core.nnz(), A.nrows());
+    EXPECT_EQ(test::dense_of<Index>(core, -1, ctx), want);
+  }
 }
 
 TEST(AlgorithmsKCore, TinyCases) {

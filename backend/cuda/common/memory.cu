@@ -7,6 +7,7 @@
 
 #include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "ringblas/buffer.hpp"
 #include "ringblas/context.hpp"
@@ -149,6 +150,37 @@ bool device_present() {
 }
 void synchronize(const Context& ctx) {
   if (device_present()) cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream));
+}
+
+namespace {
+/// A host thread's pinned buffer for read_to_host, allocated at its first read and freed when
+/// the thread ends; null if the allocation failed (reads then stage as pageable).
+struct PinnedReadSlot {
+  void* p = nullptr;
+  PinnedReadSlot() {
+    if (cudaMallocHost(&p, kPinnedReadBytes) != cudaSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+    }
+  }
+  ~PinnedReadSlot() {
+    if (p) cudaFreeHost(p);
+  }
+  PinnedReadSlot(const PinnedReadSlot&) = delete;
+  PinnedReadSlot& operator=(const PinnedReadSlot&) = delete;
+};
+}  // namespace
+
+void read_to_host(void* dst, const void* src, std::size_t bytes, const Context& ctx) {
+  if (bytes == 0) return;
+  const cudaStream_t s = stream_of(&ctx);
+  // Each call copies, waits and takes the bytes out before returning: one slot per thread is
+  // enough, whatever the context or stream.
+  thread_local PinnedReadSlot slot;
+  void* to = bytes <= kPinnedReadBytes && slot.p ? slot.p : dst;
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(to, src, bytes, cudaMemcpyDeviceToHost, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (to != dst) std::memcpy(dst, to, bytes);
 }
 }  // namespace cuda
 }  // namespace ringblas

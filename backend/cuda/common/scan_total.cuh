@@ -7,6 +7,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/host_read.hpp"
 
 namespace ringblas::cuda {
 
@@ -30,12 +31,10 @@ I exclusive_scan_total(I* data, std::size_t count, const Context& ctx, I* side =
   if (side) {
     RINGBLAS_CUDA_TRY(
         cudaMemcpyAsync(side, data + (count - 1), sizeof(I), cudaMemcpyDeviceToDevice, s));
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(read, side, 2 * sizeof(I), cudaMemcpyDeviceToHost, s));
+    read_to_host(read, side, 2 * sizeof(I), ctx);
   } else {
-    RINGBLAS_CUDA_TRY(
-        cudaMemcpyAsync(read, data + (count - 1), sizeof(I), cudaMemcpyDeviceToHost, s));
+    read_to_host(read, data + (count - 1), sizeof(I), ctx);
   }
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   if (side_value) *side_value = read[1];
   return read[0];
 }

@@ -10,6 +10,7 @@
 
 #include "backend/core/containers/device_fill.hpp"
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/common/vector_plumbing.hpp"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
@@ -228,8 +229,7 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
     RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes, counts, count.as<long long>(), n, s));
     Buffer temp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
     RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), bytes, counts, count.as<long long>(), n, s));
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&selected, count.data(), sizeof(long long), cudaMemcpyDeviceToHost, s));
-    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    selected = read_value(count.as<long long>(), ctx);
     ctx.transfers.device_to_host += 1;
     ctx.transfers.bytes_device_to_host += sizeof(long long);
   }

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/elementwise/agent.cuh"
 #include "backend/cuda/elementwise/elementwise.hpp"
 #include "backend/cuda/elementwise/launch.cuh"
@@ -169,7 +170,7 @@ Matrix select_values(const Matrix& A, const SelectArgs<V>& args, const Context& 
     device_array<unsigned char> tmp(bytes, ctx);
     RINGBLAS_CUDA_TRY(cub::DeviceSelect::If(tmp.data(), bytes, positions, pos.data(), count.data(),
                                             std::int64_t(nnz), keeps_at<V, I>{args, x}, s));
-    kept = count.to_host(ctx, 1)[0];
+    kept = read_value(count.data(), ctx);
   }
   device_array<I> rp(n + 1, ctx), ci(std::size_t(kept), ctx);
   device_array<V> vals(std::size_t(kept), ctx);

@@ -10,6 +10,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/index_ops/index_ops.hpp"
 #include "backend/cuda/index_ops/kernels.cuh"
 #include "ringblas/error.hpp"
@@ -29,10 +30,7 @@ std::int64_t scan_counts(device_array<std::int64_t>& rp, Index n, Context& ctx) 
   device_array<unsigned char> tmp(bytes, ctx);
   RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, rp.data(), rp.data(),
                                                   std::size_t(n) + 1, s));
-  std::int64_t total = 0;
-  RINGBLAS_CUDA_TRY(
-      cudaMemcpyAsync(&total, rp.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  const std::int64_t total = read_value(rp.data() + n, ctx);
   ctx.transfers.device_to_host += 1;
   ctx.transfers.bytes_device_to_host += sizeof(std::int64_t);
   return total;

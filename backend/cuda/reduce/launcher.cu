@@ -5,6 +5,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/reduce/kernels.cuh"
 #include "backend/cuda/reduce/reduction.hpp"
 #include "backend/cuda/reduce/typed.hpp"
@@ -65,9 +66,7 @@ Scalar all(MonoidCode monoid, Type type, const void* values, Index n, Context& c
       typed<T>::all(monoid, static_cast<const T*>(values), n, out.data(), ctx);
       from = out.data();
     }
-    T r{};
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&r, from, sizeof(T), cudaMemcpyDeviceToHost, stream_of(ctx)));
-    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
+    const T r = read_value(from, ctx);
     ctx.transfers.device_to_host += 1;
     ctx.transfers.bytes_device_to_host += sizeof(T);
     return Scalar(r);

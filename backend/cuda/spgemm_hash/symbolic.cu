@@ -16,6 +16,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_props.hpp"
+#include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/spgemm_hash/bin_streams.hpp"
 #include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/plan.cuh"
@@ -239,20 +240,13 @@ __global__ void k_symbolic_global(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, con
   }
 }
 
-/// counters[i] to the host (synchronises ctx's stream). `lean`: through a pinned buffer of this
-/// host thread (a pageable copy stages through the driver and costs several microseconds more).
+/// counters[i] to the host (synchronises ctx's stream). `lean`: through the pinned buffer of
+/// read_to_host (a pageable copy stages through the driver and costs several microseconds more).
 counters read_counters(const device_array<counters>& c, std::size_t i, bool lean,
                        const Context& ctx) {
   if (!lean) return c.to_host(ctx, i + 1)[i];
-  thread_local counters* pinned = [] {
-    void* p = nullptr;
-    RINGBLAS_CUDA_TRY(cudaMallocHost(&p, sizeof(counters)));
-    return static_cast<counters*>(p);
-  }();
-  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(pinned, c.data() + i, sizeof(counters),
-                                    cudaMemcpyDeviceToHost, stream_of(ctx)));
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(ctx)));
-  return *pinned;
+  static_assert(sizeof(counters) <= kPinnedReadBytes, "counters fit the pinned read buffer");
+  return read_value(c.data() + i, ctx);
 }
 
 /// Bin b's rows are slots (b - 1) n .. (b - 1) n + count - 1 of the lists (k_analyze,
