@@ -97,15 +97,7 @@ const Matrix* mask_for(MaskMode mm, const Matrix& mask) {
   return mm == MaskMode::none || mm == MaskMode::complement_structure ? nullptr : &mask;
 }
 
-class Elementwise : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped()) return;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(256) << 20, ctx);
-  }
-};
+class Elementwise : public PoisonedPoolTest<std::size_t(256) << 20> {};
 
 // ewise_add and ewise_mult: every operator x C type (A, B of other types) x mask mode (the
 // complemented structural mode alternates between a real mask and a complemented NULL mask) x
