@@ -1,6 +1,8 @@
-// Command-line helpers shared by the benchmark programs: comma-separated lists and the
-// "name contains one of the words" filter behind their --ops / --inputs / --kinds options.
+// Helpers shared by the benchmark programs: comma-separated lists and the "name contains one of
+// the words" filter behind their --ops / --inputs / --kinds options, and the splitmix64 generator
+// their generated inputs are drawn from.
 #pragma once
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,5 +25,15 @@ inline bool selected(const std::vector<std::string>& words, const std::string& n
     if (name.find(w) != std::string::npos) return true;
   return false;
 }
+
+/// splitmix64: the next value of the sequence whose state is s.
+inline std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+/// A uniform double in [0, 1) from splitmix64's top 53 bits.
+inline double unit(std::uint64_t& s) { return double(splitmix(s) >> 11) * 0x1.0p-53; }
 
 }  // namespace ringblas::bench

@@ -37,22 +37,14 @@
 #include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 
 namespace {
 
 using namespace ringblas;
-
-#define BENCH_CUDA(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
-#define BENCH_CUSPARSE(call)                                                               \
-  do {                                                                                     \
-    cusparseStatus_t s_ = (call);                                                          \
-    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                     \
-      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));    \
-  } while (0)
+using bench::splitmix;
+using bench::unit;
 
 struct Options {
   std::string json = "spgemm.json", md = "spgemm.md", data = RINGBLAS_DATA_DIR, only;
@@ -71,14 +63,6 @@ struct Input {
 };
 
 // ---- inputs ------------------------------------------------------------------------------------
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-double unit(std::uint64_t& s) { return double(splitmix(s) >> 11) * 0x1.0p-53; }
 
 Matrix from_pairs(Index n, std::vector<Index>& r, std::vector<Index>& c, std::vector<double>& v) {
   return Matrix::from_triplets(n, n, r, c, v, Dup::first, IndexType::i32);
