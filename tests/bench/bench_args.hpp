@@ -1,8 +1,10 @@
 // Helpers shared by the benchmark programs: comma-separated lists and the "name contains one of
-// the words" filter behind their --ops / --inputs / --kinds options, and the splitmix64 generator
-// their generated inputs are drawn from.
+// the words" filter behind their --ops / --inputs / --kinds options, an option's value, and the
+// splitmix64 generator their generated inputs are drawn from.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +26,16 @@ inline bool selected(const std::vector<std::string>& words, const std::string& n
   for (const std::string& w : words)
     if (name.find(w) != std::string::npos) return true;
   return false;
+}
+
+/// The value of the option argv[i] (argv[i + 1], i advanced past it); without one, says so on
+/// stderr, naming `program`, and exits with status 2.
+inline std::string option_value(int argc, char** argv, int& i, const char* program) {
+  if (i + 1 >= argc) {
+    std::cerr << program << ": " << argv[i] << " needs a value\n";
+    std::exit(2);
+  }
+  return argv[++i];
 }
 
 /// splitmix64: the next value of the sequence whose state is s.
