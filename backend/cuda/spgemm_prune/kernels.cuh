@@ -332,6 +332,16 @@ __global__ void __launch_bounds__(policy::threads)
     bool any = false;
     T tmax = T(0), tsq = T(0), tmass = T(0);
     int tnp = 0;
+    // This thread's share of the row's max, Σx², and count and mass of the entries >= cut.
+    const auto measure = [&](T x) {
+      tmax = any ? (x > tmax ? x : tmax) : x;
+      any = true;
+      tsq += x * x;
+      if (x >= cut) {
+        ++tnp;
+        tmass += x;
+      }
+    };
     if (sv && (long long)hi - lo + 1 > policy::spa_min_span) {
       // Sparse accumulator: a slot per column in global memory, the touched columns listed in
       // lk (then compacted in place: every listed column is present), slots reset as read.
@@ -356,13 +366,7 @@ __global__ void __launch_bounds__(policy::threads)
           x = T(sv[j]);
           sv[j] = Acc(S::identity());
           sg[j] = 0;
-          tmax = any ? (x > tmax ? x : tmax) : x;
-          any = true;
-          tsq += x * x;
-          if (x >= cut) {
-            ++tnp;
-            tmass += x;
-          }
+          measure(x);
         }
         const bool in_p = present && x >= cut;
         int total;
@@ -400,15 +404,7 @@ __global__ void __launch_bounds__(policy::threads)
           const int s = c + tid;
           const bool present = s < size && seen[s];
           const T x = present ? T(vals[s]) : T(0);
-          if (present) {
-            tmax = any ? (x > tmax ? x : tmax) : x;
-            any = true;
-            tsq += x * x;
-            if (x >= cut) {
-              ++tnp;
-              tmass += x;
-            }
-          }
+          if (present) measure(x);
           // One scan for both lists: all entries in the low 16 bits, those >= cut above (a
           // chunk has at most 1024 of each).
           const bool in_p = present && x >= cut;
