@@ -1,9 +1,10 @@
 // Helpers shared by the benchmark programs: comma-separated lists and the "name contains one of
-// the words" filter behind their --ops / --inputs / --kinds options, an option's value, and the
-// splitmix64 generator their generated inputs are drawn from.
+// the words" filter behind their --ops / --inputs / --kinds options, an option's value, the
+// reports' date, and the splitmix64 generator their generated inputs are drawn from.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -36,6 +37,14 @@ inline std::string option_value(int argc, char** argv, int& i, const char* progr
     std::exit(2);
   }
   return argv[++i];
+}
+
+/// Today (UTC) in strftime's `format`: the date stamped on the programs' reports.
+inline std::string utc_date(const char* format = "%Y-%m-%d") {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, format, std::gmtime(&now));
+  return date;
 }
 
 /// splitmix64: the next value of the sequence whose state is s.

@@ -373,9 +373,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = bench::utc_date();
   std::ofstream md(o.md);
   md << "# bench_elementwise on " << prop.name << " (" << date << ")\n\n"
      << "Device copy bandwidth (cudaMemcpy D2D, read + write): " << copy_gbs << " GB/s. "

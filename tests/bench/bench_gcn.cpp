@@ -333,9 +333,7 @@ int main(int argc, char** argv) {
   auto wants = [&](const std::string& what) { return only.find(what) != std::string::npos; };
   // Written after every data set, so that a later failure keeps the rows measured so far.
   auto write_all = [&] {
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     std::ofstream md(out_prefix + ".md");
     md << "# GCN training on ringblas (cuda), " << gpu << ", " << date << "\n\n"
        << "Per epoch: forward with dropout, softmax cross-entropy, backward, Adam, between CUDA "

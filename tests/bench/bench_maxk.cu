@@ -230,9 +230,7 @@ int main(int argc, char** argv) {
     const Index h = 256;
     cudaDeviceProp prop;
     BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     const bool flush_too = g_flush;  // default: both tables, L2 flushed and L2 warm
     if (flush_too) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
 

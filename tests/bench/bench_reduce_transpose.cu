@@ -318,9 +318,7 @@ int main(int argc, char** argv) try {
           [&] { return gpu_ms([&] { transpose(Cd, nullptr, no_accum, D, {}, gpu); }, o.reps); },
           c_tr);
     }
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = bench::utc_date();
   std::ofstream md(o.md), js(o.json);
   md << "# reduce and transpose on " << prop.name << " (" << date << ")\n\n"
      << "Device-to-device copy bandwidth: " << copy << " GB/s (read + write). GB/s below count the "

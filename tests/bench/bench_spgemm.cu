@@ -490,7 +490,7 @@ void print_trace(const std::string& name, const Matrix& A, const Semiring& s,
   std::cout << o.str() << std::flush;
 }
 
-int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
+int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& date) {
   using spgemm_hash_tuning = ringblas::cuda::spgemm_hash::tuning;
   namespace sh = ringblas::cuda::spgemm_hash;
   const auto speck = read_speck(o.speck);
@@ -679,9 +679,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
   BENCH_CUDA(cudaMalloc(&flush_buffer, flush_bytes));
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const std::string date = bench::utc_date("%Y-%m-%d %H:%M UTC");
   if (!o.speck.empty()) return run_versus(o, prop, date);
   cusparseHandle_t h;
   BENCH_CUSPARSE(cusparseCreate(&h));

@@ -40,6 +40,7 @@
 #include "backend/cuda/spmm_subwarp/spmm_subwarp_impl.cuh"   // tuned nnz-split instantiations
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
+#include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
 #include "tests/support/rmat.hpp"
 #include "tests/support/spmm_problem_of.hpp"
@@ -656,9 +657,7 @@ int main(int argc, char** argv) {
     }
 
     // ---- output --------------------------------------------------------------------------------
-    std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     std::ofstream js(json);
     js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"copy_bandwidth_gbs\": " << copy_bw
        << ", \"results\": [\n";
