@@ -114,4 +114,20 @@ Matrix FunctionMatrix::of(const Vector& f) const {
                               ones_);
 }
 
+Matrix diagonal_matrix(const std::vector<double>& d, Type type, bool skip_zeros, Index ncols,
+                       Index offset) {
+  const Index n = static_cast<Index>(d.size());
+  std::vector<Index> rp(d.size() + 1, 0), ci;
+  std::vector<double> v;
+  for (Index i = 0; i < n; ++i) {
+    const double x = d[static_cast<std::size_t>(i)];
+    if (!(skip_zeros && x == 0.0)) {
+      ci.push_back(offset + i);
+      v.push_back(x);
+    }
+    rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
+  }
+  return Matrix::from_csr(n, ncols < 0 ? n : ncols, rp, ci, v).cast(type);
+}
+
 }  // namespace ringblas::algorithms

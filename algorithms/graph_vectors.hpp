@@ -4,6 +4,8 @@
 // Every helper keeps its operands where they are (host or device): row views copy buffers at
 // their location, so a whole algorithm can stay on the GPU.
 #pragma once
+#include <vector>
+
 #include "ringblas/context.hpp"
 #include "ringblas/descriptor.hpp"
 #include "ringblas/matrix.hpp"
@@ -36,6 +38,11 @@ Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Cont
 /// w⟨mask, struct⟩ = value: every position of mask gets `value` at w's type, the other entries
 /// of w are kept (GrB_assign of a scalar with a structural mask).
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx);
+
+/// diag(d) on the host as `type`: n = d.size() rows and ncols columns (ncols < 0: n), d(i) at
+/// (i, offset + i); positions where d is 0 are left out when `skip_zeros`.
+Matrix diagonal_matrix(const std::vector<double>& d, Type type, bool skip_zeros = false,
+                       Index ncols = -1, Index offset = 0);
 
 /// The matrix of a function f: {0..n-1} -> {0..n-1} given as a dense int64 vector: F(i, f(i)) = 1
 /// (bool). F ⊕.⊗ x gathers x(f(i)) and Fᵀ ⊕.⊗ x scatters x(i) onto f(i) with ⊕ (GrB_extract and

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "algorithms/graph_vectors.hpp"
 #include "ringblas/descriptor.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/row_prune.hpp"
@@ -54,18 +55,7 @@ class RowOps {
 
   /// diag(d) (n = d.size()); entries where d is 0 are left out when `skip_zeros`.
   Matrix diagonal(const std::vector<double>& d, Location where, bool skip_zeros = false) const {
-    const Index n = static_cast<Index>(d.size());
-    std::vector<Index> rp(d.size() + 1, 0), ci;
-    std::vector<double> v;
-    for (Index i = 0; i < n; ++i) {
-      const double x = d[static_cast<std::size_t>(i)];
-      if (!(skip_zeros && x == 0.0)) {
-        ci.push_back(i);
-        v.push_back(x);
-      }
-      rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
-    }
-    Matrix m = Matrix::from_csr(n, n, rp, ci, v).cast(type_);
+    Matrix m = algorithms::diagonal_matrix(d, type_, skip_zeros);
     return where == Location::host ? m : m.to(where, ctx_);
   }
   /// A ∪ B for disjoint structures.

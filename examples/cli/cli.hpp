@@ -34,6 +34,9 @@ class Args {
   bool flag(std::string_view name);
   /// The value of `--name VALUE` or `--name=VALUE` (consumed); UsageError when VALUE is missing.
   std::optional<std::string> option(std::string_view name);
+  /// The value of option `name` as a number (consumed), `fallback` when absent; UsageError
+  /// "NAME 'TEXT' is no number" unless all of TEXT (not empty) is one.
+  double number(std::string_view name, double fallback);
   /// The remaining arguments, between min and max of them; UsageError otherwise.
   std::vector<std::string> positionals(std::size_t min, std::size_t max);
   /// True when --help or -h was given (consumed).

@@ -39,6 +39,21 @@ std::optional<std::string> Args::option(std::string_view name) {
   return std::nullopt;
 }
 
+double Args::number(std::string_view name, double fallback) {
+  const auto text = option(name);
+  if (!text) return fallback;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(*text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text->size() || text->empty())
+    usage_error(std::string(name) + " '" + *text + "' is no number");
+  return v;
+}
+
 std::vector<std::string> Args::positionals(std::size_t min, std::size_t max) {
   std::vector<std::string> out;
   bool options_done = false;

@@ -37,23 +37,8 @@ constexpr const char* kUsage =
     "  --backend B         auto (default), cpu, cuda, verify\n"
     "  --trace             print dispatch decisions to stderr\n";
 
-double number(Args& args, const char* name, double fallback) {
-  const auto text = args.option(name);
-  if (!text) return fallback;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(*text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text->size() || text->empty())
-    args.usage_error(std::string(name) + " '" + *text + "' is no number");
-  return v;
-}
-
 Index integer(Args& args, const char* name, Index fallback, Index min) {
-  const double v = number(args, name, double(fallback));
+  const double v = args.number(name, double(fallback));
   if (v != double(Index(v)) || v < double(min))
     args.usage_error(std::string(name) + " must be an integer >= " + std::to_string(min));
   return Index(v);
@@ -73,9 +58,9 @@ int cmd_gcn(Args& args) {
   o.epochs = integer(args, "--epochs", o.epochs, 0);
   o.hidden = integer(args, "--hidden", o.hidden, 1);
   o.layers = integer(args, "--layers", o.layers, 1);
-  o.lr = number(args, "--lr", o.lr);
-  o.dropout = number(args, "--dropout", o.dropout);
-  o.weight_decay = number(args, "--weight-decay", o.weight_decay);
+  o.lr = args.number("--lr", o.lr);
+  o.dropout = args.number("--dropout", o.dropout);
+  o.weight_decay = args.number("--weight-decay", o.weight_decay);
   o.maxk = integer(args, "--maxk", o.maxk, 0);
   o.seed = std::uint64_t(integer(args, "--seed", Index(o.seed), 0));
   o.early_stopping = integer(args, "--early-stopping", o.early_stopping, 0);

@@ -19,19 +19,6 @@ constexpr const char* kUsage =
     "  --max-iter K    default 100; not converged by then is an error (exit 1)\n"
     "  -o values: the rank of every vertex\n";
 
-double parse_number(Args& args, const std::optional<std::string>& text, double fallback,
-                    const char* what) {
-  if (!text) return fallback;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(*text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text->size()) args.usage_error(std::string(what) + " '" + *text + "' is no number");
-  return v;
-}
 }  // namespace
 
 int cmd_pagerank(Args& args) {
@@ -39,10 +26,9 @@ int cmd_pagerank(Args& args) {
   if (!opened) return 0;  // --help was printed
   GraphOptions& g = *opened;
   algorithms::PageRankOptions opt;
-  opt.damping = parse_number(args, args.option("--damping"), opt.damping, "--damping");
-  opt.tol = parse_number(args, args.option("--tol"), opt.tol, "--tol");
-  opt.max_iterations =
-      int(parse_number(args, args.option("--max-iter"), opt.max_iterations, "--max-iter"));
+  opt.damping = args.number("--damping", opt.damping);
+  opt.tol = args.number("--tol", opt.tol);
+  opt.max_iterations = int(args.number("--max-iter", opt.max_iterations));
   const std::string path = args.positionals(1, 1)[0];
   const Matrix a = load_graph(path, /*symmetrize=*/false, g.ctx, &opt.symmetric);
   const algorithms::PageRankResult r = algorithms::pagerank(a, opt, g.ctx);

@@ -28,19 +28,14 @@
 #include <string>
 #include <vector>
 
-#include "bench_args.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 
 namespace {
 
 using namespace ringblas;
-
-#define BENCH_CUDA(call)                                                            \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess)                                                          \
-      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
+using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
@@ -49,13 +44,6 @@ struct Options {
   bool cpu = true;
   double max_nnz = 1.2e8;
 };
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 /// n x n, d entries per row, one in each of d column buckets (so rows are sorted and distinct),
 /// fp32 values in (-1, 1), 32-bit indices. `share` of the entries sit at `base`'s positions
@@ -385,9 +373,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = bench::utc_date();
   std::ofstream md(o.md);
   md << "# bench_elementwise on " << prop.name << " (" << date << ")\n\n"
      << "Device copy bandwidth (cudaMemcpy D2D, read + write): " << copy_gbs << " GB/s. "

@@ -43,6 +43,7 @@
 #include "algorithms/planetoid_io.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
 #include "tests/support/rmat.hpp"
 
 namespace {
@@ -279,13 +280,7 @@ int main(int argc, char** argv) {
   gcn::Options::FirstLayer first_layer = gcn::Options::FirstLayer::automatic;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "bench_gcn: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto next = [&] { return bench::option_value(argc, argv, i, "bench_gcn"); };
     if (a == "--out")
       out_prefix = next();
     else if (a == "--data")
@@ -338,9 +333,7 @@ int main(int argc, char** argv) {
   auto wants = [&](const std::string& what) { return only.find(what) != std::string::npos; };
   // Written after every data set, so that a later failure keeps the rows measured so far.
   auto write_all = [&] {
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     std::ofstream md(out_prefix + ".md");
     md << "# GCN training on ringblas (cuda), " << gpu << ", " << date << "\n\n"
        << "Per epoch: forward with dropout, softmax cross-entropy, backward, Adam, between CUDA "

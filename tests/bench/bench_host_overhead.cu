@@ -389,9 +389,7 @@ int main(int argc, char** argv) {
   }
 
   // Markdown + JSON.
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = bench::utc_date();
   std::ofstream md(out_prefix + ".md"), js(out_prefix + ".json");
   md << "# Per-call host cost of the products (bench_host_overhead)\n\nGPU: " << prop.name << ", "
      << date << ", device copy bandwidth " << fmt(copy_bw, 0) << " GB/s. Medians of " << reps

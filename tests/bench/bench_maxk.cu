@@ -46,22 +46,12 @@
 
 #include "backend/cuda/maxk/maxk.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 #include "tests/support/rmat.hpp"
 
 using namespace ringblas;
-
-#define BENCH_CUDA(call)                                                            \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess)                                                          \
-      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
-#define BENCH_CUSPARSE(call)                                                            \
-  do {                                                                                  \
-    cusparseStatus_t s_ = (call);                                                       \
-    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                  \
-      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_)); \
-  } while (0)
+using bench::splitmix;
 
 namespace {
 
@@ -71,13 +61,6 @@ bool g_shapes = false;
 bool g_grids = false;
 void* g_flush_buf = nullptr;
 constexpr std::size_t kFlushBytes = std::size_t(256) << 20;
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 /// N x N, exactly `degree` distinct uniform random columns per row, values 1/degree.
 Matrix random_regular_graph(Index n, int degree) {
@@ -247,9 +230,7 @@ int main(int argc, char** argv) {
     const Index h = 256;
     cudaDeviceProp prop;
     BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     const bool flush_too = g_flush;  // default: both tables, L2 flushed and L2 warm
     if (flush_too) BENCH_CUDA(cudaMalloc(&g_flush_buf, kFlushBytes));
 

@@ -32,19 +32,13 @@
 
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/reduce/reduction.hpp"
-#include "bench_args.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 
 namespace {
 
 using namespace ringblas;
-
-#define BENCH_CUDA(call)                                                            \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess)                                                          \
-      throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
 
 struct Options {
   std::string json = "reduce_transpose.json", md = "reduce_transpose.md";
@@ -56,14 +50,8 @@ struct Options {
 
 using bench::selected;
 using bench::split_list;
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-double unit(std::uint64_t& s) { return double(splitmix(s) >> 11) * 0x1.0p-53; }
+using bench::splitmix;
+using bench::unit;
 
 /// n x n, `deg` entries per row on average. uniform: one column in each of deg equal strides
 /// (sorted, distinct). powerlaw: columns n·u³ (hot low columns), rows of 1..2·deg entries.
@@ -330,9 +318,7 @@ int main(int argc, char** argv) try {
           [&] { return gpu_ms([&] { transpose(Cd, nullptr, no_accum, D, {}, gpu); }, o.reps); },
           c_tr);
     }
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = bench::utc_date();
   std::ofstream md(o.md), js(o.json);
   md << "# reduce and transpose on " << prop.name << " (" << date << ")\n\n"
      << "Device-to-device copy bandwidth: " << copy << " GB/s (read + write). GB/s below count the "

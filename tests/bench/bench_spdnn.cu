@@ -23,6 +23,7 @@
 #include "algorithms/sparse_dnn.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
+#include "tests/bench/bench_args.hpp"
 
 namespace {
 
@@ -222,9 +223,7 @@ int main(int argc, char** argv) {
   std::vector<Result> results;
   Context ctx(Backend::cuda);
   auto write_outputs = [&]() {
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     if (!json_path.empty()) {
       std::ofstream j(json_path);
       j << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";

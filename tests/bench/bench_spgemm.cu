@@ -37,22 +37,14 @@
 #include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 
 namespace {
 
 using namespace ringblas;
-
-#define BENCH_CUDA(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
-#define BENCH_CUSPARSE(call)                                                               \
-  do {                                                                                     \
-    cusparseStatus_t s_ = (call);                                                          \
-    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                     \
-      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));    \
-  } while (0)
+using bench::splitmix;
+using bench::unit;
 
 struct Options {
   std::string json = "spgemm.json", md = "spgemm.md", data = RINGBLAS_DATA_DIR, only;
@@ -71,14 +63,6 @@ struct Input {
 };
 
 // ---- inputs ------------------------------------------------------------------------------------
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-double unit(std::uint64_t& s) { return double(splitmix(s) >> 11) * 0x1.0p-53; }
 
 Matrix from_pairs(Index n, std::vector<Index>& r, std::vector<Index>& c, std::vector<double>& v) {
   return Matrix::from_triplets(n, n, r, c, v, Dup::first, IndexType::i32);
@@ -506,7 +490,7 @@ void print_trace(const std::string& name, const Matrix& A, const Semiring& s,
   std::cout << o.str() << std::flush;
 }
 
-int run_versus(const Options& o, const cudaDeviceProp& prop, const char* date) {
+int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& date) {
   using spgemm_hash_tuning = ringblas::cuda::spgemm_hash::tuning;
   namespace sh = ringblas::cuda::spgemm_hash;
   const auto speck = read_speck(o.speck);
@@ -695,9 +679,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
   BENCH_CUDA(cudaMalloc(&flush_buffer, flush_bytes));
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const std::string date = bench::utc_date("%Y-%m-%d %H:%M UTC");
   if (!o.speck.empty()) return run_versus(o, prop, date);
   cusparseHandle_t h;
   BENCH_CUSPARSE(cusparseCreate(&h));

@@ -40,6 +40,8 @@
 #include "backend/cuda/spmm_subwarp/spmm_subwarp_impl.cuh"   // tuned nnz-split instantiations
 #include "ringblas/ringblas.hpp"
 #include "semirings/semiring.hpp"
+#include "tests/bench/bench_args.hpp"
+#include "tests/bench/bench_cuda.hpp"
 #include "tests/support/rmat.hpp"
 #include "tests/support/spmm_problem_of.hpp"
 
@@ -47,23 +49,6 @@ namespace {
 
 using namespace ringblas;
 using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
-
-#define BENCH_CUDA(call)                                                                                  \
-  do {                                                                                                    \
-    cudaError_t e_ = (call);                                                                              \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
-#define BENCH_CUSPARSE(call)                                                                          \
-  do {                                                                                                \
-    cusparseStatus_t s_ = (call);                                                                     \
-    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                                \
-      throw std::runtime_error(std::string(#call) + ": " + cusparseGetErrorString(s_));               \
-  } while (0)
-#define BENCH_CUBLAS(call)                                                                             \
-  do {                                                                                                 \
-    cublasStatus_t s_ = (call);                                                                        \
-    if (s_ != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(#call) + " failed");         \
-  } while (0)
 
 int g_reps = 15;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
@@ -672,9 +657,7 @@ int main(int argc, char** argv) {
     }
 
     // ---- output --------------------------------------------------------------------------------
-    std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = bench::utc_date();
     std::ofstream js(json);
     js << "{\"gpu\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"copy_bandwidth_gbs\": " << copy_bw
        << ", \"results\": [\n";

@@ -26,6 +26,7 @@
 #include "algorithms/gcn_graph_classification.hpp"
 #include "algorithms/tu_dataset_io.hpp"
 #include "ringblas/ringblas.hpp"
+#include "tests/bench/bench_args.hpp"
 
 #ifdef RINGBLAS_HAS_CUDA
 #include <cuda_runtime.h>
@@ -113,13 +114,7 @@ int main(int argc, char** argv) {
   opt.lr = 0.01;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "bench_tox21: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto next = [&] { return bench::option_value(argc, argv, i, "bench_tox21"); };
     if (a == "--out")
       out_prefix = next();
     else if (a == "--data")

@@ -10,19 +10,8 @@
 #      (default /tmp/peers), SPGEMM_REPS (default 5), SPGEMM_VARIANTS, SPGEMM_TRACE (default 1),
 #      SPGEMM_ONLY (one matrix name).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${OUT:-$root/gpu-logs}
-tmp=/tmp/spgemm-fast
-mkdir -p "$out" "$tmp"
-cd "$root"
-t0=$SECONDS
-stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a "$out/spgemm_fast.log"; }
-peers=${PEERS_DIR:-}
-for d in "$root/.peers" "$root/shared/peers" "$root/../shared/peers"; do
-  [ -z "$peers" ] && [ -f "$d/build_speck.sh" ] && peers=$d
-done
-data=$root/.data
-[ -d "$data/suitesparse" ] || data=$root/../shared/data
+# shellcheck source=tests/bench/spgemm_run_env.sh
+. "$(dirname "$0")/spgemm_run_env.sh" spgemm-fast spgemm_fast.log
 prefix=${PEERS_PREFIX:-/tmp/peers}
 : >"$out/speck.txt"
 if [ -n "$peers" ]; then

@@ -8,19 +8,8 @@
 #        found by default at .peers/, shared/peers/ or ../shared/peers/; SPGEMM_VS_ARGS = extra
 #        bench options such as "--dense-windows 4 --dense-min-nnz 2048"; SKIP_BUILD=1)
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${OUT:-$root/gpu-logs}
-tmp=/tmp/spgemm-vs
-mkdir -p "$out" "$tmp"
-cd "$root"
-t0=$SECONDS
-stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a "$out/summary.log"; }
-peers=${PEERS_DIR:-}
-for d in "$root/.peers" "$root/shared/peers" "$root/../shared/peers"; do
-  [ -z "$peers" ] && [ -f "$d/build_speck.sh" ] && peers=$d
-done
-data=$root/.data
-[ -d "$data/suitesparse" ] || data=$root/../shared/data
+# shellcheck source=tests/bench/spgemm_run_env.sh
+. "$(dirname "$0")/spgemm_run_env.sh" spgemm-vs summary.log
 speck_pid=
 if [ -n "$peers" ]; then
   JOBS=6 bash "$peers/build_speck.sh" >"$tmp/speck_build.log" 2>&1 &

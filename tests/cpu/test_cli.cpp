@@ -25,17 +25,6 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-Rows to_rows(const Matrix& m) {
-  const Matrix a = m.cast(Type::fp64);
-  const auto rp = a.row_ptr_vector();
-  const auto ci = a.col_idx_vector();
-  const auto v = a.values_vector<double>();
-  Rows r{a.nrows(), a.ncols(), std::vector<std::vector<std::pair<long, double>>>(a.nrows())};
-  for (Index i = 0; i < a.nrows(); ++i)
-    for (Index p = rp[i]; p < rp[i + 1]; ++p) r.rows[i].emplace_back(ci[p], v[p]);
-  return r;
-}
-
 Rows transposed(const Rows& a) {
   Rows t{a.ncols, a.nrows, std::vector<std::vector<std::pair<long, double>>>(a.ncols)};
   for (long i = 0; i < a.nrows; ++i)

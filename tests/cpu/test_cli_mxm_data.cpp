@@ -28,17 +28,6 @@ const std::map<std::string, Index> kAnchorNnz = {
     {"bayer10.mtx.gz", 413731},  {"fidapex6.mtx.gz", 210167}, {"bcsstk13.mtx.gz", 396773},
 };
 
-Rows to_rows(const Matrix& m) {
-  const Matrix a = m.cast(Type::fp64);
-  const auto rp = a.row_ptr_vector();
-  const auto ci = a.col_idx_vector();
-  const auto v = a.values_vector<double>();
-  Rows r{a.nrows(), a.ncols(), std::vector<std::vector<std::pair<long, double>>>(a.nrows())};
-  for (Index i = 0; i < a.nrows(); ++i)
-    for (Index p = rp[i]; p < rp[i + 1]; ++p) r.rows[i].emplace_back(ci[p], v[p]);
-  return r;
-}
-
 long count_products(const Rows& a) {
   long total = 0;
   for (const auto& row : a.rows)

@@ -1,5 +1,6 @@
 // Helpers for the CLI tests: run the built `ringblas` binary and capture its exit code and output,
-// and an independent row-by-row sparse accumulator (no ringblas code) for C = A ⊕.⊗ B.
+// a matrix as plain rows, and an independent row-by-row sparse accumulator (no ringblas code) for
+// C = A ⊕.⊗ B.
 #pragma once
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "ringblas/matrix.hpp"
 
 namespace ringblas::test_cli {
 
@@ -42,14 +45,13 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-/// Runs `ringblas ARGS...` and returns its exit status, stdout and stderr.
-inline RunResult run_cli(const std::vector<std::string>& args) {
-  const auto dir = temp_dir();
-  const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::string cmd = shell_quote(RINGBLAS_CLI_PATH);
-  for (const auto& a : args) cmd += " " + shell_quote(a);
-  cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
-  const int status = std::system(cmd.c_str());
+/// Runs the shell command `cmd` with stdout and stderr sent to the files `out` and `err`; returns
+/// its exit status and both outputs.
+inline RunResult run_redirected(const std::string& cmd, const std::filesystem::path& out,
+                                const std::filesystem::path& err) {
+  const std::string line =
+      cmd + " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+  const int status = std::system(line.c_str());
   RunResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(out);
@@ -57,21 +59,21 @@ inline RunResult run_cli(const std::vector<std::string>& args) {
   return r;
 }
 
+/// Runs `ringblas ARGS...` and returns its exit status, stdout and stderr.
+inline RunResult run_cli(const std::vector<std::string>& args) {
+  const auto dir = temp_dir();
+  std::string cmd = shell_quote(RINGBLAS_CLI_PATH);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  return run_redirected(cmd, dir / "stdout.txt", dir / "stderr.txt");
+}
+
 /// Runs a bash script in which $RINGBLAS is the CLI (for ulimit, pipes, kill); returns its
 /// exit status, stdout and stderr. `dir` is the script's working folder.
 inline RunResult run_sh(const std::string& script, const std::filesystem::path& dir) {
   const auto tmp = temp_dir();
-  const auto out = tmp / "sh_stdout.txt", err = tmp / "sh_stderr.txt";
-  const std::string cmd = "cd " + shell_quote(dir.string()) +
-                          " && RINGBLAS=" + shell_quote(RINGBLAS_CLI_PATH) + " bash -c " +
-                          shell_quote(script) + " >" + shell_quote(out.string()) + " 2>" +
-                          shell_quote(err.string());
-  const int status = std::system(cmd.c_str());
-  RunResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return run_redirected("cd " + shell_quote(dir.string()) + " && RINGBLAS=" +
+                            shell_quote(RINGBLAS_CLI_PATH) + " bash -c " + shell_quote(script),
+                        tmp / "sh_stdout.txt", tmp / "sh_stderr.txt");
 }
 
 /// A sparse matrix as plain rows of (column, value), built by the tests from CSR arrays.
@@ -79,6 +81,18 @@ struct Rows {
   long nrows = 0, ncols = 0;
   std::vector<std::vector<std::pair<long, double>>> rows;
 };
+
+/// m's entries as Rows (values as fp64).
+inline Rows to_rows(const Matrix& m) {
+  const Matrix a = m.cast(Type::fp64);
+  const auto rp = a.row_ptr_vector();
+  const auto ci = a.col_idx_vector();
+  const auto v = a.values_vector<double>();
+  Rows r{a.nrows(), a.ncols(), std::vector<std::vector<std::pair<long, double>>>(a.nrows())};
+  for (Index i = 0; i < a.nrows(); ++i)
+    for (Index p = rp[i]; p < rp[i + 1]; ++p) r.rows[i].emplace_back(ci[p], v[p]);
+  return r;
+}
 
 enum class Ring { plus_times, min_plus, plus_pair };
 

@@ -22,14 +22,6 @@ namespace {
 
 const Semiring kPlusTimes = semiring("plus_times", Type::fp32);
 
-std::vector<int> ks_for(Index h) {
-  std::vector<int> out;
-  for (int k : {1, 2, 8, 32})
-    if (k < h) out.push_back(k);
-  out.push_back(int(h));
-  return out;
-}
-
 void expect_topk(const Cbsr& x, const TopkRef& ref, const std::string& what) {
   ASSERT_EQ(x.location(), Location::host) << what;
   EXPECT_NO_THROW(x.check_invariants()) << what;

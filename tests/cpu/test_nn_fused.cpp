@@ -236,6 +236,25 @@ TEST_P(NnFused, DenseLayerBackwardAgainstItsFormula) {
                InvalidValue);
 }
 
+/// dense_layer_backward from X with the dropout mask drawn (p 0.5, seeds 3, 4) and from
+/// `dropped` (X already dropped with that mask) gives the same G and s, and dW within rounding;
+/// returns G.
+std::vector<double> expect_same_backward(const DenseMatrix& X, const DenseMatrix& dropped,
+                                         const DenseMatrix& D, const DenseMatrix& W, bool relu,
+                                         Type t, Context& ctx) {
+  const Index n = X.nrows(), m = X.ncols(), k = D.ncols();
+  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
+  DenseVector s1(m, t), s2(m, t);
+  nn::dense_layer_backward(dW1, G1, &s1, X, D, W, relu, false, 0.5, 3, 4, ctx);
+  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, relu, true, 0.5, 3, 4, ctx);
+  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
+  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
+  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
+  for (std::size_t e = 0; e < a.size(); ++e)
+    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  return nn_ref::values(G2);
+}
+
 /// X already dropped by the forward (bias_relu_dropout): the same dW, G and s as from the
 /// undropped relu(Z) with the mask drawn.
 TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInput) {
@@ -248,15 +267,7 @@ TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInput) {
   DenseMatrix relu = Z, dropped = Z;
   nn::bias_relu_dropout(relu, zero, 0.0, 3, 4, ctx);
   nn::bias_relu_dropout(dropped, zero, 0.5, 3, 4, ctx);
-  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
-  DenseVector s1(m, t), s2(m, t);
-  nn::dense_layer_backward(dW1, G1, &s1, relu, D, W, true, false, 0.5, 3, 4, ctx);
-  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, true, true, 0.5, 3, 4, ctx);
-  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
-  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
-  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
-  for (std::size_t e = 0; e < a.size(); ++e)
-    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  expect_same_backward(relu, dropped, D, W, true, t, ctx);
 }
 
 /// Without relu (a MaxK-GCN layer's output, dropped by its mxm): dW from X as given, G with the
@@ -274,17 +285,8 @@ TEST_P(NnFused, DenseLayerBackwardFromAnAlreadyDroppedInputWithoutRelu) {
   const DenseMatrix D = nn_ref::random_dense(n, k, t, 22), W = nn_ref::random_dense(m, k, t, 23);
   DenseMatrix dropped(n, m, t);
   nn::dropout(dropped, Z, 0.5, 3, 4, ctx);
-  DenseMatrix dW1(m, k, t), G1(n, m, t), dW2(m, k, t), G2(n, m, t);
-  DenseVector s1(m, t), s2(m, t);
-  nn::dense_layer_backward(dW1, G1, &s1, Z, D, W, false, false, 0.5, 3, 4, ctx);
-  nn::dense_layer_backward(dW2, G2, &s2, dropped, D, W, false, true, 0.5, 3, 4, ctx);
-  EXPECT_EQ(nn_ref::values(G2), nn_ref::values(G1));
-  EXPECT_EQ(nn_ref::values(s2), nn_ref::values(s1));
-  const std::vector<double> a = nn_ref::values(dW1), b = nn_ref::values(dW2);
-  for (std::size_t e = 0; e < a.size(); ++e)
-    EXPECT_NEAR(a[e], b[e], tol_for(t) * double(n) * (1 + std::fabs(a[e]))) << e;
+  const std::vector<double> g = expect_same_backward(Z, dropped, D, W, false, t, ctx);
   // The gradient reaches X's zero values where the mask keeps them.
-  const std::vector<double> g = nn_ref::values(G2);
   bool zero_value_with_gradient = false;
   for (Index e = 0; e < n * m; e += 3) zero_value_with_gradient |= g[std::size_t(e)] != 0.0;
   EXPECT_TRUE(zero_value_with_gradient);

@@ -15,26 +15,6 @@ namespace {
 
 Context cpu() { return Context(Backend::cpu); }
 
-/// |x| of a random matrix: mcl's values are nonnegative.
-Matrix nonneg(const Matrix& x) {
-  Context c = cpu();
-  Matrix out(x.nrows(), x.ncols(), x.type());
-  apply(out, nullptr, no_accum, UnaryOpCode::abs, x, {}, c);
-  return out;
-}
-
-RowPrune rule(double threshold, Index select, Index recover, double mass, bool loop = false,
-              Index offset = 0) {
-  RowPrune r;
-  r.threshold = threshold;
-  r.select = select;
-  r.recover = recover;
-  r.recover_mass = mass;
-  r.loop_if_empty = loop;
-  r.diagonal_offset = offset;
-  return r;
-}
-
 std::string describe(const RowPrune& r) {
   return "P>=" + std::to_string(r.threshold) + " S=" + std::to_string(r.select) +
          " R=" + std::to_string(r.recover) + " mass<" + std::to_string(r.recover_mass) +

@@ -17,16 +17,7 @@ using namespace ringblas;
 namespace sd = ringblas::sparse_dnn;
 
 Matrix random_sparse(test::Rng& rng, Index m, Index n, double density, int lo, int hi) {
-  std::vector<Index> r, c;
-  std::vector<float> v;
-  for (Index i = 0; i < m; ++i)
-    for (Index j = 0; j < n; ++j)
-      if (rng.chance(density)) {
-        r.push_back(i);
-        c.push_back(j);
-        v.push_back(float(rng.between(lo, hi)) / 4.0f);  // exact in fp32: sums order-free
-      }
-  return Matrix::from_triplets(m, n, r, c, v);
+  return test::random_steps(rng, m, n, density, lo, hi, 4.0f);
 }
 
 /// Mixed-sign weights and a negative bias: images die at different layers, unevenly.

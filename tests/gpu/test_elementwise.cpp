@@ -97,15 +97,23 @@ const Matrix* mask_for(MaskMode mm, const Matrix& mask) {
   return mm == MaskMode::none || mm == MaskMode::complement_structure ? nullptr : &mask;
 }
 
-class Elementwise : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped()) return;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(256) << 20, ctx);
-  }
-};
+/// ewise_add (`add`) or ewise_mult of A and B (stored transposed when the descriptor says) into
+/// a random m x n C of type ct, under the seed's mask mode, mask, accumulator and replace flag:
+/// expects verify() to pass.
+void expect_ewise_case(bool add, BinaryOpCode op, const Matrix& A, const Matrix& B, Index m,
+                       Index n, Type ct, Pattern p, int seed, bool ta, bool tb) {
+  const MaskMode mm = all_mask_modes[seed % 5];
+  const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
+  const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+  const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
+  EXPECT_EQ(verify_ewise(add, random_matrix(m, n, 0.2, ct, seed + 3), mask_for(mm, mask), acc, op,
+                         A, B, d),
+            "")
+      << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
+      << " C " << type_name(ct) << " " << describe(mm, acc, d);
+}
+
+class Elementwise : public PoisonedPoolTest<std::size_t(256) << 20> {};
 
 // ewise_add and ewise_mult: every operator x C type (A, B of other types) x mask mode (the
 // complemented structural mode alternates between a real mask and a complemented NULL mask) x
@@ -157,15 +165,7 @@ TEST_F(Elementwise, EwiseLongRowsWarpPath) {
                                             ValueKind::integral)
                             : random_matrix(m, n, 0.5, type_at(seed + 2), seed + 1, Pattern::random,
                                             ValueKind::integral);
-        const MaskMode mm = all_mask_modes[seed % 5];
-        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
-        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
-        const Descriptor d = ew_desc(mm, seed % 4 == 0, ta, tb);
-        EXPECT_EQ(verify_ewise(add, random_matrix(m, n, 0.2, ct, seed + 3), mask_for(mm, mask), acc,
-                               op, A, B, d),
-                  "")
-            << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
-            << " C " << type_name(ct) << " " << describe(mm, acc, d);
+        expect_ewise_case(add, op, A, B, m, n, ct, p, seed, ta, tb);
       }
 }
 
@@ -652,15 +652,7 @@ TEST_F(Elementwise, EwiseOnePatternEntryPass) {
         apply(B, nullptr, no_accum, BinaryOpCode::plus, BindSide::second, Scalar(std::int32_t(1)),
               A, {}, cpu);
         ASSERT_EQ(B.nnz(), A.nnz());
-        const MaskMode mm = all_mask_modes[seed % 5];
-        const Matrix mask = random_mask(m, n, 0.5, Type::boolean, seed + 2);
-        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
-        const Descriptor d = ew_desc(mm, seed % 4 == 0, false, false);
-        EXPECT_EQ(verify_ewise(add, random_matrix(m, n, 0.2, ct, seed + 3), mask_for(mm, mask), acc,
-                               op, A, B, d),
-                  "")
-            << (add ? "ewise_add " : "ewise_mult ") << binary_op_name(op) << " " << pattern_name(p)
-            << " C " << type_name(ct) << " " << describe(mm, acc, d);
+        expect_ewise_case(add, op, A, B, m, n, ct, p, seed, false, false);
       }
 }
 

@@ -33,14 +33,6 @@ Context& cpu_context() {
   return c;
 }
 
-std::vector<int> ks_for(Index h) {
-  std::vector<int> out;
-  for (int k : {1, 2, 8, 32})
-    if (k < h) out.push_back(k);
-  out.push_back(int(h));
-  return out;
-}
-
 Descriptor forced(bool transpose_a = false) {
   Descriptor d;
   d.variant = Variant::maxk;

@@ -48,15 +48,7 @@ Accum accum_for(int k, MonoidCode m) {
 
 std::string what(const std::string& name, const Error& e) { return name + ": " + e.what(); }
 
-class ReduceIndexOps : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped()) return;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(64) << 20, ctx);
-  }
-};
+class ReduceIndexOps : public PoisonedPoolTest<std::size_t(64) << 20> {};
 
 TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) {
   int seed = 100;

@@ -10,29 +10,13 @@
 #include "ringblas/ringblas.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
+#include "support/row_prune_oracle.hpp"
 
 namespace ringblas::test {
 namespace {
 
 class RowPruneGpu : public GpuTest {
  protected:
-  static Matrix nonneg(const Matrix& x) {
-    Context c(Backend::cpu);
-    Matrix out(x.nrows(), x.ncols(), x.type());
-    apply(out, nullptr, no_accum, UnaryOpCode::abs, x, {}, c);
-    return out;
-  }
-  static RowPrune rule(double threshold, Index select, Index recover, double mass,
-                       bool loop = false, Index offset = 0) {
-    RowPrune r;
-    r.threshold = threshold;
-    r.select = select;
-    r.recover = recover;
-    r.recover_mass = mass;
-    r.loop_if_empty = loop;
-    r.diagonal_offset = offset;
-    return r;
-  }
   /// cuda (forced spgemm_prune) equals cpu: structure exactly, values within `rel` (0: exact).
   void expect_cuda_equals_cpu(const Matrix& A, const Matrix& B, const RowPrune& r, double rel = 0) {
     const Type t = A.type();

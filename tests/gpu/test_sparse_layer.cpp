@@ -90,16 +90,7 @@ void check_network(const sparse_dnn::Network& net, const Matrix& y0, bool out_of
 
 /// Random sparse features in [0, 1] (a few entries exactly 0 are left out).
 Matrix random_features(test::Rng& rng, Index m, Index n, double density) {
-  std::vector<Index> r, c;
-  std::vector<float> v;
-  for (Index i = 0; i < m; ++i)
-    for (Index j = 0; j < n; ++j)
-      if (rng.chance(density)) {
-        r.push_back(i);
-        c.push_back(j);
-        v.push_back(float(rng.between(1, 8)) / 8.0f);
-      }
-  return Matrix::from_triplets(m, n, r, c, v);
+  return test::random_steps(rng, m, n, density, 1, 8, 8.0f);
 }
 
 /// Weights with uneven rows: row lengths from 0 to `max_row`, one row far longer, mixed signs.

@@ -58,16 +58,7 @@ std::vector<Matrix> uneven_weights(test::Rng& rng, Index n, Index layers, Index 
 
 Matrix random_features(test::Rng& rng, Index m, Index n, double density,
                        IndexType itype = IndexType::i64) {
-  std::vector<Index> r, c;
-  std::vector<float> v;
-  for (Index i = 0; i < m; ++i)
-    for (Index j = 0; j < n; ++j)
-      if (rng.chance(density)) {
-        r.push_back(i);
-        c.push_back(j);
-        v.push_back(float(rng.between(1, 8)) / 8.0f);
-      }
-  return Matrix::from_triplets(m, n, r, c, v, Dup::error, itype);
+  return test::random_steps(rng, m, n, density, 1, 8, 8.0f, itype);
 }
 
 sparse_dnn::Network network_of(std::vector<Matrix> weights, float bias, float ymax) {

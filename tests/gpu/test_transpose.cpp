@@ -159,15 +159,7 @@ void check(const std::string& what, const Matrix& a, const Context& gpu) {
   EXPECT_EQ(diff, "") << what;
 }
 
-class TransposeGpu : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped()) return;
-    Context ctx(Backend::cuda);
-    poison_device_pool(std::size_t(64) << 20, ctx);
-  }
-};
+class TransposeGpu : public PoisonedPoolTest<std::size_t(64) << 20> {};
 
 TEST_F(TransposeGpu, CatalogEveryTypeBothIndexWidths) {
   Context gpu(Backend::cuda);

@@ -1,5 +1,6 @@
 // The fixture every GPU test derives from: skips without a device, checks for CUDA errors after
-// each test, and can poison the device memory pool so that unwritten outputs show up as garbage.
+// each test, and can poison the device memory pool so that unwritten outputs show up as garbage
+// (PoisonedPoolTest: before every test).
 #pragma once
 #include <gtest/gtest.h>
 
@@ -39,6 +40,19 @@ class GpuTest : public ::testing::Test {
     (void)bytes;
     (void)ctx;
 #endif
+  }
+};
+
+/// A GpuTest that poisons `Bytes` of the device pool before each test, for suites whose every
+/// test checks that its outputs are all written.
+template <std::size_t Bytes>
+class PoisonedPoolTest : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    Context ctx(Backend::cuda);
+    poison_device_pool(Bytes, ctx);
   }
 };
 

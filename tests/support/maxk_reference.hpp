@@ -31,4 +31,13 @@ std::vector<float> random_features(Index n, Index h, bool ties, std::uint64_t se
 /// (degree-0 nodes); values in (0, 1].
 Matrix random_adjacency(Index n, Index ncols, int degree, std::uint64_t seed);
 
+/// The k the MaxK tests try for h columns: 1, 2, 8 and 32 where below h, and h itself.
+inline std::vector<int> ks_for(Index h) {
+  std::vector<int> out;
+  for (int k : {1, 2, 8, 32})
+    if (k < h) out.push_back(k);
+  out.push_back(int(h));
+  return out;
+}
+
 }  // namespace ringblas::test

@@ -110,6 +110,20 @@ Matrix random_matrix(Index nrows, Index ncols, double density, Type t, std::uint
   return build(nrows, ncols, rows, cols, vals, t, itype);
 }
 
+Matrix random_steps(Rng& rng, Index m, Index n, double density, int lo, int hi, float denominator,
+                    IndexType itype) {
+  std::vector<Index> r, c;
+  std::vector<float> v;
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (rng.chance(density)) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(float(rng.between(lo, hi)) / denominator);
+      }
+  return Matrix::from_triplets(m, n, r, c, v, Dup::error, itype);
+}
+
 Matrix random_mask(Index nrows, Index ncols, double density, Type t, std::uint64_t seed) {
   Rng rng(seed ^ 0x5bd1e995u);
   std::vector<Index> rows, cols;

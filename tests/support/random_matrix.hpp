@@ -58,6 +58,11 @@ DenseMatrix random_dense(Index nrows, Index ncols, Type t, std::uint64_t seed,
 /// Rows of exactly the lengths given at random distinct columns of k, small integer values
 /// (every summation order gives the same float), 32-bit indices, as `t`.
 Matrix rows_of_lengths(const std::vector<Index>& lengths, Index k, Type t, std::uint64_t seed);
+/// m x n fp32, each position present with probability `density`, valued between(lo, hi) /
+/// denominator (rng drawn in row-major order): small steps, exact in fp32, so sums are
+/// order-free. The sparse-DNN tests' features and weights.
+Matrix random_steps(Rng& rng, Index m, Index n, double density, int lo, int hi, float denominator,
+                    IndexType itype = IndexType::i64);
 /// g's pattern with 32-bit indices and small integer values in `t`.
 Matrix integral_values(const Matrix& g, Type t, std::uint64_t seed);
 

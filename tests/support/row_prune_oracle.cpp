@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "algorithms/graph_vectors.hpp"
+
 namespace ringblas::test {
 
 namespace {
@@ -32,18 +34,7 @@ class Chain {
   }
   Matrix diagonal(const std::vector<double>& d, bool skip_zeros = false, Index ncols = -1,
                   Index offset = 0) const {
-    const Index n = static_cast<Index>(d.size());
-    std::vector<Index> rp(d.size() + 1, 0), ci;
-    std::vector<double> v;
-    for (Index i = 0; i < n; ++i) {
-      const double x = d[static_cast<std::size_t>(i)];
-      if (!(skip_zeros && x == 0.0)) {
-        ci.push_back(offset + i);
-        v.push_back(x);
-      }
-      rp[static_cast<std::size_t>(i) + 1] = static_cast<Index>(ci.size());
-    }
-    return Matrix::from_csr(n, ncols < 0 ? n : ncols, rp, ci, v).cast(t_);
+    return algorithms::diagonal_matrix(d, t_, skip_zeros, ncols, offset);
   }
   Matrix broadcast(const std::vector<double>& t, const Matrix& X) const {
     Matrix B(X.nrows(), X.ncols(), t_);

@@ -193,12 +193,7 @@ Vector Vector::cast(Type t) const {
   if (t == type_) return *this;
   Vector v = *this;
   v.type_ = t;
-  v.values_ = Buffer(type_size(t) * std::size_t(nnz_), Location::host);
-  for (Index k = 0; k < nnz_; ++k)
-    visit_type(t, [&](auto x) {
-      using T = decltype(x);
-      v.values_.as<T>()[k] = detail::value_at<T>(values_, type_, k);
-    });
+  v.values_ = detail::cast_values(values_, type_, t, nnz_);
   return v;
 }
 
@@ -209,9 +204,7 @@ std::vector<Index> Vector::indices_vector() const {
 
 template <class T> std::vector<T> Vector::values_vector() const {
   require_host(location(), "Vector::values_vector");
-  std::vector<T> v(static_cast<std::size_t>(nnz_));
-  for (Index k = 0; k < nnz_; ++k) v[k] = detail::value_at<T>(values_, type_, k);
-  return v;
+  return detail::values_of<T>(values_, type_, nnz_);
 }
 
 void Vector::check_invariants() const {

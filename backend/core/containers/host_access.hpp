@@ -2,6 +2,7 @@
 // of any type cast to T, write a value. For tools, tests, I/O and the dispatch's checks.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "ringblas/buffer.hpp"
 #include "ringblas/error.hpp"
@@ -21,6 +22,23 @@ template <class T> T value_at(const Buffer& b, Type t, Index k) {
 }
 template <class T> void set_value(Buffer& b, Type t, Index k, T x) {
   visit_type(t, [&](auto v) { b.as<decltype(v)>()[k] = sr::cast<decltype(v)>(x); });
+}
+/// The n values of type `from` in b, converted to `to` in a new host buffer (Matrix::cast,
+/// Vector::cast).
+inline Buffer cast_values(const Buffer& b, Type from, Type to, Index n) {
+  Buffer out(type_size(to) * std::size_t(n), Location::host);
+  visit_type(to, [&](auto v) {
+    using T = decltype(v);
+    for (Index k = 0; k < n; ++k) out.as<T>()[k] = value_at<T>(b, from, k);
+  });
+  return out;
+}
+/// The n values of type t in b, converted to T (Matrix::values_vector, Vector::values_vector).
+template <class T>
+std::vector<T> values_of(const Buffer& b, Type t, Index n) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (Index k = 0; k < n; ++k) v[k] = value_at<T>(b, t, k);
+  return v;
 }
 inline void require_host(Location loc, const char* what) {
   if (loc != Location::host)

@@ -102,11 +102,7 @@ Matrix Matrix::cast(Type t) const {
   if (t == type_) return *this;
   Matrix m = *this;
   m.type_ = t;
-  m.values_ = Buffer(type_size(t) * std::size_t(nnz_), Location::host);
-  visit_type(t, [&](auto v) {
-    using T = decltype(v);
-    for (Index k = 0; k < nnz_; ++k) m.values_.as<T>()[k] = detail::value_at<T>(values_, type_, k);
-  });
+  m.values_ = detail::cast_values(values_, type_, t, nnz_);
   return m;
 }
 
@@ -142,9 +138,7 @@ std::vector<Index> Matrix::col_idx_vector() const {
 
 template <class T> std::vector<T> Matrix::values_vector() const {
   require_host(location(), "Matrix::values_vector");
-  std::vector<T> v(static_cast<std::size_t>(nnz_));
-  for (Index k = 0; k < nnz_; ++k) v[k] = detail::value_at<T>(values_, type_, k);
-  return v;
+  return detail::values_of<T>(values_, type_, nnz_);
 }
 
 void Matrix::check_invariants() const {

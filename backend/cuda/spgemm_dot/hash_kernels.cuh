@@ -154,14 +154,7 @@ __device__ __forceinline__ void entry_in_row(const HashProblem& p, int i, long l
   const int g = 1 << log_g;
   T acc{};
   bool found = false;
-  auto take = [&](int pa, int pb, int k, int j) {
-    T a{}, b{};
-    if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
-    if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[pb];
-    const T v = S::mul(a, b, i, k, k, j);
-    acc = found ? S::add(acc, v) : v;
-    found = true;
-  };
+  auto take = [&](int pa, int pb, int k, int j) { add_term<S>(p, pa, pb, i, k, j, acc, found); };
   if (valid && a0 < a1) {
     const int j = p.m_ci[e];
     const int b0 = p.b_rp[j], b1 = p.b_rp[j + 1];

@@ -50,6 +50,20 @@ __device__ __forceinline__ int lower_bound_from(const std::int32_t* ci, int lo, 
   return lo;
 }
 
+/// Folds the term A(i,k) ⊗ B(k,j) (values at positions pa of A and pb of B in p) into this
+/// lane's (acc, found) pair with the semiring's add. P: DotProblem or HashProblem.
+template <class S, class P>
+__device__ __forceinline__ void add_term(const P& p, int pa, int pb, int i, int k, int j,
+                                         typename S::value_type& acc, bool& found) {
+  using T = typename S::value_type;
+  T a{}, b{};
+  if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
+  if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[pb];
+  const T v = S::mul(a, b, i, k, k, j);
+  acc = found ? S::add(acc, v) : v;
+  found = true;
+}
+
 /// Combines the (acc, found) pairs of an aligned group of g lanes (a power of two) with the
 /// semiring's add; the lane with `write` then stores entry e: t_values[e] (the identity when no
 /// lane found a match) and keep[e]. Every lane of the warp calls it (the shuffles need them all).
@@ -100,12 +114,7 @@ __global__ void __launch_bounds__(256) dot_kernel(DotProblem p, int log_sw) {
         lo = lower_bound_from(sci, lo, s1, k);
         if (lo == s1 || sci[lo] != k) continue;
         const int pa = probe_a ? q : lo, pb = probe_a ? lo : q;
-        T a{}, b{};
-        if constexpr (S::reads_a) a = static_cast<const T*>(p.a_values)[pa];
-        if constexpr (S::reads_b) b = static_cast<const T*>(p.b_values)[pb];
-        const T v = S::mul(a, b, i, k, k, j);
-        acc = found ? S::add(acc, v) : v;
-        found = true;
+        add_term<S>(p, pa, pb, i, k, j, acc, found);
         if constexpr (S::is_any) break;
         if constexpr (S::has_terminal) {
           if (acc == S::terminal()) break;

@@ -197,6 +197,71 @@ __device__ T kth_largest(const T* v, int n, long long k, bool only_p, T cut, sel
   return OK::value(prefix);
 }
 
+/// One row's outcome of mxm_prune_rows' rule: every branch keeps the entries >= bar of one list,
+/// all entries when all_of_e (recovering from E), else those >= cut; loop: the row becomes its
+/// diagonal entry.
+template <class T>
+struct row_bar {
+  T bar;
+  bool all_of_e = false, loop = false;
+  int selected = 0, recovered = 0;
+};
+
+/// The rule's decision for a row with n_all entries, np of them >= cut of mass rmass, decided
+/// alike by the block and the warp kernel (the branches from backend/core/row_prune_rule.hpp).
+/// kth_all(k) / kth_p(k): the k-th largest of all entries / of those >= cut; above(vs, ns, ms):
+/// the count and mass of the entries >= vs. Every thread of the row's group calls it (the
+/// callables synchronise the group; the conditions are uniform over it).
+template <class T, class KthAll, class KthP, class Above>
+__device__ __forceinline__ row_bar<T> decide_row(const ringblas::detail::prune_rule& rule,
+                                                 int n_all, int np, T rmass, T cut, KthAll kth_all,
+                                                 KthP kth_p, Above above) {
+  row_bar<T> d{cut};
+  switch (ringblas::detail::first_branch(rule, np, double(rmass))) {
+    case ringblas::detail::prune_branch::keep:
+      break;
+    case ringblas::detail::prune_branch::loop:
+      d.loop = true;
+      break;
+    case ringblas::detail::prune_branch::recover_all:
+      d.recovered = 1;
+      d.all_of_e = true;
+      d.bar = n_all > rule.recover ? kth_all(rule.recover) : T(-HUGE_VAL);
+      break;
+    case ringblas::detail::prune_branch::select: {
+      d.selected = 1;
+      const T vs = kth_p(rule.select);
+      int ns = 0;
+      T ms = T(0);
+      above(vs, ns, ms);
+      d.bar = vs;
+      if (ringblas::detail::recover_after_select(rule, ns, double(ms))) {
+        d.recovered = 1;
+        d.bar = np > rule.recover ? kth_p(rule.recover) : cut;
+      }
+      break;
+    }
+  }
+  return d;
+}
+
+/// Records a row's statistics and counters and reserves its `kept` output slots (one thread of
+/// the row's group); returns the offset reserved.
+template <class T>
+__device__ __forceinline__ unsigned long long record_row(const prune_args<T>& a, std::int64_t row,
+                                                         int kept, int n_all, T rmax, T rsq,
+                                                         const row_bar<T>& d) {
+  const unsigned long long base = atomicAdd(&a.counters[c_cursor], (unsigned long long)kept);
+  a.row_begin[row] = (std::int64_t)base;
+  a.row_nnz[row] = kept;
+  a.row_max[row] = n_all > 0 ? rmax : T(0);
+  a.row_sumsq[row] = rsq;
+  if (n_all) atomicAdd(&a.counters[c_expanded], (unsigned long long)n_all);
+  if (d.selected) atomicAdd(&a.counters[c_selected], 1ull);
+  if (d.recovered) atomicAdd(&a.counters[c_recovered], 1ull);
+  return base;
+}
+
 template <class S>
 __global__ void __launch_bounds__(policy::threads)
     k_expand_prune(prune_args<typename S::value_type> a) {
@@ -267,6 +332,16 @@ __global__ void __launch_bounds__(policy::threads)
     bool any = false;
     T tmax = T(0), tsq = T(0), tmass = T(0);
     int tnp = 0;
+    // This thread's share of the row's max, Σx², and count and mass of the entries >= cut.
+    const auto measure = [&](T x) {
+      tmax = any ? (x > tmax ? x : tmax) : x;
+      any = true;
+      tsq += x * x;
+      if (x >= cut) {
+        ++tnp;
+        tmass += x;
+      }
+    };
     if (sv && (long long)hi - lo + 1 > policy::spa_min_span) {
       // Sparse accumulator: a slot per column in global memory, the touched columns listed in
       // lk (then compacted in place: every listed column is present), slots reset as read.
@@ -291,13 +366,7 @@ __global__ void __launch_bounds__(policy::threads)
           x = T(sv[j]);
           sv[j] = Acc(S::identity());
           sg[j] = 0;
-          tmax = any ? (x > tmax ? x : tmax) : x;
-          any = true;
-          tsq += x * x;
-          if (x >= cut) {
-            ++tnp;
-            tmass += x;
-          }
+          measure(x);
         }
         const bool in_p = present && x >= cut;
         int total;
@@ -335,15 +404,7 @@ __global__ void __launch_bounds__(policy::threads)
           const int s = c + tid;
           const bool present = s < size && seen[s];
           const T x = present ? T(vals[s]) : T(0);
-          if (present) {
-            tmax = any ? (x > tmax ? x : tmax) : x;
-            any = true;
-            tsq += x * x;
-            if (x >= cut) {
-              ++tnp;
-              tmass += x;
-            }
-          }
+          if (present) measure(x);
           // One scan for both lists: all entries in the low 16 bits, those >= cut above (a
           // chunk has at most 1024 of each).
           const bool in_p = present && x >= cut;
@@ -363,47 +424,29 @@ __global__ void __launch_bounds__(policy::threads)
         }
       }
     }
-    // Threads without entries offer -inf to the max; -inf is also the bar that keeps everything.
+    // Threads without entries offer -inf to the max.
     const T none = T(-HUGE_VAL);
     const T rmax = block_reduce(any ? tmax : none, max_of{}, none, red);
     const T rsq = block_reduce(tsq, sum_of{}, T(0), red);
     const T rmass = block_reduce(tmass, sum_of{}, T(0), red);
     const int np = block_reduce(tnp, sum_of{}, 0, red);
-    // The rule: every branch keeps the entries >= bar of one list: all entries when recovering
-    // from E, else those >= cut (cand; np = n_p of them).
-    bool all_of_e = false, loop = false;
-    T bar = cut;
-    int selected = 0, recovered = 0;
-    switch (ringblas::detail::first_branch(rule, np, double(rmass))) {
-      case ringblas::detail::prune_branch::keep:
-        break;
-      case ringblas::detail::prune_branch::loop:
-        loop = true;
-        break;
-      case ringblas::detail::prune_branch::recover_all:
-        recovered = 1;
-        all_of_e = true;
-        bar = n_all > rule.recover ? kth_largest(lv, n_all, rule.recover, false, cut, sel) : none;
-        break;
-      case ringblas::detail::prune_branch::select: {
-        selected = 1;
-        const T vs = kth_largest(cv, n_p, rule.select, false, cut, sel);
-        int tns = 0;
-        T tms = T(0);
-        for (int e = tid; e < n_p; e += nt) {
-          const T x = cv[e];
-          if (x >= vs) ++tns, tms += x;
-        }
-        const int ns = block_reduce(tns, sum_of{}, 0, red);
-        const T ms = block_reduce(tms, sum_of{}, T(0), red);
-        bar = vs;
-        if (ringblas::detail::recover_after_select(rule, ns, double(ms))) {
-          recovered = 1;
-          bar = np > rule.recover ? kth_largest(cv, n_p, rule.recover, false, cut, sel) : cut;
-        }
-        break;
-      }
-    }
+    // The rule (cand holds the n_p = np entries >= cut).
+    const row_bar<T> d = decide_row(
+        rule, n_all, np, rmass, cut,
+        [&](long long k) { return kth_largest(lv, n_all, k, false, cut, sel); },
+        [&](long long k) { return kth_largest(cv, n_p, k, false, cut, sel); },
+        [&](T vs, int& ns, T& ms) {
+          int tns = 0;
+          T tms = T(0);
+          for (int e = tid; e < n_p; e += nt) {
+            const T x = cv[e];
+            if (x >= vs) ++tns, tms += x;
+          }
+          ns = block_reduce(tns, sum_of{}, 0, red);
+          ms = block_reduce(tms, sum_of{}, T(0), red);
+        });
+    const bool all_of_e = d.all_of_e, loop = d.loop;
+    const T bar = d.bar;
     const int* src_k = all_of_e ? lk : ck;
     const T* src_v = all_of_e ? lv : cv;
     const int n_src = all_of_e ? n_all : n_p;
@@ -411,17 +454,7 @@ __global__ void __launch_bounds__(policy::threads)
     if (!loop)
       for (int e = tid; e < n_src; e += nt) tkept += src_v[e] >= bar ? 1 : 0;
     const int kept = loop ? 1 : block_reduce(tkept, sum_of{}, 0, red);
-    if (tid == 0) {
-      const unsigned long long base = atomicAdd(&a.counters[c_cursor], (unsigned long long)kept);
-      sh_base = (long long)base;
-      a.row_begin[row] = (std::int64_t)base;
-      a.row_nnz[row] = kept;
-      a.row_max[row] = n_all > 0 ? rmax : T(0);
-      a.row_sumsq[row] = rsq;
-      if (n_all) atomicAdd(&a.counters[c_expanded], (unsigned long long)n_all);
-      if (selected) atomicAdd(&a.counters[c_selected], 1ull);
-      if (recovered) atomicAdd(&a.counters[c_recovered], 1ull);
-    }
+    if (tid == 0) sh_base = (long long)record_row(a, row, kept, n_all, rmax, rsq, d);
     __syncthreads();
     const long long base = sh_base;
     if (base + kept <= a.capacity) {
@@ -560,47 +593,19 @@ __global__ void __launch_bounds__(256) k_expand_prune_warp(prune_args<typename S
   const bool in_p = entry && x >= cut;
   const int np = __popc(__ballot_sync(0xffffffffu, in_p));
   const T rmass = warp_sum(in_p ? x : T(0));
-  bool all_of_e = false, loop = false;
-  T bar = cut;
-  int selected = 0, recovered = 0;
-  switch (ringblas::detail::first_branch(rule, np, double(rmass))) {
-    case ringblas::detail::prune_branch::keep:
-      break;
-    case ringblas::detail::prune_branch::loop:
-      loop = true;
-      break;
-    case ringblas::detail::prune_branch::recover_all:
-      recovered = 1;
-      all_of_e = true;
-      bar = n_all > rule.recover ? warp_kth_largest(x, entry, rule.recover) : none;
-      break;
-    case ringblas::detail::prune_branch::select: {
-      selected = 1;
-      const T vs = warp_kth_largest(x, in_p, rule.select);
-      const bool in_s = entry && x >= vs;
-      const int ns = __popc(__ballot_sync(0xffffffffu, in_s));
-      const T ms = warp_sum(in_s ? x : T(0));
-      bar = vs;
-      if (ringblas::detail::recover_after_select(rule, ns, double(ms))) {
-        recovered = 1;
-        bar = np > rule.recover ? warp_kth_largest(x, in_p, rule.recover) : cut;
-      }
-      break;
-    }
-  }
-  const bool keep = !loop && entry && x >= bar && (all_of_e || x >= cut);
+  const row_bar<T> d = decide_row(
+      rule, n_all, np, rmass, cut, [&](long long k) { return warp_kth_largest(x, entry, k); },
+      [&](long long k) { return warp_kth_largest(x, in_p, k); },
+      [&](T vs, int& ns, T& ms) {
+        const bool in_s = entry && x >= vs;
+        ns = __popc(__ballot_sync(0xffffffffu, in_s));
+        ms = warp_sum(in_s ? x : T(0));
+      });
+  const bool loop = d.loop;
+  const bool keep = !loop && entry && x >= d.bar && (d.all_of_e || x >= cut);
   const int kept = loop ? 1 : __popc(__ballot_sync(0xffffffffu, keep));
   unsigned long long base = 0;
-  if (lane == 0) {
-    base = atomicAdd(&a.counters[c_cursor], (unsigned long long)kept);
-    a.row_begin[row] = (std::int64_t)base;
-    a.row_nnz[row] = kept;
-    a.row_max[row] = n_all > 0 ? rmax : T(0);
-    a.row_sumsq[row] = rsq;
-    if (n_all) atomicAdd(&a.counters[c_expanded], (unsigned long long)n_all);
-    if (selected) atomicAdd(&a.counters[c_selected], 1ull);
-    if (recovered) atomicAdd(&a.counters[c_recovered], 1ull);
-  }
+  if (lane == 0) base = record_row(a, row, kept, n_all, rmax, rsq, d);
   base = __shfl_sync(0xffffffffu, base, 0);
   if ((long long)(base + kept) > a.capacity) return;
   if (loop) {
