@@ -1,8 +1,8 @@
 // GPU tests of mxv / vxm on the spmv_pull and spmv_push kernels (Descriptor.variant forced) and
 // the automatic choice: every spmv manifest semiring x both directions x mask modes (value,
 // structural, complemented) x accumulator x replace x input density (empty, sparse, full),
-// transposes, BFS steps with C<¬visited> and positional parents, pair products over a full
-// input (row lengths only); against the cpu backend.
+// transposes, full masks (admitted by position), BFS steps with C<¬visited> and positional
+// parents, pair products over a full input (row lengths only); against the cpu backend.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -122,6 +122,35 @@ TEST_F(Spmv, AccumulateIntoFullOutputWithoutMask) {
         const Vector w0 = random_vector(out, 1.0, s.type, ++seed, ValueKind::integral);
         EXPECT_EQ(verify_spmv(vxm_dir, s, A, u, w0, nullptr, accum_for(s), {}, v), "");
       }
+}
+
+// A full mask (every position stored, a third of them zero: BFS's ⟨¬depth⟩) is admitted by
+// position (mask_admit reads no indices): value and structural, complemented or not, int32 and
+// boolean masks, with and without replace; both kernels, both directions.
+TEST_F(Spmv, FullMaskAdmittedByPosition) {
+  const Index m = 90, n = 70;
+  int seed = 700;
+  for (const Semiring& s : {semiring("plus_times", Type::int64), semiring("min_plus", Type::fp64),
+                            semiring("any_pair", Type::boolean)})
+    for (Type mt : {Type::int32, Type::boolean})
+      for (bool vxm_dir : {false, true})
+        for (Variant v : {Variant::spmv_pull, Variant::spmv_push}) {
+          const Matrix A =
+              random_matrix(m, n, 0.08, s.type, ++seed, Pattern::empty_rows, ValueKind::integral);
+          const Index in = vxm_dir ? m : n, out = vxm_dir ? n : m;
+          const Vector mask = random_vector_mask(out, 1.0, mt, ++seed);
+          ASSERT_EQ(mask.nnz(), out);
+          const Vector u = random_vector(in, 0.2, s.type, ++seed, ValueKind::integral);
+          const Vector w0 = random_vector(out, 0.3, s.type, ++seed, ValueKind::integral);
+          for (MaskMode mm : all_mask_modes)
+            for (bool replace : {false, true}) {
+              if (mm == MaskMode::none) continue;
+              EXPECT_EQ(verify_spmv(vxm_dir, s, A, u, w0, &mask, no_accum,
+                                    make_desc(mm, replace, false, false), v),
+                        "")
+                  << s.name() << ", " << mask_mode_name(mm) << (replace ? ", replace" : "");
+            }
+        }
 }
 
 TEST_F(Spmv, PairOverFullInputFoldsRowLengths) {

@@ -44,6 +44,15 @@ __global__ void mask_kernel(const std::int64_t* idx, const T* vals, long long nn
   if (structural || vals[e] != T(0)) admit[idx[e]] = complement ? 0 : 1;
 }
 
+/// mask_kernel for a full valued mask (nnz = size: its indices are 0..n-1), by position: every
+/// position is written, so neither the indices (8n bytes) nor a memset are read or needed.
+template <class T>
+__global__ void full_mask_kernel(const T* vals, long long n, bool complement,
+                                 unsigned char* admit) {
+  const long long i = blockIdx.x * 256ll + threadIdx.x;
+  if (i < n) admit[i] = (vals[i] != T(0)) != complement ? 1 : 0;
+}
+
 /// A presence flag widened for counting (a sum of bytes would overflow).
 struct flag_as_count {
   __device__ long long operator()(unsigned char f) const { return f ? 1 : 0; }
@@ -116,7 +125,27 @@ Buffer narrow_indices(const Buffer& idx, Index count, Context& ctx) {
 Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement, Context& ctx) {
   if (!mask && !complement) return Buffer();
   Buffer admit(std::max<std::size_t>(static_cast<std::size_t>(n), 1), Location::device, &ctx);
-  RINGBLAS_CUDA_TRY(cudaMemsetAsync(admit.data(), complement ? 1 : 0, static_cast<std::size_t>(n), stream_of(ctx)));
+  cudaStream_t s = stream_of(ctx);
+  // A full mask (every position stored, so its indices are 0..n-1; BFS's ⟨¬depth⟩): admitted
+  // by position. Structural: one memset; valued: its values alone.
+  if (mask && n > 0 && mask->nnz() == n) {
+    if (structural) {
+      RINGBLAS_CUDA_TRY(
+          cudaMemsetAsync(admit.data(), complement ? 0 : 1, static_cast<std::size_t>(n), s));
+      return admit;
+    }
+    Vector hold;
+    const Vector& dev = on_device(*mask, hold, ctx);
+    visit_type(dev.type(), [&](auto z) {
+      using T = decltype(z);
+      full_mask_kernel<T><<<blocks(n), 256, 0, s>>>(dev.values().as<T>(), n, complement,
+                                                    admit.as<unsigned char>());
+      RINGBLAS_CHECK_LAUNCH("full_mask_kernel", s, ctx.debug_sync);
+    });
+    return admit;
+  }
+  RINGBLAS_CUDA_TRY(
+      cudaMemsetAsync(admit.data(), complement ? 1 : 0, static_cast<std::size_t>(n), s));
   if (!mask || mask->nnz() == 0) {
     if (!mask) RINGBLAS_CUDA_TRY(cudaMemsetAsync(admit.data(), 0, static_cast<std::size_t>(n), stream_of(ctx)));
     return admit;  // no mask + complement admits nothing (GraphBLAS C<!NULL>)
