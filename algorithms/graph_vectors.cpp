@@ -91,6 +91,14 @@ Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Cont
 }
 
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
+  // Into a full w (BFS's depth, SSSP's distances) the assign itself: on the device one scatter
+  // in place (its cuda row takes a full device w), on the host SuiteSparse's. Otherwise a row
+  // view of the mask valued by apply, joined to w: every step stays where w is, where the cpu
+  // row of assign would move a device w to the host.
+  if (w.nnz() == w.size() && mask.location() == w.location()) {
+    assign(w, &mask, no_accum, value, structural(), ctx);
+    return;
+  }
   Matrix valued = new_matrix(1, mask.size(), w.type(), mask.location(), ctx);
   apply(valued, nullptr, no_accum, BinaryOpCode::second, BindSide::second, value,
         row_view(mask, ctx), {}, ctx);

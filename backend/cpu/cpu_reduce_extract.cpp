@@ -148,4 +148,19 @@ void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const I
   });
 }
 
+void assign(Vector& w, const Vector* mask, Accum accum, const Scalar& s, const Descriptor& desc,
+            Context&) {
+  constexpr std::string_view where = "cpu::assign (scalar)";
+  GrB_BinaryOp acc = grb_accum(accum, w.type(), where);
+  descriptor_ptr d = grb_descriptor(desc, where);
+  vector_ptr m = optional_grb(mask, where);
+  scalar_ptr x = grb_scalar(s, where);
+  const GrB_Index n = static_cast<GrB_Index>(w.size());
+  // w outside the mask keeps its entries (or loses them with replace): w is always copied in.
+  write_vector(w, true, where, [&](GrB_Vector c) {
+    RINGBLAS_GRB_TRY(where, c,
+                     GrB_Vector_assign_Scalar(c, m.get(), acc, x.get(), GrB_ALL, n, d.get()));
+  });
+}
+
 }  // namespace ringblas::cpu

@@ -36,6 +36,22 @@ std::optional<std::string> can_implement_assign(const Matrix& C, const Matrix*, 
     return "repeated row or column indices (GraphBLAS leaves the result undefined; the cpu executor defines one)";
   return runs;
 }
+// Of a scalar to a vector: the in-place scatter (index_ops/assign_scalar.cu) covers w<m> = w
+// accum s with w full on the device and a device mask neither complemented nor with replace
+// (the composition of the algorithms, or the cpu row, does the rest).
+std::optional<std::string> can_implement_assign(const Vector& w, const Vector* mask, Accum,
+                                                const Descriptor& desc) {
+  if (w.location() != Location::device)
+    return std::string("w is on the host (the scatter writes a device w in place)");
+  if (w.nnz() != w.size())
+    return std::string("w is not full (the scatter writes w's values and adds no entries)");
+  if (!mask) return std::string("no mask (the scatter walks the mask's entries)");
+  if (mask->location() != Location::device) return std::string("the mask is on the host");
+  if (desc.mask_complement)
+    return std::string("a complemented mask (the scatter walks the mask's entries)");
+  if (desc.replace) return std::string("replace (it would delete w's entries outside the mask)");
+  return runs;  // every accumulator (positional ones are refused by validation)
+}
 
 }  // namespace ringblas::cuda
 

@@ -111,6 +111,12 @@ void extract(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const 
 void assign(Matrix& C, const Matrix* mask, Accum accum, const Matrix& A, const Indices& rows,
             const Indices& cols, const Descriptor& desc = {}, Context& ctx = default_context());
 
+/// w<m> = w accum s at every position: each position the mask admits takes s typecast to w's
+/// type, or w(i) accum s where w has an entry and an accumulator is given (the accumulator in
+/// w's type). (GrB_Vector_assign_Scalar with GrB_ALL)
+void assign(Vector& w, const Vector* mask, Accum accum, const Scalar& s,
+            const Descriptor& desc = {}, Context& ctx = default_context());
+
 /// C<M> = C accum kron(A, B) with op. (GrB_kronecker)
 void kronecker(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
                const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());

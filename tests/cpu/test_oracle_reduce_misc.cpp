@@ -1,8 +1,10 @@
-// reduce (to vector and to scalar), transpose, extract, assign and kronecker of the cpu backend
-// against the naive oracle, over monoids/operators, types, mask modes, accumulate, replace and
-// the case catalog.
+// reduce (to vector and to scalar), transpose, extract, assign (also of a scalar to a vector) and
+// kronecker of the cpu backend against the naive oracle, over monoids/operators, types, mask modes,
+// accumulate, replace and the case catalog.
 #include <gtest/gtest.h>
 
+#include "algorithms/graph_vectors.hpp"
+#include "ringblas/vector_fill.hpp"
 #include "support/op_cases.hpp"
 #include "support/random_matrix.hpp"
 
@@ -10,6 +12,8 @@ namespace {
 
 using namespace ringblas;
 using namespace ringblas::test;
+using ringblas::algorithms::row_view;
+using ringblas::algorithms::vector_of_row;
 
 constexpr MonoidCode all_monoids[] = {MonoidCode::plus, MonoidCode::times, MonoidCode::min,
                                       MonoidCode::max,  MonoidCode::lor,   MonoidCode::land,
@@ -215,6 +219,47 @@ TEST_P(OracleStructural, Assign) {
           });
     }
   }
+}
+
+// w<m> = w accum s (a scalar to every index of a vector) is the assign of the 1 x n matrix
+// holding s (cast to w's type) at every position over the whole row: checked against the
+// oracle's matrix assign. Sparse and full w (the graph algorithms' case), three scalar types.
+TEST_P(OracleStructural, AssignScalarToVector) {
+  const Type t = GetParam().type;
+  Context ctx = cpu_context();
+  int failures = 0;
+  const Index n = 37;
+  for (double density : {0.4, 1.0})
+    for (const Scalar& s : {Scalar(std::int32_t(3)), Scalar(2.5), Scalar(true)}) {
+      const Matrix filled =
+          row_view(visit_type(t,
+                              [&](auto z) {
+                                using T = decltype(z);
+                                return full_vector<T>(n, s.as<T>(), Location::host, ctx);
+                              }),
+                   ctx);
+      const Matrix C0 = random_matrix(1, n, density, t, 1902);
+      for_each_output(
+          t, 1, n, 1901,
+          [&](const Matrix&, const Matrix* mp, Accum accum, MaskMode mm, bool rep, int) {
+            const Vector mask = mp ? vector_of_row(*mp, ctx) : Vector();
+            const Descriptor d = make_desc(mm, rep, false, false);
+            const std::string what = "assign scalar " + std::string(type_name(s.type())) +
+                                     " into " + std::string(type_name(t)) + ", density " +
+                                     std::to_string(density) + " " + describe(mm, accum, d);
+            RefMatrix expected = to_ref(C0);
+            oracle::assign(expected, mp, accum, filled, Indices::all(), Indices::all(), d);
+            Matrix C = C0;
+            check_case(
+                what, expected, C,
+                [&] {
+                  Vector w = vector_of_row(C, ctx);
+                  assign(w, mp ? &mask : nullptr, accum, s, d, ctx);
+                  C = row_view(w, ctx);
+                },
+                failures);
+          });
+    }
 }
 
 TEST_P(OracleStructural, Kronecker) {

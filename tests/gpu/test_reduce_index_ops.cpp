@@ -1,9 +1,9 @@
 // GPU tests of reduce (to a vector by rows and columns, to a scalar), transpose, extract and
-// assign on the cuda executor, each checked against the cpu executor (Backend::verify): every
-// monoid x value type, mask modes x accumulator x replace x transpose_a, typecasting, the shared
-// matrix catalog (0x0, m x 0, nnz 0, 1x1, empty rows, one dense row), larger random shapes and
-// real matrices from ../shared/data. The device pool is poisoned first so that an unwritten
-// output shows up.
+// assign (also of a scalar into a full vector) on the cuda executor, each checked against the cpu
+// executor (Backend::verify): every monoid x value type, mask modes x accumulator x replace x
+// transpose_a, typecasting, the shared matrix catalog (0x0, m x 0, nnz 0, 1x1, empty rows, one
+// dense row), larger random shapes and real matrices from ../shared/data. The device pool is
+// poisoned first so that an unwritten output shows up.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -287,6 +287,84 @@ TEST_F(ReduceIndexOps, AssignWithRepeatedIndicesIsNotImplementedOnCuda) {
   Indices I{{1, 1}, false}, J{{0, 3}, false};
   Context ctx(Backend::cuda);
   EXPECT_THROW(assign(C, nullptr, no_accum, A, I, J, {}, ctx), NotImplemented);
+}
+
+// w<m> = w accum s into a full device w, the index_ops scatter forced (Variant::assign) and
+// verified against the cpu: every w and mask type, value and structural masks (a third of the
+// mask's values zero), empty, sparse and all-entries masks, scalars of three types (typecast to
+// w's), no accumulator and five accumulators; sizes of one and several blocks.
+TEST_F(ReduceIndexOps, AssignScalarIntoFullVectorScatter) {
+  int seed = 2100;
+  const Accum accums[] = {no_accum,
+                          BinaryOpCode::plus,
+                          BinaryOpCode::min,
+                          BinaryOpCode::times,
+                          BinaryOpCode::second,
+                          BinaryOpCode::minus};
+  for (Index n : {Index{1}, Index{1000}})
+    for (Type t : all_types)
+      for (double density : {0.0, 0.3, 1.0})
+        for (const Scalar& s : {Scalar(std::int32_t(3)), Scalar(2.5), Scalar(true)}) {
+          ++seed;
+          Context ctx(Backend::verify);
+          const Vector w0 =
+              random_vector(n, 1.0, t, seed, ValueKind::integral).to(Location::device, ctx);
+          ASSERT_EQ(w0.nnz(), n);
+          const Vector mask = random_vector_mask(n, density, all_types[seed % 5], seed + 1)
+                                  .to(Location::device, ctx);
+          for (MaskMode mm : {MaskMode::value, MaskMode::structure})
+            for (const Accum& acc : accums) {
+              Descriptor d = make_desc(mm, false, false, false);
+              d.variant = Variant::assign;
+              Vector w = w0;
+              try {
+                assign(w, &mask, acc, s, d, ctx);
+              } catch (const Error& e) {
+                ADD_FAILURE() << e.what() << ": n " << n << " " << type_name(t) << " density "
+                              << density << " scalar " << type_name(s.type()) << " "
+                              << describe(mm, acc, d);
+              }
+              EXPECT_EQ(w.location(), Location::device);
+              EXPECT_EQ(w.nnz(), n);
+            }
+        }
+}
+
+// The scatter's limits (can_implement): a complemented mask, replace, a w that is not full, a
+// host w or no mask are refused when forced; `automatic` takes the scatter for a full device w
+// (w stays on the device, nothing copied from the host).
+TEST_F(ReduceIndexOps, AssignScalarScatterLimitsAndAutomaticChoice) {
+  Context ctx(Backend::cuda);
+  const Index n = 300;
+  const Vector full = random_vector(n, 1.0, Type::int64, 1, ValueKind::integral);
+  const Vector sparse = random_vector(n, 0.5, Type::int64, 2, ValueKind::integral);
+  const Vector mask = random_vector_mask(n, 0.2, Type::boolean, 3).to(Location::device, ctx);
+  auto refused = [&](Vector w, const Vector* m, Descriptor d) {
+    d.variant = Variant::assign;
+    EXPECT_THROW(assign(w, m, no_accum, Scalar(Index{7}), d, ctx), NotImplemented);
+  };
+  refused(full.to(Location::device, ctx), &mask,
+          make_desc(MaskMode::complement_structure, false, false, false));
+  refused(full.to(Location::device, ctx), &mask,
+          make_desc(MaskMode::structure, true, false, false));
+  refused(sparse.to(Location::device, ctx), &mask, {});
+  refused(full, &mask, {});
+  refused(full.to(Location::device, ctx), nullptr, {});
+  Vector w = full.to(Location::device, ctx);
+  ctx.transfers = {};
+  assign(w, &mask, BinaryOpCode::plus, Scalar(Index{7}),
+         make_desc(MaskMode::structure, false, false, false), ctx);
+  EXPECT_EQ(ctx.transfers.host_to_device, 0u);
+  EXPECT_EQ(ctx.transfers.device_to_host, 0u);
+  EXPECT_EQ(w.location(), Location::device);
+  // The same result as the cpu executor.
+  Vector expected = full;
+  Context cpu(Backend::cpu);
+  assign(expected, &mask, BinaryOpCode::plus, Scalar(Index{7}),
+         make_desc(MaskMode::structure, false, false, false), cpu);
+  const Vector got = w.to(Location::host, ctx);
+  EXPECT_EQ(got.indices_vector(), expected.indices_vector());
+  EXPECT_EQ(got.values_vector<std::int64_t>(), expected.values_vector<std::int64_t>());
 }
 
 /// A small run of every operation on the catalog shapes with masks, accumulator and replace:

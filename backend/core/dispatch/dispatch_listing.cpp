@@ -60,6 +60,7 @@ std::vector<OperationKernels> kernel_table() {
   list(rows, extract_vectors_table());
   list(rows, sort_permutation_table());
   list(rows, assign_table());
+  list(rows, assign_scalar_table());
   list(rows, kronecker_table());
   list(rows, mxm_layers_table());
   list(rows, prepare_network_table());

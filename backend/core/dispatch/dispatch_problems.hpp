@@ -156,6 +156,14 @@ struct IndexVectorsProblem {
   const Descriptor& d;
 };
 
+/// w<m> = w accum s at every position (assign of a scalar to a vector, GrB_ALL).
+struct AssignScalarProblem {
+  const Vector* mask;
+  Accum accum;
+  const Scalar& s;
+  const Descriptor& d;
+};
+
 /// p = the permutation sorting u's entries (sort_permutation).
 struct SortPermutationProblem {
   const Vector& u;

@@ -31,6 +31,7 @@ const Table<ReduceScalarProblem<Vector>, Scalar>& reduce_scalar_table(const Vect
 const Table<TransposeProblem, Matrix>& transpose_table();
 const Table<IndexedProblem, Matrix>& extract_table();
 const Table<IndexedProblem, Matrix>& assign_table();
+const Table<AssignScalarProblem, Vector>& assign_scalar_table();
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table();
 // include/ringblas/index_vectors.hpp (rows in dispatch_tables_index_vectors.cpp).
 const Table<IndexVectorsProblem, Matrix>& extract_vectors_table();

@@ -1,6 +1,7 @@
 // The rows of the dispatch tables of ewise_add, ewise_mult, apply, select, reduce, transpose,
-// extract, assign and kronecker: one cuda row each (the elementwise, reduce and index_ops families), answered by
-// cuda::can_implement_<op> (backend/cuda/kernel_support.def), and the cpu (suitesparse) row.
+// extract, assign (also of a scalar to a vector) and kronecker: one cuda row each (the elementwise,
+// reduce and index_ops families), answered by cuda::can_implement_<op>
+// (backend/cuda/kernel_support.def), and the cpu (suitesparse) row.
 #include "backend/core/dispatch/dispatch_rows.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
@@ -233,5 +234,27 @@ const Table<TransposeProblem, Matrix>& transpose_table() {
 RINGBLAS_INDEXED_TABLE(extract)
 RINGBLAS_INDEXED_TABLE(assign)
 #undef RINGBLAS_INDEXED_TABLE
+
+/// w<m> = w accum s: the index_ops family's scatter into a full device w (in place), and the
+/// cpu row for everything else.
+const Table<AssignScalarProblem, Vector>& assign_scalar_table() {
+  using P = AssignScalarProblem;
+  static const Table<P, Vector> t{"assign (scalar)",
+                                  {
+                                      {Variant::assign, kCuda,
+                                       [](const P& p, const Vector& w) {
+                                         return cuda::can_implement_assign(w, p.mask, p.accum, p.d);
+                                       },
+                                       [](const P& p, Vector& w, Context& x) {
+                                         cuda::assign(w, p.mask, p.accum, p.s, chosen(p.d), x);
+                                       }},
+                                      {Variant::suitesparse, kCpu, always<P, Vector>,
+                                       [](const P& p, Vector& w, Context& x) {
+                                         HostInputs h(x);
+                                         cpu::assign(w, h(p.mask), p.accum, p.s, p.d, x);
+                                       }},
+                                  }};
+  return t;
+}
 
 }  // namespace ringblas::detail

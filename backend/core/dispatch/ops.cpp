@@ -415,6 +415,14 @@ void assign(Matrix& C, const Matrix* M, Accum acc, const Matrix& A, const Indice
                   d.variant, C, ctx, exact(C.type()));
 }
 
+void assign(Vector& w, const Vector* m, Accum acc, const Scalar& s, const Descriptor& d,
+            Context& ctx) {
+  check_mask("assign (scalar)", m, w.size());
+  check_accum("assign (scalar)", acc);
+  detail::execute(detail::assign_scalar_table(), detail::AssignScalarProblem{m, acc, s, d},
+                  d.variant, w, ctx, exact(w.type()));
+}
+
 void kronecker(Matrix& C, const Matrix* M, Accum acc, BinaryOpCode op, const Matrix& A,
                const Matrix& B, const Descriptor& d, Context& ctx) {
   Dims a = dims(A, d.transpose_a), b = dims(B, d.transpose_b);
