@@ -91,11 +91,12 @@ Vector select_vector(SelectOpCode op, const Vector& u, const Scalar& thunk, Cont
 }
 
 void assign_scalar(Vector& w, const Vector& mask, const Scalar& value, Context& ctx) {
-  // Into a full w (BFS's depth, SSSP's distances) the assign itself: on the device one scatter
-  // in place (its cuda row takes a full device w), on the host SuiteSparse's. Otherwise a row
-  // view of the mask valued by apply, joined to w: every step stays where w is, where the cpu
-  // row of assign would move a device w to the host.
-  if (w.nnz() == w.size() && mask.location() == w.location()) {
+  // Into a full device w (BFS's depth, SSSP's distances) the assign itself: its cuda row is one
+  // scatter in place. Otherwise a row view of the mask valued by apply, joined to w: every step
+  // runs where w is, where assign's cpu row would move a device w to the host (and on the host
+  // a cuda-only context has no row for it).
+  if (w.location() == Location::device && mask.location() == Location::device &&
+      w.nnz() == w.size()) {
     assign(w, &mask, no_accum, value, structural(), ctx);
     return;
   }

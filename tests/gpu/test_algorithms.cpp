@@ -19,6 +19,7 @@
 #include "algorithms/triangle_count.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/graph_cases.hpp"
+#include "support/random_matrix.hpp"
 
 namespace ringblas::test {
 namespace {
@@ -226,6 +227,28 @@ TEST_F(GraphVectorsGpu, RowViewsOnTheDeviceUploadNothing) {
     EXPECT_EQ(sel.to(Location::host, gpu).indices_vector(), sel_h.indices_vector());
     EXPECT_EQ(app.to(Location::host, gpu).values_vector<std::int64_t>(),
               app_h.values_vector<std::int64_t>());
+  }
+}
+
+TEST_F(GraphVectorsGpu, AssignScalarStaysOnTheDevice) {
+  // w<q, struct> = s into a full device w (BFS's depth: assign's in-place scatter) and into a
+  // sparse one (the row-view composition): the host's result, w left on the device, nothing
+  // copied from the host.
+  Context gpu(Backend::cuda), cpu(Backend::cpu);
+  const Index n = 1000;
+  const Vector q = Vector::from_entries<bool>(n, {0, 3, 500, 999}, {true, false, true, true});
+  for (double density : {1.0, 0.3}) {
+    const Vector w = random_vector(n, density, Type::int64, 7, ValueKind::integral);
+    Vector dw = w.to(Location::device, gpu), hw = w;
+    const Vector dq = q.to(Location::device, gpu);
+    const TransferCounters before = gpu.transfers;
+    algorithms::assign_scalar(dw, dq, Index{42}, gpu);
+    EXPECT_EQ(gpu.transfers.host_to_device, before.host_to_device) << "density " << density;
+    ASSERT_EQ(dw.location(), Location::device);
+    algorithms::assign_scalar(hw, q, Index{42}, cpu);
+    const Vector got = dw.to(Location::host, gpu);
+    EXPECT_EQ(got.indices_vector(), hw.indices_vector()) << "density " << density;
+    EXPECT_EQ(got.values_vector<std::int64_t>(), hw.values_vector<std::int64_t>());
   }
 }
 

@@ -10,6 +10,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/cuda_backend.hpp"
+#include "semirings/cast.hpp"
 
 namespace ringblas::cuda {
 namespace {
@@ -41,8 +42,9 @@ void assign(Vector& w, const Vector* mask, Accum accum, const Scalar& s, const D
   const int acc = accum ? static_cast<int>(*accum) : -1;
   visit_type(w.type(), [&](auto wz) {
     using W = decltype(wz);
-    // s typecast to w's type on the host (Scalar::as, as every bound scalar), passed by value.
-    const W sw = s.as<W>();
+    // s typecast to w's type on the host with GraphBLAS's rules (sr::cast: saturating, NaN to
+    // 0), passed by value.
+    const W sw = visit_type(s.type(), [&](auto sz) { return sr::cast<W>(s.as<decltype(sz)>()); });
     if (desc.mask_structure) {
       assign_scalar_kernel<W, W><<<blocks, 256, 0, stream>>>(
           mask->indices().as<std::int64_t>(), nullptr, nnz, sw, acc, w.values().as<W>());
