@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
@@ -28,6 +30,16 @@ const std::vector<std::string> kGraphs = {"suitesparse/karate.mtx", "suitesparse
                                           "snap/facebook_combined.txt.gz", "snap/CA-HepTh.txt.gz",
                                           "snap/soc-Epinions1_lwcc_undirected.txt.gz"};
 
+/// The graphs a run covers: all of kGraphs, or only the two small suitesparse ones when
+/// RINGBLAS_TEST_SMALL_GRAPHS is set (the compute-sanitizer run: the SNAP graphs take minutes
+/// under memcheck; the plain run covers them). The run prints which set it used.
+std::vector<std::string> graphs_under_test() {
+  const char* small = std::getenv("RINGBLAS_TEST_SMALL_GRAPHS");
+  if (small == nullptr || *small == '\0') return kGraphs;
+  std::printf("RINGBLAS_TEST_SMALL_GRAPHS set: karate and Erdos971 only\n");
+  return {kGraphs[0], kGraphs[1]};
+}
+
 class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backend> {
  protected:
   Context cpu{Backend::cpu};
@@ -37,7 +49,7 @@ class AlgorithmsGpu : public GpuTest, public ::testing::WithParamInterface<Backe
   /// 64-bit and once with 32-bit indices (the benchmark's device graph; the kernels' width).
   template <class F>
   void for_each_graph(F&& body) {
-    for (const std::string& file : kGraphs) {
+    for (const std::string& file : graphs_under_test()) {
       if (!data_present(file)) continue;
       SCOPED_TRACE(file);
       const Matrix host = load_shared_graph(file);
