@@ -52,6 +52,21 @@ struct ChunkStop {
   }
 };
 
+/// Runs parse_line(line, number) over the lines of a chunk until it returns false; a line that
+/// throws stops the chunk, its exception and number kept in `stop`.
+template <class F>
+void parse_chunk_lines(LineCursor& lines, ChunkStop& stop, F&& parse_line) {
+  std::string_view line;
+  while (lines.next(line)) {
+    try {
+      if (!parse_line(line, lines.line_number())) return;
+    } catch (...) {
+      stop.at(lines.line_number(), false);
+      return;
+    }
+  }
+}
+
 /// Label -> id, numbered from 0 in order of first insertion: open addressing over 64-bit hashes;
 /// the label bytes are copied into one arena (so a key outlives the text it came from), and a
 /// label of up to 8 bytes is also kept in its slot, so that finding it touches one cache line.

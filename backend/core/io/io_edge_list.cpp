@@ -43,11 +43,16 @@ void check_entry_budget(std::size_t held, std::size_t budget, const std::string&
 
 /// A parsed chunk (for_each_chunk) of an edge or label file: its entries, its labels (abc; local
 /// ids in the entries) and where it stopped.
+/// A slot's labels outlive its chunk: the next block's chunk in the same slot finds most of them
+/// there, and only labels new to the slot are looked up in the file's table at the merge
+/// (`global`: local id -> file id). Up to kSlotLabels, then the slot starts afresh (memory).
 struct Part {
   Triplets<double> t;
   detail::LabelTable labels;
+  std::vector<Index> global;
   detail::ChunkStop stop;
 };
+constexpr std::size_t kSlotLabels = std::size_t{1} << 22;
 
 /// Appends the chunk after `t` as the sequential reader would have read it: the budget check of
 /// each of its lines first (with the entries before it), then the chunk's own error.
@@ -73,30 +78,26 @@ template <class F>
 void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels,
                 std::size_t budget, const std::string& name, F&& parse_line) {
   std::vector<Part> parts(detail::chunk_slots());
-  std::vector<Index> map;
   detail::for_each_chunk(
       cur,
       [&](std::size_t slot, LineCursor& lines) {
         Part& p = parts[slot];
-        p = Part{};
-        std::string_view line;
-        while (lines.next(line)) {
-          try {
-            if (!parse_line(line, lines.line_number(), p)) return;
-          } catch (...) {
-            p.stop.at(lines.line_number(), false);
-            return;
-          }
-        }
+        p.t = Triplets<double>{};
+        p.stop = detail::ChunkStop{};
+        detail::parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
+          return parse_line(line, ln, p);
+        });
       },
       [&](std::size_t slot) {
         Part& p = parts[slot];
-        map.clear();
+        // The labels new to the slot, in their order of first appearance in this chunk: those
+        // new to the file are numbered in that order, after every label of the earlier chunks.
         if (labels)
-          for (std::size_t k = 0; k < p.labels.size(); ++k)
-            map.push_back(labels->intern(p.labels.label(static_cast<Index>(k))));
-        merge_part(t, p, map, budget, name);
-        p = Part{};  // its memory back before the next block
+          for (std::size_t k = p.global.size(); k < p.labels.size(); ++k)
+            p.global.push_back(labels->intern(p.labels.label(static_cast<Index>(k))));
+        merge_part(t, p, p.global, budget, name);
+        p.t = Triplets<double>{};  // its memory back before the next block
+        if (p.labels.size() > kSlotLabels) p.labels = detail::LabelTable{}, p.global.clear();
       });
 }
 

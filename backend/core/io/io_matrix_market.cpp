@@ -83,13 +83,16 @@ Header parse_banner(std::string_view line, const std::string& name, std::int64_t
   return h;
 }
 
+/// Neither blank nor a '%' comment.
+bool is_data_line(std::string_view line) {
+  const std::size_t p = line.find_first_not_of(" \t\r\v\f");
+  return p != std::string_view::npos && line[p] != '%';
+}
+
 /// The next line that is neither blank nor a '%' comment; false at the end.
 bool next_data_line(LineCursor& cur, std::string_view& line) {
-  while (cur.next(line)) {
-    std::size_t p = line.find_first_not_of(" \t\r\v\f");
-    if (p == std::string_view::npos || line[p] == '%') continue;
-    return true;
-  }
+  while (cur.next(line))
+    if (is_data_line(line)) return true;
   return false;
 }
 
@@ -306,15 +309,9 @@ void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols,
       [&](std::size_t slot, LineCursor& lines) {
         EntryPart<T>& p = parts[slot];
         p = EntryPart<T>{};
-        std::string_view line;
-        while (next_data_line(lines, line)) {
-          try {
-            if (!parse_line(line, lines.line_number(), p)) return;
-          } catch (...) {
-            p.stop.at(lines.line_number(), false);
-            return;
-          }
-        }
+        parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
+          return !is_data_line(line) || parse_line(line, ln, p);
+        });
       },
       [&](std::size_t slot) {
         EntryPart<T>& p = parts[slot];
