@@ -137,6 +137,23 @@ struct Triplets {
     seq.push_back(s);
   }
   std::size_t size() const { return rows.size(); }
+  /// Appends o's entries, ids renumbered through `map` unless it is empty (a chunk's merge).
+  void append(const Triplets& o, const std::vector<Index>& map) {
+    const std::size_t n = size();
+    rows.insert(rows.end(), o.rows.begin(), o.rows.end());
+    cols.insert(cols.end(), o.cols.begin(), o.cols.end());
+    vals.insert(vals.end(), o.vals.begin(), o.vals.end());
+    seq.insert(seq.end(), o.seq.begin(), o.seq.end());
+    if (!map.empty())
+      for (std::size_t k = n; k < size(); ++k) rows[k] = map[rows[k]], cols[k] = map[cols[k]];
+  }
+  /// Empty, keeping the memory (a chunk slot reused by the next block).
+  void clear() {
+    rows.clear();
+    cols.clear();
+    vals.clear();
+    seq.clear();
+  }
 };
 
 /// Sorts the triplets into a host CSR matrix of type `type` (int64 indices). Repeated positions

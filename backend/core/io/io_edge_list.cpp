@@ -65,10 +65,7 @@ void merge_part(Triplets<double>& t, Part& p, const std::vector<Index>& map, std
     if (p.stop.line && p.stop.checked) check_entry_budget(held + m, budget, name, p.stop.line);
   }
   if (p.stop.error) std::rethrow_exception(p.stop.error);
-  t.reserve(held + m);
-  auto id = [&](Index v) { return map.empty() ? v : map[v]; };
-  for (std::size_t k = 0; k < m; ++k)
-    t.push(id(p.t.rows[k]), id(p.t.cols[k]), p.t.vals[k], p.t.seq[k]);
+  t.append(p.t, map);
 }
 
 /// Runs `parse_line(line, ln, part)` on every line of the rest of `cur` in parallel chunks and
@@ -82,7 +79,7 @@ void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels
       cur,
       [&](std::size_t slot, LineCursor& lines) {
         Part& p = parts[slot];
-        p.t = Triplets<double>{};
+        p.t.clear();
         p.stop = detail::ChunkStop{};
         detail::parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
           return parse_line(line, ln, p);
@@ -96,7 +93,6 @@ void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels
           for (std::size_t k = p.global.size(); k < p.labels.size(); ++k)
             p.global.push_back(labels->intern(p.labels.label(static_cast<Index>(k))));
         merge_part(t, p, p.global, budget, name);
-        p.t = Triplets<double>{};  // its memory back before the next block
         if (p.labels.size() > kSlotLabels) p.labels = detail::LabelTable{}, p.global.clear();
       });
 }

@@ -308,7 +308,9 @@ void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols,
       cur,
       [&](std::size_t slot, LineCursor& lines) {
         EntryPart<T>& p = parts[slot];
-        p = EntryPart<T>{};
+        p.t.clear();  // its memory kept for the next block
+        p.lines = 0;
+        p.stop = ChunkStop{};
         parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
           return !is_data_line(line) || parse_line(line, ln, p);
         });
@@ -338,11 +340,8 @@ void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols,
         if (too_many) fail_too_many(name, too_many, declared, size_line);
         if (over) eb.fail_at(name, over, held_at_over);
         if (p.stop.error) std::rethrow_exception(p.stop.error);
-        t.reserve(t.size() + p.t.size());
-        for (std::size_t k = 0; k < p.t.size(); ++k)
-          t.push(p.t.rows[k], p.t.cols[k], p.t.vals[k], p.t.seq[k]);
+        t.append(p.t, {});
         count += p.lines;
-        p = EntryPart<T>{};
       });
   if (count < declared) fail_too_few(name, cur, count, declared, size_line);
 }
