@@ -47,6 +47,7 @@ void check_entry_budget(std::size_t held, std::size_t budget, const std::string&
 /// there, and only labels new to the slot are looked up in the file's table at the merge
 /// (`global`: local id -> file id). Up to kSlotLabels, then the slot starts afresh (memory).
 struct Part {
+  std::size_t held = 0;  // entries of the file before this chunk's block (its budget check)
   Triplets<double> t;
   detail::LabelTable labels;
   std::vector<Index> global;
@@ -80,6 +81,7 @@ void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels
       [&](std::size_t slot, LineCursor& lines) {
         Part& p = parts[slot];
         p.t.clear();
+        p.held = t.size();  // merges wait for the whole block: stable while it is parsed
         p.stop = detail::ChunkStop{};
         detail::parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
           return parse_line(line, ln, p);
@@ -97,10 +99,11 @@ void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels
       });
 }
 
-/// Adds `e` to the part unless its entries alone are over the budget (the chunk then stops at
-/// `ln`; the merge reports the line where the file's entries reach the budget).
+/// Adds an entry to the part unless the entries before its block and its own are over the
+/// budget (the chunk then stops at `ln`; the merge names the line where the file's entries
+/// reach the budget, this one or an earlier one), so that a block holds at most the budget.
 bool push_checked(Part& p, Index i, Index j, double w, std::int64_t ln, std::size_t budget) {
-  if (p.t.size() + 2 > max_entries(budget)) {
+  if (p.held + p.t.size() + 2 > max_entries(budget)) {
     p.stop.line = ln;
     p.stop.checked = true;
     return false;

@@ -263,7 +263,8 @@ void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols,
   std::vector<EntryPart<T>> parts(chunk_slots());
   Index count = 0;  // entry lines merged
   auto parse_line = [&](std::string_view line, std::int64_t ln, EntryPart<T>& p) {
-    if (p.lines == declared) {  // too many whatever came before: the merge names the line
+    // count and t are the merged chunks of the earlier blocks: stable while a block is parsed.
+    if (count + p.lines == declared) {  // one too many, or an earlier one: the merge names it
       p.stop.line = ln;
       return false;
     }
@@ -284,7 +285,7 @@ void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols,
              "diagonal entry " + pos +
                  " in a skew-symmetric file (its diagonal is zero and not stored)");
     }
-    if (eb.over(p.t.size())) {  // over whatever came before: the merge names the line
+    if (eb.over(t.size() + p.t.size())) {  // this line or an earlier one: the merge names it
       p.stop.line = ln;
       p.stop.checked = true;
       return false;
