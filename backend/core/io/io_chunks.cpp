@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace ringblas::io::detail {
@@ -97,12 +98,21 @@ void for_each_chunk(LineCursor& cur, const std::function<void(std::size_t, LineC
     };
     // The next block is read (inflated) while this one is parsed.
     const bool more = !now.error && !cur.at_end();
+    // Where no thread can be started (a process at its limit), the work is done here instead.
+    auto start = [](std::thread& t, auto&& f) {
+      try {
+        t = std::thread(f);
+      } catch (const std::system_error&) {
+        f();
+      }
+    };
     std::thread reader;
-    if (more) reader = std::thread([&] { read_block(cur, next); });
-    std::vector<std::thread> workers;
-    for (std::size_t i = 1; i < chunks; ++i) workers.emplace_back(run, i);
+    if (more) start(reader, [&] { read_block(cur, next); });
+    std::vector<std::thread> workers(chunks);
+    for (std::size_t i = 1; i < chunks; ++i) start(workers[i], [&, i] { run(i); });
     run(0);
-    for (auto& w : workers) w.join();
+    for (auto& w : workers)
+      if (w.joinable()) w.join();
     if (reader.joinable()) reader.join();
     for (std::size_t i = 0; i < chunks; ++i) {
       if (failed[i]) std::rethrow_exception(failed[i]);
