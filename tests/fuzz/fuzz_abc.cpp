@@ -16,7 +16,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opt.symmetrize = data[0] & 1;
   opt.pattern = data[0] & 2;
   opt.memory_budget = std::size_t{64} << 20;
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  ringblas::fuzz::check_chunking("abc", [&] {
+    return ringblas::fuzz::outcome([&](std::string& extra) {
+      std::istringstream s(text);
+      ringblas::io::LoadedMatrix m = ringblas::io::read_matrix(s, "fuzz.abc", opt);
+      for (const std::string& x : m.labels) extra += x + "\n";
+      return m.matrix;
+    });
+  });
+  std::istringstream in(text);
   ringblas::io::LoadedMatrix m;
   try {
     m = ringblas::io::read_matrix(in, "fuzz.abc", opt);

@@ -22,7 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (data[0] & 16) opt.nvertices = data[0] >> 5;
   // A small budget: ids in the file may not make the reader allocate gigabytes.
   opt.memory_budget = std::size_t{64} << 20;
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  ringblas::fuzz::check_chunking("edge list", [&] {
+    return ringblas::fuzz::outcome([&](std::string& extra) {
+      std::istringstream s(text);
+      ringblas::io::LoadedMatrix m = ringblas::io::read_matrix(s, "fuzz.txt", opt);
+      for (const std::string& x : m.notes) extra += x + "\n";
+      return m.matrix;
+    });
+  });
+  std::istringstream in(text);
   ringblas::io::LoadedMatrix m;
   try {
     m = ringblas::io::read_matrix(in, "fuzz.txt", opt);

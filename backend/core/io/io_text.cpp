@@ -327,7 +327,9 @@ void LineCursor::next_block(std::string& out, std::size_t want) {
                  " MiB (not a text matrix file?)");
       want = 2 * size;
     }
-    out.resize(std::max(want, size + kChunk));
+    // Reads grow with what was read (64 KiB, then doubling up to `want`): a small file does
+    // not pay for a block-sized buffer.
+    out.resize(size + std::max(kChunk, std::min(size, want > size ? want - size : kChunk)));
     std::size_t got = 0;
     try {
       got = src_->read(out.data() + size, out.size() - size);
