@@ -17,14 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opt.pattern = data[0] & 2;
   opt.memory_budget = std::size_t{64} << 20;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  ringblas::fuzz::check_chunking("abc", [&] {
-    return ringblas::fuzz::outcome([&](std::string& extra) {
-      std::istringstream s(text);
-      ringblas::io::LoadedMatrix m = ringblas::io::read_matrix(s, "fuzz.abc", opt);
-      for (const std::string& x : m.labels) extra += x + "\n";
-      return m.matrix;
-    });
-  });
+  ringblas::fuzz::check_read_matrix_chunking("abc", text, "fuzz.abc", opt);
   std::istringstream in(text);
   ringblas::io::LoadedMatrix m;
   try {

@@ -89,4 +89,18 @@ inline void check_chunking(const char* target, const std::function<std::string()
   }
 }
 
+/// check_chunking for read_matrix on `text`: the matrix, its labels and its notes.
+inline void check_read_matrix_chunking(const char* target, const std::string& text,
+                                       const std::string& name, const io::ReadOptions& opt) {
+  check_chunking(target, [&] {
+    return outcome([&](std::string& extra) {
+      std::istringstream s(text);
+      io::LoadedMatrix m = io::read_matrix(s, name, opt);
+      for (const std::string& x : m.labels) extra += x + "\n";
+      for (const std::string& x : m.notes) extra += x + "\n";
+      return m.matrix;
+    });
+  });
+}
+
 }  // namespace ringblas::fuzz
