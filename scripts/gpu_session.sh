@@ -9,6 +9,9 @@
 # Usage: GS_TESTS='*' GS_MEMCHECK='Suite.*' GS_RACECHECK='Suite.*' \
 #        GS_BENCH='build-gpu/tests/bench/bench_x --md $RES/x.md' bash scripts/gpu_session.sh
 # GS_TESTS=none skips the tests; benchmark tables come back in $OUT/results.tgz.
+# GS_CALL_S (default 590) is the device call's own limit: every step's time limit is cut to what
+# is left of it (less 20 s for packing), so that a slow build cannot make the call itself time
+# out and lose the logs and tables (a cold machine rebuilds everything: about 200 s).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-logs}
@@ -17,6 +20,12 @@ mkdir -p "$out" "$tmp"
 cd "$root"
 t0=$SECONDS
 stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a "$out/summary.log"; }
+# limit WANTED: the smaller of WANTED seconds and what the call has left.
+limit() {
+  local left=$(( ${GS_CALL_S:-590} - (SECONDS - t0) - 20 ))
+  [ "$left" -lt 1 ] && left=1
+  echo $(( $1 < left ? $1 : left ))
+}
 
 bench_flag=--bench
 [ "${GS_BUILD_BENCH:-1}" = 0 ] && bench_flag=
@@ -32,14 +41,14 @@ export LD_LIBRARY_PATH=/tmp/ringblas-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_
 bin=build-gpu/tests/ringblas_gpu_tests
 
 if [ "${GS_TESTS:-*}" != none ]; then
-  timeout "${GS_TESTS_S:-300}" $bin --gtest_filter="${GS_TESTS:-*}" >"$out/gpu_tests.log" 2>&1
+  timeout "$(limit "${GS_TESTS_S:-300}")" $bin --gtest_filter="${GS_TESTS:-*}" >"$out/gpu_tests.log" 2>&1
   stamp "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu_tests.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log" | head -40 >>"$out/summary.log"
 fi
 
 run_san() {  # tool, seconds, filter
   [ -n "$3" ] || return 0
-  timeout "$2" compute-sanitizer --tool "$1" --error-exitcode 7 "$bin" --gtest_filter="$3" \
+  timeout "$(limit "$2")" compute-sanitizer --tool "$1" --error-exitcode 7 "$bin" --gtest_filter="$3" \
     >"$tmp/san_$1.log" 2>&1
   local rc=$?
   { echo "== compute-sanitizer --tool $1 (rc=$rc) $bin --gtest_filter='$3'";
@@ -57,7 +66,7 @@ if [ -n "${GS_BENCH:-}" ]; then
   export RES=$tmp/results GPU_TAG
   GPU_TAG=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -c 'A-Za-z0-9\n' '_')
   mkdir -p "$RES"
-  timeout "${GS_BENCH_S:-400}" bash -c "$GS_BENCH" >"$tmp/bench.log" 2>&1
+  timeout "$(limit "${GS_BENCH_S:-400}")" bash -c "$GS_BENCH" >"$tmp/bench.log" 2>&1
   stamp "benchmarks rc=$?"
   cp "$tmp/bench.log" "$RES/bench.log"
   tail -40 "$tmp/bench.log" >>"$out/summary.log"
