@@ -76,6 +76,25 @@ std::vector<T> typed(const std::vector<double>& v) {
   return out;
 }
 
+/// Row-major triplets of the positions keep(i, j) admits, each valued value() drawn right after
+/// its keep (the order every generator here draws its random stream in).
+struct Triplets {
+  std::vector<Index> rows, cols;
+  std::vector<double> vals;
+};
+template <class Keep, class Value>
+Triplets triplets_where(Index m, Index n, Keep&& keep, Value&& value) {
+  Triplets t;
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (keep(i, j)) {
+        t.rows.push_back(i);
+        t.cols.push_back(j);
+        t.vals.push_back(value());
+      }
+  return t;
+}
+
 /// Builds from row-major triplets (already sorted, no duplicates) at type t.
 Matrix build(Index m, Index n, const std::vector<Index>& rows, const std::vector<Index>& cols,
              const std::vector<double>& vals, Type t, IndexType itype) {
@@ -98,44 +117,27 @@ Vector build_vector(Index size, const std::vector<Index>& idx, const std::vector
 Matrix random_matrix(Index nrows, Index ncols, double density, Type t, std::uint64_t seed,
                      Pattern p, ValueKind kind, IndexType itype) {
   Rng rng(seed);
-  std::vector<Index> rows, cols;
-  std::vector<double> vals;
-  for (Index i = 0; i < nrows; ++i)
-    for (Index j = 0; j < ncols; ++j)
-      if (keep(rng, p, i, j, nrows, density)) {
-        rows.push_back(i);
-        cols.push_back(j);
-        vals.push_back(random_value(rng, t, kind));
-      }
-  return build(nrows, ncols, rows, cols, vals, t, itype);
+  const Triplets e = triplets_where(
+      nrows, ncols, [&](Index i, Index j) { return keep(rng, p, i, j, nrows, density); },
+      [&] { return random_value(rng, t, kind); });
+  return build(nrows, ncols, e.rows, e.cols, e.vals, t, itype);
 }
 
 Matrix random_steps(Rng& rng, Index m, Index n, double density, int lo, int hi, float denominator,
                     IndexType itype) {
-  std::vector<Index> r, c;
-  std::vector<float> v;
-  for (Index i = 0; i < m; ++i)
-    for (Index j = 0; j < n; ++j)
-      if (rng.chance(density)) {
-        r.push_back(i);
-        c.push_back(j);
-        v.push_back(float(rng.between(lo, hi)) / denominator);
-      }
-  return Matrix::from_triplets(m, n, r, c, v, Dup::error, itype);
+  // The float quotient survives the round trip through double exactly.
+  const Triplets e = triplets_where(
+      m, n, [&](Index, Index) { return rng.chance(density); },
+      [&] { return double(float(rng.between(lo, hi)) / denominator); });
+  return build(m, n, e.rows, e.cols, e.vals, Type::fp32, itype);
 }
 
 Matrix random_mask(Index nrows, Index ncols, double density, Type t, std::uint64_t seed) {
   Rng rng(seed ^ 0x5bd1e995u);
-  std::vector<Index> rows, cols;
-  std::vector<double> vals;
-  for (Index i = 0; i < nrows; ++i)
-    for (Index j = 0; j < ncols; ++j)
-      if (rng.chance(density)) {
-        rows.push_back(i);
-        cols.push_back(j);
-        vals.push_back(rng.chance(1.0 / 3.0) ? 0.0 : (t == Type::boolean ? 1.0 : 2.0));
-      }
-  return build(nrows, ncols, rows, cols, vals, t, IndexType::i64);
+  const Triplets e = triplets_where(
+      nrows, ncols, [&](Index, Index) { return rng.chance(density); },
+      [&] { return rng.chance(1.0 / 3.0) ? 0.0 : (t == Type::boolean ? 1.0 : 2.0); });
+  return build(nrows, ncols, e.rows, e.cols, e.vals, t, IndexType::i64);
 }
 
 Vector random_vector(Index size, double density, Type t, std::uint64_t seed, ValueKind kind) {
