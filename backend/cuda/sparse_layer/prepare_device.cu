@@ -16,14 +16,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
+#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
@@ -310,7 +312,8 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 
 }  // namespace
 
-DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx) {
+DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
+                                    SparseUpload how, std::size_t* bytes_in) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -335,8 +338,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     since = now;
   };
 
-  // --- W_k on the device as stored (fp32 values; other value types are cast on the host): one
+  // --- W_k on the device: packed (packed_upload.hpp: every layer in the same slots, decoded into
+  // plain CSR there), or as stored (fp32 values; other value types are cast on the host): one
   // allocation for every host layer, filled by upload() (several host threads) ---
+  std::vector<const Matrix*> all;
+  for (const Matrix& w : weights) all.push_back(&w);
+  const bool packed = how == SparseUpload::packed && packed_unavailable(all).empty();
+  if (how == SparseUpload::packed && !packed)
+    ctx.trace_line("prepare_network: weights not packed (" + packed_unavailable(all) +
+                   "), copied as stored");
+  PackedDevice pk;
+  if (packed) pk = upload_packed(all, ctx);
   std::vector<Matrix> held;  // host casts kept alive until the copies are done
   held.reserve(weights.size());
   std::vector<const Matrix*> use(weights.size());
@@ -349,15 +361,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     const Matrix& w = weights[std::size_t(k)];
     if (w.nnz() >= (Index{1} << 31)) throw NotImplemented("sparse_layer: a layer with 2^31 or more entries");
     use[std::size_t(k)] = &w;
+    tg[std::size_t(k)].entries = entries;
+    entries += w.nnz();
+    if (packed) continue;
     if (w.type() != Type::fp32) {
       held.push_back((w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp32));
       use[std::size_t(k)] = &held.back();
     }
     const Matrix& u = *use[std::size_t(k)];
     if (u.location() == Location::host)
-      upload_bytes += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
-    tg[std::size_t(k)].entries = entries;
-    entries += w.nnz();
+      upload_bytes +=
+          aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
   }
   Buffer raw(std::max<std::size_t>(upload_bytes, 16), Location::device, &ctx);
   {
@@ -373,6 +387,14 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     for (int k = 0; k < nl; ++k) {
       const Matrix& u = *use[std::size_t(k)];
       Source& x = src[std::size_t(k)];
+      if (packed) {
+        const std::size_t isz = pk.index_type == IndexType::i64 ? 8 : 4;
+        x.wide = pk.index_type == IndexType::i64 ? 1 : 0;
+        x.rp = pk.row_ptr.as<char>() + pk.row_base[std::size_t(k)] * isz;
+        x.ci = pk.col_idx.as<char>() + pk.entry_base[std::size_t(k)] * isz;
+        x.v = pk.values.as<float>() + pk.entry_base[std::size_t(k)];
+        continue;
+      }
       x.wide = u.index_type() == IndexType::i64 ? 1 : 0;
       if (u.location() == Location::host) {
         x.rp = put(u.row_ptr());
@@ -384,7 +406,11 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
         x.v = u.values().as<float>();
       }
     }
-    upload(pieces, ctx.device, s);
+    if (!packed) upload(pieces, ctx.device, s);
+    if (bytes_in) {
+      *bytes_in = packed ? pk.bytes_sent : 0;
+      for (const UploadPiece& piece : pieces) *bytes_in += piece.bytes;
+    }
   }
   phase("weights uploaded");
   const int blocks = (n + P::block - 1) / P::block, words = (n + 31) / 32;
