@@ -53,26 +53,30 @@ struct Target {
   unsigned long long stage_displ, map_displ, map, warp_displ, index, value;  ///< within the layer
 };
 
-/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), 64-bit indices),
-/// so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row at once.
-__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, long long* rp, long long* ci,
+/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), indices I: int32
+/// when L n and the entries fit, where cuda::transpose sorts (row, value) payloads without
+/// gathers), so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row
+/// at once.
+template <class I>
+__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, I* rp, I* ci,
                              float* v) {
   const int k = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Source s = src[k];
   const long long at = tg[k].entries, p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
   const long long row = (long long)k * n + i;
-  rp[row] = at + p0;
-  if (k == nl - 1 && i == n - 1) rp[row + 1] = at + p1;
+  rp[row] = I(at + p0);
+  if (k == nl - 1 && i == n - 1) rp[row + 1] = I(at + p1);
   for (long long p = p0; p < p1; ++p) {
-    ci[at + p] = (long long)k * n + load_index(s.ci, s.wide, p);
+    ci[at + p] = I((long long)k * n + load_index(s.ci, s.wide, p));
     v[at + p] = s.v[p];
   }
 }
 
 /// The transposed stack back as layers: tp[k] (n + 1 row offsets within the layer), tc (inputs
 /// within the layer) and tv.
-__global__ void unstack_layers(const long long* rp, const long long* ci, const float* v, int n, int* tp, int* tc,
+template <class I>
+__global__ void unstack_layers(const I* rp, const I* ci, const float* v, int n, int* tp, int* tc,
                                float* tv) {
   const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j > n) return;
@@ -432,21 +436,30 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   device_array<int> tc(ne, ctx), rank(ne, ctx);
   device_array<float> tv(ne, ctx);
   const dim3 rows_grid(grid_for(std::size_t(n), 256), unsigned(nl));
-  {
-    Buffer srp(sizeof(long long) * std::size_t(stacked_rows + 1), Location::device, &ctx);
-    Buffer sci(sizeof(long long) * ne, Location::device, &ctx), sv(sizeof(float) * ne, Location::device, &ctx);
-    stack_layers<<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<long long>(),
-                                            sci.as<long long>(), sv.as<float>());
+  auto stack_and_transpose = [&](auto index) {
+    using I = decltype(index);
+    const IndexType it = sizeof(I) == 4 ? IndexType::i32 : IndexType::i64;
+    Buffer srp(sizeof(I) * std::size_t(stacked_rows + 1), Location::device, &ctx);
+    Buffer sci(sizeof(I) * ne, Location::device, &ctx),
+        sv(sizeof(float) * ne, Location::device, &ctx);
+    stack_layers<I><<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<I>(),
+                                              sci.as<I>(), sv.as<float>());
     RINGBLAS_CHECK_LAUNCH("sparse_layer stack_layers", s, ctx.debug_sync);
-    const Matrix stacked = Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, IndexType::i64, Index(entries),
-                                                std::move(srp), std::move(sci), std::move(sv));
+    const Matrix stacked =
+        Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, it, Index(entries),
+                             std::move(srp), std::move(sci), std::move(sv));
     const Matrix t = transpose(stacked, ctx);
     const dim3 ends_grid(grid_for(std::size_t(n) + 1, 256), unsigned(nl));
-    unstack_layers<<<ends_grid, 256, 0, s>>>(t.row_ptr().as<long long>(), t.col_idx().as<long long>(),
-                                              t.values().as<float>(), n, tp.data(), tc.data(), tv.data());
+    unstack_layers<I><<<ends_grid, 256, 0, s>>>(t.row_ptr().as<I>(), t.col_idx().as<I>(),
+                                                t.values().as<float>(), n, tp.data(), tc.data(),
+                                                tv.data());
     RINGBLAS_CHECK_LAUNCH("sparse_layer unstack_layers", s, ctx.debug_sync);
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
-  }
+  };
+  if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31))
+    stack_and_transpose(std::int32_t{});
+  else
+    stack_and_transpose(std::int64_t{});
 
   // --- output orders, and the inputs renamed to the previous layer's positions ---
   const std::size_t cells = std::size_t(nl) * std::size_t(n);
