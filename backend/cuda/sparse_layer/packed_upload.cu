@@ -134,6 +134,51 @@ unsigned width_for(const std::vector<const Matrix*>& mats) {
   return cols <= 65536 ? 2 : 4;
 }
 
+/// Segments and slots: segments of at most kMaxSegmentRows rows and max_entries(width) entries
+/// (found by binary search on the row offsets), then slots of consecutive segments by their worst
+/// size. A matrix without rows still needs row_ptr[0] = 0: an empty segment writes it.
+struct Plan {
+  std::vector<Piece> pieces;
+  std::vector<std::size_t> slot_first;  ///< slot s holds pieces [slot_first[s], slot_first[s + 1])
+};
+
+Plan plan_slots(const std::vector<HostCsr>& src, unsigned width) {
+  Plan plan;
+  const Index cap = Index(max_entries(width));
+  for (std::size_t k = 0; k < src.size(); ++k) {
+    const HostCsr& m = src[k];
+    Index r0 = 0;
+    do {  // the largest r1 whose rows [r0, r1) hold at most cap entries (one row always fits)
+      Index lo = r0, hi = std::min<Index>(m.nrows, r0 + Index(kMaxSegmentRows));
+      while (lo < hi) {
+        const Index mid = lo + (hi - lo + 1) / 2;
+        if (m.row_ptr(mid) - m.row_ptr(r0) <= cap)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      plan.pieces.push_back({k, r0, lo});
+      r0 = lo;
+    } while (r0 < m.nrows);
+  }
+  plan.slot_first.push_back(0);
+  std::size_t used = kHeaderBytes;
+  for (std::size_t i = 0; i < plan.pieces.size(); ++i) {
+    const Piece& pc = plan.pieces[i];
+    const HostCsr& m = src[pc.k];
+    const std::size_t b = worst_bytes(std::size_t(pc.r1 - pc.r0),
+                                      std::size_t(m.row_ptr(pc.r1) - m.row_ptr(pc.r0)), width);
+    if (i > plan.slot_first.back() &&
+        (i - plan.slot_first.back() >= kMaxSegments || used + b > kSlotBytes)) {
+      plan.slot_first.push_back(i);
+      used = kHeaderBytes;
+    }
+    used += b;
+  }
+  if (!plan.pieces.empty()) plan.slot_first.push_back(plan.pieces.size());
+  return plan;
+}
+
 /// Packs one slot's segments into `slot` (host) and returns the bytes used.
 template <class W>
 std::size_t pack_slot(const std::vector<HostCsr>& src, const std::vector<Piece>& pieces,
@@ -264,43 +309,11 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
   out.col_idx = Buffer(std::max<std::size_t>(entries_total, 1) * isz, Location::device, &ctx);
   out.values = Buffer(std::max<std::size_t>(entries_total, 1) * 4, Location::device, &ctx);
 
-  // Plan: segments of at most kMaxSegmentRows rows and max_entries(width) entries (found by
-  // binary search on the row offsets), then slots of consecutive segments by their worst size.
-  // A matrix without rows still needs row_ptr[0] = 0: an empty segment writes it.
-  const Index cap = Index(max_entries(width));
-  std::vector<Piece> pieces;
-  for (std::size_t k = 0; k < src.size(); ++k) {
-    const HostCsr& m = src[k];
-    Index r0 = 0;
-    do {  // the largest r1 whose rows [r0, r1) hold at most cap entries (one row always fits)
-      Index lo = r0, hi = std::min<Index>(m.nrows, r0 + Index(kMaxSegmentRows));
-      while (lo < hi) {
-        const Index mid = lo + (hi - lo + 1) / 2;
-        if (m.row_ptr(mid) - m.row_ptr(r0) <= cap)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
-      pieces.push_back({k, r0, lo});
-      r0 = lo;
-    } while (r0 < m.nrows);
-  }
-  if (pieces.empty()) return out;          // no matrices
-  std::vector<std::size_t> slot_first{0};  // slot s holds pieces [slot_first[s], slot_first[s + 1])
-  std::size_t used = kHeaderBytes;
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    const Piece& pc = pieces[i];
-    const std::size_t b =
-        worst_bytes(std::size_t(pc.r1 - pc.r0),
-                    std::size_t(src[pc.k].row_ptr(pc.r1) - src[pc.k].row_ptr(pc.r0)), width);
-    if (i > slot_first.back() && (i - slot_first.back() >= kMaxSegments || used + b > kSlotBytes)) {
-      slot_first.push_back(i);
-      used = kHeaderBytes;
-    }
-    used += b;
-  }
-  slot_first.push_back(pieces.size());
+  const Plan plan = plan_slots(src, width);
+  const std::vector<Piece>& pieces = plan.pieces;
+  const std::vector<std::size_t>& slot_first = plan.slot_first;
   const std::size_t slots = slot_first.size() - 1;
+  if (slots == 0) return out;  // no matrices
 
   // Workers: slot s goes to worker s % T, into its pinned slot (s / T) % 2 and device slot alike.
   const unsigned T = workers_for(slots);
