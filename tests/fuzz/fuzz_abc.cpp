@@ -16,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opt.symmetrize = data[0] & 1;
   opt.pattern = data[0] & 2;
   opt.memory_budget = std::size_t{64} << 20;
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  ringblas::fuzz::check_read_matrix_chunking("abc", text, "fuzz.abc", opt);
+  std::istringstream in(text);
   ringblas::io::LoadedMatrix m;
   try {
     m = ringblas::io::read_matrix(in, "fuzz.abc", opt);

@@ -1,11 +1,15 @@
-// Checks shared by the reader fuzz targets: CSR invariants and a Matrix Market round trip.
+// Checks shared by the reader fuzz targets: CSR invariants, a Matrix Market round trip, and the
+// same outcome whether the input is parsed in one chunk or in many small ones.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
+#include <string>
 
+#include "backend/core/io/io_chunks.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/io.hpp"
 
@@ -51,6 +55,52 @@ inline void check_and_round_trip(const char* target, const Matrix& a, bool patte
     die(target, "write -> read round trip changed the structure");
   if (b.type() == a.type() && !same_values(a, b))
     die(target, "write -> read round trip changed values");
+}
+
+/// A read serialised for check_chunking: the matrix as Matrix Market text followed by what
+/// `read(extra)` put in `extra` (labels, notes), or the error message.
+template <class F>
+std::string outcome(F&& read) {
+  try {
+    std::string extra;
+    const Matrix a = read(extra);
+    std::ostringstream out;
+    io::write_matrix_market(out, a);
+    return out.str() + extra;
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+/// Aborts unless `read_outcome` (see outcome) is the same with the input in one chunk as cut
+/// into chunks of a few bytes over three threads (backend/core/io/io_chunks.hpp): the parallel
+/// parse may change no result and no message.
+inline void check_chunking(const char* target, const std::function<std::string()>& read_outcome) {
+  io::detail::ChunkConfig& config = io::detail::chunk_config();
+  const io::detail::ChunkConfig saved = config;
+  config = io::detail::ChunkConfig{0, std::size_t{1} << 30, 1};  // one chunk per block
+  const std::string whole = read_outcome();
+  config = io::detail::ChunkConfig{61, 13, 3};
+  const std::string cut = read_outcome();
+  config = saved;
+  if (whole != cut) {
+    std::fprintf(stderr, "one chunk:\n%s\nsmall chunks:\n%s\n", whole.c_str(), cut.c_str());
+    die(target, "the outcome depends on how the input is cut into chunks");
+  }
+}
+
+/// check_chunking for read_matrix on `text`: the matrix, its labels and its notes.
+inline void check_read_matrix_chunking(const char* target, const std::string& text,
+                                       const std::string& name, const io::ReadOptions& opt) {
+  check_chunking(target, [&] {
+    return outcome([&](std::string& extra) {
+      std::istringstream s(text);
+      io::LoadedMatrix m = io::read_matrix(s, name, opt);
+      for (const std::string& x : m.labels) extra += x + "\n";
+      for (const std::string& x : m.notes) extra += x + "\n";
+      return m.matrix;
+    });
+  });
 }
 
 }  // namespace ringblas::fuzz

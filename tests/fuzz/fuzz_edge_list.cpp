@@ -22,7 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (data[0] & 16) opt.nvertices = data[0] >> 5;
   // A small budget: ids in the file may not make the reader allocate gigabytes.
   opt.memory_budget = std::size_t{64} << 20;
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  ringblas::fuzz::check_read_matrix_chunking("edge list", text, "fuzz.txt", opt);
+  std::istringstream in(text);
   ringblas::io::LoadedMatrix m;
   try {
     m = ringblas::io::read_matrix(in, "fuzz.txt", opt);

@@ -3,10 +3,12 @@
 // budget, and triplets -> CSR with line-numbered duplicate diagnostics.
 #pragma once
 #include <cstdint>
+#include <exception>
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ringblas/io.hpp"
@@ -45,7 +47,9 @@ std::unique_ptr<ByteSource> open_source(std::string_view bytes, const std::strin
 class LineCursor {
  public:
   static constexpr std::size_t kMaxLine = std::size_t{64} << 20;
-  explicit LineCursor(std::string_view text) : view_(text), eof_(true) {}
+  /// Over text in memory; its first line is number lines_before + 1.
+  explicit LineCursor(std::string_view text, std::int64_t lines_before = 0)
+      : view_(text), eof_(true), line_(lines_before) {}
   LineCursor(std::unique_ptr<ByteSource> src, std::string name)
       : src_(std::move(src)), name_(std::move(name)) {}
   /// The next line without its terminator; false at the end of the text.
@@ -56,6 +60,17 @@ class LineCursor {
   /// The source's size when known (see ByteSource::size_hint), else -1.
   std::int64_t size_hint() const;
 
+  /// Block reading (for_each_chunk): `out` receives the next whole lines, about `want` bytes or
+  /// more (the last line of the text may lack its terminator); empty at the end. Line numbers are
+  /// not counted: the caller adds the block's lines with advance_lines. When the source fails
+  /// after some bytes, the whole lines before the failure are returned and the failure is kept
+  /// for take_error (the partial line is dropped, as next() never returns it); it throws at once
+  /// when nothing was read.
+  void next_block(std::string& out, std::size_t want);
+  std::exception_ptr take_error() { return std::exchange(error_, nullptr); }
+  void advance_lines(std::int64_t n) { line_ += n; }
+  bool at_end() const { return eof_ && view_.empty(); }
+
  private:
   bool fill();  // reads more bytes; false at the end of the source
   std::unique_ptr<ByteSource> src_;
@@ -64,6 +79,7 @@ class LineCursor {
   std::string_view view_;  // unread bytes (into buf_, or the caller's text)
   bool eof_ = false;
   std::int64_t line_ = 0;
+  std::exception_ptr error_;
 };
 
 /// `line` without a leading UTF-8 byte-order mark.
@@ -121,6 +137,23 @@ struct Triplets {
     seq.push_back(s);
   }
   std::size_t size() const { return rows.size(); }
+  /// Appends o's entries, ids renumbered through `map` unless it is empty (a chunk's merge).
+  void append(const Triplets& o, const std::vector<Index>& map) {
+    const std::size_t n = size();
+    rows.insert(rows.end(), o.rows.begin(), o.rows.end());
+    cols.insert(cols.end(), o.cols.begin(), o.cols.end());
+    vals.insert(vals.end(), o.vals.begin(), o.vals.end());
+    seq.insert(seq.end(), o.seq.begin(), o.seq.end());
+    if (!map.empty())
+      for (std::size_t k = n; k < size(); ++k) rows[k] = map[rows[k]], cols[k] = map[cols[k]];
+  }
+  /// Empty, keeping the memory (a chunk slot reused by the next block).
+  void clear() {
+    rows.clear();
+    cols.clear();
+    vals.clear();
+    seq.clear();
+  }
 };
 
 /// Sorts the triplets into a host CSR matrix of type `type` (int64 indices). Repeated positions

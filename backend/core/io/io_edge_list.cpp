@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
-#include <unordered_map>
 
+#include "backend/core/io/io_chunks.hpp"
 #include "backend/core/io/io_detail.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/io.hpp"
@@ -32,11 +32,84 @@ std::size_t max_entries(std::size_t budget) {
   return static_cast<std::size_t>(static_cast<double>(budget) / detail::kBytesPerEntry);
 }
 
-void check_entry_budget(const Triplets<double>& t, std::size_t budget, const std::string& name,
+/// The sequential readers' check before an entry is added: OutOfMemory at `line` when the
+/// `held` entries and this one exceed the budget.
+void check_entry_budget(std::size_t held, std::size_t budget, const std::string& name,
                         std::int64_t line) {
-  if (t.size() + 2 > max_entries(budget))
-    detail::check_budget(name, line, detail::kBytesPerEntry * static_cast<double>(t.size() + 2),
-                         budget, "the edges read up to this line");
+  if (held + 2 > max_entries(budget))
+    detail::check_budget(name, line, detail::kBytesPerEntry * static_cast<double>(held + 2), budget,
+                         "the edges read up to this line");
+}
+
+/// A parsed chunk (for_each_chunk) of an edge or label file: its entries, its labels (abc; local
+/// ids in the entries) and where it stopped.
+/// A slot's labels outlive its chunk: the next block's chunk in the same slot finds most of them
+/// there, and only labels new to the slot are looked up in the file's table at the merge
+/// (`global`: local id -> file id). Up to kSlotLabels, then the slot starts afresh (memory).
+struct Part {
+  std::size_t held = 0;  // entries of the file before this chunk's block (its budget check)
+  Triplets<double> t;
+  detail::LabelTable labels;
+  std::vector<Index> global;
+  detail::ChunkStop stop;
+};
+constexpr std::size_t kSlotLabels = std::size_t{1} << 22;
+
+/// Appends the chunk after `t` as the sequential reader would have read it: the budget check of
+/// each of its lines first (with the entries before it), then the chunk's own error.
+/// `map` renumbers the chunk's ids (abc labels), or is empty.
+void merge_part(Triplets<double>& t, Part& p, const std::vector<Index>& map, std::size_t budget,
+                const std::string& name) {
+  const std::size_t cap = max_entries(budget), held = t.size(), m = p.t.size();
+  if (held + m + 2 > cap) {
+    for (std::size_t k = 0; k < m; ++k) check_entry_budget(held + k, budget, name, p.t.seq[k] >> 1);
+    if (p.stop.line && p.stop.checked) check_entry_budget(held + m, budget, name, p.stop.line);
+  }
+  if (p.stop.error) std::rethrow_exception(p.stop.error);
+  t.append(p.t, map);
+}
+
+/// Runs `parse_line(line, ln, part)` on every line of the rest of `cur` in parallel chunks and
+/// merges them into `t` in file order (labels, when `labels` is given, numbered by first
+/// appearance). parse_line returns false to stop its chunk; it throws for a bad line.
+template <class F>
+void parse_rest(LineCursor& cur, Triplets<double>& t, detail::LabelTable* labels,
+                std::size_t budget, const std::string& name, F&& parse_line) {
+  std::vector<Part> parts(detail::chunk_slots());
+  detail::for_each_chunk(
+      cur,
+      [&](std::size_t slot, LineCursor& lines) {
+        Part& p = parts[slot];
+        p.t.clear();
+        p.held = t.size();  // merges wait for the whole block: stable while it is parsed
+        p.stop = detail::ChunkStop{};
+        detail::parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
+          return parse_line(line, ln, p);
+        });
+      },
+      [&](std::size_t slot) {
+        Part& p = parts[slot];
+        // The labels new to the slot, in their order of first appearance in this chunk: those
+        // new to the file are numbered in that order, after every label of the earlier chunks.
+        if (labels)
+          for (std::size_t k = p.global.size(); k < p.labels.size(); ++k)
+            p.global.push_back(labels->intern(p.labels.label(static_cast<Index>(k))));
+        merge_part(t, p, p.global, budget, name);
+        if (p.labels.size() > kSlotLabels) p.labels = detail::LabelTable{}, p.global.clear();
+      });
+}
+
+/// Adds an entry to the part unless the entries before its block and its own are over the
+/// budget (the chunk then stops at `ln`; the merge names the line where the file's entries
+/// reach the budget, this one or an earlier one), so that a block holds at most the budget.
+bool push_checked(Part& p, Index i, Index j, double w, std::int64_t ln, std::size_t budget) {
+  if (p.held + p.t.size() + 2 > max_entries(budget)) {
+    p.stop.line = ln;
+    p.stop.checked = true;
+    return false;
+  }
+  p.t.push(i, j, w, 2 * ln);
+  return true;
 }
 
 /// A first data line of two or three tokens none of which is a number ("nd nw"): a header.
@@ -49,8 +122,35 @@ bool is_word_header(const std::string_view* tok, std::size_t n) {
   return true;
 }
 
+/// The edge on a data line; ParseError naming line `ln` when it is malformed.
+void parse_edge(std::string_view line, std::int64_t ln, const EdgeListOptions& opt,
+                const std::string& name, Index (&id)[2], double& w) {
+  const Index base = opt.base;
+  std::string_view tok[3];
+  const std::size_t n = detail::split(line, tok, 3);
+  if (n < 2) fail(name, ln, "expected 'src dst [weight]', found " + std::to_string(n) + " field");
+  if (n > 3) {
+    std::string_view extra[4];
+    detail::split(line, extra, 4);
+    fail(name, ln, "unexpected extra field " + quote(extra[3]) + " (expected 'src dst [weight]')");
+  }
+  for (int k = 0; k < 2; ++k) {
+    if (!detail::parse_int(tok[k], id[k]))
+      fail(name, ln, "vertex id " + detail::int_problem(tok[k]));
+    if (id[k] < base || id[k] - base >= kMaxId)
+      fail(name, ln,
+           "vertex id " + std::to_string(id[k]) + " out of range (ids are " + std::to_string(base) +
+               "-based)");
+  }
+  w = 1.0;
+  if (n == 3 && !detail::parse_real(tok[2], w))
+    fail(name, ln, "weight " + quote(tok[2]) + " is not a real number");
+  if (opt.pattern) w = 1.0;
+}
+
 /// Edges of the lines after the first `skip` lines, ids shifted by -base, in file order.
-/// With opt.detect_header the first data line may be a header (see EdgeListOptions).
+/// With opt.detect_header the first data line may be a header (see EdgeListOptions). The lines
+/// up to the first data line are read here; the rest in parallel chunks.
 Triplets<double> parse_edges(LineCursor& cur, const std::string& name, std::int64_t skip,
                              const EdgeListOptions& opt, std::size_t budget,
                              std::vector<std::string>* notes) {
@@ -58,7 +158,6 @@ Triplets<double> parse_edges(LineCursor& cur, const std::string& name, std::int6
   Triplets<double> t;
   t.shown_base = base;  // messages show ids as the file gives them
   std::string_view line, tok[3];
-  bool first_data = true;
   std::int64_t candidate_line = 0;  // "n m" line kept as an edge until the end decides
   Index cand_n = 0, cand_m = 0;
   std::string candidate_text;
@@ -66,14 +165,13 @@ Triplets<double> parse_edges(LineCursor& cur, const std::string& name, std::int6
     if (cur.line_number() == 1) line = detail::strip_bom(line);
     if (cur.line_number() <= skip || is_comment_or_blank(line)) continue;
     const std::int64_t ln = cur.line_number();
-    const std::size_t n = detail::split(line, tok, 3);
-    if (first_data && opt.detect_header) {
-      first_data = false;
+    if (opt.detect_header) {
+      const std::size_t n = detail::split(line, tok, 3);
       if (is_word_header(tok, n)) {
         if (notes)
           notes->push_back(name + ":" + std::to_string(ln) + ": line " + quote(line) +
                            " is not an edge; skipped as a header");
-        continue;
+        break;
       }
       Index a, b;
       if (n == 2 && detail::parse_int(tok[0], a) && detail::parse_int(tok[1], b) && a >= 0 &&
@@ -84,30 +182,20 @@ Triplets<double> parse_edges(LineCursor& cur, const std::string& name, std::int6
         candidate_text = std::string(line);
       }
     }
-    first_data = false;
-    if (n < 2) fail(name, ln, "expected 'src dst [weight]', found " + std::to_string(n) + " field");
-    if (n > 3) {
-      std::string_view extra[4];
-      detail::split(line, extra, 4);
-      fail(name, ln,
-           "unexpected extra field " + quote(extra[3]) + " (expected 'src dst [weight]')");
-    }
     Index id[2];
-    for (int k = 0; k < 2; ++k) {
-      if (!detail::parse_int(tok[k], id[k]))
-        fail(name, ln, "vertex id " + detail::int_problem(tok[k]));
-      if (id[k] < base || id[k] - base >= kMaxId)
-        fail(name, ln,
-             "vertex id " + std::to_string(id[k]) + " out of range (ids are " +
-                 std::to_string(base) + "-based)");
-    }
-    double w = 1.0;
-    if (n == 3 && !detail::parse_real(tok[2], w))
-      fail(name, ln, "weight " + quote(tok[2]) + " is not a real number");
-    if (opt.pattern) w = 1.0;
-    check_entry_budget(t, budget, name, ln);
+    double w;
+    parse_edge(line, ln, opt, name, id, w);
+    check_entry_budget(t.size(), budget, name, ln);
     t.push(id[0] - base, id[1] - base, w, 2 * ln);
+    break;
   }
+  parse_rest(cur, t, nullptr, budget, name, [&](std::string_view l, std::int64_t ln, Part& p) {
+    if (is_comment_or_blank(l)) return true;
+    Index id[2];
+    double w;
+    parse_edge(l, ln, opt, name, id, w);
+    return push_checked(p, id[0] - base, id[1] - base, w, ln, budget);
+  });
   if (candidate_line > 0 && static_cast<Index>(t.size()) - 1 == cand_m) {
     // "n m" followed by exactly m edges over n vertices: a header (p2p-Gnutella31 copies).
     std::vector<Index> ids;
@@ -259,21 +347,14 @@ Matrix read_abc_lines(LineCursor& cur, const std::string& name, std::vector<std:
         "io::read_abc: labels are numbered by first appearance; base, compact_ids, nvertices "
         "and rectangular do not apply");
   const std::size_t budget = effective_budget(opt.memory_budget);
-  std::unordered_map<std::string, Index> id;
-  std::vector<std::string> names;
+  LabelTable names;
   Triplets<double> t;
   t.shown_base = 0;
-  std::string_view line, tok[3];
-  auto label = [&](std::string_view s) {
-    auto [it, inserted] = id.try_emplace(std::string(s), static_cast<Index>(names.size()));
-    if (inserted) names.emplace_back(s);
-    return it->second;
-  };
-  while (cur.next(line)) {
-    if (cur.line_number() == 1) line = strip_bom(line);
-    const std::size_t p = line.find_first_not_of(" \t\r\v\f");
-    if (p == std::string_view::npos || line[p] == '#') continue;
-    const std::int64_t ln = cur.line_number();
+  parse_rest(cur, t, &names, budget, name, [&](std::string_view line, std::int64_t ln, Part& p) {
+    if (ln == 1) line = strip_bom(line);
+    const std::size_t q = line.find_first_not_of(" \t\r\v\f");
+    if (q == std::string_view::npos || line[q] == '#') return true;
+    std::string_view tok[3];
     const std::size_t n = split(line, tok, 3);
     if (n < 2) fail(name, ln, "expected 'label label [weight]', found 1 field");
     if (n > 3) {
@@ -286,17 +367,18 @@ Matrix read_abc_lines(LineCursor& cur, const std::string& name, std::vector<std:
     if (n == 3 && !parse_real(tok[2], w))
       fail(name, ln, "weight " + quote(tok[2]) + " is not a real number");
     if (opt.pattern) w = 1.0;
-    check_entry_budget(t, budget, name, ln);
-    const Index a = label(tok[0]);
-    const Index b = label(tok[1]);
-    t.push(a, b, w, 2 * ln);
-  }
-  if (names.empty())
+    // Local ids in the chunk's first-appearance order; the merge renumbers them (the labels new
+    // in a chunk are new in the file in that order).
+    const Index a = p.labels.intern(tok[0]);
+    const Index b = p.labels.intern(tok[1]);
+    return push_checked(p, a, b, w, ln, budget);
+  });
+  if (names.size() == 0)
     fail(name, 0, "no label pairs: the file is empty or holds only blank and comment lines");
   EdgeListOptions fin = opt;
   fin.nvertices = static_cast<Index>(names.size());
   Matrix a = finish(t, fin, name, budget, nullptr);
-  if (labels) *labels = std::move(names);
+  if (labels) *labels = names.labels();
   return a;
 }
 

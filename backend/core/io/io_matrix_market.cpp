@@ -7,6 +7,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "backend/core/io/io_chunks.hpp"
 #include "backend/core/io/io_detail.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/io.hpp"
@@ -82,13 +83,16 @@ Header parse_banner(std::string_view line, const std::string& name, std::int64_t
   return h;
 }
 
+/// Neither blank nor a '%' comment.
+bool is_data_line(std::string_view line) {
+  const std::size_t p = line.find_first_not_of(" \t\r\v\f");
+  return p != std::string_view::npos && line[p] != '%';
+}
+
 /// The next line that is neither blank nor a '%' comment; false at the end.
 bool next_data_line(LineCursor& cur, std::string_view& line) {
-  while (cur.next(line)) {
-    std::size_t p = line.find_first_not_of(" \t\r\v\f");
-    if (p == std::string_view::npos || line[p] == '%') continue;
-    return true;
-  }
+  while (cur.next(line))
+    if (is_data_line(line)) return true;
   return false;
 }
 
@@ -143,6 +147,206 @@ T negate(T v, const std::string& name, std::int64_t line) {
   return static_cast<T>(-v);
 }
 
+/// What the entry lines must look like, for messages.
+const char* entry_form(const Header& h) {
+  return h.array ? "'value'" : (h.field == Field::pattern ? "'row col'" : "'row col value'");
+}
+
+/// Splits an entry line into exactly `want` fields; ParseError otherwise.
+void split_entry(std::string_view line, std::string_view* tok, std::size_t want, const Header& h,
+                 const std::string& name, std::int64_t ln) {
+  const std::size_t n = split(line, tok, want);
+  if (n < want)
+    fail(name, ln,
+         "expected " + std::string(entry_form(h)) + ", found " + std::to_string(n) + " field(s)");
+  if (n > want) {
+    std::string_view extra[4];
+    split(line, extra, want + 1);
+    fail(name, ln,
+         "unexpected extra field " + quote(extra[want]) + " (expected " + entry_form(h) + ")");
+  }
+}
+
+/// The budget the entries may take besides the row pointers (a declared count is never trusted
+/// for allocation: each entry takes at least 2 bytes of a file of known size).
+struct EntryBudget {
+  double row_bytes;
+  std::size_t max_entries, per_line, budget;
+  EntryBudget(const Header& h, Index nrows, std::size_t budget_bytes)
+      : row_bytes(kBytesPerRow * (static_cast<double>(nrows) + 1)),
+        max_entries(static_cast<std::size_t>(
+            std::max(0.0, (static_cast<double>(budget_bytes) - row_bytes)) / kBytesPerEntry)),
+        per_line(h.symmetry == Symmetry::general ? 1 : 2),
+        budget(budget_bytes) {}
+  /// Whether a line read with `held` entries before it is over the budget.
+  bool over(std::size_t held) const { return held + per_line > max_entries; }
+  [[noreturn]] void fail_at(const std::string& name, std::int64_t ln, std::size_t held) const {
+    check_budget(name, ln, row_bytes + kBytesPerEntry * static_cast<double>(held + per_line),
+                 budget, "the entries read up to this line");
+    fail(name, ln, "over the memory budget");  // not reached: over() held
+  }
+};
+
+template <class T>
+void reserve_entries(Triplets<T>& t, const LineCursor& cur, Index declared, const EntryBudget& eb) {
+  const std::int64_t size = cur.size_hint();
+  std::size_t guess = static_cast<std::size_t>(declared) * eb.per_line;
+  guess = std::min(guess, size > 0 ? static_cast<std::size_t>(size) / 2 : std::size_t{1} << 16);
+  t.reserve(std::min(guess, eb.max_entries));
+}
+
+[[noreturn]] void fail_too_many(const std::string& name, std::int64_t ln, Index declared,
+                                std::int64_t size_line) {
+  fail(name, ln,
+       "more entries than the " + std::to_string(declared) + " declared on line " +
+           std::to_string(size_line));
+}
+
+[[noreturn]] void fail_too_few(const std::string& name, const LineCursor& cur, Index count,
+                               Index declared, std::int64_t size_line) {
+  fail(name, std::max<std::int64_t>(cur.line_number(), 1),
+       "file ends after " + std::to_string(count) + " of the " + std::to_string(declared) +
+           " entries declared on line " + std::to_string(size_line));
+}
+
+/// Reads the values of an array file (column-major over the stored part) into triplets.
+template <class T>
+void read_array(LineCursor& cur, const Header& h, Index nrows, Index declared,
+                std::int64_t size_line, const EntryBudget& eb, Triplets<T>& t,
+                const std::string& name) {
+  reserve_entries(t, cur, declared, eb);
+  std::string_view line, tok[1];
+  Index count = 0;
+  Index ai = h.symmetry == Symmetry::skew_symmetric ? 1 : 0, aj = 0;
+  while (next_data_line(cur, line)) {
+    const std::int64_t ln = cur.line_number();
+    if (count == declared) fail_too_many(name, ln, declared, size_line);
+    split_entry(line, tok, 1, h, name, ln);
+    const Index i = ai, j = aj;
+    const T v = parse_value<T>(tok[0], h.field, name, ln);
+    // Advance column-major over the stored part: all rows, i >= j, or i > j.
+    const Index first_row = h.symmetry == Symmetry::general     ? 0
+                            : h.symmetry == Symmetry::symmetric ? aj + 1
+                                                                : aj + 2;
+    if (++ai >= nrows) {
+      ++aj;
+      ai = first_row;
+    }
+    if (eb.over(t.size())) eb.fail_at(name, ln, t.size());
+    t.push(i, j, v, 2 * ln);
+    if (i != j && h.symmetry == Symmetry::symmetric) t.push(j, i, v, 2 * ln + 1);
+    if (i != j && h.symmetry == Symmetry::skew_symmetric)
+      t.push(j, i, negate(v, name, ln), 2 * ln + 1);
+    ++count;
+  }
+  if (count < declared) fail_too_few(name, cur, count, declared, size_line);
+}
+
+/// A parsed chunk of coordinate entries: `lines` entry lines read, their entries (mirrors
+/// included) and where the chunk stopped.
+template <class T>
+struct EntryPart {
+  Triplets<T> t;
+  Index lines = 0;
+  ChunkStop stop;
+};
+
+/// Reads the entry lines of a coordinate file into triplets (symmetric expansion included), in
+/// parallel chunks (for_each_chunk) merged in file order with the sequential reader's checks
+/// where they depend on earlier lines: the declared count and the budget.
+template <class T>
+void read_coordinate(LineCursor& cur, const Header& h, Index nrows, Index ncols, Index declared,
+                     std::int64_t size_line, const EntryBudget& eb, Triplets<T>& t,
+                     const std::string& name) {
+  reserve_entries(t, cur, declared, eb);
+  const std::size_t want = h.field == Field::pattern ? 2 : 3;
+  std::vector<EntryPart<T>> parts(chunk_slots());
+  Index count = 0;  // entry lines merged
+  auto parse_line = [&](std::string_view line, std::int64_t ln, EntryPart<T>& p) {
+    // count and t are the merged chunks of the earlier blocks: stable while a block is parsed.
+    if (count + p.lines == declared) {  // one too many, or an earlier one: the merge names it
+      p.stop.line = ln;
+      return false;
+    }
+    std::string_view tok[3];
+    split_entry(line, tok, want, h, name, ln);
+    const Index i = parse_index(tok[0], "row", nrows, name, ln);
+    const Index j = parse_index(tok[1], "column", ncols, name, ln);
+    const T v = parse_value<T>(want == 3 ? tok[2] : std::string_view(), h.field, name, ln);
+    if (h.symmetry != Symmetry::general) {
+      const std::string pos = "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
+      if (i < j)
+        fail(name, ln,
+             "entry " + pos + " lies above the diagonal; a " +
+                 (h.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric") +
+                 " file stores only the lower triangle");
+      if (i == j && h.symmetry == Symmetry::skew_symmetric)
+        fail(name, ln,
+             "diagonal entry " + pos +
+                 " in a skew-symmetric file (its diagonal is zero and not stored)");
+    }
+    if (eb.over(t.size() + p.t.size())) {  // this line or an earlier one: the merge names it
+      p.stop.line = ln;
+      p.stop.checked = true;
+      return false;
+    }
+    const bool mirror = i != j && h.symmetry != Symmetry::general;
+    T mv = v;
+    if (mirror && h.symmetry == Symmetry::skew_symmetric) {
+      try {
+        mv = negate(v, name, ln);
+      } catch (...) {
+        p.stop.at(ln, true);  // after the budget check of its line
+        return false;
+      }
+    }
+    p.t.push(i, j, v, 2 * ln);
+    if (mirror) p.t.push(j, i, mv, 2 * ln + 1);
+    ++p.lines;
+    return true;
+  };
+  for_each_chunk(
+      cur,
+      [&](std::size_t slot, LineCursor& lines) {
+        EntryPart<T>& p = parts[slot];
+        p.t.clear();  // its memory kept for the next block
+        p.lines = 0;
+        p.stop = ChunkStop{};
+        parse_chunk_lines(lines, p.stop, [&](std::string_view line, std::int64_t ln) {
+          return !is_data_line(line) || parse_line(line, ln, p);
+        });
+      },
+      [&](std::size_t slot) {
+        EntryPart<T>& p = parts[slot];
+        // The first of this chunk's lines that is one too many, then the first over the budget,
+        // in line order as the sequential reader meets them (the count is checked first).
+        std::int64_t too_many = 0, over = 0;
+        std::size_t held_at_over = 0;
+        Index seen = 0;
+        for (std::size_t k = 0; k < p.t.size() && !(too_many || over); ++k) {
+          if (p.t.seq[k] & 1) continue;  // a mirror
+          const std::int64_t ln = p.t.seq[k] >> 1;
+          if (count + seen == declared)
+            too_many = ln;
+          else if (eb.over(t.size() + k))
+            over = ln, held_at_over = t.size() + k;
+          ++seen;
+        }
+        if (!(too_many || over) && p.stop.line) {
+          if (count + p.lines == declared)
+            too_many = p.stop.line;
+          else if (p.stop.checked && eb.over(t.size() + p.t.size()))
+            over = p.stop.line, held_at_over = t.size() + p.t.size();
+        }
+        if (too_many) fail_too_many(name, too_many, declared, size_line);
+        if (over) eb.fail_at(name, over, held_at_over);
+        if (p.stop.error) std::rethrow_exception(p.stop.error);
+        t.append(p.t, {});
+        count += p.lines;
+      });
+  if (count < declared) fail_too_few(name, cur, count, declared, size_line);
+}
+
 /// Reads the entries after the size line into triplets (symmetric expansion included).
 template <class T>
 void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, Index declared,
@@ -150,82 +354,11 @@ void read_entries(LineCursor& cur, const Header& h, Index nrows, Index ncols, In
                   const std::string& name) {
   t.nrows = nrows;
   t.ncols = ncols;
-  const std::size_t per_line = h.symmetry == Symmetry::general ? 1 : 2;
-  // Entries the budget allows besides the row pointers, checked as they arrive (a declared count
-  // is never trusted for allocation: each entry takes at least 2 bytes of a file of known size).
-  const double row_bytes = kBytesPerRow * (static_cast<double>(nrows) + 1);
-  const std::size_t max_entries = static_cast<std::size_t>(
-      std::max(0.0, (static_cast<double>(budget) - row_bytes)) / kBytesPerEntry);
-  const std::int64_t size = cur.size_hint();
-  std::size_t guess = static_cast<std::size_t>(declared) * per_line;
-  guess = std::min(guess, size > 0 ? static_cast<std::size_t>(size) / 2 : std::size_t{1} << 16);
-  t.reserve(std::min(guess, max_entries));
-  const std::size_t want = h.array ? 1 : (h.field == Field::pattern ? 2 : 3);
-  const char* form =
-      h.array ? "'value'" : (h.field == Field::pattern ? "'row col'" : "'row col value'");
-  std::string_view line, tok[3];
-  Index count = 0;
-  Index ai = 0, aj = 0;  // array position, column-major
-  if (h.array && h.symmetry == Symmetry::skew_symmetric) ai = 1;
-  while (next_data_line(cur, line)) {
-    const std::int64_t ln = cur.line_number();
-    if (count == declared)
-      fail(name, ln,
-           "more entries than the " + std::to_string(declared) + " declared on line " +
-               std::to_string(size_line));
-    const std::size_t n = split(line, tok, want);
-    if (n < want)
-      fail(name, ln,
-           "expected " + std::string(form) + ", found " + std::to_string(n) + " field(s)");
-    if (n > want) {
-      std::string_view extra[4];
-      split(line, extra, want + 1);
-      fail(name, ln, "unexpected extra field " + quote(extra[want]) + " (expected " + form + ")");
-    }
-    Index i, j;
-    T v;
-    if (h.array) {
-      i = ai;
-      j = aj;
-      v = parse_value<T>(tok[0], h.field, name, ln);
-      // Advance column-major over the stored part: all rows, i >= j, or i > j.
-      const Index first_row = h.symmetry == Symmetry::general     ? 0
-                              : h.symmetry == Symmetry::symmetric ? aj + 1
-                                                                  : aj + 2;
-      if (++ai >= nrows) {
-        ++aj;
-        ai = first_row;
-      }
-    } else {
-      i = parse_index(tok[0], "row", nrows, name, ln);
-      j = parse_index(tok[1], "column", ncols, name, ln);
-      v = parse_value<T>(want == 3 ? tok[2] : std::string_view(), h.field, name, ln);
-      if (h.symmetry != Symmetry::general) {
-        const std::string pos = "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
-        if (i < j)
-          fail(name, ln,
-               "entry " + pos + " lies above the diagonal; a " +
-                   (h.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric") +
-                   " file stores only the lower triangle");
-        if (i == j && h.symmetry == Symmetry::skew_symmetric)
-          fail(name, ln,
-               "diagonal entry " + pos +
-                   " in a skew-symmetric file (its diagonal is zero and not stored)");
-      }
-    }
-    if (t.size() + per_line > max_entries)
-      check_budget(name, ln, row_bytes + kBytesPerEntry * static_cast<double>(t.size() + per_line),
-                   budget, "the entries read up to this line");
-    t.push(i, j, v, 2 * ln);
-    if (i != j && h.symmetry == Symmetry::symmetric) t.push(j, i, v, 2 * ln + 1);
-    if (i != j && h.symmetry == Symmetry::skew_symmetric)
-      t.push(j, i, negate(v, name, ln), 2 * ln + 1);
-    ++count;
-  }
-  if (count < declared)
-    fail(name, std::max<std::int64_t>(cur.line_number(), 1),
-         "file ends after " + std::to_string(count) + " of the " + std::to_string(declared) +
-             " entries declared on line " + std::to_string(size_line));
+  const EntryBudget eb(h, nrows, budget);
+  if (h.array)
+    read_array(cur, h, nrows, declared, size_line, eb, t, name);
+  else
+    read_coordinate(cur, h, nrows, ncols, declared, size_line, eb, t, name);
 }
 
 template <class T>

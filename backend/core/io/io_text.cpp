@@ -306,6 +306,48 @@ bool LineCursor::next(std::string_view& line) {
   return true;
 }
 
+void LineCursor::next_block(std::string& out, std::size_t want) {
+  out.assign(view_.data(), view_.size());  // the unread bytes first (a partial line, a peek)
+  view_ = std::string_view();
+  std::size_t size = out.size();
+  while (!eof_) {
+    if (size >= want) {
+      const void* nl = memrchr(out.data(), '\n', size);
+      if (nl) {
+        // Whole lines go out; the partial last line waits for the next block.
+        const std::size_t end = static_cast<const char*>(nl) - out.data() + 1;
+        buf_.assign(out.data() + end, size - end);
+        view_ = buf_;
+        out.resize(end);
+        return;
+      }
+      if (size >= kMaxLine)
+        fail(name_, line_ + 1,
+             "line longer than " + std::to_string(kMaxLine >> 20) +
+                 " MiB (not a text matrix file?)");
+      want = 2 * size;
+    }
+    // Reads grow with what was read (64 KiB, then doubling up to `want`): a small file does
+    // not pay for a block-sized buffer.
+    out.resize(size + std::max(kChunk, std::min(size, want > size ? want - size : kChunk)));
+    std::size_t got = 0;
+    try {
+      got = src_->read(out.data() + size, out.size() - size);
+    } catch (...) {
+      if (size == 0) throw;
+      // Keep the whole lines read so far; their errors come before this one.
+      const void* nl = memrchr(out.data(), '\n', size);
+      size = nl ? static_cast<const char*>(nl) - out.data() + 1 : 0;
+      error_ = std::current_exception();
+      eof_ = true;
+      break;
+    }
+    if (got == 0) eof_ = true;
+    size += got;
+  }
+  out.resize(size);
+}
+
 std::string_view LineCursor::peek(std::size_t n) {
   while (view_.size() < n && fill()) {
   }
