@@ -305,11 +305,14 @@ int main(int argc, char** argv) try {
       add(
           "reduce scalar plus", "api", b_all,
           [&] { return gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps); }, c_all);
-      // The transpose's sort: path "kernel" is TransposeMethod::radix8 (the default), "kernel
-      // radix10" the 10-bit digits (transpose_topk_notes.md).
+      // The transpose's method: path "kernel" is TransposeMethod::radix8 (the default), "kernel
+      // radix10" the 10-bit digits, "kernel partition" the two counting passes
+      // (transpose_topk_notes.md).
       using cuda::TransposeMethod;
       const std::pair<const char*, TransposeMethod> methods[] = {
-          {"kernel", TransposeMethod::radix8}, {"kernel radix10", TransposeMethod::radix10}};
+          {"kernel", TransposeMethod::radix8},
+          {"kernel radix10", TransposeMethod::radix10},
+          {"kernel partition", TransposeMethod::partition}};
       for (const auto& [path, m] : methods)
         add(
             "transpose", path, b_tr,

@@ -1,11 +1,13 @@
-// GPU tests of cuda::transpose (the shared device transpose: a stable CUB radix sort by column)
-// against a naive host transpose (a stable counting sort written here): row pointers, row indices
-// and value bits must be equal exactly, for every TransposeMethod (8- and 10-bit radix digits).
-// Shapes: the degenerate catalog, and generated CSRs of 100k-1M entries: uniform columns,
-// power-law columns (a few columns of thousands of entries), one dense column, one dense row,
-// empty rows and columns, 1.5M columns (21-bit keys: a last 10-bit pass of one bit); every value
-// width (bool, 4 and 8 bytes: the packed-payload and the gather paths), 32- and 64-bit indices;
-// repeated runs equal; column top-k through each method's transposes against the cpu executor.
+// GPU tests of cuda::transpose (the shared device transpose: a stable sort by column) against a
+// naive host transpose (a stable counting sort written here): row pointers, row indices and value
+// bits must be equal exactly, for every TransposeMethod (8- and 10-bit radix digits, the two
+// counting passes). Shapes: the degenerate catalog, and generated CSRs of 100k-1M entries:
+// uniform columns (3,000: both partition passes), power-law columns (a few columns of thousands
+// of entries), one dense column (500: partition's single pass), one dense row, empty rows and
+// columns, 1.5M columns (21-bit keys: a last 10-bit radix pass of one bit, 11-bit partition
+// buckets); every value width (bool, 4 and 8 bytes: the packed-payload and the gather paths), 32-
+// and 64-bit indices; repeated runs equal; column top-k through each method's transposes against
+// the cpu executor.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -158,10 +160,13 @@ std::vector<Shape> large_shapes() {
 }
 
 constexpr cuda::TransposeMethod methods[] = {cuda::TransposeMethod::radix8,
-                                             cuda::TransposeMethod::radix10};
+                                             cuda::TransposeMethod::radix10,
+                                             cuda::TransposeMethod::partition};
 
 const char* method_name(cuda::TransposeMethod m) {
-  return m == cuda::TransposeMethod::radix8 ? " radix8" : " radix10";
+  return m == cuda::TransposeMethod::radix8    ? " radix8"
+         : m == cuda::TransposeMethod::radix10 ? " radix10"
+                                               : " partition";
 }
 
 /// Transposes `a` on the device by every method and checks it against the naive transpose.

@@ -13,6 +13,7 @@
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/radix_sort_wide.cuh"
 #include "backend/cuda/common/scan_total.cuh"
+#include "backend/cuda/common/transpose_partition.hpp"
 #include "ringblas/error.hpp"
 #include "semirings/cast.hpp"
 
@@ -209,6 +210,9 @@ template <class I>
 Matrix transpose_typed(const Matrix& a, TransposeMethod method, const Context& ctx) {
   using U = std::make_unsigned_t<I>;
   if constexpr (std::is_same_v<I, std::int32_t>) {
+    const int bits = column_bits(a.ncols(), 32);
+    if (method == TransposeMethod::partition && a.nnz() > 0 && bits <= partition_max_column_bits)
+      return transpose_partition(a, bits, ctx);
     if (type_size(a.type()) == 8) return transpose_packed<std::uint64_t>(a, method, ctx);
     if (type_size(a.type()) == 4) return transpose_packed<std::uint32_t>(a, method, ctx);
     if (type_size(a.type()) == 1) return transpose_packed<std::uint8_t>(a, method, ctx);

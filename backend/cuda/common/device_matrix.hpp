@@ -18,10 +18,12 @@ Matrix cast_values(Matrix a, Type t, const Context& ctx);
 
 /// How cuda::transpose sorts by column. radix8: CUB's own onesweep tuning (8-bit digits: 3
 /// passes for 17-24 bit column indices). radix10: the same sort with 10-bit digits (2 passes up
-/// to 2^20 columns, 1 up to 1,024), when nnz < 2^32; otherwise as radix8. radix8 stays the
-/// default until the GPU bench (bench_reduce_transpose, "radix10" rows) says otherwise
-/// (tests/bench/results/transpose_topk_notes.md).
-enum class TransposeMethod { radix8, radix10 };
+/// to 2^20 columns, 1 up to 1,024), when nnz < 2^32; otherwise as radix8. partition: two
+/// counting passes of our own that read the CSR and write the CSC directly, no pack and unpack
+/// steps (transpose_partition.cu), for 32-bit indices and up to 2^24 columns; otherwise as
+/// radix8. radix8 stays the default until the GPU bench (bench_reduce_transpose's "radix10" and
+/// "partition" rows) says otherwise (tests/bench/results/transpose_topk_notes.md).
+enum class TransposeMethod { radix8, radix10, partition };
 
 /// aᵀ of a device matrix, computed on the device with a stable CUB radix sort of the column
 /// indices (rows stay sorted within each output row). Keeps a's index and value types.
