@@ -254,7 +254,7 @@ TEST_F(TransposeGpu, ColumnTopKThroughEveryMethodMatchesCpu) {
 }
 
 // Small enough for compute-sanitizer memcheck/racecheck: both transpose paths (8- and 1-byte
-// values, 32- and 64-bit indices), each method.
+// values, 32- and 64-bit indices), each method, partition with one pass and with two.
 TEST_F(TransposeGpu, SanitizerSubset) {
   Context gpu(Backend::cuda);
   const Matrix a = generated(
@@ -262,6 +262,12 @@ TEST_F(TransposeGpu, SanitizerSubset) {
       [](Index, Rng& g) { return Index(g.between(0, 12)); },
       [](double u) { return Index(300 * u * u); });
   check("sanitizer subset", a, gpu);
+  // 5000 columns: both of partition's passes (300 columns above: its single pass).
+  const Matrix w = generated(
+      4000, 5000, Type::fp32, IndexType::i32, 11,
+      [](Index, Rng& g) { return Index(g.between(0, 12)); },
+      [](double u) { return Index(5000 * u * u); });
+  check("sanitizer subset 5000 columns", w, gpu);
   const Matrix b = generated(
       3000, 200, Type::boolean, IndexType::i64, 10, [](Index, Rng&) { return Index(6); },
       [](double u) { return Index(200 * u); });
