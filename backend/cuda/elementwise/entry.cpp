@@ -254,6 +254,9 @@ void apply(Matrix& C, const Matrix* M, Accum accum, IndexUnaryOpCode op, Index t
 void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scalar& thunk,
             const Matrix& A, const Descriptor& d, Context& ctx) {
   check_common("select", d, accum, true);
+  if (d.variant == Variant::row_filter)
+    if (const auto why = can_implement_select_row_filter(C, op))
+      throw NotImplemented("select: variant row_filter: " + *why);
   const bool topk = op == SelectOpCode::row_topk || op == SelectOpCode::col_topk;
   const Index k = thunk.as<std::int64_t>();
   if (topk && k < 0)
@@ -269,8 +272,6 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
                   empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);
   Matrix hold;
   if (d.variant == Variant::row_filter) {
-    if (const auto why = can_implement_select_row_filter(C, op))
-      throw NotImplemented("select: variant row_filter: " + *why);
     const Matrix& a = prepare_operand(A, d.transpose_a, it, std::nullopt, hold, ctx);
     return finish("select", what + " (row_filter: count + scan + fill by rows)", C, M, accum, d,
                   elementwise::select_rows(a, op, thunk, ctx), ctx);

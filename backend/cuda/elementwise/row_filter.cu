@@ -11,6 +11,7 @@
 // writes and re-reads 4 k nnz positions besides and gathers by position.
 // G = 32 when rows average at least Policy::merge_warp_min_avg entries, else 8 (short rows would
 // leave most of a warp idle). Rows stay in column order. No shared memory.
+#include <cstdint>
 #include <string>
 
 #include "backend/cuda/common/device_array.cuh"
@@ -32,16 +33,19 @@ struct KeepByValue {
 };
 
 /// A value mask with A's pattern: keeps entry p when the mask's value p is nonzero (GrB's cast
-/// of a mask value to bool), or when it is zero for a complemented mask. Read as the unsigned
-/// word U of the mask type's width, `magnitude` clearing a float's sign bit (-0 is zero, NaN
-/// is not), so that the mask's type costs three instantiations (1, 4, 8 bytes), not five.
-template <class U>
+/// of a mask value to bool), or when it is zero for a complemented mask. Read as an unsigned word
+/// of the mask type's width (1, 4 or 8 bytes; uniform across the grid), `magnitude` clearing a
+/// float's sign bit (-0 is zero, NaN is not), so that the mask's type costs no instantiations.
 struct KeepByMask {
-  const U* m;
-  U magnitude;
+  const void* m;
+  int width;
+  std::uint64_t magnitude;
   bool complement;
   __device__ bool operator()(std::size_t p) const {
-    return ((m[p] & magnitude) != U(0)) != complement;
+    const std::uint64_t w = width == 1   ? static_cast<const std::uint8_t*>(m)[p]
+                            : width == 4 ? static_cast<const std::uint32_t*>(m)[p]
+                                         : static_cast<const std::uint64_t*>(m)[p];
+    return ((w & magnitude) != 0) != complement;
   }
 };
 
@@ -62,32 +66,39 @@ struct EmitMap {
   }
 };
 
-/// A group of G lanes per row. Fill = false: out_rp[r] = entries of row r that keep(p) keeps.
-/// Fill = true: writes them (column, emit(p, r, column)) from out_rp[r] on.
-template <int G, bool Fill, class V, class I, class Keep, class Emit>
+/// A group of G lanes per row: out_rp[r] = entries of row r that keep(p) keeps. Lanes count on
+/// their own and reduce once, so that nothing orders the loads of a long row.
+template <int G, class I, class Keep>
 __global__ void __launch_bounds__(Policy::block)
-    k_row_filter(Index nrows, const I* rp, const I* ci, Keep keep, Emit emit, I* out_rp, I* o_ci,
-                 V* o_v) {
+    k_row_count(Index nrows, const I* rp, Keep keep, I* out_rp) {
   const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (r >= nrows) return;  // r is the same for the whole group
+  const unsigned lane = threadIdx.x % G;
+  const I e = rp[r + 1];
+  unsigned n = 0;
+#pragma unroll 4
+  for (I p = rp[r] + I(lane); p < e; p += I(G)) n += keep(std::size_t(p)) ? 1u : 0u;
+  const unsigned total = __reduce_add_sync(group_mask<G>(), n);
+  if (lane == 0) out_rp[r] = I(total);
+}
+
+/// The same groups write row r's kept entries (column, emit(p, r, column)) from out_rp[r] on,
+/// Policy::items chunks of G at a time: every chunk's loads first (they do not depend on the
+/// write positions), then a ballot per chunk.
+template <int G, class V, class I, class Keep, class Emit>
+__global__ void __launch_bounds__(Policy::block)
+    k_row_fill(Index nrows, const I* rp, const I* ci, Keep keep, Emit emit, const I* out_rp,
+               I* o_ci, V* o_v) {
+  const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+  if (r >= nrows) return;
   const unsigned lane = threadIdx.x % G, gm = group_mask<G>(), below = lanes_below_me() & gm;
   const I b = rp[r], e = rp[r + 1];
-  if constexpr (!Fill) {
-    // Lanes count on their own and reduce once, so that nothing orders the loads of a long row.
-    unsigned n = 0;
-#pragma unroll 4
-    for (I p = b + I(lane); p < e; p += I(G)) n += keep(std::size_t(p)) ? 1u : 0u;
-    const unsigned total = __reduce_add_sync(gm, n);
-    if (lane == 0) out_rp[r] = I(total);
-    return;
-  }
   constexpr int U = Policy::items;
   I o = out_rp[r];
   for (I base = b; base < e; base += I(G * U)) {  // the bounds are the group's: uniform
     bool k[U];
     I c[U];
     V z[U];
-    // Every chunk's loads first (independent of the write positions), then the ballots.
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const I p = base + I(u * G) + I(lane);
@@ -110,38 +121,48 @@ __global__ void __launch_bounds__(Policy::block)
   }
 }
 
-template <int G, bool Fill, class V, class I, class Keep, class Emit>
-void launch_row_filter(const Matrix& A, Keep keep, Emit emit, I* out_rp, I* o_ci, V* o_v,
-                       const Context& ctx) {
-  const Index n = A.nrows();
-  cudaStream_t s = stream_of(ctx);
-  k_row_filter<G, Fill, V, I><<<blocks_for(std::size_t(n) * G), Policy::block, 0, s>>>(
-      n, A.row_ptr().as<I>(), A.col_idx().as<I>(), keep, emit, out_rp, o_ci, o_v);
-  RINGBLAS_CHECK_LAUNCH(Fill ? "k_row_filter<fill>" : "k_row_filter<count>", s, ctx.debug_sync);
-}
+/// Both passes at group size G (a warp, or 8 lanes for short rows).
+template <int G, class V, class I, class Keep, class Emit>
+struct RowFilter {
+  static void count(const Matrix& A, Keep keep, I* out_rp, const Context& ctx) {
+    cudaStream_t s = stream_of(ctx);
+    const Index n = A.nrows();
+    k_row_count<G, I><<<blocks_for(std::size_t(n) * G), Policy::block, 0, s>>>(
+        n, A.row_ptr().as<I>(), keep, out_rp);
+    RINGBLAS_CHECK_LAUNCH("k_row_count", s, ctx.debug_sync);
+  }
+  static void fill(const Matrix& A, Keep keep, Emit emit, const I* out_rp, I* o_ci, V* o_v,
+                   const Context& ctx) {
+    cudaStream_t s = stream_of(ctx);
+    const Index n = A.nrows();
+    k_row_fill<G, V, I><<<blocks_for(std::size_t(n) * G), Policy::block, 0, s>>>(
+        n, A.row_ptr().as<I>(), A.col_idx().as<I>(), keep, emit, out_rp, o_ci, o_v);
+    RINGBLAS_CHECK_LAUNCH("k_row_fill", s, ctx.debug_sync);
+  }
+};
 
 /// T = the entries of A (device) that keep(p) keeps, valued emit(p, i, j), in A's types.
 template <class V, class I, class Keep, class Emit>
 Matrix filter_rows(const Matrix& A, Keep keep, Emit emit, const Context& ctx) {
+  using Warp = RowFilter<32, V, I, Keep, Emit>;
+  using Eight = RowFilter<8, V, I, Keep, Emit>;
   const Index n = A.nrows();
   const bool warp = n > 0 && double(A.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
-  auto pass = [&](auto fill, I* out_rp, I* o_ci, V* o_v) {
-    constexpr bool Fill = decltype(fill)::value;
-    if (warp)
-      launch_row_filter<32, Fill>(A, keep, emit, out_rp, o_ci, o_v, ctx);
-    else
-      launch_row_filter<8, Fill>(A, keep, emit, out_rp, o_ci, o_v, ctx);
-  };
   device_array<I> rp(std::size_t(n) + 1, ctx);
   if (n > 0 && A.nnz() > 0)
-    pass(std::false_type{}, rp.data(), nullptr, nullptr);
+    warp ? Warp::count(A, keep, rp.data(), ctx) : Eight::count(A, keep, rp.data(), ctx);
   else
     rp.fill_zero(ctx);
   // rp[n] is never read: the scan's last output is the sum of the n counts before it.
   const I nnz = exclusive_scan_total(rp.data(), std::size_t(n) + 1, ctx);
   device_array<I> ci(std::size_t(nnz), ctx);
   device_array<V> vals(std::size_t(nnz), ctx);
-  if (nnz > 0) pass(std::true_type{}, rp.data(), ci.data(), vals.data());
+  if (nnz > 0) {
+    if (warp)
+      Warp::fill(A, keep, emit, rp.data(), ci.data(), vals.data(), ctx);
+    else
+      Eight::fill(A, keep, emit, rp.data(), ci.data(), vals.data(), ctx);
+  }
   return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
                               rp.release(), ci.release(), vals.release());
 }
@@ -173,30 +194,19 @@ Matrix map_value_masked(const Matrix& A, const Matrix& M, bool complement, const
   require_device(M, "cuda elementwise::map_value_masked (mask)");
   if (M.nnz() != A.nnz() || M.nrows() != A.nrows())
     throw InvalidValue("cuda elementwise::map_value_masked: the mask must have A's pattern");
-  // The mask's values as unsigned words of their width (bool: one byte, 0 or 1).
-  auto run = [&](auto word, auto magnitude) {
-    using U = decltype(word);
-    const KeepByMask<U> keep{M.values().as<U>(), U(magnitude), complement};
-    return visit_type(A.type(), [&](auto v) {
-      return visit_index_type(A.index_type(), [&](auto i) {
-        using V = decltype(v);
-        return filter_rows<V, decltype(i)>(A, keep, EmitMap<V>{map_args<V>(f), A.values().as<V>()},
-                                           ctx);
-      });
+  const bool is_float = M.type() == Type::fp32 || M.type() == Type::fp64;
+  const int width = int(type_size(M.type()));
+  const std::uint64_t all = width == 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * width)) - 1;
+  const KeepByMask keep{M.values().data(), width,
+                        is_float ? all >> 1 : all,  // a float's sign bit cleared
+                        complement};
+  return visit_type(A.type(), [&](auto v) {
+    return visit_index_type(A.index_type(), [&](auto i) {
+      using V = decltype(v);
+      return filter_rows<V, decltype(i)>(A, keep, EmitMap<V>{map_args<V>(f), A.values().as<V>()},
+                                         ctx);
     });
-  };
-  switch (M.type()) {
-    case Type::boolean:
-      return run(std::uint8_t(0), std::uint8_t(0xff));
-    case Type::int32:
-      return run(std::uint32_t(0), ~std::uint32_t(0));
-    case Type::fp32:
-      return run(std::uint32_t(0), ~std::uint32_t(0) >> 1);
-    case Type::int64:
-      return run(std::uint64_t(0), ~std::uint64_t(0));
-    default:  // fp64
-      return run(std::uint64_t(0), ~std::uint64_t(0) >> 1);
-  }
+  });
 }
 
 }  // namespace ringblas::cuda::elementwise
