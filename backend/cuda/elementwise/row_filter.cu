@@ -56,13 +56,23 @@ struct EmitCopy {
   __device__ V operator()(std::size_t p, std::int64_t, std::int64_t) const { return x[p]; }
 };
 
+/// map_value out of line: inlined into k_row_fill's row loop, its switches over the map's
+/// runtime kind and operator are loop-invariant, and the compiler copied the loop for each case
+/// (cicc ran for over 15 minutes on this file); a call per kept entry costs a few instructions
+/// of a pass bound by memory.
+template <class V>
+__device__ __noinline__ V map_value_out_of_line(MapArgs<V> a, V x, std::int64_t i,
+                                                std::int64_t j) {
+  return map_value(a, x, i, j);
+}
+
 /// The kept entry's value mapped (apply: z = f(a, i, j)).
 template <class V>
 struct EmitMap {
   MapArgs<V> a;
   const V* x;
   __device__ V operator()(std::size_t p, std::int64_t i, std::int64_t j) const {
-    return map_value(a, x[p], i, j);
+    return map_value_out_of_line(a, x[p], i, j);
   }
 };
 
@@ -200,11 +210,15 @@ Matrix map_value_masked(const Matrix& A, const Matrix& M, bool complement, const
   const KeepByMask keep{M.values().data(), width,
                         is_float ? all >> 1 : all,  // a float's sign bit cleared
                         complement};
+  // The identity (a masked copy, Markov clustering's pruning) copies values without the call.
+  const bool copy = f.kind == MapOp::Kind::unary && f.unary == UnaryOpCode::identity;
   return visit_type(A.type(), [&](auto v) {
     return visit_index_type(A.index_type(), [&](auto i) {
       using V = decltype(v);
-      return filter_rows<V, decltype(i)>(A, keep, EmitMap<V>{map_args<V>(f), A.values().as<V>()},
-                                         ctx);
+      using I = decltype(i);
+      const V* x = A.values().as<V>();
+      return copy ? filter_rows<V, I>(A, keep, EmitCopy<V>{x}, ctx)
+                  : filter_rows<V, I>(A, keep, EmitMap<V>{map_args<V>(f), x}, ctx);
     });
   });
 }
