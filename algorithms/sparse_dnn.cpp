@@ -49,18 +49,22 @@ Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCall
 /// The fused chain: the network prepared on the device, the sparse features (images x neurons)
 /// in, the surviving images' ids out, and, when `scores` is given, their final activations as the
 /// rows of an images x neurons sparse matrix.
-std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx, const LayerCallback& on_layer,
-                             InferStats* stats, Matrix* scores) {
+std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx,
+                             const LayerCallback& on_layer, InferStats* stats, Matrix* scores,
+                             SparseUpload upload = SparseUpload::csr) {
   LayerChainStats prep;
-  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx, &prep);
+  const SparseNetwork prepared =
+      prepare_network(net.weights, net.bias, net.ymax, ctx, &prep, upload);
   LayerChainOptions opt;
   opt.on_layer = on_layer;
+  opt.upload = upload;
   DenseMatrix survivors;
   const std::vector<Index> ids =
       mxm_layers(prepared, y0, opt, stats ? &stats->chain : nullptr, ctx, scores ? &survivors : nullptr);
   if (stats) {
     stats->fused = true;
     stats->chain.prepare_ms = prep.prepare_ms;
+    stats->weight_bytes_in = prep.bytes_in;
   }
   if (scores) {
     // Surviving images keep their nonzero activations; every other row is empty.
@@ -214,7 +218,8 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
 }
 
 std::vector<Index> infer_categories(const Network& net, const Matrix& features, Context& ctx,
-                                    const LayerCallback& on_layer, InferStats* stats) {
+                                    const LayerCallback& on_layer, InferStats* stats,
+                                    SparseUpload upload) {
   net.check();
   if (stats) *stats = InferStats{};
   if (features.ncols() != net.neurons)
@@ -229,7 +234,7 @@ std::vector<Index> infer_categories(const Network& net, const Matrix& features, 
   }
   // The features go as they are (host or device, any value type): mxm_layers uploads the sparse
   // arrays and builds the dense layout on the device.
-  return run_fused(net, features, ctx, on_layer, stats, nullptr);
+  return run_fused(net, features, ctx, on_layer, stats, nullptr, upload);
 }
 
 std::vector<Index> categories(const Matrix& scores) {

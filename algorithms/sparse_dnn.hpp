@@ -48,6 +48,8 @@ using LayerCallback = std::function<void(Index layer, Index active_images)>;
 struct InferStats {
   bool fused = false;     ///< the layers ran as the fused sparse_layer chain on the GPU
   LayerChainStats chain;  ///< when fused: preparation (prepare_network), layers, transfers (ms)
+  /// When fused: the weight bytes prepare_network sent (chain.bytes_in: the features').
+  std::size_t weight_bytes_in = 0;
 };
 
 /// Y_L for Y_0 = features (images x neurons, any value type; fp32 result on the host). On the
@@ -61,10 +63,12 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx = default_
 
 /// categories(infer(net, features, ...)) without building Y_L where the fused chain runs: the
 /// network is prepared on the device (prepare_network), the features cross the bus in sparse
-/// form and only the ids of the images still active after the last layer come back.
+/// form (`upload`: how the weights and the features go, SparseUpload) and only the ids of the
+/// images still active after the last layer come back.
 std::vector<Index> infer_categories(const Network& net, const Matrix& features,
                                     Context& ctx = default_context(),
-                                    const LayerCallback& on_layer = {}, InferStats* stats = nullptr);
+                                    const LayerCallback& on_layer = {}, InferStats* stats = nullptr,
+                                    SparseUpload upload = SparseUpload::csr);
 
 /// The rows of `scores` that hold at least one entry, ascending (0-based image ids).
 std::vector<Index> categories(const Matrix& scores);

@@ -23,6 +23,25 @@ std::optional<std::string> can_implement_apply(const Matrix&, const Matrix*, Acc
 std::optional<std::string> can_implement_select(const Matrix&, const Matrix*, Accum, SelectOpCode, const Scalar&, const Matrix&, const Descriptor&) { return runs; }
 std::optional<std::string> can_implement_kronecker(const Matrix&, const Matrix*, Accum, BinaryOpCode, const Matrix&, const Matrix&, const Descriptor&) { return runs; }
 
+// row_filter (elementwise/row_filter.cu): select by value; apply under a mask that is A itself,
+// which is then read per entry in place of a mask structure and a merge.
+std::optional<std::string> can_implement_select_row_filter(const Matrix&, SelectOpCode op) {
+  if (op == SelectOpCode::row_topk || op == SelectOpCode::col_topk || op == SelectOpCode::tril ||
+      op == SelectOpCode::triu || op == SelectOpCode::diag || op == SelectOpCode::offdiag)
+    return std::string("not a value predicate (row_filter tests each entry's value)");
+  return runs;
+}
+std::optional<std::string> can_implement_apply_row_filter(const Matrix& C, const Matrix* mask,
+                                                          const Matrix& A, const Descriptor& desc) {
+  if (!mask || mask != &A)
+    return std::string("the mask is not A itself (row_filter reads the mask per entry of A)");
+  if (desc.transpose_a) return std::string("A is transposed (then the mask's pattern is not A's)");
+  if (A.location() != Location::device) return std::string("A (the mask) is on the host");
+  if (C.nnz() != 0)
+    return std::string("C has entries (row_filter writes an empty C: no merge with C)");
+  return runs;
+}
+
 // reduce family: every monoid and type.
 std::optional<std::string> can_implement_reduce(const Vector&, const Vector*, Accum, MonoidCode, const Matrix&, ReduceDim, const Descriptor&) { return runs; }
 std::optional<std::string> can_implement_reduce(MonoidCode, const Matrix&) { return runs; }

@@ -117,9 +117,10 @@ DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, flo
   not_compiled("mxm_layers");
 }
 SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
-                              LayerChainStats*, Context&) {
+                              LayerChainStats*, SparseUpload, Context&) {
   not_compiled("prepare_network");
 }
+std::size_t reserve_staging(Context&) { return 0; }
 std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,
                                LayerChainStats*, DenseMatrix*, Context&) {
   not_compiled("mxm_layers");

@@ -36,6 +36,9 @@ constexpr const char* kUsage =
     "  --baseline-ms T  (G > 1) the 1-rank run's \"layers: T ms\", for the scaling efficiency\n"
     "                   T / (G x layers time of the G ranks)\n"
     "  --backend B      auto (default), cpu, cuda, verify\n"
+    "  --upload U       how weights and images cross the bus on the GPU: csr (default, the arrays\n"
+    "                   as stored) or packed (16-bit indices where they fit, one value for runs\n"
+    "                   of equal values, pinned staging overlapping packing, copy and decoding)\n"
     "  --progress P     print a progress line every P layers (default: every L/10 from 100 "
     "layers)\n"
     "  --trace          print dispatch decisions to stderr\n"
@@ -72,9 +75,7 @@ int run_single(const SpdnnOptions& opt) {
   // The CUDA context and the device pool are created before timing (a process's one-time
   // start-up, like reading the files).
   const bool on_gpu = opt.backend == Backend::cuda || (opt.backend == Backend::automatic && cuda_available());
-  if (on_gpu)
-    std::printf("device pool: %.1f MB reserved before timing\n",
-                double(reserve_device_pool(p.net, p.count, ctx)) / 1e6);
+  if (on_gpu) reserve_start_up(opt, p.net, p.count, ctx, true);
   // The whole inference after reading: weight preparation, features in, layers, categories back.
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Index> got = sparse_dnn::infer_categories(
@@ -83,7 +84,7 @@ int run_single(const SpdnnOptions& opt) {
         if (p.progress > 0 && (k % p.progress == 0 || k == opt.layers))
           std::printf("  layer %lld: %lld images active\n", (long long)k, (long long)active);
       },
-      &stats);
+      &stats, opt.upload);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double edges = double(p.count) * double(p.net.edges());
@@ -99,6 +100,10 @@ int run_single(const SpdnnOptions& opt) {
                 stats.chain.prepare_ms, stats.chain.transfer_ms, layers_ms,
                 seconds * 1e3 - stats.chain.prepare_ms - stats.chain.transfer_ms - layers_ms,
                 seconds * 1e3 / layers_ms);
+  if (stats.fused)
+    std::printf("sent to the device (--upload %s): weights %.1f MB, images %.1f MB\n",
+                opt.upload == SparseUpload::packed ? "packed" : "csr",
+                double(stats.weight_bytes_in) / 1e6, double(stats.chain.bytes_in) / 1e6);
   return check_spdnn_truth(opt, p, got);
 }
 }  // namespace
@@ -116,6 +121,7 @@ int cmd_spdnn(Args& args) {
   const auto rebalance_opt = args.option("--rebalance-after");
   const auto threshold_opt = args.option("--rebalance-threshold");
   const auto baseline_opt = args.option("--baseline-ms");
+  const auto upload_opt = args.option("--upload");
   SpdnnOptions opt;
   opt.trace = args.flag("--trace");
   args.positionals(0, 0);
@@ -135,6 +141,11 @@ int cmd_spdnn(Args& args) {
     opt.rebalance_threshold = parse_real(args, "--rebalance-threshold", *threshold_opt) / 100.0;
   if (baseline_opt) opt.baseline_ms = parse_real(args, "--baseline-ms", *baseline_opt);
   opt.backend = parse_backend(backend_opt.value_or("auto"));
+  if (upload_opt) {
+    if (*upload_opt != "csr" && *upload_opt != "packed")
+      args.usage_error("--upload needs csr or packed, got '" + *upload_opt + "'");
+    opt.upload = *upload_opt == "packed" ? SparseUpload::packed : SparseUpload::csr;
+  }
   if (opt.gpus == 1) {
     if (opt.rebalance_after > 0) args.usage_error("--rebalance-after needs --gpus G > 1");
     return run_single(opt);

@@ -168,8 +168,9 @@ struct RankStats {
   double active_before = 0, active_after = 0;  ///< active rows at the cut, before/after moving
   double categories = 0;
   double fused = 0;  ///< 1 when the layers ran as the fused GPU chain
+  double transfer_s = 0;  ///< features in and ids out (fused chain only)
 };
-constexpr int kStatFields = 11;
+constexpr int kStatFields = 12;
 static_assert(sizeof(RankStats) == kStatFields * sizeof(double));
 
 /// The layers of `net` on `slice`, then its rows still active (their activations are needed
@@ -177,12 +178,12 @@ static_assert(sizeof(RankStats) == kStatFields * sizeof(double));
 /// back); adds the layer time to *layer_s.
 sd::FeatureSlice run_layers(const sd::Network& net, const sd::FeatureSlice& slice, Context& ctx,
                             const sd::LayerCallback& progress, RankStats& st, double* layer_s,
-                            bool last) {
+                            bool last, SparseUpload upload) {
   sd::InferStats is;
   const auto t0 = clock_type::now();
   sd::FeatureSlice out;
   if (last) {
-    for (Index i : sd::infer_categories(net, slice.rows, ctx, progress, &is))
+    for (Index i : sd::infer_categories(net, slice.rows, ctx, progress, &is, upload))
       out.ids.push_back(slice.ids[std::size_t(i)]);
   } else {
     out = sd::active_rows(sd::infer(net, slice.rows, ctx, progress, &is), slice.ids);
@@ -190,6 +191,7 @@ sd::FeatureSlice run_layers(const sd::Network& net, const sd::FeatureSlice& slic
   const double wall = seconds_since(t0);
   *layer_s += is.fused ? is.chain.inference_ms / 1e3 : wall;
   st.prepare_s += is.fused ? is.chain.prepare_ms / 1e3 : 0.0;
+  st.transfer_s += is.fused ? is.chain.transfer_ms / 1e3 : 0.0;
   st.fused = is.fused ? 1.0 : st.fused;
   return out;
 }
@@ -268,17 +270,18 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
     };
   };
   on_all_ranks(mpi, "reserving device memory", [&] {
-    if (on_gpu) reserve_device_pool(head, Index(slice.ids.size()), ctx);  // start-up, not inference
+    if (on_gpu)
+      reserve_start_up(opt, head, Index(slice.ids.size()), ctx, root);  // start-up, not inference
   });
   RankStats st;
   st.first = double(ranges[std::size_t(rank)].begin);
   st.last = double(ranges[std::size_t(rank)].end);
   MPI_Barrier(MPI_COMM_WORLD);
   const auto t0 = clock_type::now();
-  on_all_ranks(mpi, "inference",
-               [&] {
-                 slice = run_layers(head, slice, ctx, progress(0), st, &st.head_s, tail.layers() == 0);
-               });
+  on_all_ranks(mpi, "inference", [&] {
+    slice =
+        run_layers(head, slice, ctx, progress(0), st, &st.head_s, tail.layers() == 0, opt.upload);
+  });
   st.active_before = st.active_after = double(slice.ids.size());
   double imbalance = 0;
   bool moved = false;
@@ -303,8 +306,9 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
     }
     st.exchange_s = seconds_since(tx);
     st.active_after = double(slice.ids.size());
-    on_all_ranks(mpi, "inference after the cut",
-                 [&] { slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s, true); });
+    on_all_ranks(mpi, "inference after the cut", [&] {
+      slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s, true, opt.upload);
+    });
   }
   on_all_ranks(mpi, "device check", [&] {
     if (on_gpu && !current_device_is(dev.device))
@@ -349,10 +353,10 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
       fused = fused && s.fused != 0;
       std::printf(
           "rank %d: %lld images, layers %.3f ms, %.3f TeraEdges/s, %lld categories (wall %.4f s, "
-          "weight preparation %.1f ms)",
+          "weight preparation %.1f ms, features in and ids out %.1f ms)",
           r, (long long)(s.last - s.first), 1e3 * (s.head_s + s.tail_s),
           (s.last - s.first) * e / (s.head_s + s.tail_s) / 1e12, (long long)s.categories, s.wall_s,
-          1e3 * s.prepare_s);
+          1e3 * s.prepare_s, 1e3 * s.transfer_s);
       if (tail.layers() > 0)
         std::printf(" | layers 1-%lld %.3f ms, active %lld -> %lld after the exchange (%.3f ms)",
                     (long long)cut, 1e3 * s.head_s, (long long)s.active_before,

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "ringblas/buffer.hpp"
@@ -38,12 +39,17 @@ SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt) {
   return p;
 }
 
-std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx) {
+void reserve_start_up(const SpdnnOptions& opt, const sparse_dnn::Network& net, Index images,
+                      Context& ctx, bool print) {
   const std::size_t activations = 3 * std::size_t(net.neurons) * std::size_t(images) * sizeof(float);
   const std::size_t weights = 64 * std::size_t(net.edges());  // upload, transpose, ranks, blob
   const std::size_t bytes = activations + weights;
   { const Buffer reserve(bytes, Location::device, &ctx); }
-  return bytes;
+  const std::size_t pinned = opt.upload == SparseUpload::packed ? reserve_upload_staging(ctx) : 0;
+  if (print)
+    std::printf(
+        "device pool: %.1f MB reserved before timing%s\n", double(bytes) / 1e6,
+        pinned ? (", pinned staging: " + std::to_string(pinned >> 20) + " MB").c_str() : "");
 }
 
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra) {

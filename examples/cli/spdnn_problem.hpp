@@ -8,6 +8,7 @@
 #include "algorithms/sparse_dnn.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
+#include "ringblas/sparse_layer.hpp"
 
 namespace ringblas::cli {
 
@@ -22,6 +23,7 @@ struct SpdnnOptions {
   Index rebalance_after = 0;         ///< 0: never rebalance
   double rebalance_threshold = 0.1;  ///< rebalance when max/mean - 1 of the active rows exceeds it
   double baseline_ms = 0;            ///< 1-rank time for the scaling efficiency (0: not given)
+  SparseUpload upload = SparseUpload::csr;  ///< how weights and images cross the bus (--upload)
 };
 
 struct SpdnnProblem {
@@ -42,8 +44,10 @@ SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt);
 /// Device memory the fused chain will take for `images` images of `net` (the dense activations,
 /// three copies, and the weights' preparation), allocated once and freed into the device pool
 /// before the timed inference, so that the pool's one-time growth (and the CUDA context
-/// creation) is start-up, not inference, as reading the files is. Returns the bytes reserved.
-std::size_t reserve_device_pool(const sparse_dnn::Network& net, Index images, Context& ctx);
+/// creation) is start-up, not inference, as reading the files is; with --upload packed also the
+/// pinned staging (reserve_upload_staging). Prints what it reserved.
+void reserve_start_up(const SpdnnOptions& opt, const sparse_dnn::Network& net, Index images,
+                      Context& ctx, bool print);
 
 /// The "spdnn: N neurons x L layers, ..." header line.
 void print_spdnn_header(const SpdnnOptions& opt, const SpdnnProblem& p, const std::string& extra);

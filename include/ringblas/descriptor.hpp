@@ -15,12 +15,14 @@ namespace ringblas {
 /// Kernel variants; the same name is used by the backend folder, the trace, the tests and the
 /// benchmarks. `automatic` lets dispatch choose by cost. `elementwise` (ewise_add, ewise_mult,
 /// apply, select, kronecker), `reduce`, `transpose`, `extract` and `assign` name the cuda kernels
-/// of those operations (`ringblas kernels` lists every operation's variants).
+/// of those operations; `row_filter` is the element-wise family's two-pass row filter (select by
+/// value; apply masked by A itself into an empty C), forced only for now (`ringblas kernels`
+/// lists every operation's variants).
 enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
   spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise, reduce, transpose,
   extract, assign, spmm_rowsplit, spgemm_dot, host_dense, cublas, dense_nn, spgemm_dot_hash,
-  sort, spgemm_prune
+  sort, spgemm_prune, row_filter
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

@@ -15,6 +15,15 @@ namespace detail {
 struct SparseNetworkState;  ///< the backend's prepared weights (device memory)
 }
 
+/// How host sparse matrices cross the bus to the device: prepare_network's weights, and the
+/// sparse features of mxm_layers on a prepared network.
+enum class SparseUpload {
+  csr,     ///< the CSR arrays as stored (index width and values as they are)
+  packed,  ///< the narrowest encoding: 16-bit column indices when there are at most 65536
+           ///< columns (else 32-bit), one value for a run of rows whose values are all the same
+           ///< (iso, detected), through pinned staging where packing, copy and decoding overlap
+};
+
 struct LayerChainOptions {
   /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
   /// are streamed: the next layer is copied on a second stream into a double buffer while the
@@ -31,6 +40,8 @@ struct LayerChainOptions {
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;
+  /// How host sparse features cross the bus (mxm_layers on a prepared network).
+  SparseUpload upload = SparseUpload::csr;
 };
 
 /// Where the time went, from CUDA events on the compute stream (milliseconds).
@@ -40,6 +51,8 @@ struct LayerChainStats {
   double kernel_ms = 0;      ///< sum of the fused layer kernels
   double compaction_ms = 0;  ///< separate compaction passes (0: fused into the layer kernel)
   double transfer_ms = 0;    ///< features in and results out
+  /// Bytes that crossed the bus to the device (features; weights for prepare_network).
+  std::size_t bytes_in = 0;
   std::vector<Index> active;  ///< features still active after each layer
   std::vector<double> layer_ms;  ///< per layer (launch to launch on the stream); the tail kernel's layers count as one
   Index tail_from = 0;           ///< first layer (1-based) run by the tail kernel; 0: none
@@ -77,10 +90,17 @@ struct SparseNetwork {
 };
 
 /// Prepares W_1..W_L (neurons x neurons each, host or device, fp32 values: other types are cast)
-/// and b_k <= 0, ymax > 0 for mxm_layers(SparseNetwork, ...). stats (optional): prepare_ms and
-/// weight_bytes are set, the rest reset. Same errors as mxm_layers.
+/// and b_k <= 0, ymax > 0 for mxm_layers(SparseNetwork, ...). stats (optional): prepare_ms,
+/// weight_bytes and bytes_in are set, the rest reset. `upload`: how host weights cross the bus.
+/// Same errors as mxm_layers.
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
-                              float ymax, Context& ctx, LayerChainStats* stats = nullptr);
+                              float ymax, Context& ctx, LayerChainStats* stats = nullptr,
+                              SparseUpload upload = SparseUpload::csr);
+
+/// Page-locks the host staging SparseUpload::packed copies through (kept for the process; the
+/// first packed upload does it otherwise), so that a timed run does not include this one-time
+/// start-up cost, as the device pool's growth. Returns the bytes held (0 without CUDA or device).
+std::size_t reserve_upload_staging(Context& ctx);
 
 /// The layers of a prepared network on sparse features: Y_0 = featuresᵀ for `features` images x
 /// neurons (CSR, host or device, fp32 values; other types are cast on the host), converted to the

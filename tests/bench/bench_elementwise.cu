@@ -9,12 +9,14 @@
 // against the device's copy bandwidth measured here (cudaMemcpy device to device, read + write).
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
-//        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1]
+//        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
-// only one). A full run takes several minutes, mostly SuiteSparse; one op on the 100M input with
-// the cpu takes about 10 s.
+// only one); --variants runs each operation once per listed cuda variant that computes it
+// (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
+// by A; rows named "op [variant]", the cpu run only with `automatic`). A full run takes several
+// minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,7 +41,7 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs;
+  std::vector<std::string> ops, inputs, variants = {"automatic"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -83,8 +85,8 @@ struct Row {
   std::string error;
 };
 
-/// One operation: out = f(inputs, ctx); returns the output.
-using Op = std::function<Matrix(const std::vector<const Matrix*>&, Context&)>;
+/// One operation: out = f(inputs, ctx, descriptor); returns the output.
+using Op = std::function<Matrix(const std::vector<const Matrix*>&, Context&, const Descriptor&)>;
 
 void* flush_buffer = nullptr;
 const std::size_t flush_bytes = std::size_t(256) << 20;
@@ -95,9 +97,12 @@ double median(std::vector<double> x) {
   return x[x.size() / 2];
 }
 
+/// The gpu call under `variant` (forced unless automatic), then, for automatic only, the cpu.
 Row run(const Options& o, const std::string& op_name, const std::string& input,
-        const std::vector<const Matrix*>& host, const Op& f) {
+        const std::vector<const Matrix*>& host, const Op& f, Variant variant = Variant::automatic) {
   Row row{op_name, input};
+  Descriptor forced;
+  forced.variant = variant;
   for (const Matrix* m : host) row.nnz_in += m->nnz();
   try {
     Context gpu(Backend::cuda);
@@ -108,8 +113,8 @@ Row run(const Options& o, const std::string& op_name, const std::string& input,
     cudaEvent_t a, b;
     BENCH_CUDA(cudaEventCreate(&a));
     BENCH_CUDA(cudaEventCreate(&b));
-    Matrix out = f(dp, gpu);  // warm-up 1
-    out = f(dp, gpu);         // warm-up 2
+    Matrix out = f(dp, gpu, forced);  // warm-up 1
+    out = f(dp, gpu, forced);         // warm-up 2
     row.nnz_out = out.nnz();
     row.bytes = csr_bytes(out);
     for (const Matrix* m : host) row.bytes += csr_bytes(*m);
@@ -118,7 +123,7 @@ Row run(const Options& o, const std::string& op_name, const std::string& input,
     for (int r = 0; r < o.reps; ++r) {
       flush_l2();
       BENCH_CUDA(cudaEventRecord(a, 0));
-      Matrix t = f(dp, gpu);
+      Matrix t = f(dp, gpu, forced);
       BENCH_CUDA(cudaEventRecord(b, 0));
       BENCH_CUDA(cudaEventSynchronize(b));
       float x = 0;
@@ -133,14 +138,14 @@ Row run(const Options& o, const std::string& op_name, const std::string& input,
     cudaGetLastError();
     return row;
   }
-  if (!o.cpu) return row;
+  if (!o.cpu || variant != Variant::automatic) return row;
   try {
     // The first call is the warm-up; when it alone takes over 2 s (SuiteSparse on 100M entries,
     // or the single-threaded host top-k of the cpu executor) it is the measurement.
     Context cpu(Backend::cpu);
     auto timed = [&] {
       const auto t0 = std::chrono::steady_clock::now();
-      Matrix t = f(host, cpu);
+      Matrix t = f(host, cpu, Descriptor{});
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
           .count();
     };
@@ -181,10 +186,6 @@ double copy_bandwidth_gbs() {
   return 2.0 * double(bytes) / (median(ms) * 1e-3) / 1e9;  // read + write
 }
 
-/// The descriptor of every call: automatic variant, so that the same call runs on both
-/// executors (the cuda one picks `elementwise`, the only cuda variant of these operations).
-Descriptor ew() { return Descriptor{}; }
-
 Matrix full_block(Index k) {
   std::vector<Index> r, c;
   std::vector<float> v;
@@ -221,6 +222,8 @@ int main(int argc, char** argv) {
       o.inputs = split_list(v);
     else if (k == "--cpu")
       o.cpu = v != "0";
+    else if (k == "--variants")
+      o.variants = split_list(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -276,63 +279,66 @@ int main(int argc, char** argv) {
     std::string name;
     int arity;
     Op f;
+    bool row_filter = false;  ///< variant row_filter computes it
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], ew(), c);
+         ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], d, c);
          return C;
        }},
       {"ewise_mult times", 2,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], ew(), c);
+         ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
          return C;
        }},
       {"apply abs", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         apply(C, nullptr, no_accum, UnaryOpCode::abs, *in[0], ew(), c);
+         apply(C, nullptr, no_accum, UnaryOpCode::abs, *in[0], d, c);
          return C;
        }},
       {"apply times 2 (bound)", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         apply(C, nullptr, no_accum, BinaryOpCode::times, BindSide::second, Scalar(2.0f), *in[0],
-               ew(), c);
+         apply(C, nullptr, no_accum, BinaryOpCode::times, BindSide::second, Scalar(2.0f), *in[0], d,
+               c);
          return C;
        }},
       // A masked copy (Markov clustering's pruning): A under a value mask of its own pattern.
       {"apply identity masked by A", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         apply(C, in[0], no_accum, UnaryOpCode::identity, *in[0], ew(), c);
+         apply(C, in[0], no_accum, UnaryOpCode::identity, *in[0], d, c);
          return C;
-       }},
+       },
+       true},
       {"select value_gt 0", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         select(C, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), *in[0], ew(), c);
+         select(C, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), *in[0], d, c);
          return C;
-       }},
+       },
+       true},
       {"select tril", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(0)), *in[0], ew(), c);
+         select(C, nullptr, no_accum, SelectOpCode::tril, Scalar(std::int64_t(0)), *in[0], d, c);
          return C;
        }},
       {"select row_topk 8", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0], ew(),
+         select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
        }},
       {"select col_topk 8", 1,
-       [&](const std::vector<const Matrix*>& in, Context& c) {
+       [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
-         select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0], ew(),
+         select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
        }},
@@ -344,13 +350,18 @@ int main(int argc, char** argv) {
       if (!selected(o.ops, c.name)) continue;
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
-      rows.push_back(run(o, c.name, in.name, args, c.f));
-      const Row& r = rows.back();
-      const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
-      std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs << " GB/s ("
-                << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms << " ms"
-                << (r.error.empty() ? "" : " | " + r.error) << "\n"
-                << std::flush;
+      for (const std::string& vname : o.variants) {
+        const Variant v = parse_variant(vname);
+        if (v == Variant::row_filter && !c.row_filter) continue;
+        const std::string name = v == Variant::automatic ? c.name : c.name + " [" + vname + "]";
+        rows.push_back(run(o, name, in.name, args, c.f, v));
+        const Row& r = rows.back();
+        const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
+        std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs
+                  << " GB/s (" << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms << " ms"
+                  << (r.error.empty() ? "" : " | " + r.error) << "\n"
+                  << std::flush;
+      }
     }
   // kronecker: a generated X (x) a full k x k block (nnz(X) * k^2 entries).
   if (selected(o.ops, "kronecker times")) {
@@ -359,14 +370,14 @@ int main(int argc, char** argv) {
       const std::string name =
           "gen n=" + std::to_string(n) + " d=10 (x) " + std::to_string(k) + "x" + std::to_string(k);
       if (!selected(o.inputs, name)) continue;
-      rows.push_back(run(o, "kronecker times", name, {&X, &B},
-                         [&](const std::vector<const Matrix*>& in, Context& c) {
-                           Matrix C(in[0]->nrows() * in[1]->nrows(),
-                                    in[0]->ncols() * in[1]->ncols(), Type::fp32, IndexType::i32);
-                           kronecker(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1],
-                                     ew(), c);
-                           return C;
-                         }));
+      rows.push_back(
+          run(o, "kronecker times", name, {&X, &B},
+              [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
+                Matrix C(in[0]->nrows() * in[1]->nrows(), in[0]->ncols() * in[1]->ncols(),
+                         Type::fp32, IndexType::i32);
+                kronecker(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
+                return C;
+              }));
       const Row& r = rows.back();
       std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms | cpu " << r.cpu_ms
                 << " ms" << (r.error.empty() ? "" : " | " + r.error) << "\n";

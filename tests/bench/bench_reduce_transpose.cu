@@ -2,7 +2,8 @@
 // scalar, and transpose, on generated matrices of 10M-100M entries (uniform rows of 16 and of 512
 // entries, and power-law columns that make hot columns for the column atomics), fp64 values,
 // 32-bit indices. For each:
-// the kernel-level path (backend/cuda/reduce launchers, cuda::transpose) and the public API on
+// the kernel-level path (backend/cuda/reduce launchers, cuda::transpose by each TransposeMethod,
+// column top-k 8 on fp32 as select runs it) and the public API on
 // device-resident operands (write-back and its size read included), CUDA events, median of the
 // repetitions after warm-up (the inputs are larger than L2, so no flush); achieved GB/s of the
 // minimum traffic (bytes read + written once) against the device-to-device copy bandwidth
@@ -28,9 +29,11 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/elementwise/elementwise.hpp"
 #include "backend/cuda/reduce/reduction.hpp"
 #include "ringblas/ringblas.hpp"
 #include "tests/bench/bench_args.hpp"
@@ -302,15 +305,41 @@ int main(int argc, char** argv) try {
       add(
           "reduce scalar plus", "api", b_all,
           [&] { return gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps); }, c_all);
-      add(
-          "transpose", "kernel", b_tr,
-          [&] { return gpu_ms([&] { (void)cuda::transpose(D, gpu); }, o.reps); }, c_tr);
-      // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
-      if (want("transpose fp32", "kernel")) {
-        const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
+      // The transpose's method: path "kernel" is TransposeMethod::radix8 (the default), "kernel
+      // radix10" the 10-bit digits, "kernel partition" the two counting passes
+      // (transpose_topk_notes.md).
+      using cuda::TransposeMethod;
+      const std::pair<const char*, TransposeMethod> methods[] = {
+          {"kernel", TransposeMethod::radix8},
+          {"kernel radix10", TransposeMethod::radix10},
+          {"kernel partition", TransposeMethod::partition}};
+      for (const auto& [path, m] : methods)
         add(
-            "transpose fp32", "kernel", 2 * ((n + 1) * 4 + nnz * 8),
-            [&] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu); }, o.reps); }, 0);
+            "transpose", path, b_tr,
+            [&, m = m] { return gpu_ms([&] { (void)cuda::transpose(D, gpu, m); }, o.reps); }, c_tr);
+      // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
+      // Column top-k 8 as select runs it (elementwise/entry.cpp: transpose, row top-k, transpose
+      // back), on fp32 like bench_elementwise's col_topk rows; bytes: input and output CSRs.
+      bool any32 = false;
+      for (const auto& [path, m] : methods)
+        any32 = any32 || want("transpose fp32", path) || want("col_topk 8 fp32", path);
+      if (any32) {
+        const Matrix D32 = H.cast(Type::fp32).to(Location::device, gpu);
+        auto col_topk = [&](TransposeMethod m) {
+          return cuda::transpose(cuda::elementwise::row_topk(cuda::transpose(D32, gpu, m), 8, gpu),
+                                 gpu, m);
+        };
+        const double b_in32 = (n + 1) * 4 + nnz * 8;
+        for (const auto& [path, m] : methods) {
+          add(
+              "transpose fp32", path, 2 * b_in32,
+              [&, m = m] { return gpu_ms([&] { (void)cuda::transpose(D32, gpu, m); }, o.reps); },
+              0);
+          if (want("col_topk 8 fp32", path))
+            add(
+                "col_topk 8 fp32", path, b_in32 + (n + 1) * 4 + double(col_topk(m).nnz()) * 8,
+                [&, m = m] { return gpu_ms([&] { (void)col_topk(m); }, o.reps); }, 0);
+        }
       }
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
       add(

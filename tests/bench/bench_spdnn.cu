@@ -4,8 +4,10 @@
 // Two ringblas times per network: the layers (CUDA events, first layer to last) and the whole
 // inference after reading the files (host wall clock: prepare_network on the device, the sparse
 // images in, the layers, the category ids out), as `ringblas spdnn` reports them.
+// --upload csr,packed runs every network once per way the weights and images cross the bus
+// (SparseUpload; default csr), one row each, so one call compares them.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
-//        [--no-baseline] [--only 1024x120,4096x120]
+//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -48,9 +50,12 @@ namespace gc = ringblas::graph_challenge;
   } while (0)
 
 struct Result {
-  std::string name;
+  std::string name, upload = "csr";
+  double weight_mb_in = 0, feature_mb_in = 0;  ///< bytes sent to the device (MB)
   Index neurons = 0, layers = 0, images = 0, edges = 0;
   double whole_ms = 0, whole_teps = 0;
+  /// Host wall clock of mxm_layers alone, on the network prepared just before.
+  double prepared_ms = 0;
   double per_layer_ms = 0, per_layer_teps = 0;  ///< layers with fused_tail off (network prepared once)
   Index tail_from = 0;  ///< first layer run by the tail kernel in the default run (0: none)
   double ringblas_ms = 0, kernel_ms = 0, compaction_ms = 0, transfer_ms = 0, prepare_ms = 0;
@@ -186,6 +191,7 @@ int main(int argc, char** argv) {
   std::string json_path, md_path, data = std::string(RINGBLAS_DATA_DIR) + "/graphchallenge_dnn";
   bool quick = false, baseline = true;
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
+  std::string uploads = "csr";  // comma-separated SparseUpload names
   int repeats = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -196,8 +202,12 @@ int main(int argc, char** argv) {
     else if (a == "--quick") quick = true;
     else if (a == "--no-baseline") baseline = false;
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (a == "--upload" && i + 1 < argc)
+      uploads = argv[++i];
     else {
-      std::fprintf(stderr, "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] [--no-baseline] [--only 1024x120,...]\n");
+      std::fprintf(stderr,
+                   "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
+                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed]\n");
       return 2;
     }
   }
@@ -229,14 +239,19 @@ int main(int argc, char** argv) {
       j << "{\n  \"gpu\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"results\": [\n";
       for (std::size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
-        j << "    {\"network\": \"" << r.name << "\", \"neurons\": " << r.neurons << ", \"layers\": " << r.layers
-          << ", \"images\": " << r.images << ", \"edges_per_image\": " << r.edges
-          << ", \"whole_ms\": " << r.whole_ms << ", \"whole_teraedges\": " << r.whole_teps
-          << ", \"per_layer_launches_ms\": " << r.per_layer_ms << ", \"per_layer_launches_teraedges\": "
-          << r.per_layer_teps << ", \"tail_from\": " << r.tail_from
-          << ", \"ringblas_ms\": " << r.ringblas_ms << ", \"kernel_ms\": " << r.kernel_ms
-          << ", \"compaction_ms\": " << r.compaction_ms << ", \"transfer_ms\": " << r.transfer_ms
-          << ", \"prepare_ms\": " << r.prepare_ms << ", \"ringblas_teraedges\": " << r.ringblas_teps
+        j << "    {\"network\": \"" << r.name << "\", \"upload\": \"" << r.upload
+          << "\", \"weights_mb_in\": " << r.weight_mb_in
+          << ", \"images_mb_in\": " << r.feature_mb_in << ", \"neurons\": " << r.neurons
+          << ", \"layers\": " << r.layers << ", \"images\": " << r.images
+          << ", \"edges_per_image\": " << r.edges << ", \"whole_ms\": " << r.whole_ms
+          << ", \"inference_on_prepared_network_ms\": " << r.prepared_ms
+          << ", \"whole_teraedges\": " << r.whole_teps
+          << ", \"per_layer_launches_ms\": " << r.per_layer_ms
+          << ", \"per_layer_launches_teraedges\": " << r.per_layer_teps
+          << ", \"tail_from\": " << r.tail_from << ", \"ringblas_ms\": " << r.ringblas_ms
+          << ", \"kernel_ms\": " << r.kernel_ms << ", \"compaction_ms\": " << r.compaction_ms
+          << ", \"transfer_ms\": " << r.transfer_ms << ", \"prepare_ms\": " << r.prepare_ms
+          << ", \"ringblas_teraedges\": " << r.ringblas_teps
           << ", \"bandwidth_gbs\": " << r.bandwidth_gbs << ", \"cusparse_ms\": " << r.cusparse_ms
           << ", \"cusparse_teraedges\": " << r.cusparse_teps << ", \"categories\": " << r.categories
           << ", \"check\": \"" << r.check << "\"}" << (i + 1 < results.size() ? "," : "") << "\n";
@@ -248,127 +263,182 @@ int main(int argc, char** argv) {
       m << "# Sparse DNN inference (Graph Challenge), " << prop.name << ", " << date << "\n\n"
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
-           "4096/16384-neuron layers from algorithms/radixnet. Times are medians of " << repeats
+           "4096/16384-neuron layers from algorithms/radixnet. Times are medians of "
+        << repeats
         << " runs after a warm-up. *layers*: CUDA events from the first layer to the last. "
            "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
            "mxm_layers on the host's sparse images (features in, layers, category ids out), "
-           "reading the files excluded. *layers* use the default options: once few features remain the "
-           "tail kernel runs every remaining layer in one launch (from the layer given; 0: not used). "
+           "reading the files excluded. *layers* use the default options: once few features remain "
+           "the "
+           "tail kernel runs every remaining layer in one launch (from the layer given; 0: not "
+           "used). "
            "*per-layer launches*: the same with fused_tail off, on one network prepared once and "
-           "reused for every run.\n\n"
-        << "| network | images | whole ms | whole TeraEdges/s | whole / layers | prepare ms | features in + ids out ms | layers ms | TeraEdges/s (tail from) | per-layer launches ms | per-layer TeraEdges/s | kernel ms | GB/s | cuSPARSE ms | "
+           "reused for every run. *upload*: how the weights and the images cross the bus "
+           "(SparseUpload: "
+           "csr, the arrays as stored; packed, 16-bit indices where they fit and one value for "
+           "runs of "
+           "equal values, through pinned staging); *MB in*: what crossed it. *on prepared net ms*: "
+           "the "
+           "same host wall clock without prepare_network (mxm_layers alone on the network prepared "
+           "just before: features in, layers, ids out), for a network reused across calls.\n\n"
+        << "| network | upload | images | whole ms | whole TeraEdges/s | whole / layers | on "
+           "prepared net ms (/ layers) | prepare ms | features in + ids out ms | MB in (weights / "
+           "images) | layers ms | TeraEdges/s (tail from) | per-layer launches ms | per-layer "
+           "TeraEdges/s | kernel ms | GB/s | cuSPARSE ms | "
            "cuSPARSE TeraEdges/s | speedup (layers) | categories | check |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+           "\n";
       for (const Result& r : results) {
-        char line[512];
-        std::snprintf(line, sizeof line, "| %s | %lld | %.3f | %.2f | %.2fx | %.2f | %.2f | %.3f | %.2f (%lld) | %.3f | %.2f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
-                      r.name.c_str(), (long long)r.images, r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms,
-                      r.prepare_ms, r.transfer_ms, r.ringblas_ms, r.ringblas_teps, (long long)r.tail_from,
-                      r.per_layer_ms, r.per_layer_teps, r.kernel_ms,
-                      r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
-                      r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0, (long long)r.categories,
-                      r.check.c_str());
+        char line[640];
+        std::snprintf(
+            line, sizeof line,
+            "| %s | %s | %lld | %.3f | %.2f | %.2fx | %.3f (%.2fx) | %.2f | %.2f | %.1f / %.1f | "
+            "%.3f | %.2f (%lld) | %.3f | %.2f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
+            r.name.c_str(), r.upload.c_str(), (long long)r.images, r.whole_ms, r.whole_teps,
+            r.whole_ms / r.ringblas_ms, r.prepared_ms, r.prepared_ms / r.ringblas_ms, r.prepare_ms,
+            r.transfer_ms, r.weight_mb_in, r.feature_mb_in, r.ringblas_ms, r.ringblas_teps,
+            (long long)r.tail_from, r.per_layer_ms, r.per_layer_teps, r.kernel_ms, r.bandwidth_gbs,
+            r.cusparse_ms, r.cusparse_teps, r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0,
+            (long long)r.categories, r.check.c_str());
         m << line;
       }
     }
   };
 
+  std::vector<std::string> modes;
+  for (std::size_t at = 0; at <= uploads.size();) {
+    const std::size_t comma = std::min(uploads.find(',', at), uploads.size());
+    modes.push_back(uploads.substr(at, comma - at));
+    if (modes.back() != "csr" && modes.back() != "packed") {
+      std::fprintf(stderr, "bench_spdnn: --upload takes csr and/or packed, not '%s'\n",
+                   modes.back().c_str());
+      return 2;
+    }
+    at = comma + 1;
+  }
   for (const Case& c : cases) {
-    Result r;
-    r.neurons = c.n;
-    r.layers = c.layers;
-    r.images = f;
-    r.name = std::to_string(c.n) + "x" + std::to_string(c.layers);
-    if (!only.empty() && ("," + only + ",").find("," + r.name + ",") == std::string::npos) continue;
+    Result base;
+    base.neurons = c.n;
+    base.layers = c.layers;
+    base.images = f;
+    base.name = std::to_string(c.n) + "x" + std::to_string(c.layers);
+    if (!only.empty() && ("," + only + ",").find("," + base.name + ",") == std::string::npos)
+      continue;
     const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(c.n, c.layers, data);
-    r.edges = net.edges();
+    base.edges = net.edges();
     const Index factor = c.n == 1024 ? 1 : (c.n == 4096 ? 2 : (c.n == 16384 ? 4 : 8));
     const Matrix imgs = gc::take_rows(factor == 1 ? real : gc::upsample_images(real, factor), f);
-    std::vector<double> whole, total, kern, comp, trans, prep;
-    std::vector<Index> ids;
-    LayerChainStats st, ps;
-    for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up
-      const auto t0 = std::chrono::steady_clock::now();
-      const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx, &ps);
-      ids = mxm_layers(prepared, imgs, {}, &st, ctx);  // default options: the tail kernel where it applies
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      st.prepare_ms = ps.prepare_ms;
-      if (rep == 0) continue;
-      whole.push_back(ms);
-      total.push_back(st.inference_ms);
-      kern.push_back(st.kernel_ms);
-      comp.push_back(st.compaction_ms);
-      trans.push_back(st.transfer_ms);
-      prep.push_back(st.prepare_ms);
-    }
-    r.whole_ms = median(whole);
-    r.whole_teps = double(f) * double(r.edges) / (r.whole_ms * 1e-3) / 1e12;
-    r.ringblas_ms = median(total);
-    r.kernel_ms = median(kern);
-    r.compaction_ms = median(comp);
-    r.transfer_ms = median(trans);
-    r.prepare_ms = median(prep);
-    r.ringblas_teps = double(f) * double(r.edges) / (r.ringblas_ms * 1e-3) / 1e12;
-    r.tail_from = st.tail_from;
-    {
-      // One launch per layer (no tail kernel), on one prepared network reused by every run.
-      const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx);
-      LayerChainOptions per_layer;
-      per_layer.fused_tail = false;
-      LayerChainStats ps2;
-      std::vector<double> ms;
-      for (int rep = 0; rep <= repeats; ++rep) {
-        const std::vector<Index> pids = mxm_layers(prepared, imgs, per_layer, &ps2, ctx);
-        if (pids != ids)
-          std::printf("%-10s per-layer launches: %zu categories, default run %zu: MISMATCH\n", r.name.c_str(),
-                      pids.size(), ids.size());
-        if (rep > 0) ms.push_back(ps2.inference_ms);
+    std::vector<int> alive;  // the cuSPARSE baseline's survivors, run once per network
+    for (const std::string& mode : modes) {
+      Result r = base;
+      r.upload = mode;
+      const SparseUpload how = mode == "packed" ? SparseUpload::packed : SparseUpload::csr;
+      LayerChainOptions defaults;  // the tail kernel where it applies
+      defaults.upload = how;
+      std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
+      std::vector<Index> ids;
+      LayerChainStats st, ps;
+      for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up (and pins the staging)
+        const auto t0 = std::chrono::steady_clock::now();
+        const SparseNetwork prepared =
+            prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
+        const auto t1 = std::chrono::steady_clock::now();
+        ids = mxm_layers(prepared, imgs, defaults, &st, ctx);
+        const auto t2 = std::chrono::steady_clock::now();
+        const double ms = std::chrono::duration<double, std::milli>(t2 - t0).count();
+        st.prepare_ms = ps.prepare_ms;
+        if (rep == 0) continue;
+        whole.push_back(ms);
+        on_prepared.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+        total.push_back(st.inference_ms);
+        kern.push_back(st.kernel_ms);
+        comp.push_back(st.compaction_ms);
+        trans.push_back(st.transfer_ms);
+        prep.push_back(st.prepare_ms);
       }
-      r.per_layer_ms = median(ms);
-      r.per_layer_teps = double(f) * double(r.edges) / (r.per_layer_ms * 1e-3) / 1e12;
+      r.whole_ms = median(whole);
+      r.prepared_ms = median(on_prepared);
+      r.whole_teps = double(f) * double(r.edges) / (r.whole_ms * 1e-3) / 1e12;
+      r.ringblas_ms = median(total);
+      r.kernel_ms = median(kern);
+      r.compaction_ms = median(comp);
+      r.transfer_ms = median(trans);
+      r.prepare_ms = median(prep);
+      r.ringblas_teps = double(f) * double(r.edges) / (r.ringblas_ms * 1e-3) / 1e12;
+      r.tail_from = st.tail_from;
+      r.weight_mb_in = double(ps.bytes_in) / 1e6;
+      r.feature_mb_in = double(st.bytes_in) / 1e6;
+      {
+        // One launch per layer (no tail kernel), on one prepared network reused by every run.
+        const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx);
+        LayerChainOptions per_layer = defaults;
+        per_layer.fused_tail = false;
+        LayerChainStats ps2;
+        std::vector<double> ms;
+        for (int rep = 0; rep <= repeats; ++rep) {
+          const std::vector<Index> pids = mxm_layers(prepared, imgs, per_layer, &ps2, ctx);
+          if (pids != ids)
+            std::printf("%-10s per-layer launches: %zu categories, default run %zu: MISMATCH\n",
+                        r.name.c_str(), pids.size(), ids.size());
+          if (rep > 0) ms.push_back(ps2.inference_ms);
+        }
+        r.per_layer_ms = median(ms);
+        r.per_layer_teps = double(f) * double(r.edges) / (r.per_layer_ms * 1e-3) / 1e12;
+      }
+      // Bytes the kernels move: every active feature column read and written per layer, plus
+      // weights.
+      double bytes = double(st.weight_bytes);
+      Index in_active = f;
+      for (Index a : st.active) {
+        bytes += double(in_active) * double(c.n) * 8.0;
+        in_active = a;
+      }
+      r.bandwidth_gbs = bytes / (r.ringblas_ms * 1e-3) / 1e9;
+      r.categories = Index(ids.size());
+      double first10 = 0, rest = 0;
+      for (std::size_t k = 0; k < st.layer_ms.size(); ++k)
+        (k < 10 ? first10 : rest) += st.layer_ms[k];
+      std::printf(
+          "%-10s layers 1-10: %.3f ms, layers 11-%lld: %.3f ms (%.1f us per layer), active after "
+          "10: %lld\n",
+          r.name.c_str(), first10, (long long)c.layers, rest,
+          st.layer_ms.size() > 10 ? 1e3 * rest / double(st.layer_ms.size() - 10) : 0.0,
+          st.active.size() > 9 ? (long long)st.active[9] : -1LL);
+      // Checks: the truth (1024 x 120), and the cuSPARSE baseline's survivors.
+      std::string check;
+      if (c.n == 1024 && c.layers == 120 && !truth1200.empty()) {
+        const auto want = gc::replicate_categories(truth1200, real.nrows(), f);
+        check = ids == want ? "truth PASS" : "truth FAIL";
+      }
+      if (baseline) {
+        if (&mode == &modes.front()) {
+          const DenseMatrix y0 = dense_features(imgs, ctx);  // the baseline's input (not timed)
+          run_cusparse(net, y0.values().as<float>(), int(f), alive);  // warm-up
+          base.cusparse_ms = run_cusparse(net, y0.values().as<float>(), int(f), alive);
+        }
+        r.cusparse_ms = base.cusparse_ms;
+        r.cusparse_teps = double(f) * double(r.edges) / (r.cusparse_ms * 1e-3) / 1e12;
+        const bool same = std::vector<Index>(alive.begin(), alive.end()) == ids;
+        check +=
+            std::string(check.empty() ? "" : ", ") + (same ? "cuSPARSE PASS" : "cuSPARSE FAIL");
+      }
+      r.check = check;
+      std::printf(
+          "%-10s upload %s, images %lld: whole %.3f ms (%.2f TeraEdges/s, %.2fx the layers; "
+          "prepare %.2f ms, "
+          "on the prepared network %.3f ms, features in + ids out %.2f ms; sent %.1f MB weights, "
+          "%.1f MB images), layers %.3f ms (%.2f TeraEdges/s; kernel %.3f), "
+          "tail from layer %lld, per-layer launches %.3f ms (%.2f TeraEdges/s), %.0f GB/s, "
+          "cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
+          r.name.c_str(), r.upload.c_str(), (long long)f, r.whole_ms, r.whole_teps,
+          r.whole_ms / r.ringblas_ms, r.prepare_ms, r.prepared_ms, r.transfer_ms, r.weight_mb_in,
+          r.feature_mb_in, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, (long long)r.tail_from,
+          r.per_layer_ms, r.per_layer_teps, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
+          (long long)r.categories, r.check.c_str());
+      std::fflush(stdout);
+      results.push_back(r);
+      write_outputs();  // after every case, so a run cut short still leaves its table
     }
-    // Bytes the kernels move: every active feature column read and written per layer, plus weights.
-    double bytes = double(st.weight_bytes);
-    Index in_active = f;
-    for (Index a : st.active) {
-      bytes += double(in_active) * double(c.n) * 8.0;
-      in_active = a;
-    }
-    r.bandwidth_gbs = bytes / (r.ringblas_ms * 1e-3) / 1e9;
-    r.categories = Index(ids.size());
-    double first10 = 0, rest = 0;
-    for (std::size_t k = 0; k < st.layer_ms.size(); ++k) (k < 10 ? first10 : rest) += st.layer_ms[k];
-    std::printf("%-10s layers 1-10: %.3f ms, layers 11-%lld: %.3f ms (%.1f us per layer), active after 10: %lld\n",
-                r.name.c_str(), first10, (long long)c.layers, rest,
-                st.layer_ms.size() > 10 ? 1e3 * rest / double(st.layer_ms.size() - 10) : 0.0,
-                st.active.size() > 9 ? (long long)st.active[9] : -1LL);
-    // Checks: the truth (1024 x 120), and the cuSPARSE baseline's survivors.
-    std::string check;
-    if (c.n == 1024 && c.layers == 120 && !truth1200.empty()) {
-      const auto want = gc::replicate_categories(truth1200, real.nrows(), f);
-      check = ids == want ? "truth PASS" : "truth FAIL";
-    }
-    if (baseline) {
-      const DenseMatrix y0 = dense_features(imgs, ctx);  // the baseline's input (not timed)
-      std::vector<int> alive;
-      run_cusparse(net, y0.values().as<float>(), int(f), alive);  // warm-up
-      r.cusparse_ms = run_cusparse(net, y0.values().as<float>(), int(f), alive);
-      r.cusparse_teps = double(f) * double(r.edges) / (r.cusparse_ms * 1e-3) / 1e12;
-      const bool same = std::vector<Index>(alive.begin(), alive.end()) == ids;
-      check += std::string(check.empty() ? "" : ", ") + (same ? "cuSPARSE PASS" : "cuSPARSE FAIL");
-    }
-    r.check = check;
-    std::printf("%-10s images %lld: whole %.3f ms (%.2f TeraEdges/s, %.2fx the layers; prepare %.2f ms, "
-                "features in + ids out %.2f ms), layers %.3f ms (%.2f TeraEdges/s; kernel %.3f), "
-                "tail from layer %lld, per-layer launches %.3f ms (%.2f TeraEdges/s), %.0f GB/s, "
-                "cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
-                r.name.c_str(), (long long)f, r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms, r.prepare_ms,
-                r.transfer_ms, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, (long long)r.tail_from,
-                r.per_layer_ms, r.per_layer_teps, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps, (long long)r.categories,
-                r.check.c_str());
-    std::fflush(stdout);
-    results.push_back(r);
-    write_outputs();  // after every case, so a run cut short still leaves its table
   }
 
   return 0;

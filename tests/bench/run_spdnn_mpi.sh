@@ -2,8 +2,9 @@
 # Multi-GPU sparse DNN (issue 5) on one host with G GPUs, after scripts/gpu_host_build.sh built
 # build-gpu/ with MPI: PASS on the real 1024 x 120 network with G ranks, then 16384 x 120 with
 # 60,000 images on 1, 2, ..., G ranks, the 1-rank "layers" time being the scaling baseline.
-# Logs and a summary in $OUT (or ./gpu-logs).
-# Usage: tests/bench/run_spdnn_mpi.sh G [NEURONS]
+# Logs and a summary in $OUT (or ./gpu-logs). UPLOAD=packed passes --upload packed to every run
+# (how weights and images cross the bus; default csr).
+# Usage: [UPLOAD=csr|packed] tests/bench/run_spdnn_mpi.sh G [NEURONS]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$root/gpu-logs}
@@ -28,13 +29,14 @@ summary=$out/spdnn_mpi_summary.txt
 run() {  # run NAME NP ARGS...
   local name=$1 np=$2
   shift 2
+  set -- "$@" --upload "${UPLOAD:-csr}"
   if [ "$np" = 1 ]; then
     "$cli" spdnn "$@" >"$out/$name.log" 2>&1
   else
     "${launch[@]}" -np "$np" "$cli" spdnn "$@" --gpus "$np" >"$out/$name.log" 2>&1
   fi
   local rc=$?
-  { echo "== $name (np $np, rc $rc)"; grep -E "^(rank [0-9]+:|layers:|inference:|scaling|categories:|PASS|FAIL|truth|warning)" "$out/$name.log"; } >>"$summary"
+  { echo "== $name (np $np, rc $rc)"; grep -E "^(rank [0-9]+:|layers:|inference:|whole /|time split:|sent to|scaling|categories:|PASS|FAIL|truth|warning)" "$out/$name.log"; } >>"$summary"
   return $rc
 }
 rc=0

@@ -1,5 +1,6 @@
 // `ringblas spdnn` as a program: PASS on the real 1024 x 120 network in one process, and the
-// usage errors of the multi-rank options (the mpirun run itself is the ctest spdnn_mpi_two_ranks).
+// usage errors of the multi-rank options and of --upload (the mpirun run itself is the ctest
+// spdnn_mpi_two_ranks).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -29,7 +30,8 @@ TEST(SpdnnCli, MultiRankOptionsRejectBadUsage) {
            {"--rebalance-after", "3"},  // needs --gpus G > 1
            {"--gpus", "2", "--layers", "120", "--rebalance-after", "120"},
            {"--gpus", "2", "--rebalance-threshold", "-5"},
-           {"--gpus", "2", "--baseline-ms", "fast"}}) {
+           {"--gpus", "2", "--baseline-ms", "fast"},
+           {"--upload", "bitmap"}}) {  // csr or packed
     std::vector<std::string> args{"spdnn", "--data", kDnnDir};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_cli(args);

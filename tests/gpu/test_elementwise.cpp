@@ -7,6 +7,8 @@
 // shared real matrices; rejections match the cpu path; a device chain makes no host copy.
 // The device pool is poisoned first so that an unwritten output entry shows up.
 //
+// Elementwise.RowFilter*: the forced-only variant row_filter (select by value, apply masked by A
+// itself) on the same checks.
 // compute-sanitizer subset (small, every kernel): --gtest_filter='Elementwise.Sanitizer*'
 #include <gtest/gtest.h>
 
@@ -882,6 +884,151 @@ TEST_F(Elementwise, DeviceChainMakesNoHostCopy) {
   EXPECT_NE(trace.str().find("ewise_add: elementwise"), std::string::npos) << trace.str();
   EXPECT_NE(trace.str().find("select: elementwise, row_topk"), std::string::npos) << trace.str();
   EXPECT_EQ(trace.str().find("cpu"), std::string::npos) << trace.str();
+}
+
+// ---- Variant row_filter (elementwise/row_filter.cu), forced by the descriptor: select by value
+// and apply under a mask that is A itself, each against the cpu executor as above.
+
+Descriptor row_filter_desc(MaskMode m, bool replace, bool ta) {
+  Descriptor d = make_desc(m, replace, ta, false);
+  d.variant = Variant::row_filter;
+  return d;
+}
+
+/// Value predicates on row_filter: every type x predicate x thunk, mask modes, accumulators,
+/// replace and transposes cycled; rows of about 10 entries (groups of 8 lanes) and about 60
+/// (a warp per row), with empty, full and dense rows.
+TEST_F(Elementwise, RowFilterSelectByValue) {
+  const Scalar thunks[] = {Scalar(std::int64_t(0)), Scalar(std::int32_t(-2)), Scalar(0.5),
+                           Scalar(true), Scalar(std::int64_t(3))};
+  constexpr SelectOpCode value_ops[] = {SelectOpCode::value_gt, SelectOpCode::value_ge,
+                                        SelectOpCode::value_lt, SelectOpCode::value_le,
+                                        SelectOpCode::value_eq, SelectOpCode::value_ne};
+  int seed = 2000;
+  for (Type at : all_types)
+    for (SelectOpCode op : value_ops)
+      for (double density : {0.1, 0.6}) {
+        ++seed;
+        const Index m = 37, n = 100;
+        const MaskMode mm = all_mask_modes[seed % 5];
+        const bool ta = seed % 2, replace = (seed / 2) % 2;
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Scalar& thunk = thunks[seed % 5];
+        const Matrix A = operand(m, n, ta, density, at, seed);
+        const Matrix C0 = seed % 4 ? random_matrix(m, n, 0.2, type_at(seed / 3), seed + 1)
+                                   : Matrix(m, n, type_at(seed / 3));
+        const Matrix mask = random_mask(m, n, 0.4, Type::fp32, seed + 2);
+        const Descriptor d = row_filter_desc(mm, replace, ta);
+        EXPECT_EQ(verify<Matrix>(C0,
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, mask_for(mm, mask), acc, op, thunk, A, d, x);
+                                 }),
+                  "")
+            << "select " << select_op_name(op) << " thunk " << thunk.as<double>() << " A "
+            << type_name(at) << " " << pattern_name(pattern_at(seed)) << " density " << density
+            << " " << describe(mm, acc, d);
+      }
+}
+
+/// C<A> = f(A) on row_filter, C empty: value and structural masks, complemented or not, the
+/// three forms of apply (positional ones read the row), A's values with zeros (integral
+/// values), C of another type, accumulators and replace (which change nothing in an empty C).
+TEST_F(Elementwise, RowFilterApplyMaskedByItself) {
+  Context cuda(Backend::cuda);
+  int seed = 2200;
+  for (Type at : all_types)
+    for (Pattern p : {Pattern::random, Pattern::empty_rows, Pattern::dense_row, Pattern::full})
+      for (MaskMode mm : {MaskMode::value, MaskMode::structure, MaskMode::complement_value,
+                          MaskMode::complement_structure}) {
+        ++seed;
+        const Index m = 33, n = p == Pattern::full ? 40 : 300;
+        const Matrix host =
+            random_matrix(m, n, seed % 2 ? 0.05 : 0.3, at, seed, p, ValueKind::integral,
+                          seed % 3 ? IndexType::i32 : IndexType::i64);
+        const Matrix A = host.to(Location::device, cuda);
+        const Type ct = type_at(seed / 2);
+        const Accum acc = seed % 3 ? Accum(accum_ops[seed % 12]) : no_accum;
+        const Descriptor d = row_filter_desc(mm, seed % 2 == 0, false);
+        const std::string what = std::string(type_name(at)) + " -> " + std::string(type_name(ct)) +
+                                 " " + pattern_name(p) + " " + describe(mm, acc, d);
+        auto run = [&](const char* op, const std::function<void(Matrix&, Context&)>& f) {
+          EXPECT_EQ(verify<Matrix>(Matrix(m, n, ct), f), "") << op << " " << what;
+        };
+        run("unary", [&](Matrix& C, Context& x) {
+          apply(C, &A, acc, seed % 2 ? UnaryOpCode::identity : UnaryOpCode::ainv, A, d, x);
+        });
+        run("bound", [&](Matrix& C, Context& x) {
+          apply(C, &A, acc, seed % 2 ? BinaryOpCode::minus : BinaryOpCode::secondi,
+                BindSide::second, Scalar(2), A, d, x);
+        });
+        run("index-unary", [&](Matrix& C, Context& x) {
+          apply(C, &A, acc, seed % 2 ? IndexUnaryOpCode::diagindex : IndexUnaryOpCode::rowindex,
+                Index(seed % 5) - 2, A, d, x);
+        });
+      }
+}
+
+/// The degenerate catalog on row_filter (empty matrices, empty rows, one row, one column, ...).
+TEST_F(Elementwise, RowFilterDegenerateCatalog) {
+  Context cuda(Backend::cuda);
+  int seed = 2400;
+  for (const MatrixCase& c : matrix_catalog())
+    for (Type t : {Type::fp64, Type::int32, Type::boolean}) {
+      ++seed;
+      const Matrix A = random_matrix(c.m, c.n, c.density, t, seed, c.p, ValueKind::integral,
+                                     seed % 2 ? IndexType::i32 : IndexType::i64)
+                           .to(Location::device, cuda);
+      for (MaskMode mm : {MaskMode::value, MaskMode::complement_value, MaskMode::structure}) {
+        const Descriptor d = row_filter_desc(mm, false, false);
+        EXPECT_EQ(verify<Matrix>(Matrix(c.m, c.n, t),
+                                 [&](Matrix& C, Context& x) {
+                                   apply(C, &A, no_accum, UnaryOpCode::ainv, A, d, x);
+                                 }),
+                  "")
+            << "apply on " << c.name << " " << type_name(t) << " " << mask_mode_name(mm);
+        EXPECT_EQ(verify<Matrix>(Matrix(c.m, c.n, t),
+                                 [&](Matrix& C, Context& x) {
+                                   select(C, nullptr, no_accum, SelectOpCode::value_ne, Scalar(0),
+                                          A, row_filter_desc(MaskMode::none, false, false), x);
+                                 }),
+                  "")
+            << "select value_ne 0 on " << c.name << " " << type_name(t);
+      }
+    }
+}
+
+/// What row_filter cannot run is NotImplemented (naming why), C untouched: a mask other than A
+/// (even of A's pattern), a non-empty C, a transposed A, a positional predicate, top-k.
+TEST_F(Elementwise, RowFilterRefusesWhatItCannotRun) {
+  Context cuda(Backend::cuda);
+  const Matrix A = random_matrix(10, 10, 0.4, Type::fp32, 1).to(Location::device, cuda);
+  const Matrix B = A;  // the same pattern, another matrix
+  const Matrix C1 = random_matrix(10, 10, 0.3, Type::fp32, 2);
+  const Descriptor d = row_filter_desc(MaskMode::value, false, false);
+  const Descriptor dt = row_filter_desc(MaskMode::value, false, true);
+  // Refused: NotImplemented naming the variant, and C as it was.
+  auto refused = [&](const Matrix& C0, const std::function<void(Matrix&)>& f) {
+    Matrix C = C0;
+    try {
+      f(C);
+    } catch (const NotImplemented& e) {
+      return C.nnz() == C0.nnz() && C.location() == C0.location() &&
+             std::string(e.what()).find("row_filter") != std::string::npos;
+    }
+    return false;
+  };
+  const Matrix empty(10, 10, Type::fp32);  // square: a transposed A fits the mask
+  EXPECT_TRUE(refused(
+      empty, [&](Matrix& C) { apply(C, &B, no_accum, UnaryOpCode::identity, A, d, cuda); }));
+  EXPECT_TRUE(
+      refused(C1, [&](Matrix& C) { apply(C, &A, no_accum, UnaryOpCode::identity, A, d, cuda); }));
+  EXPECT_TRUE(refused(
+      empty, [&](Matrix& C) { apply(C, &A, no_accum, UnaryOpCode::identity, A, dt, cuda); }));
+  for (SelectOpCode op : {SelectOpCode::tril, SelectOpCode::offdiag, SelectOpCode::row_topk})
+    EXPECT_TRUE(refused(C1, [&](Matrix& C) {
+      select(C, nullptr, no_accum, op, Scalar(std::int64_t(1)), A,
+             row_filter_desc(MaskMode::none, false, false), cuda);
+    })) << select_op_name(op);
 }
 
 }  // namespace

@@ -77,12 +77,13 @@ class SparseNetworkGpu : public test::GpuTest {
 
 #if defined(RINGBLAS_HAS_CUDA)
 /// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
-void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what) {
+void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what,
+                                    SparseUpload how = SparseUpload::csr) {
   namespace sl = ringblas::cuda::sparse_layer;
   Context gpu(Backend::cuda);
   const sl::PreparedChain chain = sl::prepare_chain(weights);
   const std::vector<sl::PreparedLayer>& want = chain.layers;
-  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu);
+  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how);
   ASSERT_EQ(got.layout.size(), want.size()) << what;
   std::vector<std::uint32_t> blob(got.words);
   if (got.words)
@@ -109,28 +110,41 @@ void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const st
   }
 }
 
-TEST_F(SparseNetworkGpu, DevicePreparationEqualsHostPreparation) {
+/// The blobs of every weight set below equal the host's, with the weights uploaded `how`.
+void expect_device_preparation_equals_host(SparseUpload how) {
   Context gpu(Backend::cuda);
-  poison_device_pool(std::size_t(256) << 20, gpu);
+  SparseNetworkGpu::poison(std::size_t(256) << 20, gpu);
   test::Rng rng(17);
   // 3000 neurons: a partial last block, output 7 spreads its block over two stages.
-  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000");
-  expect_device_blobs_equal_host(uneven_weights(rng, 300, 2, 40, IndexType::i32), "uneven 300, int32");
+  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000", how);
+  expect_device_blobs_equal_host(uneven_weights(rng, 300, 2, 40, IndexType::i32),
+                                 "uneven 300, int32", how);
   // An empty layer among full ones.
   std::vector<Matrix> with_empty = uneven_weights(rng, 500, 2, 10);
   with_empty.insert(with_empty.begin() + 1, Matrix(500, 500, Type::fp32));
-  expect_device_blobs_equal_host(with_empty, "empty layer");
+  expect_device_blobs_equal_host(with_empty, "empty layer", how);
   // fp64 weights are cast.
   std::vector<Matrix> fp64;
   for (const Matrix& w : uneven_weights(rng, 200, 2, 12)) fp64.push_back(w.cast(Type::fp64));
-  expect_device_blobs_equal_host(fp64, "fp64 weights");
-  // Generated RadiX-Net layers of 16384 neurons (eight stages per block).
+  expect_device_blobs_equal_host(fp64, "fp64 weights", how);
+  // Generated RadiX-Net layers of 16384 neurons (eight stages per block; iso values 1/16).
   const sparse_dnn::Network big = sparse_dnn::graph_challenge_network(16384, 2);
-  expect_device_blobs_equal_host(big.weights, "radixnet 16384");
+  expect_device_blobs_equal_host(big.weights, "radixnet 16384", how);
+  // 70000 neurons: 32-bit packed indices.
+  const sparse_dnn::Network wide = network_of(uneven_weights(rng, 70000, 2, 6), -0.1f, 32.0f);
+  expect_device_blobs_equal_host(wide.weights, "uneven 70000", how);
   if (have_challenge_data()) {
     const sparse_dnn::Network real = sparse_dnn::graph_challenge_network(1024, 6, kDnnDir);
-    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6");
+    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6", how);
   }
+}
+
+TEST_F(SparseNetworkGpu, DevicePreparationEqualsHostPreparation) {
+  expect_device_preparation_equals_host(SparseUpload::csr);
+}
+
+TEST_F(SparseNetworkGpu, PackedWeightsPrepareTheSameBlobs) {
+  expect_device_preparation_equals_host(SparseUpload::packed);
 }
 #endif
 
@@ -184,29 +198,72 @@ TEST_F(SparseNetworkGpu, FeaturesConvertedOnTheDeviceReachTheLayersUnchanged) {
   Context gpu(Backend::cuda);
   const SparseNetwork net = prepare_network({eye}, {0.0f}, 100.0f, gpu);
   test::Rng rng(23);
-  for (IndexType itype : {IndexType::i32, IndexType::i64}) {
-    const Matrix f = random_features(rng, 45, n, 0.03, itype);  // some rows empty
-    poison_device_pool(std::size_t(64) << 20, gpu);
-    DenseMatrix survivors;
-    const std::vector<Index> ids = mxm_layers(net, f, {}, nullptr, gpu, &survivors);
-    const auto rp = f.row_ptr_vector(), ci = f.col_idx_vector();
-    const auto v = f.values_vector<float>();
-    std::vector<Index> nonempty;
-    for (Index i = 0; i < f.nrows(); ++i)
-      if (rp[std::size_t(i + 1)] > rp[std::size_t(i)]) nonempty.push_back(i);
-    ASSERT_EQ(ids, nonempty);
-    const DenseMatrix h = survivors.to(Location::host, gpu);
-    ASSERT_EQ(h.nrows(), n);
-    ASSERT_EQ(h.ncols(), Index(ids.size()));
-    for (std::size_t s = 0; s < ids.size(); ++s) {
-      std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
-      for (Index p = rp[std::size_t(ids[s])]; p < rp[std::size_t(ids[s] + 1)]; ++p)
-        want[std::size_t(ci[std::size_t(p)])] = v[std::size_t(p)];
-      for (Index i = 0; i < n; ++i)
-        ASSERT_EQ(h.values().as<float>()[s * std::size_t(n) + std::size_t(i)], want[std::size_t(i)])
-            << "feature " << ids[s] << " neuron " << i;
-    }
+  for (SparseUpload how : {SparseUpload::csr, SparseUpload::packed})
+    for (IndexType itype : {IndexType::i32, IndexType::i64})
+      for (bool iso : {false, true}) {
+        Matrix f = random_features(rng, 45, n, 0.03, itype);  // some rows empty
+        if (iso)  // the pattern with one value, as the Graph Challenge images
+          f = Matrix::from_csr(f.nrows(), n, f.row_ptr_vector(), f.col_idx_vector(),
+                               std::vector<float>(std::size_t(f.nnz()), 0.75f))
+                  .with_index_type(itype);
+        poison_device_pool(std::size_t(64) << 20, gpu);
+        DenseMatrix survivors;
+        LayerChainOptions opt;
+        opt.upload = how;
+        const std::vector<Index> ids = mxm_layers(net, f, opt, nullptr, gpu, &survivors);
+        const auto rp = f.row_ptr_vector(), ci = f.col_idx_vector();
+        const auto v = f.values_vector<float>();
+        std::vector<Index> nonempty;
+        for (Index i = 0; i < f.nrows(); ++i)
+          if (rp[std::size_t(i + 1)] > rp[std::size_t(i)]) nonempty.push_back(i);
+        ASSERT_EQ(ids, nonempty);
+        const DenseMatrix h = survivors.to(Location::host, gpu);
+        ASSERT_EQ(h.nrows(), n);
+        ASSERT_EQ(h.ncols(), Index(ids.size()));
+        for (std::size_t s = 0; s < ids.size(); ++s) {
+          std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
+          for (Index p = rp[std::size_t(ids[s])]; p < rp[std::size_t(ids[s] + 1)]; ++p)
+            want[std::size_t(ci[std::size_t(p)])] = v[std::size_t(p)];
+          for (Index i = 0; i < n; ++i)
+            ASSERT_EQ(h.values().as<float>()[s * std::size_t(n) + std::size_t(i)],
+                      want[std::size_t(i)])
+                << "feature " << ids[s] << " neuron " << i;
+        }
+      }
+}
+
+TEST_F(SparseNetworkGpu, PackedUploadGivesTheCpuCategories) {
+  test::Rng rng(37);
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  // Weights of mixed values (not iso); features with values (not iso) and a pattern with one
+  // value (iso), rows empty among them.
+  const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
+  const Matrix steps = random_features(rng, 130, 3000, 0.05, IndexType::i32);
+  const Matrix iso =
+      Matrix::from_csr(steps.nrows(), steps.ncols(), steps.row_ptr_vector(), steps.col_idx_vector(),
+                       std::vector<float>(std::size_t(steps.nnz()), 1.0f));
+  for (const Matrix* y0 : {&steps, &iso}) {
+    const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, *y0, cpu));
+    poison_device_pool(std::size_t(128) << 20, gpu);
+    sparse_dnn::InferStats is;
+    EXPECT_EQ(sparse_dnn::infer_categories(net, *y0, gpu, {}, &is, SparseUpload::packed), want);
+    EXPECT_GT(is.chain.bytes_in, 0u);
+    EXPECT_GT(is.weight_bytes_in, 0u);
   }
+  if (!have_challenge_data()) return;
+  const sparse_dnn::Network real = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
+  const Matrix images = gc::read_images(kImages, 1024);
+  std::vector<Index> truth;
+  for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
+    if (c < 1200) truth.push_back(c);
+  EXPECT_GT(reserve_upload_staging(gpu), 0u);
+  sparse_dnn::InferStats packed, plain;
+  EXPECT_EQ(sparse_dnn::infer_categories(real, images, gpu, {}, &packed, SparseUpload::packed),
+            truth);
+  EXPECT_EQ(sparse_dnn::infer_categories(real, images, gpu, {}, &plain, SparseUpload::csr), truth);
+  // Iso images with 16-bit indices: under a third of int32 indices with fp32 values.
+  EXPECT_LT(3 * packed.chain.bytes_in, plain.chain.bytes_in);
+  EXPECT_LT(2 * packed.weight_bytes_in, plain.weight_bytes_in);
 }
 
 TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {

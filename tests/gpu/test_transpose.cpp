@@ -1,18 +1,24 @@
-// GPU tests of cuda::transpose (the shared device transpose: a stable CUB radix sort by column)
-// against a naive host transpose (a stable counting sort written here): row pointers, row indices
-// and value bits must be equal exactly. Shapes: the degenerate catalog, and generated CSRs of
-// 100k-1M entries: uniform columns, power-law columns (a few columns of thousands of entries),
-// one dense column, one dense row, empty rows and columns; every value width (bool, 4 and 8
-// bytes: the packed-payload and the gather paths), 32- and 64-bit indices; repeated runs equal.
+// GPU tests of cuda::transpose (the shared device transpose: a stable sort by column) against a
+// naive host transpose (a stable counting sort written here): row pointers, row indices and value
+// bits must be equal exactly, for every TransposeMethod (8- and 10-bit radix digits, the two
+// counting passes). Shapes: the degenerate catalog, and generated CSRs of 100k-1M entries:
+// uniform columns (3,000: both partition passes), power-law columns (a few columns of thousands
+// of entries), one dense column (500: partition's single pass), one dense row, empty rows and
+// columns, 1.5M columns (21-bit keys: a last 10-bit radix pass of one bit, 11-bit partition
+// buckets); every value width (bool, 4 and 8 bytes: the packed-payload and the gather paths), 32-
+// and 64-bit indices; repeated runs equal; column top-k through each method's transposes against
+// the cpu executor.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/elementwise/elementwise.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
@@ -137,6 +143,12 @@ std::vector<Shape> large_shapes() {
              [](Index i, Rng&) { return i == 1000 ? Index(60000) : Index(3); },
              [](double u) { return Index(u * 20000); });
        }},
+      {"wide_20000x1500000_d8",
+       [](Type t, IndexType it, std::uint64_t s) {
+         return generated(
+             20000, 1500000, t, it, s, [](Index, Rng&) { return Index(8); },
+             [](double u) { return Index(u * 1500000); });
+       }},
       {"empty_rows_and_cols_50000x8000",
        [](Type t, IndexType it, std::uint64_t s) {
          // Odd rows empty, only even columns used.
@@ -147,16 +159,28 @@ std::vector<Shape> large_shapes() {
   };
 }
 
-/// Transposes `a` on the device and checks it against the naive transpose.
+constexpr cuda::TransposeMethod methods[] = {cuda::TransposeMethod::radix8,
+                                             cuda::TransposeMethod::radix10,
+                                             cuda::TransposeMethod::partition};
+
+const char* method_name(cuda::TransposeMethod m) {
+  return m == cuda::TransposeMethod::radix8    ? " radix8"
+         : m == cuda::TransposeMethod::radix10 ? " radix10"
+                                               : " partition";
+}
+
+/// Transposes `a` on the device by every method and checks it against the naive transpose.
 void check(const std::string& what, const Matrix& a, const Context& gpu) {
   const HostCsr want = naive_transpose(host_csr(a), type_size(a.type()));
   const Matrix d = a.to(Location::device, gpu);
-  const Matrix t = cuda::transpose(d, gpu);
-  EXPECT_EQ(t.location(), Location::device) << what;
-  EXPECT_EQ(t.type(), a.type()) << what;
-  EXPECT_EQ(t.index_type(), a.index_type()) << what;
-  const std::string diff = first_difference(want, host_csr(t.to(Location::host, gpu)));
-  EXPECT_EQ(diff, "") << what;
+  for (cuda::TransposeMethod m : methods) {
+    const Matrix t = cuda::transpose(d, gpu, m);
+    EXPECT_EQ(t.location(), Location::device) << what << method_name(m);
+    EXPECT_EQ(t.type(), a.type()) << what << method_name(m);
+    EXPECT_EQ(t.index_type(), a.index_type()) << what << method_name(m);
+    const std::string diff = first_difference(want, host_csr(t.to(Location::host, gpu)));
+    EXPECT_EQ(diff, "") << what << method_name(m);
+  }
 }
 
 class TransposeGpu : public PoisonedPoolTest<std::size_t(64) << 20> {};
@@ -191,14 +215,46 @@ TEST_F(TransposeGpu, RepeatedRunsAreEqual) {
   Context gpu(Backend::cuda);
   const Matrix a = large_shapes()[1].make(Type::fp64, IndexType::i32, 77).to(Location::device, gpu);
   const HostCsr first = host_csr(cuda::transpose(a, gpu).to(Location::host, gpu));
-  for (int run = 0; run < 3; ++run) {
-    const HostCsr again = host_csr(cuda::transpose(a, gpu).to(Location::host, gpu));
-    EXPECT_EQ(first_difference(first, again), "") << "run " << run;
+  for (cuda::TransposeMethod m : methods)
+    for (int run = 0; run < 3; ++run) {
+      const HostCsr again = host_csr(cuda::transpose(a, gpu, m).to(Location::host, gpu));
+      EXPECT_EQ(first_difference(first, again), "") << "run " << run << method_name(m);
+    }
+}
+
+// Column top-k as select runs it (elementwise/entry.cpp: transpose, row top-k, transpose back)
+// with each method's transposes, against the cpu executor's col_topk: small integer values (many
+// ties, broken by the smaller row), the degenerate catalog and the large shapes (a dense row and
+// a dense column, empty rows and columns, 1.5M columns), both index widths, k = 1, 3, 8.
+TEST_F(TransposeGpu, ColumnTopKThroughEveryMethodMatchesCpu) {
+  Context gpu(Backend::cuda), cpu(Backend::cpu);
+  std::uint64_t seed = 900;
+  std::vector<std::pair<std::string, Matrix>> inputs;
+  for (IndexType it : {IndexType::i32, IndexType::i64}) {
+    const std::string w = it == IndexType::i32 ? " i32" : " i64";
+    for (const MatrixCase& c : matrix_catalog())
+      inputs.emplace_back(c.name + w, random_matrix(c.m, c.n, c.density, Type::fp32, int(++seed),
+                                                    c.p, ValueKind::integral, it));
+    for (const Shape& s : large_shapes())
+      inputs.emplace_back(s.name + w, s.make(Type::fp64, it, ++seed));
   }
+  for (const auto& [name, a] : inputs)
+    for (std::int64_t k : {1, 3, 8}) {
+      Matrix want(a.nrows(), a.ncols(), a.type());
+      select(want, nullptr, no_accum, SelectOpCode::col_topk, Scalar(k), a, {}, cpu);
+      const HostCsr w = host_csr(want);
+      const Matrix d = a.to(Location::device, gpu);
+      for (cuda::TransposeMethod m : methods) {
+        const Matrix t = cuda::transpose(
+            cuda::elementwise::row_topk(cuda::transpose(d, gpu, m), Index(k), gpu), gpu, m);
+        EXPECT_EQ(first_difference(w, host_csr(t.to(Location::host, gpu))), "")
+            << name << " k " << k << method_name(m);
+      }
+    }
 }
 
 // Small enough for compute-sanitizer memcheck/racecheck: both transpose paths (8- and 1-byte
-// values, 32- and 64-bit indices).
+// values, 32- and 64-bit indices), each method, partition with one pass and with two.
 TEST_F(TransposeGpu, SanitizerSubset) {
   Context gpu(Backend::cuda);
   const Matrix a = generated(
@@ -206,6 +262,12 @@ TEST_F(TransposeGpu, SanitizerSubset) {
       [](Index, Rng& g) { return Index(g.between(0, 12)); },
       [](double u) { return Index(300 * u * u); });
   check("sanitizer subset", a, gpu);
+  // 5000 columns: both of partition's passes (300 columns above: its single pass).
+  const Matrix w = generated(
+      4000, 5000, Type::fp32, IndexType::i32, 11,
+      [](Index, Rng& g) { return Index(g.between(0, 12)); },
+      [](double u) { return Index(5000 * u * u); });
+  check("sanitizer subset 5000 columns", w, gpu);
   const Matrix b = generated(
       3000, 200, Type::boolean, IndexType::i64, 10, [](Index, Rng&) { return Index(6); },
       [](double u) { return Index(200 * u); });

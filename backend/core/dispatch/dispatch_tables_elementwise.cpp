@@ -1,7 +1,8 @@
 // The rows of the dispatch tables of ewise_add, ewise_mult, apply, select, reduce, transpose,
 // extract, assign (also of a scalar to a vector) and kronecker: one cuda row each (the elementwise,
-// reduce and index_ops families), answered by cuda::can_implement_<op>
-// (backend/cuda/kernel_support.def), and the cpu (suitesparse) row.
+// reduce and index_ops families; matrix apply and select also the forced-only row_filter),
+// answered by cuda::can_implement_<op> (backend/cuda/kernel_support.def), and the cpu
+// (suitesparse) row.
 #include "backend/core/dispatch/dispatch_rows.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
@@ -58,29 +59,52 @@ const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
   return t;
 }
 
-/// apply (unary), matrix and vector.
-#define RINGBLAS_APPLY_TABLE(NAME, X)                                                             \
-  const Table<ApplyProblem<X>, X>& NAME() {                                                       \
-    using P = ApplyProblem<X>;                                                                    \
-    static const Table<P, X> t{"apply",                                                           \
-                               {                                                                  \
-                                   {Variant::elementwise, kCuda,                                  \
-                                    [](const P& p, const X& c) {                                  \
-                                      return cuda::can_implement_apply(c, p.mask, p.accum, p.op,  \
-                                                                       p.A, p.d);                 \
-                                    },                                                            \
-                                    [](const P& p, X& c, Context& x) {                            \
-                                      cuda::apply(c, p.mask, p.accum, p.op, p.A, chosen(p.d), x); \
-                                    }},                                                           \
-                                   {Variant::suitesparse, kCpu, always<P, X>,                     \
-                                    [](const P& p, X& c, Context& x) {                            \
-                                      HostInputs h(x);                                            \
-                                      cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);    \
-                                    }},                                                           \
-                               }};                                                                \
-    return t;                                                                                     \
+namespace {
+
+/// The row_filter rows (elementwise/row_filter.cu): not `automatic` until a GPU round has
+/// measured them against `elementwise` (bench_elementwise --variants) and the gpu tests
+/// (Elementwise.RowFilter*) have passed; a descriptor forces them meanwhile.
+template <class P>
+Entry<P, Matrix> apply_row_filter_row(void (*run)(const P&, Matrix&, Context&)) {
+  return {Variant::row_filter,
+          kCuda,
+          [](const P& p, const Matrix& c) {
+            return cuda::can_implement_apply_row_filter(c, p.mask, p.A, p.d);
+          },
+          run,
+          nullptr,
+          /*automatic=*/false};
+}
+Descriptor row_filter(const Descriptor& d) { return with_variant(d, Variant::row_filter); }
+void apply_unary_row_filter(const ApplyProblem<Matrix>& p, Matrix& c, Context& x) {
+  cuda::apply(c, p.mask, p.accum, p.op, p.A, row_filter(p.d), x);
+}
+
+}  // namespace
+
+/// apply (unary), matrix and vector; the arguments after X: further cuda rows (matrices), after
+/// the cpu row (rows are ranked by executor and cost, not by place).
+#define RINGBLAS_APPLY_TABLE(NAME, X, ...)                                                         \
+  const Table<ApplyProblem<X>, X>& NAME() {                                                        \
+    using P = ApplyProblem<X>;                                                                     \
+    static const Table<P, X> t{"apply",                                                            \
+                               {{Variant::elementwise, kCuda,                                      \
+                                 [](const P& p, const X& c) {                                      \
+                                   return cuda::can_implement_apply(c, p.mask, p.accum, p.op, p.A, \
+                                                                    p.d);                          \
+                                 },                                                                \
+                                 [](const P& p, X& c, Context& x) {                                \
+                                   cuda::apply(c, p.mask, p.accum, p.op, p.A, chosen(p.d), x);     \
+                                 }},                                                               \
+                                {Variant::suitesparse, kCpu, always<P, X>,                         \
+                                 [](const P& p, X& c, Context& x) {                                \
+                                   HostInputs h(x);                                                \
+                                   cpu::apply(c, h(p.mask), p.accum, p.op, h(p.A), p.d, x);        \
+                                 }},                                                               \
+                                __VA_ARGS__}};                                                     \
+    return t;                                                                                      \
   }
-RINGBLAS_APPLY_TABLE(apply_table, Matrix)
+RINGBLAS_APPLY_TABLE(apply_table, Matrix, apply_row_filter_row<P>(apply_unary_row_filter))
 RINGBLAS_APPLY_TABLE(apply_vector_table, Vector)
 #undef RINGBLAS_APPLY_TABLE
 
@@ -96,6 +120,9 @@ const Table<ApplyBoundProblem, Matrix>& apply_bound_table() {
            [](const P& p, Matrix& c, Context& x) {
              cuda::apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, chosen(p.d), x);
            }},
+          apply_row_filter_row<P>([](const P& p, Matrix& c, Context& x) {
+            cuda::apply(c, p.mask, p.accum, p.op, p.side, p.scalar, p.A, row_filter(p.d), x);
+          }),
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
              HostInputs h(x);
@@ -117,6 +144,9 @@ const Table<ApplyIndexProblem, Matrix>& apply_index_table() {
            [](const P& p, Matrix& c, Context& x) {
              cuda::apply(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
            }},
+          apply_row_filter_row<P>([](const P& p, Matrix& c, Context& x) {
+            cuda::apply(c, p.mask, p.accum, p.op, p.thunk, p.A, row_filter(p.d), x);
+          }),
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
              HostInputs h(x);
@@ -138,6 +168,14 @@ const Table<SelectProblem, Matrix>& select_table() {
            [](const P& p, Matrix& c, Context& x) {
              cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, chosen(p.d), x);
            }},
+          {Variant::row_filter, kCuda,
+           [](const P& p, const Matrix& c) {
+             return cuda::can_implement_select_row_filter(c, p.op);
+           },
+           [](const P& p, Matrix& c, Context& x) {
+             cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, row_filter(p.d), x);
+           },
+           nullptr, /*automatic=*/false},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
              HostInputs h(x);

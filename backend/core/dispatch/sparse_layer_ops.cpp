@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backend/core/dispatch/dispatch_tables.hpp"
+#include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "ringblas/error.hpp"
 #include "ringblas/sparse_layer.hpp"
 
@@ -59,14 +60,15 @@ DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<flo
   return out;
 }
 
-SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias, float ymax,
-                              Context& ctx, LayerChainStats* stats) {
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, Context& ctx, LayerChainStats* stats,
+                              SparseUpload upload) {
   const char* op = "prepare_network";
   if (weights.empty()) throw InvalidValue(std::string(op) + ": the network has no layers");
   check_network(op, weights, bias, ymax, weights[0].nrows());
   SparseNetwork out;
-  run_cuda_only(detail::prepare_network_table(), detail::LayerNetworkProblem{weights, bias, ymax, stats}, out,
-                ctx);
+  run_cuda_only(detail::prepare_network_table(),
+                detail::LayerNetworkProblem{weights, bias, ymax, stats, upload}, out, ctx);
   return out;
 }
 
@@ -86,6 +88,11 @@ std::vector<Index> mxm_layers(const SparseNetwork& net, const Matrix& features, 
   run_cuda_only(detail::mxm_layers_prepared_table(),
                 detail::PreparedLayersProblem{net, features, options, stats, survivors}, ids, ctx);
   return ids;
+}
+
+std::size_t reserve_upload_staging(Context& ctx) {
+  if (!mxm_layers_unavailable(ctx).empty()) return 0;
+  return cuda::sparse_layer::reserve_staging(ctx);
 }
 
 std::string mxm_layers_unavailable(const Context& ctx) {

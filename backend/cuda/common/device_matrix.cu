@@ -11,7 +11,9 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/radix_sort_wide.cuh"
 #include "backend/cuda/common/scan_total.cuh"
+#include "backend/cuda/common/transpose_partition.hpp"
 #include "ringblas/error.hpp"
 #include "semirings/cast.hpp"
 
@@ -145,6 +147,25 @@ __global__ void k_unpack_row_value(std::size_t n, const row_value_t<E>* packed, 
   }
 }
 
+/// Stable sort of (key, value) pairs by key bits [0, end_bit): CUB's tuning, or 10-bit digits
+/// for TransposeMethod::radix10 when the count fits its 32-bit offsets.
+template <class K, class V>
+void sort_pairs(TransposeMethod method, const K* kin, K* kout, const V* vin, V* vout, std::size_t n,
+                int end_bit, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const bool wide = method == TransposeMethod::radix10 && n < (std::size_t(1) << 32);
+  std::size_t bytes = 0;
+  auto run = [&](void* tmp) {
+    if (wide)
+      return radix_sort_pairs_wide<10>(tmp, bytes, kin, kout, vin, vout, std::uint32_t(n), 0,
+                                       end_bit, s);
+    return cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, n, 0, end_bit, s);
+  };
+  RINGBLAS_CUDA_TRY(run(nullptr));
+  device_array<unsigned char> tmp(bytes, ctx);
+  RINGBLAS_CUDA_TRY(run(tmp.data()));
+}
+
 /// Sort-key bits that hold every column index below ncols (at least 1).
 int column_bits(Index ncols, int max_bits) {
   int end_bit = 1;
@@ -157,7 +178,7 @@ int column_bits(Index ncols, int max_bits) {
 /// follows the sort (the general path, for 64-bit indices, gathers rows and values through the
 /// sorted permutation: two random reads per entry).
 template <class E>
-Matrix transpose_packed(const Matrix& a, const Context& ctx) {
+Matrix transpose_packed(const Matrix& a, TransposeMethod method, const Context& ctx) {
   const std::size_t nnz = std::size_t(a.nnz());
   cudaStream_t s = stream_of(ctx);
   device_array<row_value_t<E>> packed(nnz, ctx), sorted(nnz, ctx);
@@ -172,12 +193,7 @@ Matrix transpose_packed(const Matrix& a, const Context& ctx) {
     const int end_bit = column_bits(a.ncols(), 32);
     const auto* kin = reinterpret_cast<const std::uint32_t*>(a.col_idx().as<std::int32_t>());
     auto* kout = reinterpret_cast<std::uint32_t*>(keys.data());
-    std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, packed.data(),
-                                                      sorted.data(), nnz, 0, end_bit, s));
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout, packed.data(),
-                                                      sorted.data(), nnz, 0, end_bit, s));
+    sort_pairs(method, kin, kout, packed.data(), sorted.data(), nnz, end_bit, ctx);
     k_unpack_row_value<E><<<grid_for(nnz, block), block, 0, s>>>(
         nnz, sorted.data(), t_ci.as<std::int32_t>(), t_v.as<E>());
     RINGBLAS_CHECK_LAUNCH("k_unpack_row_value", s, ctx.debug_sync);
@@ -190,12 +206,16 @@ Matrix transpose_packed(const Matrix& a, const Context& ctx) {
                               std::move(t_rp), std::move(t_ci), std::move(t_v));
 }
 
-template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
+template <class I>
+Matrix transpose_typed(const Matrix& a, TransposeMethod method, const Context& ctx) {
   using U = std::make_unsigned_t<I>;
   if constexpr (std::is_same_v<I, std::int32_t>) {
-    if (type_size(a.type()) == 8) return transpose_packed<std::uint64_t>(a, ctx);
-    if (type_size(a.type()) == 4) return transpose_packed<std::uint32_t>(a, ctx);
-    if (type_size(a.type()) == 1) return transpose_packed<std::uint8_t>(a, ctx);
+    const int bits = column_bits(a.ncols(), 32);
+    if (method == TransposeMethod::partition && a.nnz() > 0 && bits <= partition_max_column_bits)
+      return transpose_partition(a, bits, ctx);
+    if (type_size(a.type()) == 8) return transpose_packed<std::uint64_t>(a, method, ctx);
+    if (type_size(a.type()) == 4) return transpose_packed<std::uint32_t>(a, method, ctx);
+    if (type_size(a.type()) == 1) return transpose_packed<std::uint8_t>(a, method, ctx);
   }
   const std::size_t nnz = std::size_t(a.nnz());
   cudaStream_t s = stream_of(ctx);
@@ -210,15 +230,9 @@ template <class I> Matrix transpose_typed(const Matrix& a, const Context& ctx) {
     k_iota<I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm_in.data());
     RINGBLAS_CHECK_LAUNCH("k_iota", s, ctx.debug_sync);
     const int end_bit = column_bits(a.ncols(), int(sizeof(I) * 8));
-    std::size_t bytes = 0;
     const U* kin = reinterpret_cast<const U*>(a.col_idx().as<I>());
     U* kout = reinterpret_cast<U*>(keys.data());
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, perm_in.data(),
-                                                      perm.data(), nnz, 0, end_bit, s));
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, kin, kout,
-                                                      perm_in.data(), perm.data(), nnz, 0,
-                                                      end_bit, s));
+    sort_pairs(method, kin, kout, perm_in.data(), perm.data(), nnz, end_bit, ctx);
     k_gather<I, I><<<grid_for(nnz, block), block, 0, s>>>(nnz, perm.data(), rows.data(),
                                                           t_ci.as<I>());
     RINGBLAS_CHECK_LAUNCH("k_gather", s, ctx.debug_sync);
@@ -317,10 +331,10 @@ Matrix cast_values(Matrix a, Type t, const Context& ctx) {
                               std::move(a.col_idx()), std::move(out));
 }
 
-Matrix transpose(const Matrix& a, const Context& ctx) {
+Matrix transpose(const Matrix& a, const Context& ctx, TransposeMethod method) {
   require_device(a, "cuda::transpose");
   return visit_index_type(a.index_type(),
-                          [&](auto i) { return transpose_typed<decltype(i)>(a, ctx); });
+                          [&](auto i) { return transpose_typed<decltype(i)>(a, method, ctx); });
 }
 
 const Matrix& prepare_operand(const Matrix& a, bool transposed, IndexType it,

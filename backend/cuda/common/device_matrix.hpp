@@ -16,9 +16,19 @@ Matrix with_index_type(Matrix a, IndexType it, const Context& ctx);
 /// `a` (on the device) with values cast to `t` on the device (GraphBLAS typecasting rules).
 Matrix cast_values(Matrix a, Type t, const Context& ctx);
 
+/// How cuda::transpose sorts by column. radix8: CUB's own onesweep tuning (8-bit digits: 3
+/// passes for 17-24 bit column indices). radix10: the same sort with 10-bit digits (2 passes up
+/// to 2^20 columns, 1 up to 1,024), when nnz < 2^32; otherwise as radix8. partition: two
+/// counting passes of our own that read the CSR and write the CSC directly, no pack and unpack
+/// steps (transpose_partition.cu), for 32-bit indices and up to 2^24 columns; otherwise as
+/// radix8. radix8 stays the default until the GPU bench (bench_reduce_transpose's "radix10" and
+/// "partition" rows) says otherwise (tests/bench/results/transpose_topk_notes.md).
+enum class TransposeMethod { radix8, radix10, partition };
+
 /// aᵀ of a device matrix, computed on the device with a stable CUB radix sort of the column
 /// indices (rows stay sorted within each output row). Keeps a's index and value types.
-Matrix transpose(const Matrix& a, const Context& ctx);
+Matrix transpose(const Matrix& a, const Context& ctx,
+                 TransposeMethod method = TransposeMethod::radix8);
 
 /// An operand as the kernels want it: on the device, transposed if asked, with index width `it`
 /// and, when `values` is set, values of that type. Returns `a` itself when nothing changes, else

@@ -17,16 +17,21 @@ namespace ringblas::cuda {
 /// is a two-element device array whose element 1 a kernel has set (a side result, say how many
 /// rows need a slower path): the total is copied into element 0 and both come back in one copy,
 /// element 1 into *side_value, so that the second value costs no second synchronisation.
+/// data[0..count) := exclusive prefix sums of data[0..count), on the stream, nothing read back.
+template <class I>
+void exclusive_scan_in_place(I* data, std::size_t count, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  std::size_t bytes = 0;
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, count, s));
+  device_array<unsigned char> tmp(bytes, ctx);
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, count, s));
+}
+
 template <class I>
 I exclusive_scan_total(I* data, std::size_t count, const Context& ctx, I* side = nullptr,
                        I* side_value = nullptr) {
   cudaStream_t s = stream_of(ctx);
-  std::size_t bytes = 0;
-  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, data, data, count, s));
-  {
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, data, data, count, s));
-  }
+  exclusive_scan_in_place(data, count, ctx);
   I read[2] = {0, 0};
   if (side) {
     RINGBLAS_CUDA_TRY(

@@ -37,6 +37,17 @@ Matrix map(const Matrix& a, Matrix& hold, const MapOp& f, const Context& ctx);
 /// value_* against the thunk cast to A's type), as a matrix of A's type. Not for top-k.
 Matrix select(const Matrix& A, SelectOpCode op, const Scalar& thunk, const Context& ctx);
 
+/// Variant row_filter (row_filter.cu): select by a value predicate (value_* only) as a count
+/// pass over the values, a scan and a fill pass, a group of lanes per row; no array of nnz(A).
+Matrix select_rows(const Matrix& A, SelectOpCode op, const Scalar& thunk, const Context& ctx);
+
+/// Variant row_filter: T = f(A) on the entries a value mask M with A's pattern admits (entry p
+/// when M's value p is nonzero, or zero when `complement`), without building the mask's
+/// structure: M's values are read where A's are. A: values in the map's type; M: any type,
+/// same rows and nnz as A (its columns are not read).
+Matrix map_value_masked(const Matrix& A, const Matrix& M, bool complement, const MapOp& f,
+                        const Context& ctx);
+
 /// The k largest entries of each row of A (NaN below every number, ties to the smaller column),
 /// in column order: the k-th largest order-preserving key of each row by a bitwise search (a
 /// group of lanes per row, a block for rows over 256 entries), no sort.

@@ -24,10 +24,13 @@ namespace {
 using elementwise::MapOp;
 using elementwise::Merge;
 
-/// Throws NotImplemented for a forced variant of another family or a positional accumulator
-/// (as the cpu executor does), before anything is computed.
-void check_common(const char* op, const Descriptor& d, const Accum& accum) {
-  if (d.variant != Variant::automatic && d.variant != Variant::elementwise)
+/// Throws NotImplemented for a forced variant of another family (row_filter: only where
+/// `row_filter` says it runs) or a positional accumulator (as the cpu executor does), before
+/// anything is computed.
+void check_common(const char* op, const Descriptor& d, const Accum& accum,
+                  bool row_filter = false) {
+  if (d.variant != Variant::automatic && d.variant != Variant::elementwise &&
+      !(row_filter && d.variant == Variant::row_filter))
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(d.variant)) +
                          " does not compute " + op + " (its cuda variant is elementwise)");
   if (accum && is_positional(*accum))
@@ -86,8 +89,43 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
          C, M, accum, d, std::move(T), ctx);
 }
 
+/// Variant row_filter of apply: C<A> = f(A) into an empty C, the mask being A itself
+/// (can_implement_apply_row_filter), so that it is read per entry of A instead of being built
+/// as a structure and merged with T: structural, it admits every entry (T = f(A)) or, complemented,
+/// none; by value, the entries whose own value is nonzero (or zero, complemented), in one count
+/// and one fill pass (elementwise::map_value_masked). C has no entries, so neither the
+/// accumulator nor replace changes the result.
+void apply_own_mask(const std::string& what, Matrix& C, const Matrix* M, const MapOp& f,
+                    const Matrix& A, const Descriptor& d, Context& ctx) {
+  if (const auto why = can_implement_apply_row_filter(C, M, A, d))
+    throw NotImplemented("apply: variant row_filter: " + *why);
+  const IndexType it = A.index_type();
+  Matrix hold;
+  const Matrix& a = prepare_operand(A, false, it, C.type(), hold, ctx);
+  Matrix T;
+  std::string how = "A's values as the value mask, count + scan + fill by rows";
+  int syncs = 1;
+  if (d.mask_structure && d.mask_complement) {
+    T = empty_device_matrix(C.nrows(), C.ncols(), C.type(), it, ctx);
+    how = "the complement of A's own structure admits nothing";
+    syncs = 0;
+  } else if (d.mask_structure) {
+    T = elementwise::map(a, hold, f, ctx);
+    how = "A's own structure admits every entry";
+    syncs = 0;
+  } else {
+    T = elementwise::map_value_masked(a, A, d.mask_complement, f, ctx);
+  }
+  ctx.trace_line("apply: row_filter, " + what + " at " + std::string(type_name(C.type())) +
+                 " under " + (d.mask_complement ? "!" : "") + "A: " + how + ", T has " +
+                 std::to_string(T.nnz()) + " entries, " + std::to_string(syncs) +
+                 " host sync(s) to read nnz");
+  C = std::move(T);
+}
+
 void apply_map(const char* what, Matrix& C, const Matrix* M, Accum accum, const MapOp& f,
                const Matrix& A, const Descriptor& d, Context& ctx) {
+  if (d.variant == Variant::row_filter) return apply_own_mask(what, C, M, f, A, d, ctx);
   const IndexType it = A.index_type();
   if (admits_nothing(M, d))
     return finish("apply", "complemented empty mask", C, M, accum, d,
@@ -164,7 +202,7 @@ void ewise_mult(Vector& w, const Vector* m, Accum accum, BinaryOpCode op, const 
 
 void apply(Matrix& C, const Matrix* M, Accum accum, UnaryOpCode op, const Matrix& A,
            const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum);
+  check_common("apply", d, accum, true);
   check_unary("cuda::apply (unary)", op, C.type());
   MapOp f;
   f.unary = op;
@@ -189,7 +227,7 @@ void apply(Vector& w, const Vector* m, Accum accum, UnaryOpCode op, const Vector
 
 void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side, const Scalar& s,
            const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum);
+  check_common("apply", d, accum, true);
   MapOp f;
   f.kind = side == BindSide::first ? MapOp::Kind::bind_first : MapOp::Kind::bind_second;
   f.binary = op;
@@ -202,7 +240,7 @@ void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide si
 
 void apply(Matrix& C, const Matrix* M, Accum accum, IndexUnaryOpCode op, Index thunk,
            const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum);
+  check_common("apply", d, accum, true);
   MapOp f;
   f.kind = MapOp::Kind::index_unary;
   f.index_op = op;
@@ -215,7 +253,10 @@ void apply(Matrix& C, const Matrix* M, Accum accum, IndexUnaryOpCode op, Index t
 
 void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scalar& thunk,
             const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("select", d, accum);
+  check_common("select", d, accum, true);
+  if (d.variant == Variant::row_filter)
+    if (const auto why = can_implement_select_row_filter(C, op))
+      throw NotImplemented("select: variant row_filter: " + *why);
   const bool topk = op == SelectOpCode::row_topk || op == SelectOpCode::col_topk;
   const Index k = thunk.as<std::int64_t>();
   if (topk && k < 0)
@@ -230,6 +271,11 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
     return finish("select", "complemented empty mask", C, M, accum, d,
                   empty_device_matrix(C.nrows(), C.ncols(), A.type(), it, ctx), ctx, 0);
   Matrix hold;
+  if (d.variant == Variant::row_filter) {
+    const Matrix& a = prepare_operand(A, d.transpose_a, it, std::nullopt, hold, ctx);
+    return finish("select", what + " (row_filter: count + scan + fill by rows)", C, M, accum, d,
+                  elementwise::select_rows(a, op, thunk, ctx), ctx);
+  }
   if (!topk) {
     const Matrix& a = prepare_operand(A, d.transpose_a, it, std::nullopt, hold, ctx);
     return finish("select", what, C, M, accum, d, elementwise::select(a, op, thunk, ctx), ctx);

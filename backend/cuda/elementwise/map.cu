@@ -54,10 +54,7 @@ __global__ void __launch_bounds__(Policy::block)
 template <class V, class I>
 Matrix map_typed(const Matrix& A, Matrix& hold, const MapOp& f, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
-  MapArgs<V> args{int(f.kind), f.unary, f.binary, V{}, f.index_op, f.thunk};
-  if (f.kind == MapOp::Kind::bind_first || f.kind == MapOp::Kind::bind_second)
-    args.bound = visit_type(f.bound.type(),
-                            [&](auto from) { return sr::cast<V>(f.bound.as<decltype(from)>()); });
+  const MapArgs<V> args = map_args<V>(f);
   const std::size_t nnz = std::size_t(A.nnz()), n = std::size_t(A.nrows());
   Buffer rp, ci;
   if (&A == &hold) {

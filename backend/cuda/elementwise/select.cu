@@ -192,11 +192,7 @@ template <class V, class I>
 Matrix select_typed(const Matrix& A, SelectOpCode op, const Scalar& thunk, const Context& ctx) {
   if (select_is_positional(op))
     return select_positional<V, I>(A, op, thunk.as<std::int64_t>(), ctx);
-  // Value predicates compare in A's type, the thunk cast to it with GraphBLAS's rules.
-  SelectArgs<V> args{op, 0, V{}};
-  args.thunk =
-      visit_type(thunk.type(), [&](auto from) { return sr::cast<V>(thunk.as<decltype(from)>()); });
-  return select_values<V, I>(A, args, ctx);
+  return select_values<V, I>(A, select_args<V>(op, thunk), ctx);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
+#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
@@ -279,13 +280,15 @@ DenseMatrix gather_survivors(const Chain& c, const std::vector<int>& cols, const
 
 }  // namespace
 
-SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias, float ymax,
-                              LayerChainStats* stats, Context& ctx) {
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, LayerChainStats* stats, SparseUpload upload,
+                              Context& ctx) {
   using clock = std::chrono::steady_clock;
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   const auto t0 = clock::now();
   auto state = std::make_shared<::ringblas::detail::SparseNetworkState>();
-  state->weights = prepare_layers_device(weights, ctx);
+  std::size_t bytes_in = 0;
+  state->weights = prepare_layers_device(weights, ctx, upload, &bytes_in);
   SparseNetwork net;
   net.neurons = weights.empty() ? 0 : weights[0].nrows();
   net.bias = bias;
@@ -297,10 +300,18 @@ SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vec
     *stats = LayerChainStats{};
     stats->prepare_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
     stats->weight_bytes = net.weight_bytes;
+    stats->bytes_in = bytes_in;
   }
-  ctx.trace_line("prepare_network: sparse_layer, " + std::to_string(weights.size()) + " layers prepared on device " +
-                 std::to_string(ctx.device) + ", " + std::to_string(net.weight_bytes) + " bytes");
+  ctx.trace_line("prepare_network: sparse_layer, " + std::to_string(weights.size()) +
+                 " layers prepared on device " + std::to_string(ctx.device) + ", " +
+                 std::to_string(net.weight_bytes) + " bytes, " + std::to_string(bytes_in) +
+                 " bytes sent");
   return net;
+}
+
+std::size_t reserve_staging(Context& ctx) {
+  RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
+  return reserve_packed_staging();
 }
 
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features, const LayerChainOptions& opt,
@@ -326,11 +337,26 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
     held = (f->location() == Location::host ? *f : f->to(Location::host, ctx)).cast(Type::fp32);
     f = &held;
   }
-  // The CSR arrays to the device (upload: several host threads), unless they are there.
+  // The CSR arrays to the device, unless they are there: packed (packed_upload.hpp: the device
+  // rebuilds the CSR arrays), or as stored (upload: several host threads).
+  if (opt.upload == SparseUpload::packed && f->location() == Location::host) {
+    const std::string why = packed_unavailable({f});
+    if (why.empty()) {
+      PackedDevice pk = upload_packed({f}, ctx);
+      st.bytes_in = pk.bytes_sent;
+      ctx.trace_line("mxm_layers: features packed, " + std::to_string(pk.bytes_sent) +
+                     " bytes sent" + (pk.iso ? " (iso)" : ""));
+      held = packed_matrix(std::move(pk), f->nrows(), f->ncols(), f->nnz());
+      f = &held;
+    } else {
+      ctx.trace_line("mxm_layers: features not packed (" + why + "), copied as stored");
+    }
+  }
   const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();
   const float* vals = f->values().as<float>();
   Buffer on_device;
   if (f->location() != Location::device) {
+    st.bytes_in = f->row_ptr().size() + f->col_idx().size() + f->values().size();
     auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
     const std::size_t a = aligned(f->row_ptr().size()), b = aligned(f->col_idx().size());
     on_device = Buffer(std::max<std::size_t>(a + b + f->values().size(), 16), Location::device, &ctx);

@@ -9,6 +9,7 @@
 #include "ringblas/buffer.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
+#include "ringblas/sparse_layer.hpp"
 
 namespace ringblas::cuda::sparse_layer {
 
@@ -73,9 +74,12 @@ struct DeviceWeights {
 };
 
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
-/// other than fp32 are cast on the host) uploaded as stored, transposed and laid out there. One
-/// host round trip (the sizes of the layout); returns after the blobs are complete.
-DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx);
+/// other than fp32 are cast on the host) uploaded as stored (or packed, when `how` says so and
+/// every layer can be: packed_upload.hpp), transposed and laid out there. One host round trip
+/// (the sizes of the layout); returns after the blobs are complete. bytes_in: bytes sent.
+DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
+                                    SparseUpload how = SparseUpload::csr,
+                                    std::size_t* bytes_in = nullptr);
 
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);

@@ -16,14 +16,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
-#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
+#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
@@ -51,26 +53,30 @@ struct Target {
   unsigned long long stage_displ, map_displ, map, warp_displ, index, value;  ///< within the layer
 };
 
-/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), 64-bit indices),
-/// so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row at once.
-__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, long long* rp, long long* ci,
+/// The layers as one block-diagonal matrix diag(W_1, ..., W_L) ((L n) x (L n), indices I: int32
+/// when L n and the entries fit, where cuda::transpose sorts (row, value) payloads without
+/// gathers), so that one shared transpose (cuda::transpose) turns every layer into outputs-by-row
+/// at once.
+template <class I>
+__global__ void stack_layers(const Source* src, const Target* tg, int n, int nl, I* rp, I* ci,
                              float* v) {
   const int k = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Source s = src[k];
   const long long at = tg[k].entries, p0 = load_index(s.rp, s.wide, i), p1 = load_index(s.rp, s.wide, i + 1);
   const long long row = (long long)k * n + i;
-  rp[row] = at + p0;
-  if (k == nl - 1 && i == n - 1) rp[row + 1] = at + p1;
+  rp[row] = I(at + p0);
+  if (k == nl - 1 && i == n - 1) rp[row + 1] = I(at + p1);
   for (long long p = p0; p < p1; ++p) {
-    ci[at + p] = (long long)k * n + load_index(s.ci, s.wide, p);
+    ci[at + p] = I((long long)k * n + load_index(s.ci, s.wide, p));
     v[at + p] = s.v[p];
   }
 }
 
 /// The transposed stack back as layers: tp[k] (n + 1 row offsets within the layer), tc (inputs
 /// within the layer) and tv.
-__global__ void unstack_layers(const long long* rp, const long long* ci, const float* v, int n, int* tp, int* tc,
+template <class I>
+__global__ void unstack_layers(const I* rp, const I* ci, const float* v, int n, int* tp, int* tc,
                                float* tv) {
   const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j > n) return;
@@ -310,7 +316,8 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 
 }  // namespace
 
-DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx) {
+DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
+                                    SparseUpload how, std::size_t* bytes_in) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -335,8 +342,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     since = now;
   };
 
-  // --- W_k on the device as stored (fp32 values; other value types are cast on the host): one
+  // --- W_k on the device: packed (packed_upload.hpp: every layer in the same slots, decoded into
+  // plain CSR there), or as stored (fp32 values; other value types are cast on the host): one
   // allocation for every host layer, filled by upload() (several host threads) ---
+  std::vector<const Matrix*> all;
+  for (const Matrix& w : weights) all.push_back(&w);
+  const bool packed = how == SparseUpload::packed && packed_unavailable(all).empty();
+  if (how == SparseUpload::packed && !packed)
+    ctx.trace_line("prepare_network: weights not packed (" + packed_unavailable(all) +
+                   "), copied as stored");
+  PackedDevice pk;
+  if (packed) pk = upload_packed(all, ctx);
   std::vector<Matrix> held;  // host casts kept alive until the copies are done
   held.reserve(weights.size());
   std::vector<const Matrix*> use(weights.size());
@@ -349,15 +365,17 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     const Matrix& w = weights[std::size_t(k)];
     if (w.nnz() >= (Index{1} << 31)) throw NotImplemented("sparse_layer: a layer with 2^31 or more entries");
     use[std::size_t(k)] = &w;
+    tg[std::size_t(k)].entries = entries;
+    entries += w.nnz();
+    if (packed) continue;
     if (w.type() != Type::fp32) {
       held.push_back((w.location() == Location::host ? w : w.to(Location::host, ctx)).cast(Type::fp32));
       use[std::size_t(k)] = &held.back();
     }
     const Matrix& u = *use[std::size_t(k)];
     if (u.location() == Location::host)
-      upload_bytes += aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
-    tg[std::size_t(k)].entries = entries;
-    entries += w.nnz();
+      upload_bytes +=
+          aligned(u.row_ptr().size()) + aligned(u.col_idx().size()) + aligned(u.values().size());
   }
   Buffer raw(std::max<std::size_t>(upload_bytes, 16), Location::device, &ctx);
   {
@@ -373,6 +391,14 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     for (int k = 0; k < nl; ++k) {
       const Matrix& u = *use[std::size_t(k)];
       Source& x = src[std::size_t(k)];
+      if (packed) {
+        const std::size_t isz = pk.index_type == IndexType::i64 ? 8 : 4;
+        x.wide = pk.index_type == IndexType::i64 ? 1 : 0;
+        x.rp = pk.row_ptr.as<char>() + pk.row_base[std::size_t(k)] * isz;
+        x.ci = pk.col_idx.as<char>() + pk.entry_base[std::size_t(k)] * isz;
+        x.v = pk.values.as<float>() + pk.entry_base[std::size_t(k)];
+        continue;
+      }
       x.wide = u.index_type() == IndexType::i64 ? 1 : 0;
       if (u.location() == Location::host) {
         x.rp = put(u.row_ptr());
@@ -384,7 +410,11 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
         x.v = u.values().as<float>();
       }
     }
-    upload(pieces, ctx.device, s);
+    if (!packed) upload(pieces, ctx.device, s);
+    if (bytes_in) {
+      *bytes_in = packed ? pk.bytes_sent : 0;
+      for (const UploadPiece& piece : pieces) *bytes_in += piece.bytes;
+    }
   }
   phase("weights uploaded");
   const int blocks = (n + P::block - 1) / P::block, words = (n + 31) / 32;
@@ -406,21 +436,30 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   device_array<int> tc(ne, ctx), rank(ne, ctx);
   device_array<float> tv(ne, ctx);
   const dim3 rows_grid(grid_for(std::size_t(n), 256), unsigned(nl));
-  {
-    Buffer srp(sizeof(long long) * std::size_t(stacked_rows + 1), Location::device, &ctx);
-    Buffer sci(sizeof(long long) * ne, Location::device, &ctx), sv(sizeof(float) * ne, Location::device, &ctx);
-    stack_layers<<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<long long>(),
-                                            sci.as<long long>(), sv.as<float>());
+  auto stack_and_transpose = [&](auto index) {
+    using I = decltype(index);
+    const IndexType it = sizeof(I) == 4 ? IndexType::i32 : IndexType::i64;
+    Buffer srp(sizeof(I) * std::size_t(stacked_rows + 1), Location::device, &ctx);
+    Buffer sci(sizeof(I) * ne, Location::device, &ctx),
+        sv(sizeof(float) * ne, Location::device, &ctx);
+    stack_layers<I><<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<I>(),
+                                              sci.as<I>(), sv.as<float>());
     RINGBLAS_CHECK_LAUNCH("sparse_layer stack_layers", s, ctx.debug_sync);
-    const Matrix stacked = Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, IndexType::i64, Index(entries),
-                                                std::move(srp), std::move(sci), std::move(sv));
+    const Matrix stacked =
+        Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, it, Index(entries),
+                             std::move(srp), std::move(sci), std::move(sv));
     const Matrix t = transpose(stacked, ctx);
     const dim3 ends_grid(grid_for(std::size_t(n) + 1, 256), unsigned(nl));
-    unstack_layers<<<ends_grid, 256, 0, s>>>(t.row_ptr().as<long long>(), t.col_idx().as<long long>(),
-                                              t.values().as<float>(), n, tp.data(), tc.data(), tv.data());
+    unstack_layers<I><<<ends_grid, 256, 0, s>>>(t.row_ptr().as<I>(), t.col_idx().as<I>(),
+                                                t.values().as<float>(), n, tp.data(), tc.data(),
+                                                tv.data());
     RINGBLAS_CHECK_LAUNCH("sparse_layer unstack_layers", s, ctx.debug_sync);
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
-  }
+  };
+  if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31))
+    stack_and_transpose(std::int32_t{});
+  else
+    stack_and_transpose(std::int64_t{});
 
   // --- output orders, and the inputs renamed to the previous layer's positions ---
   const std::size_t cells = std::size_t(nl) * std::size_t(n);

@@ -22,7 +22,11 @@ void run_mxm(DenseMatrix& c, const Semiring& s, const Matrix& a, const DenseMatr
 
 /// prepare_network's cuda row: the weights prepared on ctx.device (prepare_layers_device).
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
-                              float ymax, LayerChainStats* stats, Context& ctx);
+                              float ymax, LayerChainStats* stats, SparseUpload upload,
+                              Context& ctx);
+
+/// reserve_upload_staging's cuda side (packed_upload.hpp: reserve_packed_staging).
+std::size_t reserve_staging(Context& ctx);
 
 /// mxm_layers(SparseNetwork, sparse features)'s cuda row (arguments validated there).
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
