@@ -15,7 +15,8 @@
 // - `--rmat S`: the GCN's power-law graph (R-MAT scale S plus self-loops, as bench_gcn trains
 //   on) as one more single-SpMM configuration at `--rmat-widths` (default 16,256, the widths of
 //   a GCN epoch with hidden 256 and 16 classes).
-// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
+// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's. The md file
+// ends with the trace of one public call per configuration (what automatic ran).
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
 //        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
@@ -54,6 +55,8 @@ int g_reps = 15;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
 std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
+/// (config, what automatic chose: the dispatch's trace of one public call), for the md file.
+std::vector<std::pair<std::string, std::string>> g_choices;
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -434,6 +437,16 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
            [&] { mxm(c, s, a, b, own, ctx); });
   }
   record_host(cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
+  {  // what `ringblas_api` ran: the trace of one call (kernel, run length, shape)
+    std::ostringstream lines;
+    Context traced(Backend::cuda);
+    traced.trace = true;
+    traced.trace_out = &lines;
+    mxm(c, s, a, b, {}, traced);
+    std::string text = lines.str();
+    std::replace(text.begin(), text.end(), '\n', ';');
+    g_choices.emplace_back(cfg, text);
+  }
 
   // The kernels alone, on the same device arrays.
   using namespace ringblas::cuda::detail;
@@ -479,6 +492,30 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, nullptr, false); });
+  // How it meets its row pass (NnzsplitOptions), on a stream of its own (a dependent launch
+  // may be ignored on the legacy default stream): `_stream` is the row above on that stream,
+  // `_overlap` the dependent launch, `_runrows` run rows from the row pass instead of searches.
+  if (a.nnz() > 0) {
+    cudaStream_t own;
+    BENCH_CUDA(cudaStreamCreate(&own));
+    std::int32_t* runs = nullptr;
+    BENCH_CUDA(cudaMalloc(&runs, std::size_t((a.nnz() + L - 1) / L) * 4));
+    struct Option {
+      const char* suffix;
+      bool overlap, run_rows;
+    };
+    for (const Option o : {Option{"_stream", false, false}, Option{"_overlap", true, false},
+                           Option{"_runrows", false, true}, Option{"_overlap_runrows", true, true}}) {
+      NnzsplitOptions opt;
+      opt.overlap = o.overlap;
+      opt.run_rows = o.run_rows ? runs : nullptr;
+      record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + o.suffix, a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, own, false, opt); });
+    }
+    BENCH_CUDA(cudaStreamSynchronize(own));
+    cudaFree(runs);
+    cudaStreamDestroy(own);
+  }
   if (g_sweep) {
     for (int x : {L / 2, L * 2, L * 4})
       if (x >= 4)
@@ -499,6 +536,10 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
     record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, true, nullptr, false); });
+    // More B rows in flight per lane for the latency-bound calls: 8 x 16 bytes, minimum blocks 3
+    // (80 registers; with 4, i.e. 64 registers, ptxas spills 92 bytes).
+    record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n,
+           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
@@ -693,7 +734,9 @@ int main(int argc, char** argv) {
         out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
-               "`_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
+               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the library "
+               "launches it, with `_stream` the same on a stream of its own, `_overlap` as its row pass's "
+               "dependent launch, `_runrows` its runs' rows from the row pass). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else
@@ -743,6 +786,10 @@ int main(int argc, char** argv) {
         const double gbs = r.bytes / (r.us * 1e3);
         out << "| " << r.config << " | " << r.impl << " | " << fmt(gbs, 0) << " | " << fmt(100.0 * gbs / copy_bw, 0) << "% |\n";
       }
+    if (!g_choices.empty()) {
+      out << "\n## What ringblas_api ran (the trace of one call)\n\n| config | trace |\n|---|---|\n";
+      for (const auto& [cfg, text] : g_choices) out << "| " << cfg << " | " << text << " |\n";
+    }
     std::cerr << "wrote " << json << " and " << md << "\n";
   } catch (const std::exception& e) {
     std::cerr << "bench_spmm: " << e.what() << "\n";

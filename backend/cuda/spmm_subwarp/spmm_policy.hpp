@@ -64,6 +64,25 @@ struct SpmmPolicy {
   /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
   static constexpr int nnzsplit_min_blocks = 4;
+  /// The nnz-split launch's two knobs that change no code (NnzsplitOptions; bench_spmm rows
+  /// kernel_nnzsplit_L<L>_overlap / _runrows / _overlap_runrows): off until an H100 round
+  /// compares them (s8; what they save is latency, so Cora / PubMed at n_B <= 128 decide).
+  static constexpr bool nnzsplit_overlap = false;
+  static constexpr bool nnzsplit_run_rows = false;
+};
+
+/// How the nnz-split kernel meets its row pass (nnzsplit_rows_kernel, which runs before it):
+/// - `overlap`: the kernel is launched as the row pass's programmatic dependent (sm_90,
+///   common/dependent_launch.cuh): its run's row search and first index loads overlap the row
+///   pass, and it waits for that pass before its first store to C (the pass sets crossing rows
+///   to the identity, which the kernel's atomics need).
+/// - `run_rows`: device scratch of (nnz + L - 1) / L ints; the row pass writes there the row of
+///   each run's first nonzero (it reads every row's bounds anyway) and the kernel reads it
+///   instead of its (sub-warp + 1)-ary search (about log_17(m) dependent loads: 4 on PubMed).
+///   With `overlap` the kernel waits for the pass before reading it. nullptr: search.
+struct NnzsplitOptions {
+  bool overlap = false;
+  std::int32_t* run_rows = nullptr;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
