@@ -492,6 +492,11 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, nullptr, false); });
+  // The run length of SpmmPolicy::nnzsplit_one_wave_small's rule (the same as above where the
+  // shortest run fills the GPU).
+  const int Lw = nnzsplit_run_length(a.nnz(), ns, sms, true);
+  record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw), a.nnz(), n,
+         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, Lw, true, nullptr, false); });
   // How it meets its row pass (NnzsplitOptions), on a stream of its own (a dependent launch
   // may be ignored on the legacy default stream): `_stream` is the row above on that stream,
   // `_overlap` the dependent launch, `_runrows` run rows from the row pass instead of searches.
@@ -736,7 +741,8 @@ int main(int argc, char** argv) {
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
                "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the library "
                "launches it, with `_stream` the same on a stream of its own, `_overlap` as its row pass's "
-               "dependent launch, `_runrows` its runs' rows from the row pass). Peers: cuSPARSE SpMM (ALG3 after its "
+               "dependent launch, `_runrows` its runs' rows from the row pass; `nnzsplit_wave_L<n>`: the "
+               "run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else
