@@ -509,8 +509,9 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       const char* suffix;
       bool overlap, run_rows;
     };
-    for (const Option o : {Option{"_stream", false, false}, Option{"_overlap", true, false},
-                           Option{"_runrows", false, true}, Option{"_overlap_runrows", true, true}}) {
+    for (const Option o :
+         {Option{"_stream", false, false}, Option{"_overlap", true, false},
+          Option{"_runrows", false, true}, Option{"_overlap_runrows", true, true}}) {
       NnzsplitOptions opt;
       opt.overlap = o.overlap;
       opt.run_rows = o.run_rows ? runs : nullptr;
@@ -543,8 +544,9 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, true, nullptr, false); });
     // More B rows in flight per lane for the latency-bound calls: 8 x 16 bytes, minimum blocks 3
     // (80 registers; with 4, i.e. 64 registers, ptxas spills 92 bytes).
-    record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n,
-           [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false); });
+    record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false);
+    });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
@@ -739,10 +741,10 @@ int main(int argc, char** argv) {
         out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
-               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the library "
-               "launches it, with `_stream` the same on a stream of its own, `_overlap` as its row pass's "
-               "dependent launch, `_runrows` its runs' rows from the row pass; `nnzsplit_wave_L<n>`: the "
-               "run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
+               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the "
+               "library launches it, with `_stream` the same on a stream of its own, `_overlap` as "
+               "its row pass's dependent launch, `_runrows` its runs' rows from the row pass; "
+               "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else
@@ -793,7 +795,8 @@ int main(int argc, char** argv) {
         out << "| " << r.config << " | " << r.impl << " | " << fmt(gbs, 0) << " | " << fmt(100.0 * gbs / copy_bw, 0) << "% |\n";
       }
     if (!g_choices.empty()) {
-      out << "\n## What ringblas_api ran (the trace of one call)\n\n| config | trace |\n|---|---|\n";
+      out << "\n## What ringblas_api ran (the trace of one call)\n\n"
+          << "| config | trace |\n|---|---|\n";
       for (const auto& [cfg, text] : g_choices) out << "| " << cfg << " | " << text << " |\n";
     }
     std::cerr << "wrote " << json << " and " << md << "\n";

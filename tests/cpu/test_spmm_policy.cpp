@@ -89,7 +89,8 @@ TEST(SpmmNnzsplitPolicy, RunLengthFillsTheGpuAboutOncePerChunk) {
   // PubMed (88.6k nonzeros) at n_B = 64 is not tiny: the shortest run.
   EXPECT_EQ(nnzsplit_run_length(88648, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run);
   // Never past the longest run, even for a huge matrix.
-  EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132, true), SpmmPolicy::nnzsplit_max_run);
+  EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132, true),
+            SpmmPolicy::nnzsplit_max_run);
   EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132), SpmmPolicy::nnzsplit_max_run);
 }
 
@@ -97,7 +98,9 @@ TEST(SpmmNnzsplitPolicy, OneWaveRuleForSmallProducts) {
   // SpmmPolicy::nnzsplit_one_wave_small's rule (forced here): the products the shortest run
   // does not fill take the shortest run from 8 whose launch stays within 0.7 of one resident
   // wave (132 SMs x 4 blocks x 256 = 135k threads), all column chunks counted.
-  const auto L = [](long long nnz, int n) { return nnzsplit_run_length(nnz, nnzsplit_shape(n, 4), 132, true); };
+  const auto L = [](long long nnz, int n) {
+    return nnzsplit_run_length(nnz, nnzsplit_shape(n, 4), 132, true);
+  };
   // PubMed (88.6k nonzeros): 16 lanes at n_B = 64, 32 lanes and 1 / 2 / 4 chunks above; each
   // launch is 88.7k threads, where the H100 sweep had its fastest (or within 3%) run.
   EXPECT_EQ(L(88648, 64), 16);
@@ -118,7 +121,9 @@ TEST(SpmmNnzsplitPolicy, OneWaveRuleForSmallProducts) {
       const SubwarpShape s = nnzsplit_shape(n, 4);
       const int run = L(nnz, n);
       const double wave = 132.0 * SpmmPolicy::nnzsplit_min_blocks * SpmmPolicy::block_threads;
-      const auto threads = [&](int r) { return double((nnz + r - 1) / r) * double(1 << s.log_sw) * s.chunks; };
+      const auto threads = [&](int r) {
+        return double((nnz + r - 1) / r) * double(1 << s.log_sw) * s.chunks;
+      };
       EXPECT_LE(threads(run), SpmmPolicy::nnzsplit_small_wave_fill * wave) << nnz << " " << n;
       if (run > SpmmPolicy::nnzsplit_min_run / 2)
         EXPECT_GT(threads(run / 2), SpmmPolicy::nnzsplit_small_wave_fill * wave) << nnz << " " << n;

@@ -5,8 +5,9 @@
 // 520 (scalar and 16-byte paths, lanes and vectors past n_B), plus_times and min_plus (monoid
 // atomics on crossing rows), epilogues (last pass on crossing rows), the ways the kernel meets
 // its row pass (NnzsplitOptions: dependent launch, run rows from the pass) also with B's rows
-// unaligned; and the public mxm with spmm_subwarp forced or chosen. C is poisoned before every launch; every result is compared
-// with the cpu backend exactly (small integer values: every summation order gives the same float).
+// unaligned; and the public mxm with spmm_subwarp forced or chosen. C is poisoned before every
+// launch; every result is compared with the cpu backend exactly (small integer values: every
+// summation order gives the same float).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,7 +82,8 @@ class SpmmNnzsplit : public GpuTest {
       p.b = static_cast<const float*>(p.b) + 1;  // 4 bytes past a 16-byte boundary
     }
     // Run rows poisoned (-1): a run the row pass missed reads row_ptr[-1] and fails the compare.
-    Buffer run_rows(how.run_rows ? std::size_t((A.nnz() + L - 1) / L + 1) * 4 : 0, Location::device, &cuda);
+    Buffer run_rows(how.run_rows ? std::size_t((A.nnz() + L - 1) / L + 1) * 4 : 0, Location::device,
+                    &cuda);
     if (how.run_rows && cudaMemset(run_rows.data(), 0xFF, run_rows.size()) != cudaSuccess)
       return "memset";
     NnzsplitOptions opt;
@@ -183,22 +185,28 @@ TEST_F(SpmmNnzsplit, RowPassOptionsAndUnalignedB) {
   const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 214);
   const Matrix G = integral_fp32(rmat(11, 8, 215).adjacency, 216);
   const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
-  const RowPass hows[] = {{true, false, false}, {false, true, false}, {true, true, false},
-                          {false, false, true}, {true, true, true}};
+  const RowPass hows[] = {{true, false, false},
+                          {false, true, false},
+                          {true, true, false},
+                          {false, false, true},
+                          {true, true, true}};
   for (const RowPass& how : hows) {
-    const std::string label = std::string("overlap ") + (how.overlap ? "on" : "off") + ", run rows " +
-                              (how.run_rows ? "on" : "off") + ", unaligned B " +
+    const std::string label = std::string("overlap ") + (how.overlap ? "on" : "off") +
+                              ", run rows " + (how.run_rows ? "on" : "off") + ", unaligned B " +
                               (how.unaligned_b ? "on" : "off");
     for (Index n : {Index(5), Index(16), Index(64), Index(130), Index(256)}) {
       const DenseMatrix B =
           random_dense(1700, n, Type::fp32, 217 + n, Layout::row_major, ValueKind::integral);
       for (int L : {1, 8, 16, 33, 1 << 20})
-        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "") << label;
-      EXPECT_EQ((launch_and_compare<MinPlus, 2>(mp, A, B, 16, 1, Epilogue::none(), how)), "") << label;
+        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
+            << label;
+      EXPECT_EQ((launch_and_compare<MinPlus, 2>(mp, A, B, 16, 1, Epilogue::none(), how)), "")
+          << label;
       const DenseMatrix Bg =
           random_dense(G.ncols(), n, Type::fp32, 218 + n, Layout::row_major, ValueKind::integral);
       for (int L : {16, 64})
-        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, G, Bg, L, 1, Epilogue::relu(), how), "") << label;
+        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, G, Bg, L, 1, Epilogue::relu(), how), "")
+            << label;
     }
   }
 }

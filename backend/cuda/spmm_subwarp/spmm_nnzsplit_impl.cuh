@@ -77,8 +77,7 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
     crossing = !empty && b / L != (e - 1) / L;
     // Runs g with g L in [b, e) start in this row (one column chunk writes them).
     if (run_rows && blockIdx.y == 0)
-      for (long long g = (static_cast<long long>(b) + L - 1) / L; g * L < e; ++g)
-        run_rows[g] = row;
+      for (long long g = (static_cast<long long>(b) + L - 1) / L; g * L < e; ++g) run_rows[g] = row;
   }
   unsigned todo = __ballot_sync(0xffffffffu, finish ? crossing : empty || crossing);
   const int col0 = (static_cast<int>(blockIdx.y) * 32 + lane) * V;

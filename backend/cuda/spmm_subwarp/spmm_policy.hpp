@@ -149,13 +149,17 @@ inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_
   const double lanes = double(1 << shape.log_sw);
   const double sms = double(sm_count > 0 ? sm_count : 1);
   int L = SpmmPolicy::nnzsplit_min_run;
-  if (one_wave_small && double(nnz) / (2.0 * L) * lanes < sms * SpmmPolicy::nnzsplit_threads_per_sm) {
+  if (one_wave_small &&
+      double(nnz) / (2.0 * L) * lanes < sms * SpmmPolicy::nnzsplit_threads_per_sm) {
     const double wave = sms * SpmmPolicy::nnzsplit_min_blocks * SpmmPolicy::block_threads;
-    int small = L / 2;
-    while (small < SpmmPolicy::nnzsplit_max_run &&
-           double((nnz + small - 1) / small) * lanes * shape.chunks > SpmmPolicy::nnzsplit_small_wave_fill * wave)
-      small *= 2;
-    return small;
+    const auto threads = [&](int run) {
+      return double((nnz + run - 1) / run) * lanes * shape.chunks;
+    };
+    int run = L / 2;
+    while (run < SpmmPolicy::nnzsplit_max_run &&
+           threads(run) > SpmmPolicy::nnzsplit_small_wave_fill * wave)
+      run *= 2;
+    return run;
   }
   if (double(nnz) / L * lanes * shape.chunks < sms * SpmmPolicy::nnzsplit_tiny_threads_per_sm) return L / 2;
   while (L < SpmmPolicy::nnzsplit_max_run &&
