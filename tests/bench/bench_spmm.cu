@@ -504,7 +504,8 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     cudaStream_t own;
     BENCH_CUDA(cudaStreamCreate(&own));
     std::int32_t* runs = nullptr;
-    BENCH_CUDA(cudaMalloc(&runs, std::size_t((a.nnz() + L - 1) / L) * 4));
+    const int shortest = std::min(L, Lw);
+    BENCH_CUDA(cudaMalloc(&runs, std::size_t((a.nnz() + shortest - 1) / shortest) * 4));
     struct Option {
       const char* suffix;
       bool overlap, run_rows;
@@ -517,6 +518,16 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       opt.run_rows = o.run_rows ? runs : nullptr;
       record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + o.suffix, a.nnz(), n,
              [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, own, false, opt); });
+    }
+    if (g_sweep) {  // every latency knob at once: the one-wave run, both options, unroll 8
+      NnzsplitOptions opt;
+      opt.overlap = true;
+      opt.run_rows = runs;
+      record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw) + "_overlap_runrows_unroll8_minblocks3",
+             a.nnz(), n, [&] {
+               spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8, 3>(p, ns, Lw, true, own,
+                                                                                            false, opt);
+             });
     }
     BENCH_CUDA(cudaStreamSynchronize(own));
     cudaFree(runs);
@@ -546,6 +557,10 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     // (80 registers; with 4, i.e. 64 registers, ptxas spills 92 bytes).
     record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n, [&] {
       spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false);
+    });
+    // A run of 16 in one round of loads (small products launch under a wave: registers are free).
+    record("single", cfg, "kernel_nnzsplit_unroll16_minblocks2", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 16, 2>(p, ns, L, true, nullptr, false);
     });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
