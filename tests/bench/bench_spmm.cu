@@ -16,7 +16,9 @@
 //   on) as one more single-SpMM configuration at `--rmat-widths` (default 16,256, the widths of
 //   a GCN epoch with hidden 256 and 16 classes).
 // `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's. The md file
-// ends with the trace of one public call per configuration (what automatic ran).
+// ends with the trace of one public call per configuration (what automatic ran). `--settle MS`
+// (default 50) runs each configuration's api call that long before its first row;
+// `ringblas_api_last` is the api row again after the cuSPARSE rows.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
 //        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
@@ -52,6 +54,11 @@ using namespace ringblas;
 using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 
 int g_reps = 15;
+/// --settle MS: before a single-SpMM configuration's first row, its api call back to back for
+/// this long, so that the first row (ringblas_api) does not pay for the GPU idling while the
+/// host loaded the graph and built B (s8: the api row was 1.5-4 us above the same launch forced
+/// one row later on PubMed n_B = 64 in both H100 tables). 0: off (the tables before s8).
+int g_settle_ms = 50;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
 std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
@@ -393,6 +400,15 @@ Matrix rmat_with_self_loops(int scale) {
 
 /// Host time per call in us of f() issued `calls` times back to back without waiting for the GPU
 /// (what a training loop pays on the CPU per call; the GPU queue is deep enough not to block).
+/// f() back to back for at least ms milliseconds of wall time, then a synchronisation.
+void settle(const std::function<void()>& f, int ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(ms)) {
+    for (int i = 0; i < 20; ++i) f();
+    BENCH_CUDA(cudaDeviceSynchronize());
+  }
+}
+
 double host_us(const std::function<void()>& f, int calls = 200) {
   for (int w = 0; w < 5; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
@@ -429,6 +445,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const Semiring s = semiring("plus_times", Type::fp32);
   const std::string cfg = name + " n_B=" + std::to_string(n);
   g_bytes = 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
+  if (g_settle_ms > 0) settle([&] { mxm(c, s, a, b, {}, ctx); }, g_settle_ms);
   record("single", cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
   for (Variant v : {Variant::spmm_rowsplit, Variant::spmm_subwarp}) {
     Descriptor own;
@@ -608,6 +625,8 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     cudaFree(buf);
   }
   cusparseDestroySpMat(ma), cusparseDestroyDnMat(mb), cusparseDestroyDnMat(mc);
+  // The first row again, last: how much the order of the rows moves it.
+  record("single", cfg, "ringblas_api_last", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
 }
 
 std::string fmt(double x, int prec = 1) {
@@ -644,6 +663,7 @@ int main(int argc, char** argv) {
     else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
+    else if (a == "--settle" && i + 1 < argc) g_settle_ms = std::stoi(argv[++i]);
     else if (a == "--impls" && i + 1 < argc) {
       std::stringstream list(argv[++i]);
       for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
@@ -651,7 +671,7 @@ int main(int argc, char** argv) {
     else {
       std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
                    "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n"
+                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep] [--settle MS]\n"
                    "                  [--impls prefix1,prefix2 (only these rows)]\n";
       return 2;
     }
