@@ -773,7 +773,8 @@ int main(int argc, char** argv) {
       }
       if (configs.empty()) return;
       if (single)
-        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
+        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice (after --settle ms of it), "
+               "`ringblas_api_last` the same timed again after the cuSPARSE rows; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
                "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the "
