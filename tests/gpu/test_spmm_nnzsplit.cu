@@ -213,6 +213,32 @@ TEST_F(SpmmNnzsplit, RowPassOptionsAndUnalignedB) {
   }
 }
 
+TEST_F(SpmmNnzsplit, RowPassOptionsOnRandomShapes) {
+  // Rectangular and degenerate shapes (one row, fewer rows than a warp with every other row
+  // empty, more rows than columns with one full row over many runs), each option combination,
+  // n_B a multiple of 4 or not.
+  const Semiring pt = semiring("plus_times", Type::fp32);
+  struct Shape {
+    Index m, k;
+    double density;
+    Pattern pattern;
+  };
+  const RowPass hows[] = {{true, false, false}, {false, true, false}, {true, true, true}};
+  for (const Shape& sh : {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
+                          Shape{3000, 300, 0.03, Pattern::dense_row}})
+    for (const RowPass& how : hows)
+      for (Index n : {Index(3), Index(64), Index(200)}) {
+        const Matrix A = random_matrix(sh.m, sh.k, sh.density, Type::fp32, 219 + sh.m, sh.pattern,
+                                       ValueKind::integral, IndexType::i32);
+        const DenseMatrix B =
+            random_dense(sh.k, n, Type::fp32, 220 + n, Layout::row_major, ValueKind::integral);
+        for (int L : {4, 16, 128})
+          EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
+              << sh.m << "x" << sh.k << " overlap " << how.overlap << " run rows " << how.run_rows
+              << " unaligned B " << how.unaligned_b;
+      }
+}
+
 TEST_F(SpmmNnzsplit, PublicMxmForcedAndChosenOnPowerLawGraphs) {
   // Through mxm: R-MAT (mean row about 14, so spmm_subwarp takes the nnz-split mapping) with
   // every manifest semiring at a vector width and a scalar one, checked by Backend::verify.
