@@ -224,8 +224,9 @@ TEST_F(SpmmNnzsplit, RowPassOptionsOnRandomShapes) {
     Pattern pattern;
   };
   const RowPass hows[] = {{true, false, false}, {false, true, false}, {true, true, true}};
-  for (const Shape& sh : {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
-                          Shape{3000, 300, 0.03, Pattern::dense_row}})
+  for (const Shape& sh :
+       {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
+        Shape{3000, 300, 0.03, Pattern::dense_row}})
     for (const RowPass& how : hows)
       for (Index n : {Index(3), Index(64), Index(200)}) {
         const Matrix A = random_matrix(sh.m, sh.k, sh.density, Type::fp32, 219 + sh.m, sh.pattern,
