@@ -15,7 +15,10 @@
 // - `--rmat S`: the GCN's power-law graph (R-MAT scale S plus self-loops, as bench_gcn trains
 //   on) as one more single-SpMM configuration at `--rmat-widths` (default 16,256, the widths of
 //   a GCN epoch with hidden 256 and 16 classes).
-// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
+// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's. The md file
+// ends with the trace of one public call per configuration (what automatic ran). `--settle MS`
+// (default 50) runs each configuration's api call that long before its first row;
+// `ringblas_api_last` is the api row again after the cuSPARSE rows.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
 //        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
@@ -51,9 +54,16 @@ using namespace ringblas;
 using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 
 int g_reps = 15;
+/// --settle MS: before a single-SpMM configuration's first row, its api call back to back for
+/// this long, so that the first row (ringblas_api) does not pay for the GPU idling while the
+/// host loaded the graph and built B (s8: the api row was 1.5-4 us above the same launch forced
+/// one row later on PubMed n_B = 64 in both H100 tables). 0: off (the tables before s8).
+int g_settle_ms = 50;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
 std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
+/// (config, what automatic chose: the dispatch's trace of one public call), for the md file.
+std::vector<std::pair<std::string, std::string>> g_choices;
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -390,6 +400,15 @@ Matrix rmat_with_self_loops(int scale) {
 
 /// Host time per call in us of f() issued `calls` times back to back without waiting for the GPU
 /// (what a training loop pays on the CPU per call; the GPU queue is deep enough not to block).
+/// f() back to back for at least ms milliseconds of wall time, then a synchronisation.
+void settle(const std::function<void()>& f, int ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(ms)) {
+    for (int i = 0; i < 20; ++i) f();
+    BENCH_CUDA(cudaDeviceSynchronize());
+  }
+}
+
 double host_us(const std::function<void()>& f, int calls = 200) {
   for (int w = 0; w < 5; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
@@ -426,6 +445,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const Semiring s = semiring("plus_times", Type::fp32);
   const std::string cfg = name + " n_B=" + std::to_string(n);
   g_bytes = 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
+  if (g_settle_ms > 0) settle([&] { mxm(c, s, a, b, {}, ctx); }, g_settle_ms);
   record("single", cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
   for (Variant v : {Variant::spmm_rowsplit, Variant::spmm_subwarp}) {
     Descriptor own;
@@ -434,6 +454,16 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
            [&] { mxm(c, s, a, b, own, ctx); });
   }
   record_host(cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
+  {  // what `ringblas_api` ran: the trace of one call (kernel, run length, shape)
+    std::ostringstream lines;
+    Context traced(Backend::cuda);
+    traced.trace = true;
+    traced.trace_out = &lines;
+    mxm(c, s, a, b, {}, traced);
+    std::string text = lines.str();
+    std::replace(text.begin(), text.end(), '\n', ';');
+    g_choices.emplace_back(cfg, text);
+  }
 
   // The kernels alone, on the same device arrays.
   using namespace ringblas::cuda::detail;
@@ -479,6 +509,47 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, nullptr, false); });
+  // The run length of SpmmPolicy::nnzsplit_one_wave_small's rule (the same as above where the
+  // shortest run fills the GPU).
+  const int Lw = nnzsplit_run_length(a.nnz(), ns, sms, true);
+  record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw), a.nnz(), n,
+         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, Lw, true, nullptr, false); });
+  // How it meets its row pass (NnzsplitOptions), on a stream of its own (a dependent launch
+  // may be ignored on the legacy default stream): `_stream` is the row above on that stream,
+  // `_overlap` the dependent launch, `_runrows` run rows from the row pass instead of searches.
+  if (a.nnz() > 0) {
+    cudaStream_t own;
+    BENCH_CUDA(cudaStreamCreate(&own));
+    std::int32_t* runs = nullptr;
+    const int shortest = std::min(L, Lw);
+    BENCH_CUDA(cudaMalloc(&runs, std::size_t((a.nnz() + shortest - 1) / shortest) * 4));
+    struct Option {
+      const char* suffix;
+      bool overlap, run_rows;
+    };
+    for (const Option o :
+         {Option{"_stream", false, false}, Option{"_overlap", true, false},
+          Option{"_runrows", false, true}, Option{"_overlap_runrows", true, true}}) {
+      NnzsplitOptions opt;
+      opt.overlap = o.overlap;
+      opt.run_rows = o.run_rows ? runs : nullptr;
+      record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + o.suffix, a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, own, false, opt); });
+    }
+    if (g_sweep) {  // every latency knob at once: the one-wave run, both options, unroll 8
+      NnzsplitOptions opt;
+      opt.overlap = true;
+      opt.run_rows = runs;
+      record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw) + "_overlap_runrows_unroll8_minblocks3",
+             a.nnz(), n, [&] {
+               spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8, 3>(p, ns, Lw, true, own,
+                                                                                            false, opt);
+             });
+    }
+    BENCH_CUDA(cudaStreamSynchronize(own));
+    cudaFree(runs);
+    cudaStreamDestroy(own);
+  }
   if (g_sweep) {
     for (int x : {L / 2, L * 2, L * 4})
       if (x >= 4)
@@ -499,6 +570,15 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
     record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, true, nullptr, false); });
+    // More B rows in flight per lane for the latency-bound calls: 8 x 16 bytes, minimum blocks 3
+    // (80 registers; with 4, i.e. 64 registers, ptxas spills 92 bytes).
+    record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false);
+    });
+    // A run of 16 in one round of loads (small products launch under a wave: registers are free).
+    record("single", cfg, "kernel_nnzsplit_unroll16_minblocks2", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 16, 2>(p, ns, L, true, nullptr, false);
+    });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
@@ -545,6 +625,8 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     cudaFree(buf);
   }
   cusparseDestroySpMat(ma), cusparseDestroyDnMat(mb), cusparseDestroyDnMat(mc);
+  // The first row again, last: how much the order of the rows moves it.
+  record("single", cfg, "ringblas_api_last", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
 }
 
 std::string fmt(double x, int prec = 1) {
@@ -581,6 +663,7 @@ int main(int argc, char** argv) {
     else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
+    else if (a == "--settle" && i + 1 < argc) g_settle_ms = std::stoi(argv[++i]);
     else if (a == "--impls" && i + 1 < argc) {
       std::stringstream list(argv[++i]);
       for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
@@ -588,7 +671,7 @@ int main(int argc, char** argv) {
     else {
       std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
                    "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n"
+                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep] [--settle MS]\n"
                    "                  [--impls prefix1,prefix2 (only these rows)]\n";
       return 2;
     }
@@ -690,10 +773,14 @@ int main(int argc, char** argv) {
       }
       if (configs.empty()) return;
       if (single)
-        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
+        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice (after --settle ms of it), "
+               "`ringblas_api_last` the same timed again after the cuSPARSE rows; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
-               "`_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
+               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the "
+               "library launches it, with `_stream` the same on a stream of its own, `_overlap` as "
+               "its row pass's dependent launch, `_runrows` its runs' rows from the row pass; "
+               "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else
@@ -743,6 +830,11 @@ int main(int argc, char** argv) {
         const double gbs = r.bytes / (r.us * 1e3);
         out << "| " << r.config << " | " << r.impl << " | " << fmt(gbs, 0) << " | " << fmt(100.0 * gbs / copy_bw, 0) << "% |\n";
       }
+    if (!g_choices.empty()) {
+      out << "\n## What ringblas_api ran (the trace of one call)\n\n"
+          << "| config | trace |\n|---|---|\n";
+      for (const auto& [cfg, text] : g_choices) out << "| " << cfg << " | " << text << " |\n";
+    }
     std::cerr << "wrote " << json << " and " << md << "\n";
   } catch (const std::exception& e) {
     std::cerr << "bench_spmm: " << e.what() << "\n";
