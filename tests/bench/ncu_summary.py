@@ -135,6 +135,8 @@ def short(kernel, width=70):
     name = re.sub(r"\(anonymous namespace\)::|<unnamed>::", "", name)
     name = re.sub(r"\b[A-Za-z_]\w*::", "", name)
     name = re.sub(r"\((?:[^()]|\([^()]*\))*\)$", "", name)  # the parameter list
+    if len(name) > width:  # CUB's policy types: the kernel's own name says more
+        name = re.sub(r"<.*>", "<...>", name, count=1)
     return name if len(name) <= width else name[: width - 3] + "..."
 
 
@@ -151,6 +153,15 @@ def weighted(kernels, metric):
     if all(v is None for v, _ in parts):
         return None
     return sum((v or 0) * t for v, t in parts) / total
+
+
+def dram_peak(kernels):
+    """The device's DRAM peak in bytes per ns (GB/s) as ncu's own percentages imply it: the
+    median over the kernels that keep DRAM busy of bytes / time / (% of peak)."""
+    peaks = sorted(((v.get(READ) or 0) + (v.get(WRITE) or 0)) / v[TIME] / (v[DRAM] / 100)
+                   for v in (k[5] for k in kernels)
+                   if (v.get(DRAM) or 0) > 20 and (v.get(TIME) or 0) > 0)
+    return peaks[len(peaks) // 2] if peaks else None
 
 
 def hint(ops_time, dram_bytes, compulsory, dram_pct, l2_pct, sm_pct, top):
@@ -221,10 +232,16 @@ def main():
     if problems:
         out.append("")
 
+    peak = dram_peak([k for kernels in ops.values() for k in kernels])
     out.append("## Operations\n")
-    out.append("| step | operation | kernels | kernel us | DRAM MB (r+w) | compulsory MB | "
-               "DRAM / compulsory | DRAM GB/s | DRAM % | L2 % | SM % | reading |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    if peak:
+        out.append(f"DRAM peak implied by ncu's percentages: {peak:,.0f} GB/s. *us at peak*: the "
+                   "time the DRAM bytes the kernels moved / the compulsory bytes take at that "
+                   "peak (no kernel design moving the same bytes beats the first).\n")
+    out.append("| step | operation | kernels | kernel us | us at peak: moved / compulsory | "
+               "DRAM MB (r+w) | compulsory MB | DRAM / compulsory | DRAM GB/s | DRAM % | L2 % | "
+               "SM % | reading |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     details = []
     for (step, label), kernels in ops.items():
         name, compulsory = label, None
@@ -238,7 +255,9 @@ def main():
         top = max(kernels, key=lambda k: k[5].get(TIME) or 0)
         top_info = (short(top[2], 40), (top[5].get(TIME) or 0) / t if t else 0, top[5].get(WAVES))
         ratio = dram / compulsory if compulsory else None
-        out.append(f"| {step} | {name} | {len(kernels)} | {fmt(t / 1e3)} | {fmt(dram / 1e6)} | "
+        floor = (f"{fmt(dram / peak / 1e3)} / {fmt(compulsory / peak / 1e3 if compulsory else None)}"
+                 if peak else "-")
+        out.append(f"| {step} | {name} | {len(kernels)} | {fmt(t / 1e3)} | {floor} | {fmt(dram / 1e6)} | "
                    f"{fmt(compulsory / 1e6 if compulsory else None)} | {fmt(ratio, 2)} | "
                    f"{fmt(dram / t if t else None, 0)} | {fmt(dram_pct, 0)} | {fmt(l2_pct, 0)} | "
                    f"{fmt(sm_pct, 0)} | {hint(t, dram, compulsory, dram_pct, l2_pct, sm_pct, top_info)} |")
