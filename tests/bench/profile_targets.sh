@@ -14,7 +14,7 @@
 # program's own tables: the profiled call is untimed, the rest run under ncu's interception),
 # steps.tsv (step, exit status, seconds).
 # Usage: RES=/tmp/profile_targets bash tests/bench/profile_targets.sh [STEP...]
-#   steps (default all, in this order): elementwise transpose spmm maxk spgemm spdnn
+#   steps (default all, in this order): elementwise transpose spmm spmm_cusparse maxk spgemm spdnn
 #   PT_CALL_S (default 370): the whole call's limit; every step's own limit is cut to what is left.
 #   For stall reasons and source hot spots of spgemm_hash, tests/bench/profile_spgemm.sh.
 set -uo pipefail
@@ -73,12 +73,16 @@ step transpose 90 "| transpose [kernel,| col_topk" "" "$bin/bench_reduce_transpo
   --sizes 100 --kinds d96 --cpu 0 --reps 3 --ops "transpose [kernel,col_topk" \
   --json "$res/transpose.json" --md "$res/transpose.md"
 # Issue 9: the Tox21 batch of 10,000 graphs at n_B=64 (target 50% of copy bandwidth), and issue
-# 14's single SpMM on soc-Epinions1 and PubMed at n_B=64, ours (automatic and each variant) and
-# cuSPARSE's algorithms.
-step spmm 90 "ringblas,cusparse" "" "$bin/bench_spmm" --configs "tox21 graphs=10000 n_B=64" \
+# 14's single SpMM on soc-Epinions1 and PubMed at n_B=64, ours (automatic and each variant); then
+# cuSPARSE's algorithms on the same in a step of their own: ncu failing on one cuSPARSE kernel
+# (it did on the batched loop's csrmm_alg2_kernel) ends the program, and the rows after it.
+step spmm 90 ringblas "" "$bin/bench_spmm" --configs "tox21 graphs=10000 n_B=64" \
   --graphs soc-Epinions1,pubmed --widths 64 --reps 3 \
-  --impls ringblas_api,ringblas_csr_kernel,ringblas_coo_kernel,cusparse \
+  --impls ringblas_api,ringblas_csr_kernel,ringblas_coo_kernel \
   --json "$res/spmm.json" --md "$res/spmm.md"
+step spmm_cusparse 60 cusparse "" "$bin/bench_spmm" --single --graphs soc-Epinions1,pubmed \
+  --widths 64 --reps 3 --impls cusparse_alg,cusparse_default \
+  --json "$res/spmm_cusparse.json" --md "$res/spmm_cusparse.md"
 # MaxK backward at k=16 on the paper's graph (100k nodes x 64, hidden 256) and the cuSPARSE SpMM
 # the speed-up is measured against.
 step maxk 60 "maxk_backward,maxk_forward,cusparse_spmm" "" "$bin/bench_maxk" --k 16 --no-flush \
