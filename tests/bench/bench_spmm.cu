@@ -22,6 +22,9 @@
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
 //        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
+//        [--configs "tox21 graphs=10000 n_B=64"] (batched configurations containing one of the
+//        comma-separated words; the others are not even generated)
+// RINGBLAS_BENCH_PROFILE (profile_range.hpp) adds one untimed call per selected row, for ncu.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -45,6 +48,7 @@
 #include "semirings/semiring.hpp"
 #include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
+#include "tests/bench/profile_range.hpp"
 #include "tests/support/rmat.hpp"
 #include "tests/support/spmm_problem_of.hpp"
 
@@ -64,6 +68,12 @@ bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and cod
 std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
 /// (config, what automatic chose: the dispatch's trace of one public call), for the md file.
 std::vector<std::pair<std::string, std::string>> g_choices;
+std::vector<std::string>
+    g_configs;  ///< --configs w1,w2: only batched configs containing one of these
+double g_bytes = 0;
+/// The row being timed, "group | config | impl": the label of the call profiled under ncu
+/// (profile_range.hpp), g_bytes its compulsory traffic; empty outside record().
+std::string g_label;
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -74,6 +84,7 @@ double time_us(const std::function<void()>& f) {
   BENCH_CUDA(cudaEventCreate(&b));
   for (int w = 0; w < 3; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
+  bench::profile_once(g_label, g_bytes, f);
   auto burst = [&](int inner) {
     BENCH_CUDA(cudaEventRecord(a));
     for (int i = 0; i < inner; ++i) f();
@@ -142,7 +153,6 @@ struct Record {
   std::string note;
   double bytes = 0;  ///< compulsory traffic: A's arrays, B and C once
 };
-double g_bytes = 0;
 std::vector<Record> g_records;
 
 bool wanted(const std::string& impl) {
@@ -157,12 +167,14 @@ void record(const std::string& group, const std::string& config, const std::stri
   if (!wanted(impl)) return;
   Record r{group, config, impl, nnz, n};
   r.bytes = g_bytes;
+  g_label = group + " | " + config + " | " + impl;
   try {
     r.us = time_us(f);
   } catch (const std::exception& e) {
     r.note = e.what();
     cudaGetLastError();
   }
+  g_label.clear();
   std::cerr << group << " " << config << " " << impl << ": " << (r.us >= 0 ? std::to_string(r.us) + " us" : r.note) << "\n";
   g_records.push_back(r);
 }
@@ -664,15 +676,19 @@ int main(int argc, char** argv) {
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
     else if (a == "--settle" && i + 1 < argc) g_settle_ms = std::stoi(argv[++i]);
+    else if (a == "--configs" && i + 1 < argc)
+      g_configs = bench::split_list(argv[++i]);
     else if (a == "--impls" && i + 1 < argc) {
       std::stringstream list(argv[++i]);
       for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
     }
     else {
-      std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
-                   "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep] [--settle MS]\n"
-                   "                  [--impls prefix1,prefix2 (only these rows)]\n";
+      std::cerr
+          << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
+             "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
+             "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep] [--settle MS]\n"
+             "                  [--impls prefix1,prefix2 (only these rows)]\n"
+             "                  [--configs w1,w2 (only batched configs containing one)]\n";
       return 2;
     }
   }
@@ -692,30 +708,43 @@ int main(int argc, char** argv) {
     if (single_only) table.clear();
     for (const Cfg& c : table)
       for (int n : widths) {
+        const std::string config =
+            "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) +
+            " nnz/row=" + std::to_string(c.per_row) + " n_B=" + std::to_string(n);
+        if (!bench::selected(g_configs, config)) continue;
         std::vector<Matrix> A;
         for (int k = 0; k < c.batch; ++k) A.push_back(random_fixed_rows(c.dim, c.per_row));
-        run_batch("batched", "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) + " nnz/row=" +
-                                 std::to_string(c.per_row) + " n_B=" + std::to_string(n), A, n, sp, bl);
+        run_batch("batched", config, A, n, sp, bl);
       }
     if (!quick && !single_only)
       for (int batch : {50, 100})
         for (int dim : {32, 64, 128})
           for (int per_row : {1, 3, 5}) {
+            const std::string config = "batch=" + std::to_string(batch) +
+                                       " dim=" + std::to_string(dim) +
+                                       " nnz/row=" + std::to_string(per_row) + " n_B=64";
+            if (!bench::selected(g_configs, config)) continue;
             std::vector<Matrix> A;
             for (int k = 0; k < batch; ++k) A.push_back(random_fixed_rows(dim, per_row));
-            run_batch("grid", "batch=" + std::to_string(batch) + " dim=" + std::to_string(dim) + " nnz/row=" +
-                                  std::to_string(per_row) + " n_B=64", A, 64, sp, bl);
+            run_batch("grid", config, A, 64, sp, bl);
           }
     for (int n : {64, 256, 1024}) {
       if (single_only) break;
+      const std::string config = "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n);
+      if (!bench::selected(g_configs, config)) continue;
       std::vector<Matrix> A;
       for (int k = 0; k < 100; ++k) A.push_back(random_fixed_rows(32 + int(next_rand() % 225), 1 + int(next_rand() % 5)));
-      run_batch("mixed", "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n), A, n, sp, bl);
+      run_batch("mixed", config, A, n, sp, bl);
     }
     const std::string tox = data + "/molecules/tox21_graphs/";
     if (!single_only && std::filesystem::exists(tox + "tox21_A.txt.gz")) {
       for (std::size_t count : {std::size_t(7831), std::size_t(10000)})
-        for (int n : {64, 128, 256}) run_batch("tox21", "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n), tox21(tox, count), n, sp, bl);
+        for (int n : {64, 128, 256}) {
+          const std::string config =
+              "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n);
+          if (bench::selected(g_configs, config))
+            run_batch("tox21", config, tox21(tox, count), n, sp, bl);
+        }
     }
     std::vector<std::pair<std::string, std::string>> singles = {
         {"cora", data + "/gcn/planetoid/cora/cora_adj.mtx"},
