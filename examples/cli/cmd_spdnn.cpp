@@ -41,7 +41,9 @@ constexpr const char* kUsage =
     "                   of equal values, pinned staging overlapping packing, copy and decoding)\n"
     "  --progress P     print a progress line every P layers (default: every L/10 from 100 "
     "layers)\n"
-    "  --trace          print dispatch decisions to stderr\n"
+    "  --trace          print dispatch decisions to stderr, and on the GPU the wall time of every\n"
+    "                   phase of the weights' preparation and of the features in (each phase\n"
+    "                   synchronized: a profile, slower than an untraced run)\n"
     "  exit status: 0 PASS or no truth file, 1 FAIL or error, 2 bad usage\n";
 
 Index parse_count(Args& args, const std::string& what, const std::string& text) {

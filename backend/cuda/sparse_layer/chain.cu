@@ -19,6 +19,7 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
+#include "backend/cuda/sparse_layer/phase_trace.cuh"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
@@ -330,6 +331,7 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
                  std::to_string(n) + " neurons, " + std::to_string(nf) + " sparse features");
 
   // --- features: the CSR arrays cross the bus, the dense layout is built here ---
+  PhaseTrace phase(ctx, "mxm_layers");  // with ctx.trace: per-phase wall times (synchronized)
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[0], s));
   Matrix held;
   const Matrix* f = &features;
@@ -369,26 +371,31 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
     ci = base + a;
     vals = reinterpret_cast<const float*>(base + a + b);
   }
+  phase("features in (" + std::to_string(st.bytes_in) + " bytes sent)");
   device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
   dense.fill_zero(ctx);
+  phase("dense features zeroed (" + std::to_string(dense.size() * 4) + " bytes)");
   if (nf > 0) {
     scatter_features<<<grid_for(std::size_t(nf) * 32, 256), 256, 0, s>>>(
         rp, ci, f->index_type() == IndexType::i64 ? 1 : 0, vals, nf, n, dense.data());
     RINGBLAS_CHECK_LAUNCH("scatter_features", s, ctx.debug_sync);
   }
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[1], s));
+  phase("features scattered");
 
   // --- the layers on the resident weights ---
   Chain c(n, nf, nl, ctx);
   const WeightSource src{w.layout, [&](int k) { return w.blob.as<std::uint32_t>() + w.offset[std::size_t(k)]; }, {},
                          true};
   run_layers(c, src, dense.data(), 1, n, net.bias, net.ymax, opt, st, timed ? &lev : nullptr, ctx);
+  phase("layers");
 
   // --- the ids back (a list), the activations only when asked for ---
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[2], s));
   std::vector<Index> ids;
   std::vector<int> cols;
   sorted_survivors(c, ids, cols, ctx);
+  phase("ids back (" + std::to_string(ids.size()) + " survivors)");
   if (timed) {
     RINGBLAS_CUDA_TRY(cudaEventRecord(tev[3], s));
     RINGBLAS_CUDA_TRY(cudaEventSynchronize(tev[3]));
