@@ -5,9 +5,12 @@
 // inference after reading the files (host wall clock: prepare_network on the device, the sparse
 // images in, the layers, the category ids out), as `ringblas spdnn` reports them.
 // --upload csr,packed runs every network once per way the weights and images cross the bus
-// (SparseUpload; default csr), one row each, so one call compares them.
+// (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
+// the images packed and sent on a second host thread while prepare_network runs (through the
+// internal upload_packed: what a public "stage the features" call would give; mxm_layers then
+// reads device features), an experiment for issue 14.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
-//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed]
+//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -17,12 +20,14 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/sparse_dnn.hpp"
+#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
 #include "tests/bench/bench_args.hpp"
@@ -207,7 +212,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
-                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed]\n");
+                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap]\n");
       return 2;
     }
   }
@@ -277,7 +282,9 @@ int main(int argc, char** argv) {
            "(SparseUpload: "
            "csr, the arrays as stored; packed, 16-bit indices where they fit and one value for "
            "runs of "
-           "equal values, through pinned staging); *MB in*: what crossed it. *on prepared net ms*: "
+           "equal values, through pinned staging; overlap, packed with the images sent from a second "
+           "host thread while the weights are prepared); *MB in*: what crossed it. *on prepared "
+           "net ms*: "
            "the "
            "same host wall clock without prepare_network (mxm_layers alone on the network prepared "
            "just before: features in, layers, ids out), for a network reused across calls.\n\n"
@@ -309,8 +316,8 @@ int main(int argc, char** argv) {
   for (std::size_t at = 0; at <= uploads.size();) {
     const std::size_t comma = std::min(uploads.find(',', at), uploads.size());
     modes.push_back(uploads.substr(at, comma - at));
-    if (modes.back() != "csr" && modes.back() != "packed") {
-      std::fprintf(stderr, "bench_spdnn: --upload takes csr and/or packed, not '%s'\n",
+    if (modes.back() != "csr" && modes.back() != "packed" && modes.back() != "overlap") {
+      std::fprintf(stderr, "bench_spdnn: --upload takes csr, packed and/or overlap, not '%s'\n",
                    modes.back().c_str());
       return 2;
     }
@@ -332,7 +339,8 @@ int main(int argc, char** argv) {
     for (const std::string& mode : modes) {
       Result r = base;
       r.upload = mode;
-      const SparseUpload how = mode == "packed" ? SparseUpload::packed : SparseUpload::csr;
+      const bool overlap = mode == "overlap";
+      const SparseUpload how = mode == "csr" ? SparseUpload::csr : SparseUpload::packed;
       LayerChainOptions defaults;  // the tail kernel where it applies
       defaults.upload = how;
       std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
@@ -340,10 +348,22 @@ int main(int argc, char** argv) {
       LayerChainStats st, ps;
       for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up (and pins the staging)
         const auto t0 = std::chrono::steady_clock::now();
+        std::future<Matrix> staged;  // overlap: the images go while the weights are prepared
+        std::size_t staged_bytes = 0;
+        if (overlap)
+          staged = std::async(std::launch::async, [&] {
+            Context side(Backend::cuda);  // its own context: the trace and counters are not shared
+            namespace sl = ringblas::cuda::sparse_layer;
+            sl::PackedDevice p = sl::upload_packed({&imgs}, side);
+            staged_bytes = p.bytes_sent;
+            return sl::packed_matrix(std::move(p), imgs.nrows(), imgs.ncols(), imgs.nnz());
+          });
         const SparseNetwork prepared =
             prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
         const auto t1 = std::chrono::steady_clock::now();
-        ids = mxm_layers(prepared, imgs, defaults, &st, ctx);
+        ids = overlap ? mxm_layers(prepared, staged.get(), defaults, &st, ctx)
+                      : mxm_layers(prepared, imgs, defaults, &st, ctx);
+        if (overlap) st.bytes_in = staged_bytes;
         const auto t2 = std::chrono::steady_clock::now();
         const double ms = std::chrono::duration<double, std::milli>(t2 - t0).count();
         st.prepare_ms = ps.prepare_ms;
