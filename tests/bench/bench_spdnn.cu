@@ -28,6 +28,7 @@
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/sparse_dnn.hpp"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
+#include "backend/cuda/sparse_layer/prepare.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
 #include "tests/bench/bench_args.hpp"
@@ -269,8 +270,12 @@ int main(int argc, char** argv) {
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
            "4096/16384-neuron layers from algorithms/radixnet. Times are medians of "
-        << repeats
-        << " runs after a warm-up. *layers*: CUDA events from the first layer to the last. "
+        << repeats << " runs after a warm-up. Transposed rows sorted by: "
+        << (ringblas::cuda::sparse_layer::row_sort_from_env() ==
+                    ringblas::cuda::sparse_layer::RowSort::warp
+                ? "one warp per row"
+                : "one thread per row (insertion)")
+        << " (RINGBLAS_SPDNN_ROW_SORT). *layers*: CUDA events from the first layer to the last. "
            "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
            "mxm_layers on the host's sparse images (features in, layers, category ids out), "
            "reading the files excluded. *layers* use the default options: once few features remain "
@@ -282,7 +287,8 @@ int main(int argc, char** argv) {
            "(SparseUpload: "
            "csr, the arrays as stored; packed, 16-bit indices where they fit and one value for "
            "runs of "
-           "equal values, through pinned staging; overlap, packed with the images sent from a second "
+           "equal values, through pinned staging; overlap, packed with the images sent from a "
+           "second "
            "host thread while the weights are prepared); *MB in*: what crossed it. *on prepared "
            "net ms*: "
            "the "
