@@ -10,7 +10,9 @@
 // internal upload_packed: what a public "stage the features" call would give; mxm_layers then
 // reads device features), an experiment for issue 14.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
-//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap]
+//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
+// --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
+// of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -199,6 +201,7 @@ int main(int argc, char** argv) {
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
   int repeats = 3;
+  bool trace = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json_path = argv[++i];
@@ -206,14 +209,17 @@ int main(int argc, char** argv) {
     else if (a == "--data" && i + 1 < argc) data = argv[++i];
     else if (a == "--repeats" && i + 1 < argc) repeats = std::stoi(argv[++i]);
     else if (a == "--quick") quick = true;
+    else if (a == "--trace")
+      trace = true;
     else if (a == "--no-baseline") baseline = false;
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
     else if (a == "--upload" && i + 1 < argc)
       uploads = argv[++i];
     else {
-      std::fprintf(stderr,
-                   "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
-                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
+          "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] [--trace]\n");
       return 2;
     }
   }
@@ -352,7 +358,11 @@ int main(int argc, char** argv) {
       std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
       std::vector<Index> ids;
       LayerChainStats st, ps;
-      for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up (and pins the staging)
+      // rep 0 is the warm-up (and pins the staging); with --trace, one more traced run, untimed.
+      for (int rep = 0; rep <= repeats + (trace ? 1 : 0); ++rep) {
+        ctx.trace = rep > repeats;
+        if (ctx.trace)
+          std::fprintf(stderr, "--- trace: %s, upload %s ---\n", r.name.c_str(), mode.c_str());
         const auto t0 = std::chrono::steady_clock::now();
         std::future<Matrix> staged;  // overlap: the images go while the weights are prepared
         std::size_t staged_bytes = 0;
@@ -373,7 +383,7 @@ int main(int argc, char** argv) {
         const auto t2 = std::chrono::steady_clock::now();
         const double ms = std::chrono::duration<double, std::milli>(t2 - t0).count();
         st.prepare_ms = ps.prepare_ms;
-        if (rep == 0) continue;
+        if (rep == 0 || ctx.trace) continue;
         whole.push_back(ms);
         on_prepared.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
         total.push_back(st.inference_ms);
@@ -382,6 +392,7 @@ int main(int argc, char** argv) {
         trans.push_back(st.transfer_ms);
         prep.push_back(st.prepare_ms);
       }
+      ctx.trace = false;
       r.whole_ms = median(whole);
       r.prepared_ms = median(on_prepared);
       r.whole_teps = double(f) * double(r.edges) / (r.whole_ms * 1e-3) / 1e12;
