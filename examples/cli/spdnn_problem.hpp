@@ -24,6 +24,7 @@ struct SpdnnOptions {
   double rebalance_threshold = 0.1;  ///< rebalance when max/mean - 1 of the active rows exceeds it
   double baseline_ms = 0;            ///< 1-rank time for the scaling efficiency (0: not given)
   SparseUpload upload = SparseUpload::csr;  ///< how weights and images cross the bus (--upload)
+  bool overlap = false;  ///< images staged on the device while the weights are prepared (--overlap)
 };
 
 struct SpdnnProblem {

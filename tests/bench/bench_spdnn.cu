@@ -6,9 +6,8 @@
 // images in, the layers, the category ids out), as `ringblas spdnn` reports them.
 // --upload csr,packed runs every network once per way the weights and images cross the bus
 // (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
-// the images packed and sent on a second host thread while prepare_network runs (through the
-// internal upload_packed: what a public "stage the features" call would give; mxm_layers then
-// reads device features), an experiment for issue 14.
+// the images staged on the device (stage_features) by a second host thread while prepare_network
+// runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
 // --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
@@ -29,7 +28,6 @@
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/sparse_dnn.hpp"
-#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
@@ -369,10 +367,7 @@ int main(int argc, char** argv) {
         if (overlap)
           staged = std::async(std::launch::async, [&] {
             Context side(Backend::cuda);  // its own context: the trace and counters are not shared
-            namespace sl = ringblas::cuda::sparse_layer;
-            sl::PackedDevice p = sl::upload_packed({&imgs}, side);
-            staged_bytes = p.bytes_sent;
-            return sl::packed_matrix(std::move(p), imgs.nrows(), imgs.ncols(), imgs.nnz());
+            return stage_features(imgs, how, side, &staged_bytes);
           });
         const SparseNetwork prepared =
             prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);

@@ -275,6 +275,31 @@ TEST_F(SparseNetworkGpu, PackedUploadGivesTheCpuCategories) {
   EXPECT_LT(2 * packed.weight_bytes_in, plain.weight_bytes_in);
 }
 
+TEST_F(SparseNetworkGpu, FeaturesStagedDuringPreparationGiveTheCpuCategories) {
+  test::Rng rng(41);
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
+  const Matrix steps = random_features(rng, 130, 3000, 0.05, IndexType::i32);
+  const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, steps, cpu));
+  for (SparseUpload how : {SparseUpload::csr, SparseUpload::packed}) {
+    poison_device_pool(std::size_t(128) << 20, gpu);
+    sparse_dnn::InferStats is;
+    EXPECT_EQ(sparse_dnn::infer_categories(net, steps, gpu, {}, &is, how, true), want);
+    EXPECT_GT(is.chain.bytes_in, 0u);
+    // stage_features: the CSR arrays on the device, as the host's (fp32 values; fp64 cast).
+    std::size_t sent = 0;
+    const Matrix staged = stage_features(steps.cast(Type::fp64), how, gpu, &sent);
+    ASSERT_EQ(staged.location(), Location::device);
+    EXPECT_GT(sent, 0u);
+    const Matrix back = staged.to(Location::host, gpu);
+    EXPECT_EQ(back.row_ptr_vector(), steps.row_ptr_vector());
+    EXPECT_EQ(back.col_idx_vector(), steps.col_idx_vector());
+    EXPECT_EQ(back.values_vector<float>(), steps.values_vector<float>());
+  }
+  Context cpu_only(Backend::cpu);
+  EXPECT_THROW(stage_features(steps, SparseUpload::csr, cpu_only), NotImplemented);
+}
+
 TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {
   test::Rng rng(31);
   Context cpu(Backend::cpu), gpu(Backend::cuda);

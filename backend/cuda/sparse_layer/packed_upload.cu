@@ -120,7 +120,9 @@ std::string packed_unavailable(const std::vector<const Matrix*>& mats) {
 }
 
 std::size_t reserve_packed_staging() {
-  const std::size_t count = 2 * std::size_t(workers_for(std::size_t(kMaxWorkers)));
+  // Two uploads at once (the weights, and the features staged meanwhile: stage_features), each
+  // with two slots per thread, so that neither pins memory inside a timed run.
+  const std::size_t count = 4 * std::size_t(workers_for(std::size_t(kMaxWorkers)));
   PinnedSlots::instance().give_back(PinnedSlots::instance().lease(count));
   return count * kSlotBytes;
 }
@@ -181,8 +183,10 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
     cudaEvent_t copied[2] = {nullptr, nullptr};
     try {
       RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));  // a new thread starts on device 0
-      // Blocking streams: device memory is freed on the legacy stream, which orders after them.
-      RINGBLAS_CUDA_TRY(cudaStreamCreate(&streams[t]));
+      // Non-blocking: the copies need not wait for work queued on the legacy stream before them
+      // (prepare_network's kernels, when the features are staged meanwhile); what they depend on
+      // is `allocated`, and the caller's stream and the legacy one wait for `decoded` below.
+      RINGBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&streams[t], cudaStreamNonBlocking));
       RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&decoded[t], cudaEventDisableTiming));
       for (cudaEvent_t& e : copied)
         RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -232,7 +236,13 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
   for (unsigned t = 0; t < T; ++t) {
     if (failure && streams[t])
       cudaStreamSynchronize(streams[t]);  // no copy reads a slot given back
-    if (decoded[t] && !failure) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, decoded[t], 0));
+    if (decoded[t] && !failure) {
+      RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, decoded[t], 0));
+      // Device memory is freed on the legacy stream (device_slots when this returns): it too
+      // waits for the decoding (it does already when it is the caller's stream, or orders after
+      // it when that is a blocking stream).
+      if (main != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, decoded[t], 0));
+    }
     if (decoded[t]) cudaEventDestroy(decoded[t]);
     if (streams[t]) cudaStreamDestroy(streams[t]);  // released once its work is done
   }
