@@ -48,6 +48,7 @@
 #include "ringblas/ringblas.hpp"
 #include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
+#include "tests/bench/profile_range.hpp"
 #include "tests/support/rmat.hpp"
 
 using namespace ringblas;
@@ -82,13 +83,15 @@ Matrix random_regular_graph(Index n, int degree) {
   return Matrix::from_csr(n, n, rp, ci, v);
 }
 
-/// Median time in milliseconds of f() (CUDA events on the legacy stream, L2 flushed first).
-double time_ms(const std::function<void()>& f) {
+/// Median time in milliseconds of f() (CUDA events on the legacy stream, L2 flushed first);
+/// `label` names the call profiled under ncu (profile_range.hpp; none when empty).
+double time_ms(const std::function<void()>& f, const std::string& label = {}) {
   cudaEvent_t a, b;
   BENCH_CUDA(cudaEventCreate(&a));
   BENCH_CUDA(cudaEventCreate(&b));
   for (int w = 0; w < 3; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
+  bench::profile_once(label, 0, f);
   std::vector<double> t;
   for (int r = 0; r < g_reps; ++r) {
     if (g_flush) BENCH_CUDA(cudaMemsetAsync(g_flush_buf, r & 0xff, kFlushBytes));
@@ -158,11 +161,13 @@ double cusparse_spmm_ms(cusparseHandle_t sp, const Matrix& a, const DenseMatrix&
                                            mc, CUDA_R_32F, alg, &bytes));
     void* ws = nullptr;
     BENCH_CUDA(cudaMalloc(&ws, std::max<std::size_t>(bytes, 16)));
-    const double ms = time_ms([&] {
-      BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                  CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb, &zero, mc,
-                                  CUDA_R_32F, alg, ws));
-    });
+    const double ms = time_ms(
+        [&] {
+          BENCH_CUSPARSE(cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                      CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb, &zero, mc,
+                                      CUDA_R_32F, alg, ws));
+        },
+        std::string("cusparse_spmm ") + name);
     BENCH_CUDA(cudaFree(ws));
     std::cout << "cusparse_spmm " << name << ": " << fmt(ms, 4) << " ms" << std::endl;
     if (ms < best) best = ms, which = name;
@@ -284,12 +289,13 @@ int main(int argc, char** argv) {
         const int k = ks[q];
         if (std::find(only_k.begin(), only_k.end(), k) == only_k.end()) continue;
         Cbsr X(n, h, k, Location::device, &ctx);
-        const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); });
+        const std::string at = " k=" + std::to_string(k);
+        const double topk_ms = time_ms([&] { maxk(X, Y, k, d, ctx); }, "maxk_topk" + at);
         rows.push_back({mode, "maxk_topk", k, topk_ms, sp_ms / topk_ms, 0, ""});
         print_row(rows.back());
         {
           DenseMatrix D = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-          const double ms = time_ms([&] { densify(D, X, d, ctx); });
+          const double ms = time_ms([&] { densify(D, X, d, ctx); }, "maxk_densify" + at);
           std::string check;
           if (checks) {
             const auto got = host_floats(D, ctx);
@@ -302,7 +308,7 @@ int main(int argc, char** argv) {
         }
 
         DenseMatrix C = DenseMatrix(n, h, Type::fp32).to(Location::device, ctx);
-        const double fwd_ms = time_ms([&] { mxm(C, pt, A, X, d, ctx); });
+        const double fwd_ms = time_ms([&] { mxm(C, pt, A, X, d, ctx); }, "maxk_forward" + at);
         std::string fwd_check;
         if (checks) {
           // Check: cuSPARSE on the densified CBSR.
@@ -329,12 +335,14 @@ int main(int argc, char** argv) {
 
         Cbsr dX = X;
         // --backward-vector V: the launcher with that shape instead of mxm's default (for ncu).
-        const double bwd_ms = time_ms([&] {
-          if (bwd_vector > 0)
-            cuda::maxk::backward(dX, A, dY, dt, ctx, cuda::maxk::Shape{bwd_vector, 1, 4});
-          else
-            mxm(dX, pt, A, dY, dt, ctx);
-        });
+        const double bwd_ms = time_ms(
+            [&] {
+              if (bwd_vector > 0)
+                cuda::maxk::backward(dX, A, dY, dt, ctx, cuda::maxk::Shape{bwd_vector, 1, 4});
+              else
+                mxm(dX, pt, A, dY, dt, ctx);
+            },
+            "maxk_backward" + at);
         std::string bwd_check;
         if (checks) {
           // Check 200 rows on the host: dX(i, t) = Σ_j A(j, i) dY(j, idx_i[t]).

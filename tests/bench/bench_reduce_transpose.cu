@@ -38,6 +38,7 @@
 #include "ringblas/ringblas.hpp"
 #include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
+#include "tests/bench/profile_range.hpp"
 
 namespace {
 
@@ -102,6 +103,11 @@ double median(std::vector<double> x) {
   return x.empty() ? 0.0 : x[x.size() / 2];
 }
 
+/// The row being measured, "matrix | operation [path]", and its minimum traffic: the label and
+/// bytes of the call profiled under ncu (profile_range.hpp); empty outside add().
+std::string g_label;
+double g_bytes = 0;
+
 /// Median milliseconds of fn() over reps runs after two warm-ups, by CUDA events.
 double gpu_ms(const std::function<void()>& fn, int reps) {
   cudaEvent_t a, b;
@@ -109,6 +115,7 @@ double gpu_ms(const std::function<void()>& fn, int reps) {
   BENCH_CUDA(cudaEventCreate(&b));
   fn();
   fn();
+  bench::profile_once(g_label, g_bytes, fn);
   std::vector<double> t;
   for (int k = 0; k < reps; ++k) {
     BENCH_CUDA(cudaEventRecord(a));
@@ -226,7 +233,10 @@ int main(int argc, char** argv) try {
       auto add = [&](const std::string& op, const std::string& path, double bytes,
                      const std::function<double()>& g_ms, double c) {
         if (!want(op, path)) return;
+        g_label = name + " | " + op + " [" + path + "]";
+        g_bytes = bytes;
         const double g = g_ms();
+        g_label.clear();
         Row r{name, op, path, H.nnz(), bytes, g, bytes / (g * 1e-3) / 1e9, 0, c, c > 0 ? c / g : 0};
         r.frac_copy = r.gbs / copy;
         rows.push_back(r);

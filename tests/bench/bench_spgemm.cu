@@ -39,6 +39,7 @@
 #include "ringblas/ringblas.hpp"
 #include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
+#include "tests/bench/profile_range.hpp"
 
 namespace {
 
@@ -219,7 +220,8 @@ const std::size_t flush_bytes = std::size_t(128) << 20;
 void flush_l2() { BENCH_CUDA(cudaMemsetAsync(flush_buffer, int(rand() & 0xff), flush_bytes, 0)); }
 
 /// Runs `once` (which returns the result's nnz) warm-up + reps times; median of CUDA-event times.
-Timing measure(int reps, const std::function<Index()>& once) {
+/// `label` names the call profiled under ncu (profile_range.hpp; none when empty).
+Timing measure(int reps, const std::function<Index()>& once, const std::string& label = {}) {
   Timing t;
   try {
     cudaEvent_t a, b;
@@ -231,6 +233,7 @@ Timing measure(int reps, const std::function<Index()>& once) {
     BENCH_CUDA(cudaDeviceSynchronize());
     t.peak_mb = double(pool_high() - std::min(base, pool_high())) / 1048576.0;
     once();  // warm-up 2
+    bench::profile_once(label, 0, [&] { once(); });
     std::vector<double> ms;
     for (int r = 0; r < reps; ++r) {
       flush_l2();
@@ -701,18 +704,25 @@ int main(int argc, char** argv) {
       const Matrix A = in.a.cast(t).to(Location::device, ctx);
       const Semiring s = semiring("plus_times", t);
       Matrix last;
-      r.ours[prec] = measure(o.reps, [&] {
-        Matrix C(A.nrows(), A.ncols(), t);
-        mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
-        Index z = C.nnz();
-        last = std::move(C);
-        return z;
-      });
+      const std::string at = in.name + " | plus_times " + (prec == 0 ? "fp64" : "fp32");
+      r.ours[prec] = measure(
+          o.reps,
+          [&] {
+            Matrix C(A.nrows(), A.ncols(), t);
+            mxm(C, nullptr, no_accum, s, A, A, desc, ctx);
+            Index z = C.nnz();
+            last = std::move(C);
+            return z;
+          },
+          at + " | ours");
       std::vector<void*> theirs;
-      r.cus[prec] = measure(o.reps, [&] {
-        return cusparse_spgemm(h, A, prec == 0 ? CUDA_R_64F : CUDA_R_32F, prec == 0 ? 8 : 4,
-                               nullptr);
-      });
+      r.cus[prec] = measure(
+          o.reps,
+          [&] {
+            return cusparse_spgemm(h, A, prec == 0 ? CUDA_R_64F : CUDA_R_32F, prec == 0 ? 8 : 4,
+                                   nullptr);
+          },
+          at + " | cusparse");
       if (r.ours[prec].ok) r.nnz_c = r.ours[prec].nnz;
       if (r.ours[prec].ok && r.cus[prec].ok) {
         try {

@@ -15,10 +15,16 @@
 // - `--rmat S`: the GCN's power-law graph (R-MAT scale S plus self-loops, as bench_gcn trains
 //   on) as one more single-SpMM configuration at `--rmat-widths` (default 16,256, the widths of
 //   a GCN epoch with hidden 256 and 16 classes).
-// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's.
+// `--knobs` adds spmm_rowsplit's tuning rows, `--sweep` the nnz-split kernel's. The md file
+// ends with the trace of one public call per configuration (what automatic ran). `--settle MS`
+// (default 50) runs each configuration's api call that long before its first row;
+// `ringblas_api_last` is the api row again after the cuSPARSE rows.
 // Usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick] [--single]
 //        [--graphs cora,pubmed,wiki-Vote,p2p-Gnutella31,soc-Epinions1|none] [--widths 16,64,128,256,512]
 //        [--rmat 20 [--rmat-widths 16,256]] [--knobs] [--sweep] [--impls ringblas_api,cusparse]
+//        [--configs "tox21 graphs=10000 n_B=64"] (batched configurations containing one of the
+//        comma-separated words; the others are not even generated)
+// RINGBLAS_BENCH_PROFILE (profile_range.hpp) adds one untimed call per selected row, for ncu.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -42,6 +48,7 @@
 #include "semirings/semiring.hpp"
 #include "tests/bench/bench_args.hpp"
 #include "tests/bench/bench_cuda.hpp"
+#include "tests/bench/profile_range.hpp"
 #include "tests/support/rmat.hpp"
 #include "tests/support/spmm_problem_of.hpp"
 
@@ -51,9 +58,22 @@ using namespace ringblas;
 using PlusTimes = sr::semiring<sr::plus_monoid<float>, sr::times_op<float>>;
 
 int g_reps = 15;
+/// --settle MS: before a single-SpMM configuration's first row, its api call back to back for
+/// this long, so that the first row (ringblas_api) does not pay for the GPU idling while the
+/// host loaded the graph and built B (s8: the api row was 1.5-4 us above the same launch forced
+/// one row later on PubMed n_B = 64 in both H100 tables). 0: off (the tables before s8).
+int g_settle_ms = 50;
 bool g_knobs = false;   ///< --knobs: spmm_rowsplit's tuning rows (long-row threshold, blocks, ...)
 bool g_sweep = false;   ///< --sweep: the nnz-split kernel's run lengths and code knobs
 std::vector<std::string> g_impls;  ///< --impls p1,p2: only rows whose name starts with one of these
+/// (config, what automatic chose: the dispatch's trace of one public call), for the md file.
+std::vector<std::pair<std::string, std::string>> g_choices;
+std::vector<std::string>
+    g_configs;  ///< --configs w1,w2: only batched configs containing one of these
+double g_bytes = 0;
+/// The row being timed, "group | config | impl": the label of the call profiled under ncu
+/// (profile_range.hpp), g_bytes its compulsory traffic; empty outside record().
+std::string g_label;
 
 /// Median time in microseconds of one f() over g_reps runs after warm-up. Each run times a burst
 /// of back-to-back calls between two CUDA events (as a training loop issues them) and divides by
@@ -64,6 +84,7 @@ double time_us(const std::function<void()>& f) {
   BENCH_CUDA(cudaEventCreate(&b));
   for (int w = 0; w < 3; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
+  bench::profile_once(g_label, g_bytes, f);
   auto burst = [&](int inner) {
     BENCH_CUDA(cudaEventRecord(a));
     for (int i = 0; i < inner; ++i) f();
@@ -132,7 +153,6 @@ struct Record {
   std::string note;
   double bytes = 0;  ///< compulsory traffic: A's arrays, B and C once
 };
-double g_bytes = 0;
 std::vector<Record> g_records;
 
 bool wanted(const std::string& impl) {
@@ -147,12 +167,14 @@ void record(const std::string& group, const std::string& config, const std::stri
   if (!wanted(impl)) return;
   Record r{group, config, impl, nnz, n};
   r.bytes = g_bytes;
+  g_label = group + " | " + config + " | " + impl;
   try {
     r.us = time_us(f);
   } catch (const std::exception& e) {
     r.note = e.what();
     cudaGetLastError();
   }
+  g_label.clear();
   std::cerr << group << " " << config << " " << impl << ": " << (r.us >= 0 ? std::to_string(r.us) + " us" : r.note) << "\n";
   g_records.push_back(r);
 }
@@ -390,6 +412,15 @@ Matrix rmat_with_self_loops(int scale) {
 
 /// Host time per call in us of f() issued `calls` times back to back without waiting for the GPU
 /// (what a training loop pays on the CPU per call; the GPU queue is deep enough not to block).
+/// f() back to back for at least ms milliseconds of wall time, then a synchronisation.
+void settle(const std::function<void()>& f, int ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(ms)) {
+    for (int i = 0; i < 20; ++i) f();
+    BENCH_CUDA(cudaDeviceSynchronize());
+  }
+}
+
 double host_us(const std::function<void()>& f, int calls = 200) {
   for (int w = 0; w < 5; ++w) f();
   BENCH_CUDA(cudaDeviceSynchronize());
@@ -426,6 +457,7 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const Semiring s = semiring("plus_times", Type::fp32);
   const std::string cfg = name + " n_B=" + std::to_string(n);
   g_bytes = 4.0 * (a.nrows() + 1) + 8.0 * a.nnz() + 4.0 * (a.ncols() + a.nrows()) * n;
+  if (g_settle_ms > 0) settle([&] { mxm(c, s, a, b, {}, ctx); }, g_settle_ms);
   record("single", cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
   for (Variant v : {Variant::spmm_rowsplit, Variant::spmm_subwarp}) {
     Descriptor own;
@@ -434,6 +466,16 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
            [&] { mxm(c, s, a, b, own, ctx); });
   }
   record_host(cfg, "ringblas_api", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
+  {  // what `ringblas_api` ran: the trace of one call (kernel, run length, shape)
+    std::ostringstream lines;
+    Context traced(Backend::cuda);
+    traced.trace = true;
+    traced.trace_out = &lines;
+    mxm(c, s, a, b, {}, traced);
+    std::string text = lines.str();
+    std::replace(text.begin(), text.end(), '\n', ';');
+    g_choices.emplace_back(cfg, text);
+  }
 
   // The kernels alone, on the same device arrays.
   using namespace ringblas::cuda::detail;
@@ -479,6 +521,47 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
   record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L), a.nnz(), n,
          [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, nullptr, false); });
+  // The run length of SpmmPolicy::nnzsplit_one_wave_small's rule (the same as above where the
+  // shortest run fills the GPU).
+  const int Lw = nnzsplit_run_length(a.nnz(), ns, sms, true);
+  record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw), a.nnz(), n,
+         [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, Lw, true, nullptr, false); });
+  // How it meets its row pass (NnzsplitOptions), on a stream of its own (a dependent launch
+  // may be ignored on the legacy default stream): `_stream` is the row above on that stream,
+  // `_overlap` the dependent launch, `_runrows` run rows from the row pass instead of searches.
+  if (a.nnz() > 0) {
+    cudaStream_t own;
+    BENCH_CUDA(cudaStreamCreate(&own));
+    std::int32_t* runs = nullptr;
+    const int shortest = std::min(L, Lw);
+    BENCH_CUDA(cudaMalloc(&runs, std::size_t((a.nnz() + shortest - 1) / shortest) * 4));
+    struct Option {
+      const char* suffix;
+      bool overlap, run_rows;
+    };
+    for (const Option o :
+         {Option{"_stream", false, false}, Option{"_overlap", true, false},
+          Option{"_runrows", false, true}, Option{"_overlap_runrows", true, true}}) {
+      NnzsplitOptions opt;
+      opt.overlap = o.overlap;
+      opt.run_rows = o.run_rows ? runs : nullptr;
+      record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + o.suffix, a.nnz(), n,
+             [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, own, false, opt); });
+    }
+    if (g_sweep) {  // every latency knob at once: the one-wave run, both options, unroll 8
+      NnzsplitOptions opt;
+      opt.overlap = true;
+      opt.run_rows = runs;
+      record("single", cfg, "kernel_nnzsplit_wave_L" + std::to_string(Lw) + "_overlap_runrows_unroll8_minblocks3",
+             a.nnz(), n, [&] {
+               spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 8, 3>(p, ns, Lw, true, own,
+                                                                                            false, opt);
+             });
+    }
+    BENCH_CUDA(cudaStreamSynchronize(own));
+    cudaFree(runs);
+    cudaStreamDestroy(own);
+  }
   if (g_sweep) {
     for (int x : {L / 2, L * 2, L * 4})
       if (x >= 4)
@@ -499,6 +582,15 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
     record("single", cfg, "kernel_nnzsplit_unroll2", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2>(p, ns, L, true, nullptr, false); });
+    // More B rows in flight per lane for the latency-bound calls: 8 x 16 bytes, minimum blocks 3
+    // (80 registers; with 4, i.e. 64 registers, ptxas spills 92 bytes).
+    record("single", cfg, "kernel_nnzsplit_unroll8_minblocks3", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 8, 3>(p, ns, L, true, nullptr, false);
+    });
+    // A run of 16 in one round of loads (small products launch under a wave: registers are free).
+    record("single", cfg, "kernel_nnzsplit_unroll16_minblocks2", a.nnz(), n, [&] {
+      spmm_nnzsplit_launch_tuned<PlusTimes, nv, 16, 2>(p, ns, L, true, nullptr, false);
+    });
     record("single", cfg, "kernel_nnzsplit_minblocks5", a.nnz(), n,
            [&] { spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 5>(p, ns, L, true, nullptr, false); });
     record("single", cfg, "kernel_nnzsplit_minblocks6_unroll2", a.nnz(), n,
@@ -545,6 +637,8 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     cudaFree(buf);
   }
   cusparseDestroySpMat(ma), cusparseDestroyDnMat(mb), cusparseDestroyDnMat(mc);
+  // The first row again, last: how much the order of the rows moves it.
+  record("single", cfg, "ringblas_api_last", a.nnz(), n, [&] { mxm(c, s, a, b, {}, ctx); });
 }
 
 std::string fmt(double x, int prec = 1) {
@@ -581,15 +675,20 @@ int main(int argc, char** argv) {
     else if (a == "--rmat-widths" && i + 1 < argc) rmat_widths = parse_widths(argv[++i]);
     else if (a == "--knobs") g_knobs = true;
     else if (a == "--sweep") g_sweep = true;
+    else if (a == "--settle" && i + 1 < argc) g_settle_ms = std::stoi(argv[++i]);
+    else if (a == "--configs" && i + 1 < argc)
+      g_configs = bench::split_list(argv[++i]);
     else if (a == "--impls" && i + 1 < argc) {
       std::stringstream list(argv[++i]);
       for (std::string w; std::getline(list, w, ',');) g_impls.push_back(w);
     }
     else {
-      std::cerr << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
-                   "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
-                   "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep]\n"
-                   "                  [--impls prefix1,prefix2 (only these rows)]\n";
+      std::cerr
+          << "usage: bench_spmm --json out.json --md out.md [--data DIR] [--reps N] [--quick]\n"
+             "                  [--single] [--graphs cora,pubmed,...|none] [--widths 16,64,...]\n"
+             "                  [--rmat SCALE [--rmat-widths 16,256]] [--knobs] [--sweep] [--settle MS]\n"
+             "                  [--impls prefix1,prefix2 (only these rows)]\n"
+             "                  [--configs w1,w2 (only batched configs containing one)]\n";
       return 2;
     }
   }
@@ -609,30 +708,43 @@ int main(int argc, char** argv) {
     if (single_only) table.clear();
     for (const Cfg& c : table)
       for (int n : widths) {
+        const std::string config =
+            "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) +
+            " nnz/row=" + std::to_string(c.per_row) + " n_B=" + std::to_string(n);
+        if (!bench::selected(g_configs, config)) continue;
         std::vector<Matrix> A;
         for (int k = 0; k < c.batch; ++k) A.push_back(random_fixed_rows(c.dim, c.per_row));
-        run_batch("batched", "batch=" + std::to_string(c.batch) + " dim=" + std::to_string(c.dim) + " nnz/row=" +
-                                 std::to_string(c.per_row) + " n_B=" + std::to_string(n), A, n, sp, bl);
+        run_batch("batched", config, A, n, sp, bl);
       }
     if (!quick && !single_only)
       for (int batch : {50, 100})
         for (int dim : {32, 64, 128})
           for (int per_row : {1, 3, 5}) {
+            const std::string config = "batch=" + std::to_string(batch) +
+                                       " dim=" + std::to_string(dim) +
+                                       " nnz/row=" + std::to_string(per_row) + " n_B=64";
+            if (!bench::selected(g_configs, config)) continue;
             std::vector<Matrix> A;
             for (int k = 0; k < batch; ++k) A.push_back(random_fixed_rows(dim, per_row));
-            run_batch("grid", "batch=" + std::to_string(batch) + " dim=" + std::to_string(dim) + " nnz/row=" +
-                                  std::to_string(per_row) + " n_B=64", A, 64, sp, bl);
+            run_batch("grid", config, A, 64, sp, bl);
           }
     for (int n : {64, 256, 1024}) {
       if (single_only) break;
+      const std::string config = "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n);
+      if (!bench::selected(g_configs, config)) continue;
       std::vector<Matrix> A;
       for (int k = 0; k < 100; ++k) A.push_back(random_fixed_rows(32 + int(next_rand() % 225), 1 + int(next_rand() % 5)));
-      run_batch("mixed", "batch=100 dim=32..256 nnz/row=1..5 n_B=" + std::to_string(n), A, n, sp, bl);
+      run_batch("mixed", config, A, n, sp, bl);
     }
     const std::string tox = data + "/molecules/tox21_graphs/";
     if (!single_only && std::filesystem::exists(tox + "tox21_A.txt.gz")) {
       for (std::size_t count : {std::size_t(7831), std::size_t(10000)})
-        for (int n : {64, 128, 256}) run_batch("tox21", "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n), tox21(tox, count), n, sp, bl);
+        for (int n : {64, 128, 256}) {
+          const std::string config =
+              "tox21 graphs=" + std::to_string(count) + " n_B=" + std::to_string(n);
+          if (bench::selected(g_configs, config))
+            run_batch("tox21", config, tox21(tox, count), n, sp, bl);
+        }
     }
     std::vector<std::pair<std::string, std::string>> singles = {
         {"cora", data + "/gcn/planetoid/cora/cora_adj.mtx"},
@@ -690,10 +802,14 @@ int main(int argc, char** argv) {
       }
       if (configs.empty()) return;
       if (single)
-        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice; `ringblas_api_<variant>`: "
+        out << "\n## Single SpMM\n\n`ringblas_api`: public mxm, automatic choice (after --settle ms of it), "
+               "`ringblas_api_last` the same timed again after the cuSPARSE rows; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
-               "`_scalar`: no 16-byte vectors). Peers: cuSPARSE SpMM (ALG3 after its "
+               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the "
+               "library launches it, with `_stream` the same on a stream of its own, `_overlap` as "
+               "its row pass's dependent launch, `_runrows` its runs' rows from the row pass; "
+               "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "
                "issued back to back.\n\n| config |";
       else
@@ -743,6 +859,11 @@ int main(int argc, char** argv) {
         const double gbs = r.bytes / (r.us * 1e3);
         out << "| " << r.config << " | " << r.impl << " | " << fmt(gbs, 0) << " | " << fmt(100.0 * gbs / copy_bw, 0) << "% |\n";
       }
+    if (!g_choices.empty()) {
+      out << "\n## What ringblas_api ran (the trace of one call)\n\n"
+          << "| config | trace |\n|---|---|\n";
+      for (const auto& [cfg, text] : g_choices) out << "| " << cfg << " | " << text << " |\n";
+    }
     std::cerr << "wrote " << json << " and " << md << "\n";
   } catch (const std::exception& e) {
     std::cerr << "bench_spmm: " << e.what() << "\n";

@@ -89,7 +89,45 @@ TEST(SpmmNnzsplitPolicy, RunLengthFillsTheGpuAboutOncePerChunk) {
   // PubMed (88.6k nonzeros) at n_B = 64 is not tiny: the shortest run.
   EXPECT_EQ(nnzsplit_run_length(88648, nnzsplit_shape(64, 4), 132), SpmmPolicy::nnzsplit_min_run);
   // Never past the longest run, even for a huge matrix.
+  EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132, true),
+            SpmmPolicy::nnzsplit_max_run);
   EXPECT_EQ(nnzsplit_run_length(1ll << 40, nnzsplit_shape(512, 4), 132), SpmmPolicy::nnzsplit_max_run);
+}
+
+TEST(SpmmNnzsplitPolicy, OneWaveRuleForSmallProducts) {
+  // SpmmPolicy::nnzsplit_one_wave_small's rule (forced here): the products the shortest run
+  // does not fill take the shortest run from 8 whose launch stays within 0.7 of one resident
+  // wave (132 SMs x 4 blocks x 256 = 135k threads), all column chunks counted.
+  const auto L = [](long long nnz, int n) {
+    return nnzsplit_run_length(nnz, nnzsplit_shape(n, 4), 132, true);
+  };
+  // PubMed (88.6k nonzeros): 16 lanes at n_B = 64, 32 lanes and 1 / 2 / 4 chunks above; each
+  // launch is 88.7k threads, where the H100 sweep had its fastest (or within 3%) run.
+  EXPECT_EQ(L(88648, 64), 16);
+  EXPECT_EQ(L(88648, 128), 32);
+  EXPECT_EQ(L(88648, 256), 64);
+  EXPECT_EQ(L(88648, 512), 128);
+  // Cora (10.6k nonzeros): 8 up to n_B = 256, 16 at 512 (4 chunks), as the default gives.
+  for (int n : {64, 128, 256}) EXPECT_EQ(L(10556, n), 8) << n;
+  EXPECT_EQ(L(10556, 512), 16);
+  // soc-Epinions1 and R-MAT 20 fill the GPU with the shortest run: the default rule's runs.
+  for (int n : {64, 128, 256, 512}) {
+    EXPECT_EQ(L(811480, n), nnzsplit_run_length(811480, nnzsplit_shape(n, 4), 132, false)) << n;
+    EXPECT_EQ(L(32451678, n), nnzsplit_run_length(32451678, nnzsplit_shape(n, 4), 132, false)) << n;
+  }
+  // Every small launch within the bound, and the next shorter run (from 8) above it.
+  for (long long nnz : {1ll, 100ll, 10556ll, 50000ll, 88648ll, 103689ll})
+    for (int n : {4, 16, 64, 128, 256, 512}) {
+      const SubwarpShape s = nnzsplit_shape(n, 4);
+      const int run = L(nnz, n);
+      const double wave = 132.0 * SpmmPolicy::nnzsplit_min_blocks * SpmmPolicy::block_threads;
+      const auto threads = [&](int r) {
+        return double((nnz + r - 1) / r) * double(1 << s.log_sw) * s.chunks;
+      };
+      EXPECT_LE(threads(run), SpmmPolicy::nnzsplit_small_wave_fill * wave) << nnz << " " << n;
+      if (run > SpmmPolicy::nnzsplit_min_run / 2)
+        EXPECT_GT(threads(run / 2), SpmmPolicy::nnzsplit_small_wave_fill * wave) << nnz << " " << n;
+    }
 }
 
 }  // namespace

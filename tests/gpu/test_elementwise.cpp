@@ -7,8 +7,8 @@
 // shared real matrices; rejections match the cpu path; a device chain makes no host copy.
 // The device pool is poisoned first so that an unwritten output entry shows up.
 //
-// Elementwise.RowFilter*: the forced-only variant row_filter (select by value, apply masked by A
-// itself) on the same checks.
+// Elementwise.RowFilter*: the variant row_filter (select by value, apply masked by A itself),
+// forced, on the same checks, and the automatic choice between it and elementwise.
 // compute-sanitizer subset (small, every kernel): --gtest_filter='Elementwise.Sanitizer*'
 #include <gtest/gtest.h>
 
@@ -1029,6 +1029,38 @@ TEST_F(Elementwise, RowFilterRefusesWhatItCannotRun) {
       select(C, nullptr, no_accum, op, Scalar(std::int64_t(1)), A,
              row_filter_desc(MaskMode::none, false, false), cuda);
     })) << select_op_name(op);
+}
+
+/// automatic takes row_filter where the dispatch table's measured rule says (dispatch_tables_
+/// elementwise.cpp): apply masked by A itself always, select by value from a mean row length of
+/// 32; shorter rows keep `elementwise`. The results equal the cpu executor's either way.
+TEST_F(Elementwise, RowFilterAutomaticChoice) {
+  Context cpu(Backend::cpu);
+  for (const double density : {0.5, 0.02}) {  // mean row length 100 and 4
+    std::ostringstream trace;
+    Context cuda(Backend::cuda);
+    cuda.trace = true;
+    cuda.trace_out = &trace;
+    const Matrix A = random_matrix(200, 200, density, Type::fp32, 7);
+    const Matrix dA = A.to(Location::device, cuda);
+    Matrix want_s(200, 200, Type::fp32), got_s(200, 200, Type::fp32);
+    select(want_s, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), A, {}, cpu);
+    select(got_s, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), dA, {}, cuda);
+    Matrix want_a(200, 200, Type::fp32), got_a(200, 200, Type::fp32);
+    apply(want_a, &A, no_accum, UnaryOpCode::abs, A, {}, cpu);
+    apply(got_a, &dA, no_accum, UnaryOpCode::abs, dA, {}, cuda);
+    for (const auto& [got, want] : {std::pair{&got_s, &want_s}, std::pair{&got_a, &want_a}}) {
+      const Matrix h = got->to(Location::host, cuda);
+      EXPECT_EQ(h.row_ptr_vector(), want->row_ptr_vector());
+      EXPECT_EQ(h.col_idx_vector(), want->col_idx_vector());
+      EXPECT_EQ(h.values_vector<float>(), want->values_vector<float>());
+    }
+    const bool long_rows = density > 0.1;
+    EXPECT_NE(trace.str().find(long_rows ? "select: row_filter" : "select: elementwise"),
+              std::string::npos)
+        << trace.str();
+    EXPECT_NE(trace.str().find("apply: row_filter"), std::string::npos) << trace.str();
+  }
 }
 
 }  // namespace

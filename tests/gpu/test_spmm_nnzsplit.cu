@@ -3,9 +3,11 @@
 // vectors per lane, on rows of lengths around the run boundaries (empty rows, one row spanning
 // many runs, rows ending exactly at a boundary) and on an R-MAT power-law graph, n_B from 1 to
 // 520 (scalar and 16-byte paths, lanes and vectors past n_B), plus_times and min_plus (monoid
-// atomics on crossing rows), epilogues (last pass on crossing rows); and the public mxm with
-// spmm_subwarp forced or chosen. C is poisoned before every launch; every result is compared
-// with the cpu backend exactly (small integer values: every summation order gives the same float).
+// atomics on crossing rows), epilogues (last pass on crossing rows), the ways the kernel meets
+// its row pass (NnzsplitOptions: dependent launch, run rows from the pass) also with B's rows
+// unaligned; and the public mxm with spmm_subwarp forced or chosen. C is poisoned before every
+// launch; every result is compared with the cpu backend exactly (small integer values: every
+// summation order gives the same float).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -42,23 +44,51 @@ std::vector<Index> boundary_lengths() {
   return len;
 }
 
+/// How the launch meets its row pass (NnzsplitOptions), and B read through rows that are not
+/// 16-byte aligned (one column into a matrix of n_B + 1 columns: the scalar path, as the entry
+/// point picks it for such a B).
+struct RowPass {
+  bool overlap = false, run_rows = false, unaligned_b = false;
+};
+
+/// B with a junk column in front: row i of B at element 1 of row i of the result.
+DenseMatrix with_front_column(const DenseMatrix& B) {
+  std::vector<float> v(static_cast<std::size_t>(B.nrows() * (B.ncols() + 1)), -7.0f);
+  for (Index i = 0; i < B.nrows(); ++i)
+    for (Index j = 0; j < B.ncols(); ++j)
+      v[static_cast<std::size_t>(i * (B.ncols() + 1) + j + 1)] = B.at<float>(i, j);
+  return DenseMatrix::from_values(B.nrows(), B.ncols() + 1, v);
+}
+
 class SpmmNnzsplit : public GpuTest {
  protected:
   /// C = epilogue(A ⊕.⊗ B) by the nnz-split launcher (run length L, at most MaxNV vectors per
   /// lane, nv of them when the width allows), compared with the cpu; "" when equal.
   template <class S, int MaxNV = 4>
   std::string launch_and_compare(const Semiring& s, const Matrix& A, const DenseMatrix& B, int L,
-                                 int nv, const Epilogue& ep = Epilogue::none()) {
+                                 int nv, const Epilogue& ep = Epilogue::none(), RowPass how = {}) {
     using namespace ringblas::cuda::detail;
     Context cuda(Backend::cuda), cpu(Backend::cpu);
     const Matrix a = A.to(Location::device, cuda);
-    const DenseMatrix b = B.to(Location::device, cuda);
+    const DenseMatrix b = (how.unaligned_b ? with_front_column(B) : B).to(Location::device, cuda);
     const Index m = A.nrows(), n = B.ncols();
     DenseMatrix c = DenseMatrix(m, n, Type::fp32).to(Location::device, cuda);
     if (m * n > 0 && cudaMemset(c.values().data(), 0xAB, std::size_t(m * n) * 4) != cudaSuccess)
       return "memset";
     DenseVector bias;
     SpmmProblem p = spmm_problem_of(a, b, c);
+    if (how.unaligned_b) {
+      p.n = static_cast<int>(n);
+      p.b = static_cast<const float*>(p.b) + 1;  // 4 bytes past a 16-byte boundary
+    }
+    // Run rows poisoned (-1): a run the row pass missed reads row_ptr[-1] and fails the compare.
+    Buffer run_rows(how.run_rows ? std::size_t((A.nnz() + L - 1) / L + 1) * 4 : 0, Location::device,
+                    &cuda);
+    if (how.run_rows && cudaMemset(run_rows.data(), 0xFF, run_rows.size()) != cudaSuccess)
+      return "memset";
+    NnzsplitOptions opt;
+    opt.overlap = how.overlap;
+    opt.run_rows = how.run_rows ? run_rows.as<std::int32_t>() : nullptr;
     if (ep.has_bias()) {
       bias = ep.bias->to(Location::device, cuda);
       p.epilogue.bias = true;
@@ -67,16 +97,25 @@ class SpmmNnzsplit : public GpuTest {
     p.epilogue.relu = ep.has_relu();
     p.epilogue.clamp = ep.clamp.has_value();
     p.epilogue.clamp_value = ep.clamp.value_or(0);
-    const int vec = n % 4 == 0 ? 4 : 1;
+    const int vec = n % 4 == 0 && !how.unaligned_b ? 4 : 1;
     const SubwarpShape shape = nnzsplit_shape(n, vec, nv);
     if (cudaDeviceSynchronize() != cudaSuccess)
       return "before the launch";  // copies on ctx's stream
+    // A stream of its own: the dependent launch may be ignored on the legacy default stream.
+    cudaStream_t own = nullptr;
+    if (cudaStreamCreate(&own) != cudaSuccess) return "stream";
+    std::string launched;
     try {
-      spmm_nnzsplit_launch_tuned<S, MaxNV>(p, shape, L, false, nullptr, true);
+      // No synchronisation between the launches when they may overlap (debug sync would wait
+      // for the row pass before the dependent launch).
+      spmm_nnzsplit_launch_tuned<S, MaxNV>(p, shape, L, false, own, !how.overlap, opt);
     } catch (const Error& e) {
-      return e.what();
+      launched = e.what();
     }
-    if (cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
+    const bool ok = cudaStreamSynchronize(own) == cudaSuccess;
+    cudaStreamDestroy(own);
+    if (!launched.empty()) return launched;
+    if (!ok || cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
     DenseMatrix want(m, n, Type::fp32);
     mxm(want, s, A, B, ep, {}, cpu);
     const DenseMatrix got = c.to(Location::host, cuda);
@@ -139,6 +178,66 @@ TEST_F(SpmmNnzsplit, MinPlusAtomicsAndEpilogues) {
           << "epilogue kind " << int(ep.kind);
     }
   }
+}
+
+TEST_F(SpmmNnzsplit, RowPassOptionsAndUnalignedB) {
+  // Every NnzsplitOptions combination (and B's rows off 16-byte boundaries) on rows around run
+  // boundaries (empty rows, one row over many runs) and on R-MAT, run lengths from 1 (a run
+  // per nonzero) to past nnz, n_B a multiple of 4 or not, plus_times and min_plus.
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 214);
+  const Matrix G = integral_fp32(rmat(11, 8, 215).adjacency, 216);
+  const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
+  const RowPass hows[] = {{true, false, false},
+                          {false, true, false},
+                          {true, true, false},
+                          {false, false, true},
+                          {true, true, true}};
+  for (const RowPass& how : hows) {
+    const std::string label = std::string("overlap ") + (how.overlap ? "on" : "off") +
+                              ", run rows " + (how.run_rows ? "on" : "off") + ", unaligned B " +
+                              (how.unaligned_b ? "on" : "off");
+    for (Index n : {Index(5), Index(16), Index(64), Index(130), Index(256)}) {
+      const DenseMatrix B =
+          random_dense(1700, n, Type::fp32, 217 + n, Layout::row_major, ValueKind::integral);
+      for (int L : {1, 8, 16, 33, 1 << 20})
+        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
+            << label;
+      EXPECT_EQ((launch_and_compare<MinPlus, 2>(mp, A, B, 16, 1, Epilogue::none(), how)), "")
+          << label;
+      const DenseMatrix Bg =
+          random_dense(G.ncols(), n, Type::fp32, 218 + n, Layout::row_major, ValueKind::integral);
+      for (int L : {16, 64})
+        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, G, Bg, L, 1, Epilogue::relu(), how), "")
+            << label;
+    }
+  }
+}
+
+TEST_F(SpmmNnzsplit, RowPassOptionsOnRandomShapes) {
+  // Rectangular and degenerate shapes (one row, fewer rows than a warp with every other row
+  // empty, more rows than columns with one full row over many runs), each option combination,
+  // n_B a multiple of 4 or not.
+  const Semiring pt = semiring("plus_times", Type::fp32);
+  struct Shape {
+    Index m, k;
+    double density;
+    Pattern pattern;
+  };
+  const RowPass hows[] = {{true, false, false}, {false, true, false}, {true, true, true}};
+  for (const Shape& sh :
+       {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
+        Shape{3000, 300, 0.03, Pattern::dense_row}})
+    for (const RowPass& how : hows)
+      for (Index n : {Index(3), Index(64), Index(200)}) {
+        const Matrix A = random_matrix(sh.m, sh.k, sh.density, Type::fp32, 219 + sh.m, sh.pattern,
+                                       ValueKind::integral, IndexType::i32);
+        const DenseMatrix B =
+            random_dense(sh.k, n, Type::fp32, 220 + n, Layout::row_major, ValueKind::integral);
+        for (int L : {4, 16, 128})
+          EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
+              << sh.m << "x" << sh.k << " overlap " << how.overlap << " run rows " << how.run_rows
+              << " unaligned B " << how.unaligned_b;
+      }
 }
 
 TEST_F(SpmmNnzsplit, PublicMxmForcedAndChosenOnPowerLawGraphs) {

@@ -61,19 +61,26 @@ const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {
 
 namespace {
 
-/// The row_filter rows (elementwise/row_filter.cu): not `automatic` until a GPU round has
-/// measured them against `elementwise` (bench_elementwise --variants) and the gpu tests
-/// (Elementwise.RowFilter*) have passed; a descriptor forces them meanwhile.
+/// The row_filter rows (elementwise/row_filter.cu: count, scan, fill by rows, no full-size
+/// intermediates). Measured against `elementwise` on an H100 (session 8,
+/// tests/bench/results/ew_rowfilter_h100.md, n = 1M, mean row length d): apply masked by A itself
+/// 1.09 against 3.42 ms at d = 96 and 0.30 against 1.01 ms at d = 10, so apply prefers it
+/// whenever it can run; select by value 0.93 against 1.15 ms at d = 96 but 0.31 against 0.26 ms
+/// at d = 10 (the per-row count and scan cost more than they save on short rows), so select
+/// prefers it from a mean row length of 32 (the crossover lies between 10 and 96, not measured
+/// closer).
+constexpr double kPreferred = -1.0;
 template <class P>
 Entry<P, Matrix> apply_row_filter_row(void (*run)(const P&, Matrix&, Context&)) {
-  return {Variant::row_filter,
-          kCuda,
+  return {Variant::row_filter, kCuda,
           [](const P& p, const Matrix& c) {
             return cuda::can_implement_apply_row_filter(c, p.mask, p.A, p.d);
           },
-          run,
-          nullptr,
-          /*automatic=*/false};
+          run, [](const P&, const Matrix&) { return kPreferred; }};
+}
+double select_row_filter_cost(const SelectProblem& p, const Matrix&) {
+  const Index rows = p.A.nrows() > 0 ? p.A.nrows() : 1;
+  return p.A.nnz() >= 32 * rows ? kPreferred : 1.0;
 }
 Descriptor row_filter(const Descriptor& d) { return with_variant(d, Variant::row_filter); }
 void apply_unary_row_filter(const ApplyProblem<Matrix>& p, Matrix& c, Context& x) {
@@ -175,7 +182,7 @@ const Table<SelectProblem, Matrix>& select_table() {
            [](const P& p, Matrix& c, Context& x) {
              cuda::select(c, p.mask, p.accum, p.op, p.thunk, p.A, row_filter(p.d), x);
            },
-           nullptr, /*automatic=*/false},
+           select_row_filter_cost},
           {Variant::suitesparse, kCpu, always<P, Matrix>,
            [](const P& p, Matrix& c, Context& x) {
              HostInputs h(x);

@@ -46,6 +46,22 @@ double relative_cost(Variant v, const Matrix& A, bool transpose_a, Index n_b) {
   // nnz-split spmm_subwarp ahead of spmm_rowsplit on Cora, PubMed, soc-Epinions1 and R-MAT 20
   // at n_B = 64..512 (and 16 on R-MAT); spmm_rowsplit kept where it was last measured ahead:
   // short mean rows and narrow B.
+  // Checked again in s8 against the two later H100 tables (spmm_single_s4_round3_h100.md,
+  // spmm_single_h100.md; us, the kernels alone, nnz-split at the library's run length L):
+  //   Cora (mean row 3.9)     n_B 64 / 128 / 512: nnz-split 10.9-11.4 / 10.8-11.2 / 14.2-14.4,
+  //                           rowsplit 12.5-13.2 / 14.2-14.3 / 17.5-18.1;
+  //                           n_B 256: nnz-split 12.2 / 19.0, rowsplit 14.9 / 16.0 (the 19.0 run
+  //                           had cuSPARSE 27 us instead of 18 and 24 us of host time per api
+  //                           call instead of 10: a disturbed row, not a reason to switch);
+  //   PubMed (4.5)            n_B 64..512: nnz-split 16.6-17.3 / 22.3-22.7 / 33.5-33.8 /
+  //                           61.3-61.4, rowsplit 23.3 / 31.0 / 53.0 / 88; the row-per-sub-warp
+  //                           mapping (mean row < split_mean_row) 20.4 / 23.7 / 40.2 / 60.8-62;
+  //   soc-Epinions1 (10.7)    nnz-split 60-291 us, rowsplit 203-591, rows 357-688.
+  // So from n_B = 64 automatic takes spmm_subwarp, which launches the nnz-split kernel for a
+  // mean row >= split_mean_row (all three graphs); its run length is nnzsplit_run_length's. The
+  // api rows of those tables time the same launch as ringblas_api_spmm_subwarp; the two differ
+  // by 0-4.6 us from run to run (PubMed n_B = 64: 21.4 vs 17.4 in one table, 19.3 vs 17.8 in
+  // the other), and bench_spmm's md now ends with the trace of what automatic ran.
   using detail::SpmmPolicy;
   const double rows = double(std::max<Index>(transpose_a ? A.ncols() : A.nrows(), 1));
   const double mean_row = double(A.nnz()) / rows;

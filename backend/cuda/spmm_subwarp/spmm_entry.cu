@@ -143,6 +143,14 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
       rowsplit ? rowsplit_block_threads(p.m, shape.log_sw, device_props(ctx.device).sm_count) : 0;
   // C larger than L2: its lines are written once and never reread by this kernel.
   const bool stream_c = double(p.m) * double(p.n) * double(tsz) > double(device_props(ctx.device).l2_bytes);
+  // The nnz-split kernel's meeting with its row pass (SpmmPolicy::nnzsplit_overlap / _run_rows).
+  NnzsplitOptions nnzsplit_opt;
+  nnzsplit_opt.overlap = SpmmPolicy::nnzsplit_overlap;
+  Buffer run_rows;
+  if (split && SpmmPolicy::nnzsplit_run_rows && p.nnz > 0) {
+    run_rows = Buffer(static_cast<std::size_t>((p.nnz + L - 1) / L) * 4, Location::device, &ctx);
+    nnzsplit_opt.run_rows = run_rows.as<std::int32_t>();
+  }
   Buffer rows;
   if (coo) {
     rows = expand_rows(a, ctx);
@@ -150,16 +158,22 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   }
   if (ctx.trace)
     ctx.trace_line(std::string(op) + ": " +
-                 (coo ? "spmm_subwarp_coo" : rowsplit ? "spmm_rowsplit" : "spmm_subwarp") +
-                 (rowsplit ? " (rows over " + std::to_string(SpmmPolicy::long_row) +
-                                 " nonzeros shared by a block of " + std::to_string(rowsplit_threads) +
-                                 " threads)"
-                           : "") +
-                 (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp)" : "") + ", " +
-                 std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " + std::to_string(p.n) +
-                 ", sub-warp " + std::to_string(1 << shape.log_sw) + ", vector " + std::to_string(shape.vec) +
-                 (shape.nv > 1 ? " x " + std::to_string(shape.nv) : "") +
-                 ", " + std::to_string(shape.chunks) + " column chunks");
+                   (coo        ? "spmm_subwarp_coo"
+                    : rowsplit ? "spmm_rowsplit"
+                               : "spmm_subwarp") +
+                   (rowsplit ? " (rows over " + std::to_string(SpmmPolicy::long_row) +
+                                   " nonzeros shared by a block of " +
+                                   std::to_string(rowsplit_threads) + " threads)"
+                             : "") +
+                   (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp" +
+                                (nnzsplit_opt.overlap ? ", dependent launch" : "") +
+                                (nnzsplit_opt.run_rows ? ", run rows from the row pass" : "") + ")"
+                          : "") +
+                   ", " + std::to_string(p.m) + " rows, " + std::to_string(p.nnz) + " nnz, n_B " +
+                   std::to_string(p.n) + ", sub-warp " + std::to_string(1 << shape.log_sw) +
+                   ", vector " + std::to_string(shape.vec) +
+                   (shape.nv > 1 ? " x " + std::to_string(shape.nv) : "") + ", " +
+                   std::to_string(shape.chunks) + " column chunks");
   with_spmm_semiring(s, [&](auto sr_tag) {
     using S = decltype(sr_tag);
     if (coo) spmm_coo_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
@@ -169,7 +183,8 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
     // The nnz-split kernel stores evict-first at any size: s4 round 3 (H100) 2-4% faster even
     // where C fits in L2 (PubMed n_B = 256: 33.1 vs 33.8 us, soc-Epinions1 n_B = 128: 92.3 vs
     // 93.5), 6-10% where it does not (soc-Epinions1 n_B = 256: 159 vs 169 us).
-    else if (split) spmm_nnzsplit_launch<S>(p, shape, L, true, ctx.stream, ctx.debug_sync);
+    else if (split)
+      spmm_nnzsplit_launch<S>(p, shape, L, true, ctx.stream, ctx.debug_sync, nnzsplit_opt);
     else spmm_csr_launch<S>(p, shape, ctx.stream, ctx.debug_sync);
   });
   out.finish(ctx);

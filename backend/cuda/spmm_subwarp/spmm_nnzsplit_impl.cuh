@@ -23,6 +23,7 @@
 // needs.
 #pragma once
 #include "backend/cuda/common/check.cuh"
+#include "backend/cuda/common/dependent_launch.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
 
 namespace ringblas::cuda::detail {
@@ -57,10 +58,13 @@ __host__ __device__ constexpr int nnzsplit_reps(int log_sw) { return log_sw < 3 
 /// (grid y: column chunks; one coalesced look at the rows' pointers, then the warp writes its
 /// columns of each row that needs it, a 16-byte vector per lane when V > 1): before the kernel
 /// (`finish` false) empty rows = epilogue(identity) and rows crossing a run boundary =
-/// identity; after it (`finish` true) the epilogue on the crossing rows.
+/// identity; after it (`finish` true) the epilogue on the crossing rows. `run_rows` (before
+/// only, or nullptr): run g's first row, for each run starting in one of these rows
+/// (NnzsplitOptions::run_rows).
 template <class T, int V>
 __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T identity, int L,
-                                     bool finish) {
+                                     bool finish, std::int32_t* run_rows) {
+  allow_dependent_launch();  // the nnz-split kernel may start its searches (it waits before C)
   const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const long long row0 = (t >> 5) << 5;
@@ -71,6 +75,9 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
     const int b = p.row_ptr[row], e = p.row_ptr[row + 1];
     empty = b == e;
     crossing = !empty && b / L != (e - 1) / L;
+    // Runs g with g L in [b, e) start in this row (one column chunk writes them).
+    if (run_rows && blockIdx.y == 0)
+      for (long long g = (static_cast<long long>(b) + L - 1) / L; g * L < e; ++g) run_rows[g] = row;
   }
   unsigned todo = __ballot_sync(0xffffffffu, finish ? crossing : empty || crossing);
   const int col0 = (static_cast<int>(blockIdx.y) * 32 + lane) * V;
@@ -97,7 +104,8 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
 template <class S, int V, int NV, int Unroll, int MinBlocks>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
-                         Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c) {
+                         Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c,
+                         NnzsplitOptions opt) {
   using T = typename S::value_type;
   using Agent = RowAgent<S, V>;
   constexpr int kThreads = SpmmPolicy::block_threads;
@@ -134,7 +142,13 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     if (!on[j]) col[j] = 0;  // idle vectors neither load nor store
   }
 
-  int r = subwarp_row_of_entry(rp, p.m, first, lane, sw, mask, shift);
+  int r;
+  if (opt.run_rows) {
+    if (opt.overlap) grid_dependency_wait();  // run_rows comes from the row pass
+    r = opt.run_rows[start / L];
+  } else {
+    r = subwarp_row_of_entry(rp, p.m, first, lane, sw, mask, shift);
+  }
   int row_begin = rp[r], row_end = rp[r + 1];
   T acc[NV][V];
   bool started = false;
@@ -158,6 +172,9 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     }
   };
   fetch(first);
+  // The row pass must be done before the first store to C (crossing rows set to the identity);
+  // everything above only read A.
+  if (opt.overlap && !opt.run_rows) grid_dependency_wait();
   for (int q = first; q < end; q += batch) {
 #pragma unroll
     for (int i = 0; i < kNnzsplitMaxReps; ++i) {
@@ -209,11 +226,13 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
 
 /// MaxNV (vectors per lane at most), Unroll and MinBlocks (registers) are the knobs that change
 /// code; the library launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape`
-/// from nnzsplit_shape (shape.nv <= MaxNV), L >= 1.
+/// from nnzsplit_shape (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds
+/// at least (nnz + L - 1) / L ints).
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
           int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
-                                bool stream_c, void* stream, bool sync) {
+                                bool stream_c, void* stream, bool sync,
+                                const NnzsplitOptions& opt = {}) {
   using T = typename S::value_type;
   if (p.m == 0 || p.n == 0) return;
   if (L < 1 || shape.nv < 1 || shape.nv > MaxNV || (shape.nv & (shape.nv - 1)) != 0)
@@ -226,17 +245,18 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   const dim3 rows_grid(grid_for((static_cast<long long>(p.m) + 31) / 32 * 32),
                        static_cast<unsigned>((p.n + 32 * shape.vec - 1) / (32 * shape.vec)));
   auto rows_pass = [&](bool finish) {
+    std::int32_t* run_rows = finish || p.nnz == 0 ? nullptr : opt.run_rows;
     bool done = false;
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
-        nnzsplit_rows_kernel<T, vec_width<T>()>
-            <<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, finish);
+        nnzsplit_rows_kernel<T, vec_width<T>()><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(
+            p, d, ep, S::identity(), L, finish, run_rows);
         done = true;
       }
     }
     if (!done)
-      nnzsplit_rows_kernel<T, 1>
-          <<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(p, d, ep, S::identity(), L, finish);
+      nnzsplit_rows_kernel<T, 1><<<rows_grid, SpmmPolicy::block_threads, 0, s>>>(
+          p, d, ep, S::identity(), L, finish, run_rows);
     RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
   };
   rows_pass(false);
@@ -246,7 +266,8 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     const std::size_t smem = std::size_t(SpmmPolicy::block_threads) * nnzsplit_reps(shape.log_sw) *
                              (sizeof(std::int32_t) + (S::reads_a ? sizeof(T) : 0));
     auto go = [&](auto kernel) {
-      kernel<<<grid, SpmmPolicy::block_threads, smem, s>>>(p, d, ep, shape.log_sw, L, stream_c);
+      launch_maybe_dependent(opt.overlap, kernel, grid, dim3(SpmmPolicy::block_threads), smem, s, p,
+                             d, ep, shape.log_sw, L, stream_c, opt);
     };
     bool launched = false;
     if constexpr (vec_width<T>() > 1) {
@@ -277,8 +298,8 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
 
 template <class S>
 void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, bool stream_c,
-                          void* stream, bool sync) {
-  spmm_nnzsplit_launch_tuned<S>(p, shape, L, stream_c, stream, sync);
+                          void* stream, bool sync, const NnzsplitOptions& opt) {
+  spmm_nnzsplit_launch_tuned<S>(p, shape, L, stream_c, stream, sync, opt);
 }
 
 }  // namespace ringblas::cuda::detail

@@ -51,6 +51,18 @@ struct SpmmPolicy {
   /// Tiny products (under this many threads per SM with the shortest run) take runs of 8: more
   /// sub-warps for a latency-bound call (Cora n_B = 64: L 8 9.6 us, L 16 11.5 us).
   static constexpr int nnzsplit_tiny_threads_per_sm = 512;
+  /// Small products (nnzsplit_run_length's `one_wave_small`; s8 model, not yet the default):
+  /// where even the shortest run gives under nnzsplit_threads_per_sm threads per SM and chunk
+  /// (the latency-bound calls: Cora, PubMed), the shortest run from 8 whose launch, all column
+  /// chunks together, stays within this fraction of one resident wave (nnzsplit_min_blocks
+  /// blocks of block_threads per SM: 135k threads on an H100). From the s4 round-3 sweep (H100
+  /// us): a launch of 1.3 resident waves lost to one of 0.65 every time it was measured (PubMed
+  /// n_B = 64 L 8 / 16: 19.4 / 16.6; n_B = 128 L 16 / 32: 22.3 / 20.4; n_B = 512 L 64 / 128:
+  /// 59.8 / 56.3 (L 16, today's choice, 61.4); Cora n_B = 256 L 4 / 8: 14.4 / 12.2, n_B = 512
+  /// L 8 / 16: 16.1 / 14.2), and Cora at n_B <= 128 was flat from 0.15 to 0.6 waves. The one
+  /// measurement against it: PubMed n_B = 256 L 64 34.9 vs L 16 33.8 (2.6 waves).
+  static constexpr bool nnzsplit_one_wave_small = false;
+  static constexpr double nnzsplit_small_wave_fill = 0.7;
   /// Vectors of B columns per lane: 1 (s4 round 1: two vectors, n_B = 256 in one pass, was
   /// 10-40% slower than column chunks of 128 on every graph: 93 registers, 2 blocks per SM, and
   /// twice the B row bytes per nonzero for L1 to hold; R-MAT 20 n_B = 256: 7113 vs 5752 us).
@@ -64,6 +76,25 @@ struct SpmmPolicy {
   /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
   static constexpr int nnzsplit_min_blocks = 4;
+  /// The nnz-split launch's two knobs that change no code (NnzsplitOptions; bench_spmm rows
+  /// kernel_nnzsplit_L<L>_overlap / _runrows / _overlap_runrows): off until an H100 round
+  /// compares them (s8; what they save is latency, so Cora / PubMed at n_B <= 128 decide).
+  static constexpr bool nnzsplit_overlap = false;
+  static constexpr bool nnzsplit_run_rows = false;
+};
+
+/// How the nnz-split kernel meets its row pass (nnzsplit_rows_kernel, which runs before it):
+/// - `overlap`: the kernel is launched as the row pass's programmatic dependent (sm_90,
+///   common/dependent_launch.cuh): its run's row search and first index loads overlap the row
+///   pass, and it waits for that pass before its first store to C (the pass sets crossing rows
+///   to the identity, which the kernel's atomics need).
+/// - `run_rows`: device scratch of (nnz + L - 1) / L ints; the row pass writes there the row of
+///   each run's first nonzero (it reads every row's bounds anyway) and the kernel reads it
+///   instead of its (sub-warp + 1)-ary search (about log_17(m) dependent loads: 4 on PubMed).
+///   With `overlap` the kernel waits for the pass before reading it. nullptr: search.
+struct NnzsplitOptions {
+  bool overlap = false;
+  std::int32_t* run_rows = nullptr;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
@@ -111,10 +142,25 @@ inline SubwarpShape nnzsplit_shape(long long n_cols, int vec, int max_nv = SpmmP
 /// soc-Epinions1 n_B = 256 L 128 170 us vs L 64 159 us, n_B = 512 L 256 317 vs L 128 286; R-MAT
 /// 20 n_B = 256 L 2048 5613 vs L 1024 5568); half the shortest for a tiny product (all chunks
 /// counted).
-inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_count) {
+/// `one_wave_small`: SpmmPolicy::nnzsplit_one_wave_small's rule for the products that the
+/// shortest run does not fill (what bench_spmm's kernel_nnzsplit_wave_L<n> rows launch).
+inline int nnzsplit_run_length(long long nnz, const SubwarpShape& shape, int sm_count,
+                               bool one_wave_small = SpmmPolicy::nnzsplit_one_wave_small) {
   const double lanes = double(1 << shape.log_sw);
   const double sms = double(sm_count > 0 ? sm_count : 1);
   int L = SpmmPolicy::nnzsplit_min_run;
+  if (one_wave_small &&
+      double(nnz) / (2.0 * L) * lanes < sms * SpmmPolicy::nnzsplit_threads_per_sm) {
+    const double wave = sms * SpmmPolicy::nnzsplit_min_blocks * SpmmPolicy::block_threads;
+    const auto threads = [&](int run) {
+      return double((nnz + run - 1) / run) * lanes * shape.chunks;
+    };
+    int run = L / 2;
+    while (run < SpmmPolicy::nnzsplit_max_run &&
+           threads(run) > SpmmPolicy::nnzsplit_small_wave_fill * wave)
+      run *= 2;
+    return run;
+  }
   if (double(nnz) / L * lanes * shape.chunks < sms * SpmmPolicy::nnzsplit_tiny_threads_per_sm) return L / 2;
   while (L < SpmmPolicy::nnzsplit_max_run &&
          double(nnz) / (2.0 * L) * lanes >= sms * SpmmPolicy::nnzsplit_threads_per_sm)

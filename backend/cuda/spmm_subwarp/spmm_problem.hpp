@@ -54,8 +54,11 @@ struct BatchedProblem {
 template <class S> void spmm_csr_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stream, bool sync);
 /// spmm_subwarp's nnz-split kernel with staged indices and several vectors per lane
 /// (spmm_nnzsplit_impl.cuh): `shape` from nnzsplit_shape, runs of `L` nonzeros per sub-warp
-/// (nnzsplit_run_length), `stream_c`: whole rows stored evict-first.
-template <class S> void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, bool stream_c, void* stream, bool sync);
+/// (nnzsplit_run_length), `stream_c`: whole rows stored evict-first, `opt`: how it meets its row
+/// pass (NnzsplitOptions: dependent launch, run rows from the pass).
+template <class S>
+void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, bool stream_c,
+                          void* stream, bool sync, const NnzsplitOptions& opt = {});
 /// spmm_rowsplit: one sub-warp per row of at most `long_row` nonzeros, the whole block (of
 /// `threads`, a multiple of 32 up to SpmmPolicy::block_threads) per longer row; `stream_c`: C's
 /// stores evict-first (spmm_rowsplit_impl.cuh).

@@ -125,7 +125,7 @@ void spmm_coo_launch(const SpmmProblem& p, const SubwarpShape& shape, void* stre
       void*, bool);                                                                            \
   template void ringblas::cuda::detail::spmm_nnzsplit_launch<SR>(                              \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
-      int, bool, void*, bool);                                                                 \
+      int, bool, void*, bool, const ringblas::cuda::detail::NnzsplitOptions&);                 \
   template void ringblas::cuda::detail::spmm_coo_launch<SR>(                                   \
       const ringblas::cuda::detail::SpmmProblem&, const ringblas::cuda::detail::SubwarpShape&, \
       void*, bool);
