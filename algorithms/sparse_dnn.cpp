@@ -3,11 +3,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <cmath>
+#include <exception>
+#include <future>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/radixnet.hpp"
@@ -51,16 +52,33 @@ Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCall
 /// rows of an images x neurons sparse matrix.
 std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx,
                              const LayerCallback& on_layer, InferStats* stats, Matrix* scores,
-                             SparseUpload upload = SparseUpload::csr) {
+                             SparseUpload upload = SparseUpload::csr, bool overlap = false) {
+  // With `overlap`, host features are staged on the device (stage_features) by a second host
+  // thread while the weights are prepared: neither needs the other. Its own Context copy keeps the
+  // trace and the transfer counters of the two threads apart.
+  std::future<Matrix> staging;
+  std::size_t staged_bytes = 0;
+  if (overlap && y0.location() == Location::host)
+    staging = std::async(std::launch::async, [&y0, &staged_bytes, upload, side = ctx]() mutable {
+      side.trace = false;
+      return stage_features(y0, upload, side, &staged_bytes);
+    });
   LayerChainStats prep;
   const SparseNetwork prepared =
       prepare_network(net.weights, net.bias, net.ymax, ctx, &prep, upload);
+  const bool staged_early = staging.valid();
+  const Matrix staged = staged_early ? staging.get() : Matrix();
+  if (staged_early)
+    ctx.trace_line("sparse_dnn: features staged during prepare_network, " +
+                   std::to_string(staged_bytes) + " bytes sent");
   LayerChainOptions opt;
   opt.on_layer = on_layer;
   opt.upload = upload;
   DenseMatrix survivors;
   const std::vector<Index> ids =
-      mxm_layers(prepared, y0, opt, stats ? &stats->chain : nullptr, ctx, scores ? &survivors : nullptr);
+      mxm_layers(prepared, staged_early ? staged : y0, opt, stats ? &stats->chain : nullptr, ctx,
+                 scores ? &survivors : nullptr);
+  if (stats && staged_early) stats->chain.bytes_in = staged_bytes;
   if (stats) {
     stats->fused = true;
     stats->chain.prepare_ms = prep.prepare_ms;
@@ -219,7 +237,7 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
 
 std::vector<Index> infer_categories(const Network& net, const Matrix& features, Context& ctx,
                                     const LayerCallback& on_layer, InferStats* stats,
-                                    SparseUpload upload) {
+                                    SparseUpload upload, bool overlap) {
   net.check();
   if (stats) *stats = InferStats{};
   if (features.ncols() != net.neurons)
@@ -234,7 +252,7 @@ std::vector<Index> infer_categories(const Network& net, const Matrix& features, 
   }
   // The features go as they are (host or device, any value type): mxm_layers uploads the sparse
   // arrays and builds the dense layout on the device.
-  return run_fused(net, features, ctx, on_layer, stats, nullptr, upload);
+  return run_fused(net, features, ctx, on_layer, stats, nullptr, upload, overlap);
 }
 
 std::vector<Index> categories(const Matrix& scores) {

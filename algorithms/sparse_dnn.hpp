@@ -64,11 +64,12 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx = default_
 /// categories(infer(net, features, ...)) without building Y_L where the fused chain runs: the
 /// network is prepared on the device (prepare_network), the features cross the bus in sparse
 /// form (`upload`: how the weights and the features go, SparseUpload) and only the ids of the
-/// images still active after the last layer come back.
+/// images still active after the last layer come back. `overlap`: host features are staged on
+/// the device (stage_features) by a second host thread while the weights are prepared.
 std::vector<Index> infer_categories(const Network& net, const Matrix& features,
                                     Context& ctx = default_context(),
                                     const LayerCallback& on_layer = {}, InferStats* stats = nullptr,
-                                    SparseUpload upload = SparseUpload::csr);
+                                    SparseUpload upload = SparseUpload::csr, bool overlap = false);
 
 /// The rows of `scores` that hold at least one entry, ascending (0-based image ids).
 std::vector<Index> categories(const Matrix& scores);

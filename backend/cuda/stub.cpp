@@ -121,6 +121,9 @@ SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<floa
   not_compiled("prepare_network");
 }
 std::size_t reserve_staging(Context&) { return 0; }
+Matrix stage_features(const Matrix&, SparseUpload, Context&, std::size_t*) {
+  not_compiled("stage_features");
+}
 std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,
                                LayerChainStats*, DenseMatrix*, Context&) {
   not_compiled("mxm_layers");

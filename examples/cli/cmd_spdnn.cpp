@@ -39,9 +39,13 @@ constexpr const char* kUsage =
     "  --upload U       how weights and images cross the bus on the GPU: csr (default, the arrays\n"
     "                   as stored) or packed (16-bit indices where they fit, one value for runs\n"
     "                   of equal values, pinned staging overlapping packing, copy and decoding)\n"
+    "  --overlap        (GPU) send the images from a second host thread while the weights are\n"
+    "                   prepared (they do not depend on each other)\n"
     "  --progress P     print a progress line every P layers (default: every L/10 from 100 "
     "layers)\n"
-    "  --trace          print dispatch decisions to stderr\n"
+    "  --trace          print dispatch decisions to stderr, and on the GPU the wall time of every\n"
+    "                   phase of the weights' preparation and of the features in (each phase\n"
+    "                   synchronized: a profile, slower than an untraced run)\n"
     "  exit status: 0 PASS or no truth file, 1 FAIL or error, 2 bad usage\n";
 
 Index parse_count(Args& args, const std::string& what, const std::string& text) {
@@ -84,7 +88,7 @@ int run_single(const SpdnnOptions& opt) {
         if (p.progress > 0 && (k % p.progress == 0 || k == opt.layers))
           std::printf("  layer %lld: %lld images active\n", (long long)k, (long long)active);
       },
-      &stats, opt.upload);
+      &stats, opt.upload, opt.overlap);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double edges = double(p.count) * double(p.net.edges());
@@ -124,6 +128,7 @@ int cmd_spdnn(Args& args) {
   const auto upload_opt = args.option("--upload");
   SpdnnOptions opt;
   opt.trace = args.flag("--trace");
+  opt.overlap = args.flag("--overlap");
   args.positionals(0, 0);
   if (neurons_opt) opt.neurons = parse_count(args, "--neurons", *neurons_opt);
   if (layers_opt) opt.layers = parse_count(args, "--layers", *layers_opt);

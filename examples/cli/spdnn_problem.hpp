@@ -24,6 +24,7 @@ struct SpdnnOptions {
   double rebalance_threshold = 0.1;  ///< rebalance when max/mean - 1 of the active rows exceeds it
   double baseline_ms = 0;            ///< 1-rank time for the scaling efficiency (0: not given)
   SparseUpload upload = SparseUpload::csr;  ///< how weights and images cross the bus (--upload)
+  bool overlap = false;  ///< images staged on the device while the weights are prepared (--overlap)
 };
 
 struct SpdnnProblem {
@@ -45,7 +46,9 @@ SpdnnProblem load_spdnn_problem(const SpdnnOptions& opt);
 /// three copies, and the weights' preparation), allocated once and freed into the device pool
 /// before the timed inference, so that the pool's one-time growth (and the CUDA context
 /// creation) is start-up, not inference, as reading the files is; with --upload packed also the
-/// pinned staging (reserve_upload_staging). Prints what it reserved.
+/// pinned staging (reserve_upload_staging); then the kernels are loaded (they load lazily, on
+/// their first launch) by the same inference on the first layers and a few images. Prints what it
+/// reserved and the warm-up's time.
 void reserve_start_up(const SpdnnOptions& opt, const sparse_dnn::Network& net, Index images,
                       Context& ctx, bool print);
 

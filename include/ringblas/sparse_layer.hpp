@@ -114,6 +114,15 @@ std::vector<Index> mxm_layers(const SparseNetwork& net, const Matrix& features,
                               const LayerChainOptions& options, LayerChainStats* stats,
                               Context& ctx, DenseMatrix* survivors = nullptr);
 
+/// Sparse features (images x neurons, CSR) on ctx's device as mxm_layers on a prepared network
+/// reads them: fp32 values (other types are cast on the host), sent the way `upload` says (device
+/// fp32 features are copied on the device). mxm_layers copies nothing for device features, so a
+/// caller can stage them, on another host thread, while prepare_network runs (sparse_dnn's
+/// infer_categories does with `overlap`). bytes_in (optional): the bytes that crossed the bus.
+/// Throws NotCompiled without CUDA and NotImplemented where mxm_layers cannot run (cpu, verify).
+Matrix stage_features(const Matrix& features, SparseUpload upload, Context& ctx,
+                      std::size_t* bytes_in = nullptr);
+
 /// Why mxm_layers would not run on `ctx` (its dispatch table's answer: cpu or verify backend, a
 /// build without CUDA, no device), or "" when it runs. For algorithms that choose between the
 /// fused chain and the generic operations.

@@ -5,9 +5,13 @@
 // inference after reading the files (host wall clock: prepare_network on the device, the sparse
 // images in, the layers, the category ids out), as `ringblas spdnn` reports them.
 // --upload csr,packed runs every network once per way the weights and images cross the bus
-// (SparseUpload; default csr), one row each, so one call compares them.
+// (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
+// the images staged on the device (stage_features) by a second host thread while prepare_network
+// runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
-//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed]
+//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
+// --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
+// of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -17,12 +21,14 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/sparse_dnn.hpp"
+#include "backend/cuda/sparse_layer/prepare.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
 #include "tests/bench/bench_args.hpp"
@@ -194,6 +200,7 @@ int main(int argc, char** argv) {
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
   int repeats = 3;
+  bool trace = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json_path = argv[++i];
@@ -201,14 +208,17 @@ int main(int argc, char** argv) {
     else if (a == "--data" && i + 1 < argc) data = argv[++i];
     else if (a == "--repeats" && i + 1 < argc) repeats = std::stoi(argv[++i]);
     else if (a == "--quick") quick = true;
+    else if (a == "--trace")
+      trace = true;
     else if (a == "--no-baseline") baseline = false;
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
     else if (a == "--upload" && i + 1 < argc)
       uploads = argv[++i];
     else {
-      std::fprintf(stderr,
-                   "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
-                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
+          "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] [--trace]\n");
       return 2;
     }
   }
@@ -265,8 +275,12 @@ int main(int argc, char** argv) {
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
            "4096/16384-neuron layers from algorithms/radixnet. Times are medians of "
-        << repeats
-        << " runs after a warm-up. *layers*: CUDA events from the first layer to the last. "
+        << repeats << " runs after a warm-up. Transposed rows sorted by: "
+        << (ringblas::cuda::sparse_layer::row_sort_from_env() ==
+                    ringblas::cuda::sparse_layer::RowSort::warp
+                ? "one warp per row"
+                : "one thread per row (insertion)")
+        << " (RINGBLAS_SPDNN_ROW_SORT). *layers*: CUDA events from the first layer to the last. "
            "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
            "mxm_layers on the host's sparse images (features in, layers, category ids out), "
            "reading the files excluded. *layers* use the default options: once few features remain "
@@ -278,7 +292,10 @@ int main(int argc, char** argv) {
            "(SparseUpload: "
            "csr, the arrays as stored; packed, 16-bit indices where they fit and one value for "
            "runs of "
-           "equal values, through pinned staging); *MB in*: what crossed it. *on prepared net ms*: "
+           "equal values, through pinned staging; overlap, packed with the images sent from a "
+           "second "
+           "host thread while the weights are prepared); *MB in*: what crossed it. *on prepared "
+           "net ms*: "
            "the "
            "same host wall clock without prepare_network (mxm_layers alone on the network prepared "
            "just before: features in, layers, ids out), for a network reused across calls.\n\n"
@@ -310,8 +327,8 @@ int main(int argc, char** argv) {
   for (std::size_t at = 0; at <= uploads.size();) {
     const std::size_t comma = std::min(uploads.find(',', at), uploads.size());
     modes.push_back(uploads.substr(at, comma - at));
-    if (modes.back() != "csr" && modes.back() != "packed") {
-      std::fprintf(stderr, "bench_spdnn: --upload takes csr and/or packed, not '%s'\n",
+    if (modes.back() != "csr" && modes.back() != "packed" && modes.back() != "overlap") {
+      std::fprintf(stderr, "bench_spdnn: --upload takes csr, packed and/or overlap, not '%s'\n",
                    modes.back().c_str());
       return 2;
     }
@@ -333,22 +350,36 @@ int main(int argc, char** argv) {
     for (const std::string& mode : modes) {
       Result r = base;
       r.upload = mode;
-      const SparseUpload how = mode == "packed" ? SparseUpload::packed : SparseUpload::csr;
+      const bool overlap = mode == "overlap";
+      const SparseUpload how = mode == "csr" ? SparseUpload::csr : SparseUpload::packed;
       LayerChainOptions defaults;  // the tail kernel where it applies
       defaults.upload = how;
       std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
       std::vector<Index> ids;
       LayerChainStats st, ps;
-      for (int rep = 0; rep <= repeats; ++rep) {  // rep 0 is the warm-up (and pins the staging)
+      // rep 0 is the warm-up (and pins the staging); with --trace, one more traced run, untimed.
+      for (int rep = 0; rep <= repeats + (trace ? 1 : 0); ++rep) {
+        ctx.trace = rep > repeats;
+        if (ctx.trace)
+          std::fprintf(stderr, "--- trace: %s, upload %s ---\n", r.name.c_str(), mode.c_str());
         const auto t0 = std::chrono::steady_clock::now();
+        std::future<Matrix> staged;  // overlap: the images go while the weights are prepared
+        std::size_t staged_bytes = 0;
+        if (overlap)
+          staged = std::async(std::launch::async, [&] {
+            Context side(Backend::cuda);  // its own context: the trace and counters are not shared
+            return stage_features(imgs, how, side, &staged_bytes);
+          });
         const SparseNetwork prepared =
             prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
         const auto t1 = std::chrono::steady_clock::now();
-        ids = mxm_layers(prepared, imgs, defaults, &st, ctx);
+        ids = overlap ? mxm_layers(prepared, staged.get(), defaults, &st, ctx)
+                      : mxm_layers(prepared, imgs, defaults, &st, ctx);
+        if (overlap) st.bytes_in = staged_bytes;
         const auto t2 = std::chrono::steady_clock::now();
         const double ms = std::chrono::duration<double, std::milli>(t2 - t0).count();
         st.prepare_ms = ps.prepare_ms;
-        if (rep == 0) continue;
+        if (rep == 0 || ctx.trace) continue;
         whole.push_back(ms);
         on_prepared.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
         total.push_back(st.inference_ms);
@@ -357,6 +388,7 @@ int main(int argc, char** argv) {
         trans.push_back(st.transfer_ms);
         prep.push_back(st.prepare_ms);
       }
+      ctx.trace = false;
       // ncu (RINGBLAS_BENCH_PROFILE): one more inference, untimed, on a network prepared outside
       // the profiled range (profile_targets.sh keeps the first layer kernels of it).
       const std::string label = r.name + " upload " + mode + " | mxm_layers";

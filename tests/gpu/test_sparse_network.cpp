@@ -77,13 +77,15 @@ class SparseNetworkGpu : public test::GpuTest {
 
 #if defined(RINGBLAS_HAS_CUDA)
 /// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
-void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what,
-                                    SparseUpload how = SparseUpload::csr) {
+void expect_device_blobs_equal_host(
+    const std::vector<Matrix>& weights, const std::string& what,
+    SparseUpload how = SparseUpload::csr,
+    cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion) {
   namespace sl = ringblas::cuda::sparse_layer;
   Context gpu(Backend::cuda);
   const sl::PreparedChain chain = sl::prepare_chain(weights);
   const std::vector<sl::PreparedLayer>& want = chain.layers;
-  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how);
+  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how, nullptr, sort);
   ASSERT_EQ(got.layout.size(), want.size()) << what;
   std::vector<std::uint32_t> blob(got.words);
   if (got.words)
@@ -110,32 +112,34 @@ void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const st
   }
 }
 
-/// The blobs of every weight set below equal the host's, with the weights uploaded `how`.
-void expect_device_preparation_equals_host(SparseUpload how) {
+/// The blobs of every weight set below equal the host's, with the weights uploaded `how` and the
+/// transposed rows sorted by `sort` (the uneven sets have rows of more and fewer than 32 entries).
+void expect_device_preparation_equals_host(
+    SparseUpload how, cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion) {
   Context gpu(Backend::cuda);
   SparseNetworkGpu::poison(std::size_t(256) << 20, gpu);
   test::Rng rng(17);
   // 3000 neurons: a partial last block, output 7 spreads its block over two stages.
-  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000", how);
+  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000", how, sort);
   expect_device_blobs_equal_host(uneven_weights(rng, 300, 2, 40, IndexType::i32),
-                                 "uneven 300, int32", how);
+                                 "uneven 300, int32", how, sort);
   // An empty layer among full ones.
   std::vector<Matrix> with_empty = uneven_weights(rng, 500, 2, 10);
   with_empty.insert(with_empty.begin() + 1, Matrix(500, 500, Type::fp32));
-  expect_device_blobs_equal_host(with_empty, "empty layer", how);
+  expect_device_blobs_equal_host(with_empty, "empty layer", how, sort);
   // fp64 weights are cast.
   std::vector<Matrix> fp64;
   for (const Matrix& w : uneven_weights(rng, 200, 2, 12)) fp64.push_back(w.cast(Type::fp64));
-  expect_device_blobs_equal_host(fp64, "fp64 weights", how);
+  expect_device_blobs_equal_host(fp64, "fp64 weights", how, sort);
   // Generated RadiX-Net layers of 16384 neurons (eight stages per block; iso values 1/16).
   const sparse_dnn::Network big = sparse_dnn::graph_challenge_network(16384, 2);
-  expect_device_blobs_equal_host(big.weights, "radixnet 16384", how);
+  expect_device_blobs_equal_host(big.weights, "radixnet 16384", how, sort);
   // 70000 neurons: 32-bit packed indices.
   const sparse_dnn::Network wide = network_of(uneven_weights(rng, 70000, 2, 6), -0.1f, 32.0f);
-  expect_device_blobs_equal_host(wide.weights, "uneven 70000", how);
+  expect_device_blobs_equal_host(wide.weights, "uneven 70000", how, sort);
   if (have_challenge_data()) {
     const sparse_dnn::Network real = sparse_dnn::graph_challenge_network(1024, 6, kDnnDir);
-    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6", how);
+    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6", how, sort);
   }
 }
 
@@ -145,6 +149,11 @@ TEST_F(SparseNetworkGpu, DevicePreparationEqualsHostPreparation) {
 
 TEST_F(SparseNetworkGpu, PackedWeightsPrepareTheSameBlobs) {
   expect_device_preparation_equals_host(SparseUpload::packed);
+}
+
+TEST_F(SparseNetworkGpu, WarpRowSortPreparesTheSameBlobs) {
+  expect_device_preparation_equals_host(SparseUpload::packed, cuda::sparse_layer::RowSort::warp);
+  expect_device_preparation_equals_host(SparseUpload::csr, cuda::sparse_layer::RowSort::warp);
 }
 #endif
 
@@ -264,6 +273,31 @@ TEST_F(SparseNetworkGpu, PackedUploadGivesTheCpuCategories) {
   // Iso images with 16-bit indices: under a third of int32 indices with fp32 values.
   EXPECT_LT(3 * packed.chain.bytes_in, plain.chain.bytes_in);
   EXPECT_LT(2 * packed.weight_bytes_in, plain.weight_bytes_in);
+}
+
+TEST_F(SparseNetworkGpu, FeaturesStagedDuringPreparationGiveTheCpuCategories) {
+  test::Rng rng(41);
+  Context cpu(Backend::cpu), gpu(Backend::cuda);
+  const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
+  const Matrix steps = random_features(rng, 130, 3000, 0.05, IndexType::i32);
+  const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, steps, cpu));
+  for (SparseUpload how : {SparseUpload::csr, SparseUpload::packed}) {
+    poison_device_pool(std::size_t(128) << 20, gpu);
+    sparse_dnn::InferStats is;
+    EXPECT_EQ(sparse_dnn::infer_categories(net, steps, gpu, {}, &is, how, true), want);
+    EXPECT_GT(is.chain.bytes_in, 0u);
+    // stage_features: the CSR arrays on the device, as the host's (fp32 values; fp64 cast).
+    std::size_t sent = 0;
+    const Matrix staged = stage_features(steps.cast(Type::fp64), how, gpu, &sent);
+    ASSERT_EQ(staged.location(), Location::device);
+    EXPECT_GT(sent, 0u);
+    const Matrix back = staged.to(Location::host, gpu);
+    EXPECT_EQ(back.row_ptr_vector(), steps.row_ptr_vector());
+    EXPECT_EQ(back.col_idx_vector(), steps.col_idx_vector());
+    EXPECT_EQ(back.values_vector<float>(), steps.values_vector<float>());
+  }
+  Context cpu_only(Backend::cpu);
+  EXPECT_THROW(stage_features(steps, SparseUpload::csr, cpu_only), NotImplemented);
 }
 
 TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {

@@ -95,6 +95,13 @@ std::size_t reserve_upload_staging(Context& ctx) {
   return cuda::sparse_layer::reserve_staging(ctx);
 }
 
+Matrix stage_features(const Matrix& features, SparseUpload upload, Context& ctx,
+                      std::size_t* bytes_in) {
+  if (ctx.backend == Backend::cpu || ctx.backend == Backend::verify)
+    throw NotImplemented("stage_features: " + mxm_layers_unavailable(ctx));
+  return cuda::sparse_layer::stage_features(features, upload, ctx, bytes_in);
+}
+
 std::string mxm_layers_unavailable(const Context& ctx) {
   // The question choose() asks of the table's one row (sparse_layer, cuda, can_implement: yes).
   if (ctx.backend == Backend::cpu || ctx.backend == Backend::verify)

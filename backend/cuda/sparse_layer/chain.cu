@@ -19,6 +19,7 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
+#include "backend/cuda/sparse_layer/phase_trace.cuh"
 #include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
 #include "ringblas/error.hpp"
@@ -314,6 +315,42 @@ std::size_t reserve_staging(Context& ctx) {
   return reserve_packed_staging();
 }
 
+Matrix stage_features(const Matrix& features, SparseUpload how, Context& ctx,
+                      std::size_t* bytes_in) {
+  RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
+  if (bytes_in) *bytes_in = 0;
+  Matrix held;
+  const Matrix* f = &features;
+  if (f->type() != Type::fp32) {
+    held = (f->location() == Location::host ? *f : f->to(Location::host, ctx)).cast(Type::fp32);
+    f = &held;
+  }
+  if (f->location() == Location::device) return *f;  // fp32 already there: a device copy
+  // Packed (packed_upload.hpp: the device rebuilds the CSR arrays), or as stored (upload: several
+  // host threads).
+  if (how == SparseUpload::packed) {
+    const std::string why = packed_unavailable({f});
+    if (why.empty()) {
+      PackedDevice pk = upload_packed({f}, ctx);
+      if (bytes_in) *bytes_in = pk.bytes_sent;
+      ctx.trace_line("mxm_layers: features packed, " + std::to_string(pk.bytes_sent) +
+                     " bytes sent" + (pk.iso ? " (iso)" : ""));
+      return packed_matrix(std::move(pk), f->nrows(), f->ncols(), f->nnz());
+    }
+    ctx.trace_line("mxm_layers: features not packed (" + why + "), copied as stored");
+  }
+  Buffer rp(f->row_ptr().size(), Location::device, &ctx),
+      ci(f->col_idx().size(), Location::device, &ctx),
+      v(f->values().size(), Location::device, &ctx);
+  upload({{rp.data(), f->row_ptr().data(), rp.size()},
+          {ci.data(), f->col_idx().data(), ci.size()},
+          {v.data(), f->values().data(), v.size()}},
+         ctx.device, stream_of(ctx));
+  if (bytes_in) *bytes_in = rp.size() + ci.size() + v.size();
+  return Matrix::from_buffers(f->nrows(), f->ncols(), Type::fp32, f->index_type(), f->nnz(),
+                              std::move(rp), std::move(ci), std::move(v));
+}
+
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features, const LayerChainOptions& opt,
                                LayerChainStats* stats, DenseMatrix* survivors, Context& ctx) {
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
@@ -330,65 +367,42 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
                  std::to_string(n) + " neurons, " + std::to_string(nf) + " sparse features");
 
   // --- features: the CSR arrays cross the bus, the dense layout is built here ---
+  PhaseTrace phase(ctx, "mxm_layers");  // with ctx.trace: per-phase wall times (synchronized)
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[0], s));
-  Matrix held;
+  // Device fp32 features are read where they are; others are staged (stage_features).
+  Matrix staged;
   const Matrix* f = &features;
-  if (f->type() != Type::fp32) {
-    held = (f->location() == Location::host ? *f : f->to(Location::host, ctx)).cast(Type::fp32);
-    f = &held;
-  }
-  // The CSR arrays to the device, unless they are there: packed (packed_upload.hpp: the device
-  // rebuilds the CSR arrays), or as stored (upload: several host threads).
-  if (opt.upload == SparseUpload::packed && f->location() == Location::host) {
-    const std::string why = packed_unavailable({f});
-    if (why.empty()) {
-      PackedDevice pk = upload_packed({f}, ctx);
-      st.bytes_in = pk.bytes_sent;
-      ctx.trace_line("mxm_layers: features packed, " + std::to_string(pk.bytes_sent) +
-                     " bytes sent" + (pk.iso ? " (iso)" : ""));
-      held = packed_matrix(std::move(pk), f->nrows(), f->ncols(), f->nnz());
-      f = &held;
-    } else {
-      ctx.trace_line("mxm_layers: features not packed (" + why + "), copied as stored");
-    }
+  if (f->location() != Location::device || f->type() != Type::fp32) {
+    staged = sparse_layer::stage_features(features, opt.upload, ctx, &st.bytes_in);
+    f = &staged;
   }
   const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();
   const float* vals = f->values().as<float>();
-  Buffer on_device;
-  if (f->location() != Location::device) {
-    st.bytes_in = f->row_ptr().size() + f->col_idx().size() + f->values().size();
-    auto aligned = [](std::size_t b) { return (b + 15) / 16 * 16; };
-    const std::size_t a = aligned(f->row_ptr().size()), b = aligned(f->col_idx().size());
-    on_device = Buffer(std::max<std::size_t>(a + b + f->values().size(), 16), Location::device, &ctx);
-    char* base = static_cast<char*>(on_device.data());
-    upload({{base, f->row_ptr().data(), f->row_ptr().size()},
-            {base + a, f->col_idx().data(), f->col_idx().size()},
-            {base + a + b, f->values().data(), f->values().size()}},
-           ctx.device, s);
-    rp = base;
-    ci = base + a;
-    vals = reinterpret_cast<const float*>(base + a + b);
-  }
+  phase("features in (" + std::to_string(st.bytes_in) + " bytes sent)");
   device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
   dense.fill_zero(ctx);
+  phase("dense features zeroed (" + std::to_string(dense.size() * 4) + " bytes)");
   if (nf > 0) {
     scatter_features<<<grid_for(std::size_t(nf) * 32, 256), 256, 0, s>>>(
         rp, ci, f->index_type() == IndexType::i64 ? 1 : 0, vals, nf, n, dense.data());
     RINGBLAS_CHECK_LAUNCH("scatter_features", s, ctx.debug_sync);
   }
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[1], s));
+  phase("features scattered");
 
   // --- the layers on the resident weights ---
   Chain c(n, nf, nl, ctx);
   const WeightSource src{w.layout, [&](int k) { return w.blob.as<std::uint32_t>() + w.offset[std::size_t(k)]; }, {},
                          true};
   run_layers(c, src, dense.data(), 1, n, net.bias, net.ymax, opt, st, timed ? &lev : nullptr, ctx);
+  phase("layers");
 
   // --- the ids back (a list), the activations only when asked for ---
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[2], s));
   std::vector<Index> ids;
   std::vector<int> cols;
   sorted_survivors(c, ids, cols, ctx);
+  phase("ids back (" + std::to_string(ids.size()) + " survivors)");
   if (timed) {
     RINGBLAS_CUDA_TRY(cudaEventRecord(tev[3], s));
     RINGBLAS_CUDA_TRY(cudaEventSynchronize(tev[3]));

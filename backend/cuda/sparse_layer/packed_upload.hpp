@@ -8,7 +8,8 @@
 // Packing runs on several host threads, each filling its own pinned staging slots (process-wide,
 // kept between calls) and copying them on its own stream, where one decode kernel per slot writes
 // the CSR arrays: packing, copying and decoding of different slots overlap. The caller's stream
-// is made to wait for the copies; the host does not wait for the device.
+// is made to wait for the copies; the host does not wait for the device. The host half (segments,
+// slots cut so that every thread gets several, the packing itself) is packed_pack.hpp.
 #pragma once
 #include <cstddef>
 #include <string>

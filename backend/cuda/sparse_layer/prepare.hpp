@@ -73,13 +73,25 @@ struct DeviceWeights {
   std::size_t bytes() const { return words * 4; }
 };
 
+/// How prepare_layers_device puts the transposed rows of layers 2..L back in input order once
+/// their inputs are renamed to the previous layer's output positions (the blobs are the same):
+/// `insertion`, a renaming pass then one thread per row (insertion sort: session 7's path), or
+/// `warp`, one pass of one warp per row (a bitonic sort in registers for rows of up to 32 entries,
+/// which Graph Challenge rows have; the insertion sort for longer ones).
+enum class RowSort { insertion, warp };
+
+/// RINGBLAS_SPDNN_ROW_SORT=warp selects RowSort::warp, anything else RowSort::insertion (so that
+/// a GPU round compares them with the CLI and bench_spdnn unchanged).
+RowSort row_sort_from_env();
+
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
 /// other than fp32 are cast on the host) uploaded as stored (or packed, when `how` says so and
 /// every layer can be: packed_upload.hpp), transposed and laid out there. One host round trip
 /// (the sizes of the layout); returns after the blobs are complete. bytes_in: bytes sent.
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
                                     SparseUpload how = SparseUpload::csr,
-                                    std::size_t* bytes_in = nullptr);
+                                    std::size_t* bytes_in = nullptr,
+                                    RowSort sort = row_sort_from_env());
 
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);

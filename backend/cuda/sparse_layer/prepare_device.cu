@@ -15,8 +15,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
@@ -26,6 +26,7 @@
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
+#include "backend/cuda/sparse_layer/phase_trace.cuh"
 #include "backend/cuda/sparse_layer/policy.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
 #include "backend/cuda/sparse_layer/upload.hpp"
@@ -89,24 +90,70 @@ __global__ void unstack_layers(const I* rp, const I* ci, const float* v, int n, 
   }
 }
 
-/// Each output row sorted by input (insertion sort: the rows of a DNN layer are short).
-__global__ void sort_rows(const Target* tg, const int* tp, int n, int* tc, float* tv) {
-  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  const long long at = tg[k].entries;
-  const int* t = tp + (long long)k * (n + 1);
-  int* c = tc + at;
-  float* v = tv + at;
-  for (int p = t[j] + 1; p < t[j + 1]; ++p) {
+/// c[0..len) ascending, v moved alongside (stable insertion sort: the rows of a DNN layer are
+/// short).
+__device__ void insertion_sort(int* c, float* v, int len) {
+  for (int p = 1; p < len; ++p) {
     const int key = c[p];
     const float val = v[p];
     int q = p - 1;
-    for (; q >= t[j] && c[q] > key; --q) {
+    for (; q >= 0 && c[q] > key; --q) {
       c[q + 1] = c[q];
       v[q + 1] = v[q];
     }
     c[q + 1] = key;
     v[q + 1] = val;
+  }
+}
+
+/// Each output row sorted by input, one thread per row (RowSort::insertion).
+__global__ void sort_rows(const Target* tg, const int* tp, int n, int* tc, float* tv) {
+  const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const long long at = tg[k].entries;
+  const int* t = tp + (long long)k * (n + 1);
+  insertion_sort(tc + at + t[j], tv + at + t[j], t[j + 1] - t[j]);
+}
+
+/// RowSort::warp: one warp per output row of layer k >= 1 renames its inputs to their positions in
+/// layer k - 1's output order (rename_inputs) and sorts the row by them (sort_rows) in one pass:
+/// a row of at most 32 entries in registers, a bitonic network on (input, position in the row),
+/// which orders as the stable insertion sort does; a longer row renamed by the warp and sorted by
+/// its first lane (insertion_sort).
+__global__ void rename_sort_rows_warp(const Target* tg, const int* tp, const int* inverse, int n,
+                                      int* tc, float* tv) {
+  const int k = blockIdx.y + 1, lane = threadIdx.x % 32;
+  const long long j = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (j >= n) return;  // the same for every lane of the warp
+  const int* t = tp + (long long)k * (n + 1);
+  const int* inv = inverse + (long long)(k - 1) * n;
+  const int len = t[j + 1] - t[j];
+  int* c = tc + tg[k].entries + t[j];
+  float* v = tv + tg[k].entries + t[j];
+  if (len > 32) {
+    for (int q = lane; q < len; q += 32) c[q] = inv[c[q]];
+    __syncwarp();
+    if (lane == 0) insertion_sort(c, v, len);
+    return;
+  }
+  // Padding lanes sort last: every input is below 2^30.
+  unsigned long long x =
+      (unsigned long long)(lane < len ? unsigned(inv[c[lane]]) : 0xffffffffu) << 32 | lane;
+  float val = lane < len ? v[lane] : 0.0f;
+  for (int size = 2; size <= 32; size <<= 1)
+    for (int stride = size / 2; stride > 0; stride /= 2) {
+      const unsigned long long ox = __shfl_xor_sync(0xffffffffu, x, stride);
+      const float ov = __shfl_xor_sync(0xffffffffu, val, stride);
+      // The lower lane of a pair keeps the smaller key where its run ascends (lane & size == 0).
+      const bool keep_min = ((lane & size) == 0) == ((lane & stride) == 0);
+      if (keep_min ? ox < x : ox > x) {
+        x = ox;
+        val = ov;
+      }
+    }
+  if (lane < len) {
+    c[lane] = int(x >> 32);
+    v[lane] = val;
   }
 }
 
@@ -316,8 +363,13 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 
 }  // namespace
 
+RowSort row_sort_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_ROW_SORT");
+  return env && std::string(env) == "warp" ? RowSort::warp : RowSort::insertion;
+}
+
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
-                                    SparseUpload how, std::size_t* bytes_in) {
+                                    SparseUpload how, std::size_t* bytes_in, RowSort sort) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -332,15 +384,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   const int n = int(n64);
   cudaStream_t s = stream_of(ctx);
   // With ctx.trace, each phase is synchronized and its wall time traced (profiling only).
-  auto since = std::chrono::steady_clock::now();
-  auto phase = [&](const char* name) {
-    if (!ctx.trace) return;
-    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    const auto now = std::chrono::steady_clock::now();
-    ctx.trace_line(std::string("prepare_network: ") + name + " " +
-                   std::to_string(std::chrono::duration<double, std::milli>(now - since).count()) + " ms");
-    since = now;
-  };
+  PhaseTrace phase(ctx, "prepare_network");
 
   // --- W_k on the device: packed (packed_upload.hpp: every layer in the same slots, decoded into
   // plain CSR there), or as stored (fp32 values; other value types are cast on the host): one
@@ -445,16 +489,19 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     stack_layers<I><<<rows_grid, 256, 0, s>>>(src_d.data(), tg_d.data(), n, nl, srp.as<I>(),
                                               sci.as<I>(), sv.as<float>());
     RINGBLAS_CHECK_LAUNCH("sparse_layer stack_layers", s, ctx.debug_sync);
+    phase(std::string("layers stacked (") + (sizeof(I) == 4 ? "32" : "64") + "-bit indices)");
     const Matrix stacked =
         Matrix::from_buffers(stacked_rows, stacked_rows, Type::fp32, it, Index(entries),
                              std::move(srp), std::move(sci), std::move(sv));
     const Matrix t = transpose(stacked, ctx);
+    phase("stack transposed (cuda::transpose)");
     const dim3 ends_grid(grid_for(std::size_t(n) + 1, 256), unsigned(nl));
     unstack_layers<I><<<ends_grid, 256, 0, s>>>(t.row_ptr().as<I>(), t.col_idx().as<I>(),
                                                 t.values().as<float>(), n, tp.data(), tc.data(),
                                                 tv.data());
     RINGBLAS_CHECK_LAUNCH("sparse_layer unstack_layers", s, ctx.debug_sync);
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
+    phase("unstacked");
   };
   if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31))
     stack_and_transpose(std::int32_t{});
@@ -479,19 +526,29 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     device_array<unsigned char> tmp(bytes, ctx);
     RINGBLAS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, keys.data(), sorted.data(), ids.data(),
                                                       order, cells, 0, bits, s));
+    phase("output orders sorted (" + std::to_string(bits) + "-bit keys)");
   }
   if (nl > 1) {
     device_array<int> inverse(cells, ctx);
     invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
     RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
-    const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
-    rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
-    RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
-    sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
-    RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
+    if (sort == RowSort::warp) {
+      const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - 1));
+      rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n,
+                                                  tc.data(), tv.data());
+      RINGBLAS_CHECK_LAUNCH("sparse_layer rename_sort_rows_warp", s, ctx.debug_sync);
+      phase("inputs renamed and rows sorted (one warp per row)");
+    } else {
+      const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
+      rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
+      RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
+      phase("inputs renamed");
+      sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
+      RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
+      phase("rows sorted (one thread per row)");
+    }
   }
 
-  phase("transposed and ordered");
   // --- per block: touched inputs, ranks, ELL widths ---
   device_array<unsigned> bitmap(lb * std::size_t(words), ctx);
   device_array<int> prefix(lb * std::size_t(words), ctx), inputs(lb, ctx);
@@ -502,10 +559,12 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
       tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(), prefix.data(),
       inputs.data(), rank.data(), width.data());
   RINGBLAS_CHECK_LAUNCH("sparse_layer analyse_blocks", s, ctx.debug_sync);
+  phase("blocks analysed");
   const std::vector<int> inputs_h = inputs.to_host(ctx);  // synchronizes: the layout needs them
   const std::vector<int> width_h = width.to_host(ctx);
 
-  phase("analysed (sizes back on the host)");
+  phase("sizes back on the host (" + std::to_string((inputs_h.size() + width_h.size()) * 4) +
+        " bytes)");
   // --- layouts (host, from the sizes) and the header arrays ---
   std::vector<unsigned> headers;
   std::vector<unsigned long long> segments;
@@ -563,6 +622,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     total += w;
   }
   out.words = total;
+  phase("layout (host loop, " + std::to_string(segments.size() / 3) + " header segments)");
   out.blob = Buffer(std::max<std::size_t>(total, 1) * 4, Location::device, &ctx);
   RINGBLAS_CUDA_TRY(cudaMemsetAsync(out.blob.data(), 0, total * 4, s));  // alignment gaps
   device_array<unsigned> headers_d(headers.size(), ctx);
@@ -574,6 +634,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   place_headers<<<std::min(nseg, 4096), 128, 0, s>>>(headers_d.data(), segments_d.data(), nseg,
                                                       out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer place_headers", s, ctx.debug_sync);
+  phase("headers up and placed (" + std::to_string(total * 4) + "-byte blob zeroed)");
   fill_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
       tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words, bitmap.data(),
       prefix.data(), out.blob.as<unsigned>());

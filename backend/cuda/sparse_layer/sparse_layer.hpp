@@ -28,6 +28,10 @@ SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vec
 /// reserve_upload_staging's cuda side (packed_upload.hpp: reserve_packed_staging).
 std::size_t reserve_staging(Context& ctx);
 
+/// ringblas::stage_features' cuda side: the features' CSR arrays on ctx.device (fp32 values).
+Matrix stage_features(const Matrix& features, SparseUpload upload, Context& ctx,
+                      std::size_t* bytes_in);
+
 /// mxm_layers(SparseNetwork, sparse features)'s cuda row (arguments validated there).
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
                                const LayerChainOptions& options, LayerChainStats* stats,
