@@ -63,6 +63,10 @@ struct paths {
   int dense_windows = 0;  ///< numeric: windowed direct accumulation up to this many windows
   int dense_min_nnz = 0;  ///< ... for rows with at least this many outputs
   int wide_pwarp = 0;  ///< rows up to this many products in partial-warp bins (policy)
+  int bucket_min = 0;  ///< numeric: bucket rank for hash rows with this many outputs (0: off)
+  int bucket_entries = 1;   ///< ... about this many entries per bucket
+  int bucket_limit = 0;     ///< ... unless a bucket holds more than this many
+  bool wide_alone = false;  ///< wide pwarp bins only when no row needs a block (host side)
 };
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
@@ -372,6 +376,88 @@ __device__ __forceinline__ int compact_table(int* keys, A* vals, unsigned size, 
     __syncthreads();
   }
   return done;
+}
+
+/// Bucket of a column offset `off` < span among `nb` buckets of equal width over the span, with
+/// scale = ceil(2^32 nb / span): non-decreasing in off, so ordering entries by bucket and then
+/// by key within a bucket orders them by key.
+__device__ __forceinline__ int span_bucket(unsigned off, unsigned scale, int nb) {
+  return min(int(__umulhi(off, scale)), nb - 1);
+}
+
+/// Orders a hash table's entries by column into keys[0, n), packed as ((key - base) << shift) |
+/// slot (values stay in their slots; the caller checks that this fits 31 bits), without
+/// compaction or a bitonic sort, and returns n. Each thread takes the slots threadIdx.x + e
+/// blockDim (e < Per; size <= Per blockDim) into registers and counts them into `nb` <= Hist
+/// blockDim buckets of equal width over the row's column span (hist: nb ints, zeroed by the
+/// caller before the table filled); a block scan (Hist consecutive buckets per thread) gives each
+/// bucket its start, entries scatter by bucket, and an entry's rank is its bucket's start plus
+/// the entries of its bucket with smaller keys (spECK's rank by counting, over a bucket of
+/// ~nnz/nb entries instead of the whole row). Ranked keys go back in place (coalesced write-out
+/// stays the caller's). When a bucket holds more than `limit` entries (columns clustered in the
+/// span: soc-Epinions1's rows crowd the low column ids) it returns -1 with the table untouched,
+/// for the caller to compact and sort instead. About nine barriers whatever the row's size.
+template <int Per, int Hist>
+__device__ __forceinline__ int bucket_sort_table(int* keys, unsigned size, int shift, int base,
+                                                 std::int64_t span, int* hist, int nb, int limit,
+                                                 int* warp_sums) {
+  const unsigned scale = unsigned(((std::uint64_t(nb) << 32) + std::uint64_t(span) - 1) /
+                                  std::uint64_t(span));  // span > size >= nb: below 2^32
+  int r[Per];
+#pragma unroll
+  for (int e = 0; e < Per; ++e) {
+    const unsigned s = threadIdx.x + unsigned(e) * blockDim.x;
+    const int key = s < size ? keys[s] : empty_key;
+    r[e] = empty_key;
+    if (key != empty_key) {
+      const unsigned off = unsigned(key - base);
+      r[e] = int((off << shift) | s);
+      atomicAdd(&hist[span_bucket(off, scale, nb)], 1);
+    }
+  }
+  __syncthreads();
+  const int first = int(threadIdx.x) * Hist;
+  int count = 0, most = 0;
+#pragma unroll
+  for (int h = 0; h < Hist; ++h) {
+    const int c = first + h < nb ? hist[first + h] : 0;
+    count += c;
+    most = max(most, c);
+  }
+  if (__syncthreads_or(most > limit)) return -1;
+  int n;
+  int start = block_exclusive_scan(count, warp_sums, n);
+#pragma unroll
+  for (int h = 0; h < Hist; ++h)  // only this thread touches its buckets here
+    if (first + h < nb) {
+      const int c = hist[first + h];
+      hist[first + h] = start;
+      start += c;
+    }
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < Per; ++e)
+    if (r[e] != empty_key)
+      keys[atomicAdd(&hist[span_bucket(unsigned(r[e]) >> shift, scale, nb)], 1)] = r[e];
+  __syncthreads();
+  // hist[b] is now the end of bucket b, which is where bucket b + 1 starts.
+  int rank[Per];
+#pragma unroll
+  for (int e = 0; e < Per; ++e) {
+    rank[e] = 0;
+    if (r[e] == empty_key) continue;
+    const int b = span_bucket(unsigned(r[e]) >> shift, scale, nb);
+    const int lo = b > 0 ? hist[b - 1] : 0, hi = hist[b];
+    int k = lo;
+    for (int x = lo; x < hi; ++x) k += keys[x] < r[e];
+    rank[e] = k;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < Per; ++e)
+    if (r[e] != empty_key) keys[rank[e]] = r[e];
+  __syncthreads();
+  return n;
 }
 
 }  // namespace ringblas::cuda::spgemm_hash

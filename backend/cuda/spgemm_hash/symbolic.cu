@@ -270,6 +270,28 @@ std::string bin_note(const char* phase, const bin_table& t) {
   return s + ", global " + std::to_string(t.count[P::bin_global]);
 }
 
+/// paths::wide_alone: when a row of the analysis needs a block (or the global bin), the rows
+/// k_analyze put in the wide pwarp bins join block bin 0's list (device copies behind its rows; bin
+/// 0's kernel handles any row of up to 512 products) and the function returns true, for the numeric
+/// classification to run without wide bins: the call then runs as without them, but for those
+/// rows' promotion to a direct table in the symbolic phase.
+template <class I>
+bool fold_wide_rows(bin_table& t, I* lists, cudaStream_t s) {
+  bool blocks = false;
+  for (int b = P::bin_block0; b <= P::bin_global; ++b) blocks |= t.count[b] > 0;
+  if (!blocks) return false;
+  const int block0 = P::bin_block0;
+  for (int w : {P::bin_pwarp2, P::bin_pwarp3}) {
+    if (t.count[w] == 0) continue;
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(lists + t.offset[block0] + t.count[block0],
+                                      lists + t.offset[w], std::size_t(t.count[w]) * sizeof(I),
+                                      cudaMemcpyDeviceToDevice, s));
+    t.count[block0] += t.count[w];
+    t.count[w] = 0;
+  }
+  return true;
+}
+
 int nonempty_groups(const bin_table& t) {
   int n = 0;
   for (int b = 1; b < P::num_bins; ++b) n += t.count[b] > 0;
@@ -342,7 +364,10 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     p.too_large = true;  // the caller splits the rows into chunks
     return p;
   }
-  const bin_table sb = make_bins(c, n);
+  bin_table sb = make_bins(c, n);
+  paths numeric_pa = pa;  // the numeric classification's paths
+  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows.data(), s))
+    numeric_pa.wide_pwarp = 0;
   p.symbolic_groups = nonempty_groups(sb);
   if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
 
@@ -448,7 +473,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   if (n > 0) {
     k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
         n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(), cnt2,
-        pa);
+        numeric_pa);
     RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
   }
   phase_log::mark("plan: scan+classify launched", s);
