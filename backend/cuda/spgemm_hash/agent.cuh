@@ -67,6 +67,7 @@ struct paths {
   int bucket_entries = 1;   ///< ... about this many entries per bucket
   int bucket_limit = 0;     ///< ... unless a bucket holds more than this many
   bool wide_alone = false;  ///< wide pwarp bins only when no row needs a block (host side)
+  std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
 };
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots

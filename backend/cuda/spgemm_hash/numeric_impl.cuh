@@ -403,6 +403,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.bucket_min = tu.bucket_sort_min;
   pa.bucket_entries = std::max(1, tu.bucket_entries);
   pa.bucket_limit = tu.bucket_limit;
+  pa.fused_scan_rows = tu.fused_scan_rows;
   pa.wide_alone = tu.wide_pwarp_alone;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,

@@ -122,6 +122,11 @@ struct policy {
   static constexpr int bucket_limit = 64;
   static constexpr int bucket_slots = 8;
   static constexpr int bucket_hist = 4;
+  /// Calls of 1 .. fused_scan_rows rows scan C's row counts and classify the numeric rows in one
+  /// single-block kernel (k_scan_classify) instead of cub's two scan kernels plus
+  /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
+  /// classification ~15 us of a 72-200 us call). 0: off (session 8, until measured).
+  static constexpr int fused_scan_rows = 0;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

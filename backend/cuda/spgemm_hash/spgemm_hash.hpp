@@ -52,6 +52,7 @@ struct tuning {
   int bucket_sort_min = 0;         ///< policy::bucket_sort_min (0: bitonic sort only)
   int bucket_entries = policy::bucket_entries;  ///< policy::bucket_entries
   int bucket_limit = policy::bucket_limit;      ///< policy::bucket_limit
+  int fused_scan_rows = policy::fused_scan_rows;  ///< policy::fused_scan_rows (0: off)
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
   static tuning session4();  ///< the defaults of the previous session (streams always, no lean
