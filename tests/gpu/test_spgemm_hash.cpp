@@ -344,7 +344,8 @@ struct TuningScope {
 
 /// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
 /// the wide pwarp bins for rows of 33-128 products, the lean host path; session 8: bucket rank
-/// sort of hash rows, wide pwarp bins only without block rows), each alone, all together, forced
+/// sort of hash rows, wide pwarp bins only without block rows, the one-block scan +
+/// classification), each alone, all together, forced
 /// onto every eligible row (min nnz 1, up to 64 windows), and all off, against the cpu backend:
 /// rows in every bin over a 50,000-column span (stride 7: hash rows, 1-4 windows of 16384 columns;
 /// stride 1: direct rows), empty rows, one dense row, power-law rows, masks and a complemented
@@ -378,6 +379,8 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   alone128.wide_pwarp = 128;
   tuning both = alone128;
   both.bucket_sort_min = 1;
+  tuning fused = tuning::defaults(), fused_all = both;
+  fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"previous", tuning::previous()},
                                                   {"session4", tuning::session4()},
@@ -395,7 +398,9 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"bucket rank, no limit, nnz/4", unlimited},
                                                   {"wide alone 64", alone64},
                                                   {"wide alone 128", alone128},
-                                                  {"bucket + wide alone", both}};
+                                                  {"bucket + wide alone", both},
+                                                  {"fused scan", fused},
+                                                  {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
   for (const auto& [name, t] : cases) {
     TuningScope scope(t);
