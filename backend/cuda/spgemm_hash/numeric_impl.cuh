@@ -253,12 +253,14 @@ __device__ __forceinline__ void numeric_row_windows(const numeric_args<S, I>& a,
 // compiles the windowed path in (only for the last bin, where numeric_bin sends such rows: it
 // costs 5 registers, which would lower the occupancy of the small bins; a row of another bin that
 // could take windows hashes instead, with the same result). `Buckets` compiles bucket_sort_table
-// in (bins 0-4 under tuning::bucket_sort_min: ptxas -v, sm_90, 53-55 registers against 40, so the
-// kernel without it stays as it was); its launch adds policy::bucket_hist ints per thread of
-// shared memory after the keys for the histogram.
-template <class S, class I, bool Windows, bool Buckets = false>
-__global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
-                                unsigned table_size, paths pa) {
+// in, only into k_numeric_block_buckets (bins 0-4 under tuning::bucket_sort_min): ptxas -v,
+// sm_90, plus_times: 56-64 registers against 40, so it has its own kernel with a 1024-thread
+// launch bound and the kernel without it stays as it was; its launch adds policy::bucket_hist
+// ints per thread of shared memory after the keys for the histogram.
+template <class S, class I, bool Windows, bool Buckets>
+__device__ __forceinline__ void numeric_block_row(const numeric_args<S, I>& a, const I* rows,
+                                                  const std::int64_t* products, unsigned table_size,
+                                                  const paths& pa) {
   using A = acc_t<typename S::value_type>;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int warp_sums[32];
@@ -282,6 +284,20 @@ __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::
   numeric_row_shared<Buckets>(a, row, products[row], keys, vals,
                               direct ? unsigned(span) : table_size, direct, rg.x, span, warp_sums,
                               keys + table_size, nb, pa.bucket_limit);
+}
+
+template <class S, class I, bool Windows>
+__global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
+                                unsigned table_size, paths pa) {
+  numeric_block_row<S, I, Windows, false>(a, rows, products, table_size, pa);
+}
+
+// 1024: policy::block_threads of bins 4-5, the largest launch.
+template <class S, class I>
+__global__ void __launch_bounds__(1024)
+    k_numeric_block_buckets(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
+                            unsigned table_size, paths pa) {
+  numeric_block_row<S, I, false, true>(a, rows, products, table_size, pa);
 }
 
 /// Rows of the global bin: block b owns tables [b * max_slots, (b + 1) * max_slots). A direct
@@ -470,9 +486,8 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
           k_numeric_block<S, I, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
       RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
           k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
-      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(k_numeric_block<S, I, false, true>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             max_smem));
+      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+          k_numeric_block_buckets<S, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
       set.fetch_or(bit);
     }
   }
@@ -494,7 +509,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       const bool buckets = pa.bucket_min > 0 && pa.bucket_min < int(table) &&
                            table <= unsigned(P::bucket_slots * P::block_threads(b));
       auto kernel = b == P::num_block_bins - 1 ? k_numeric_block<S, I, true>
-                    : buckets                  ? k_numeric_block<S, I, false, true>
+                    : buckets                  ? k_numeric_block_buckets<S, I>
                                                : k_numeric_block<S, I, false>;
       const std::size_t hist_bytes =
           buckets ? std::size_t(P::bucket_hist * P::block_threads(b)) * sizeof(int) : 0;
