@@ -488,10 +488,12 @@ TEST_F(SpgemmHash, BucketRankRowsOverPoisonedPool) {
 
 /// Rows whose columns crowd a few buckets of their span: A's row i reaches B rows 0 .. d_i - 1,
 /// B(k, k) puts them in columns 0 .. d_i - 1, and B(0, n - 1) stretches every span to n, so a
-/// hash table of bins 0-4 holds d_i columns in the first d_i / (n / buckets) buckets (far over
+/// hash table of bins 0-2 holds d_i columns in the first d_i / (n / buckets) buckets (far over
 /// policy::bucket_limit: bucket_sort_table gives up and the row takes compaction and the bitonic
-/// sort), next to rows of random columns over the same span (the bucket path), with and without
-/// a mask; every semiring of the catalog's kinds.
+/// sort; with no limit it counts over the crowded buckets), next to rows of random columns over
+/// the same span (the bucket path); rows of bins 3-4 (512 and 1024 threads) hold the span's
+/// bitmap (1875 words x 2) in their table and take the bitmap rank, crowded or not. With and
+/// without a mask.
 TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.bucket_sort_min = 1;
