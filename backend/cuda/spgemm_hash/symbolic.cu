@@ -8,10 +8,11 @@
 // Block rows whose column span exceeds their table count in a bitmap of span bits instead
 // (paths::bitmap: 32 columns per slot, atomicOr, no probing); the bins of one phase run on side
 // streams (bin_fork) when the tuning asks for it.
-#include <algorithm>
-#include <atomic>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <atomic>
 #include <limits>
 #include <string>
 
