@@ -7,16 +7,18 @@
 //        [--max-products N]
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
-//        the pipeline under each named tuning of LIST (default "s4,new,new-lean,new-wide64,
-//        new-wide128,new-mink,new-nostreams": last session's defaults, tuning::defaults (or the
-//        knobs given), and the defaults with one issue-14 switch off or changed (new-wide64/128:
-//        partial-warp bins up to 64/128 products; new-wide: none; new-mink4: streams from 4
-//        kernels); also "old" = tuning::previous and "new-min4" = dense min nnz / 4),
-//        cuSPARSE, and spECK's time read from
-//        SPECK.txt ("<name> <ms>" lines from shared/peers/run_speck.sh, measured in the same
-//        device call); rows printed and appended to the Markdown file as they are measured.
+//        the pipeline under each named tuning of LIST (default "new,new-bucket,new-bucket-l32,
+//        new-bucket-l128,new-bucket512,new-alone64,new-alone128,new-both,new-fuse,new-all,
+//        new-wide128": tuning::defaults (or the knobs given) and session 8's switches, see
+//        session8_switch; also new-wide64/128: wide pwarp bins whatever the rows; new-lean,
+//        new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's defaults,
+//        "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is checked
+//        against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>" lines
+//        from shared/peers/run_speck.sh, measured in the same device call); rows printed and
+//        appended to the Markdown file as they are measured.
 //        --trace 1 adds, per matrix, the phase timeline of one call under "new" (host and GPU
-//        microseconds at each mark of spgemm_hash::phase_log, L2 flushed first).
+//        microseconds at each mark of spgemm_hash::phase_log, L2 flushed first); --trace-as NAME
+//        takes that variant's tuning for it instead.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -54,8 +56,11 @@ struct Options {
   std::string speck;  ///< versus mode when set
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
-  std::string variants = "s4,new,new-lean,new-wide64,new-wide128,new-mink,new-nostreams";
+  std::string variants =
+      "new,new-bucket,new-bucket-l32,new-bucket-l128,new-bucket512,new-alone64,new-alone128,"
+      "new-both,new-fuse,new-all,new-wide128";
   bool trace = false;
+  std::string trace_as = "new";  ///< the variant --trace runs under
 };
 
 struct Input {
@@ -422,6 +427,31 @@ std::map<std::string, double> read_speck(const std::string& path) {
   return out;
 }
 
+/// Session 8's variants of versus mode: new-bucket[512|-l32|-l128|-e4] (bucket rank for hash
+/// rows of >= 1 or 512 outputs; bucket limit 32/128; nnz/4 buckets), new-alone64/128 (wide
+/// pwarp bins only without block rows), new-both (bucket + alone128), new-fuse (one-block scan +
+/// classification up to 16384 rows), new-all (both + fuse). False for other names.
+bool session8_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuning& t) {
+  const bool all = name == "new-all";
+  const bool bucket = name.rfind("new-bucket", 0) == 0 || name == "new-both" || all;
+  const bool alone = name.rfind("new-alone", 0) == 0 || name == "new-both" || all;
+  if (name == "new-fuse" || all) t.fused_scan_rows = 16384;
+  if (bucket) {
+    t.bucket_sort_min = name == "new-bucket512" ? 512 : 1;
+    if (name == "new-bucket-l32") t.bucket_limit = 32;
+    if (name == "new-bucket-l128") t.bucket_limit = 128;
+    if (name == "new-bucket-e4") t.bucket_entries = 4;
+  }
+  if (alone) {
+    t.wide_pwarp = name == "new-alone64" ? 64 : 128;
+    t.wide_pwarp_alone = true;
+  }
+  const char* known[] = {"new-bucket",    "new-bucket512", "new-bucket-l32", "new-bucket-l128",
+                         "new-bucket-e4", "new-alone64",   "new-alone128",   "new-both",
+                         "new-fuse",      "new-all"};
+  return std::find(std::begin(known), std::end(known), name) != std::end(known);
+}
+
 /// The named tunings of versus mode (Options::variants); throws on an unknown name.
 ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const Options& o) {
   using tuning = ringblas::cuda::spgemm_hash::tuning;
@@ -440,7 +470,8 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   else if (name == "new-mink4") t.concurrent_min_kernels = 4;
   else if (name == "new-nostreams") t.concurrent_bins = false;
   else if (name == "new-min4") t.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
-  else throw std::runtime_error("unknown variant " + name);
+  else if (!session8_switch(name, t))
+    throw std::runtime_error("unknown variant " + name);
   return t;
 }
 
@@ -501,8 +532,6 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
   std::vector<spgemm_hash_tuning> tunings;
   for (const auto& n : names) tunings.push_back(named_tuning(n, o));
   const int nv = int(names.size());
-  // Checked against cuSPARSE: "new" and the first variant.
-  auto checked = [&](int v) { return v == 0 || names[std::size_t(v)] == "new"; };
   const auto at = std::find(names.begin(), names.end(), "new");
   const int vnew = at == names.end() ? nv - 1 : int(at - names.begin());
   const spgemm_hash_tuning fresh = named_tuning("new", o);
@@ -514,25 +543,31 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
   desc.variant = Variant::spgemm_hash;
   std::ofstream md(o.md);
   std::ostringstream head;
-  head << "# spgemm_hash tunings vs cuSPARSE vs spECK, C = A·A, fp64 (" << prop.name << ", "
-       << date << ")\n\n"
+  head << "# spgemm_hash tunings vs cuSPARSE vs spECK, C = A·A, fp64 (" << prop.name << ", " << date
+       << ")\n\n"
        << "ours: whole call incl. allocating C, median of " << o.reps
        << " after 2 warm-ups, L2 flushed. s4 = last session's defaults (tuning::session4), new = "
           "tuning::defaults() (dense windows "
-       << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz
-       << ", streams from " << fresh.concurrent_min_kernels
-       << " kernels, lean host, partial warps up to " << fresh.wide_pwarp
+       << fresh.dense_windows << ", min nnz " << fresh.dense_min_nnz << ", streams from "
+       << fresh.concurrent_min_kernels << " kernels, lean host, partial warps up to "
+       << fresh.wide_pwarp
        << " products); new-X = new with switch X off (lean: lean host path; "
-          "wide: no wide pwarp bins; wide64/wide128: wide pwarp bins up to 64/128 products; mink: streams whatever the "
+          "wide: no wide pwarp bins; wide64/wide128: wide pwarp bins up to 64/128 products; mink: "
+          "streams whatever the "
           "kernel "
           "count; mink4: streams from 4 kernels; nostreams: no side "
-          "streams); old = tuning::previous(). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
+          "streams; bucket/bucket512: bucket rank sort of hash rows with >= 1/512 outputs, "
+          "-l32/-l128: at most 32/128 entries per bucket (else 64), -e4: nnz/4 buckets (else nnz); "
+          "alone64/alone128: wide pwarp bins up to 64/128 products only when no row needs a "
+          "block; both: bucket + alone128; fuse: one-block scan + classification up to 16384 "
+          "rows; all: both + fuse); old = tuning::previous(). Check: every variant "
+          "against cuSPARSE (ok = all). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
           "the same device call (mean of 10, C's buffers reused). Ratios: time / spECK (below 1 = "
           "faster than spECK).\n\n| matrix | products | nnz(C) |";
   for (const auto& n : names) head << " " << n << " ms |";
   head << " cuSPARSE ms | spECK ms |";
   for (const auto& n : names) head << " " << n << "/spECK |";
-  head << " check " << names[std::size_t(vnew)] << " / " << names[0] << " |\n|---|---|---|";
+  head << " check |\n|---|---|---|";
   for (int v = 0; v < 2 * nv + 3; ++v) head << "---|";
   head << "\n";
   md << head.str() << std::flush;
@@ -579,7 +614,6 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
         last = std::move(C);
         return z;
       });
-      if (!checked(v)) continue;
       std::string& c = check[std::size_t(v)];
       if (!t[std::size_t(v)].ok) c = "failed: " + t[std::size_t(v)].error;
       else if (theirs.empty()) c = "no peer";
@@ -597,7 +631,7 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
       }
     }
     if (o.trace) {
-      sh::set_tuning(tunings[std::size_t(vnew)]);
+      sh::set_tuning(named_tuning(o.trace_as, o));
       print_trace(in.name, A, s, desc, ctx);
     }
     sh::set_tuning(spgemm_hash_tuning::defaults());
@@ -622,7 +656,10 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
         worse[std::size_t(v)] += x.ms > sp->second;
       }
     }
-    row << " " << check[std::size_t(vnew)] << " / " << check[0] << " |\n";
+    std::string all = "ok";  // "ok" when every variant matched, else the first other outcome
+    for (int v = 0; v < nv && all == "ok"; ++v)
+      if (check[std::size_t(v)] != "ok") all = names[std::size_t(v)] + ": " + check[std::size_t(v)];
+    row << " " << all << " |\n";
     md << row.str() << std::flush;
     std::cout << row.str() << std::flush;
     js << (first ? "" : ",\n") << "    {\"name\": \"" << in.name
@@ -633,7 +670,7 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
     js << ", \"cusparse\": " << json_timing(cus, products)
        << ", \"speck_ms\": " << (has_speck ? std::to_string(sp->second) : std::string("null"))
        << ", \"check_new\": \"" << json_safe(check[std::size_t(vnew)]) << "\", \"check_first\": \""
-       << json_safe(check[0]) << "\"}";
+       << json_safe(check[0]) << "\", \"check_all\": \"" << json_safe(all) << "\"}";
   }
   std::ostringstream tail;
   auto geomean = [&](int v) {
@@ -674,6 +711,7 @@ int main(int argc, char** argv) {
     else if (k == "--real-only") o.real_only = v != "0";
     else if (k == "--variants") o.variants = v;
     else if (k == "--trace") o.trace = v != "0";
+    else if (k == "--trace-as") o.trace_as = v;
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;

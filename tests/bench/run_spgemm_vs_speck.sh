@@ -6,7 +6,8 @@
 # are measured. Results: $OUT/spgemm_vs_speck.{md,json}, $OUT/speck.txt, $OUT/summary.log.
 # Usage: bash tests/bench/run_spgemm_vs_speck.sh   (env: OUT, PEERS_DIR = the peers/ folder;
 #        found by default at .peers/, shared/peers/ or ../shared/peers/; SPGEMM_VS_ARGS = extra
-#        bench options such as "--dense-windows 4 --dense-min-nnz 2048"; SKIP_BUILD=1)
+#        bench options such as "--dense-windows 4 --dense-min-nnz 2048"; SKIP_BUILD=1;
+#        SPGEMM_TESTS / SPGEMM_TESTS_S = the gtest filter and seconds of the final test step)
 set -uo pipefail
 # shellcheck source=tests/bench/spgemm_run_env.sh
 . "$(dirname "$0")/spgemm_run_env.sh" spgemm-vs summary.log
@@ -41,6 +42,6 @@ timeout "${SPGEMM_BENCH_S:-200}" $bench --speck "$out/speck.txt" --data "$data" 
   --max-products 1e9 --json "$out/spgemm_vs_speck.json" --md "$out/spgemm_vs_speck.md" \
   ${SPGEMM_VS_ARGS:-} 2>"$tmp/bench.err"
 stamp "bench rc=$? $(tail -2 "$tmp/bench.err" | tr '\n' ' ')"
-timeout 120 build-gpu/tests/ringblas_gpu_tests --gtest_filter='SpgemmHash*' >"$out/spgemm_tests.log" 2>&1
+timeout "${SPGEMM_TESTS_S:-120}" build-gpu/tests/ringblas_gpu_tests --gtest_filter="${SPGEMM_TESTS:-SpgemmHash*}" >"$out/spgemm_tests.log" 2>&1
 stamp "SpgemmHash rc=$?: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/spgemm_tests.log" | tr '\n' ' ')"
 grep -E "^\[  FAILED  \]|Failure" -A4 "$out/spgemm_tests.log" | head -30 >>"$out/summary.log"

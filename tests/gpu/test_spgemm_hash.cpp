@@ -21,6 +21,7 @@
 #include "support/oracle.hpp"
 #include "support/random_matrix.hpp"
 #if defined(RINGBLAS_HAS_CUDA)
+#include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #endif
 
@@ -342,11 +343,13 @@ struct TuningScope {
 };
 
 /// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
-/// the wide pwarp bins for rows of 33-128 products, the lean host path), each alone, all
-/// together, forced onto every eligible row (min nnz 1, up to 64 windows), and
-/// all off, against the cpu backend: rows in every bin over a 50,000-column span (stride 7:
-/// hash rows, 1-4 windows of 16384 columns; stride 1: direct rows), empty rows, one dense row,
-/// power-law rows, masks and a complemented valued mask with accumulate and replace.
+/// the wide pwarp bins for rows of 33-128 products, the lean host path; session 8: bucket rank
+/// sort of hash rows, wide pwarp bins only without block rows, the one-block scan +
+/// classification), each alone, all together, forced
+/// onto every eligible row (min nnz 1, up to 64 windows), and all off, against the cpu backend:
+/// rows in every bin over a 50,000-column span (stride 7: hash rows, 1-4 windows of 16384 columns;
+/// stride 1: direct rows), empty rows, one dense row, power-law rows, masks and a complemented
+/// valued mask with accumulate and replace.
 TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   using cuda::spgemm_hash::tuning;
   tuning forced = tuning::defaults();
@@ -363,6 +366,21 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   every_stream.concurrent_min_kernels = 0;
   tuning defaults_wide = tuning::defaults();
   defaults_wide.wide_pwarp = 128;
+  tuning bucket = tuning::defaults(), bucket512 = tuning::defaults();
+  bucket.bucket_sort_min = 1;  // every hash row of bins 0-4
+  bucket512.bucket_sort_min = 512;
+  tuning crowded = bucket, unlimited = bucket;
+  crowded.bucket_limit = 1;  // most rows give up and take the bitonic sort
+  unlimited.bucket_limit = 1 << 30;
+  unlimited.bucket_entries = 4;
+  tuning alone64 = tuning::defaults(), alone128 = tuning::defaults();
+  alone64.wide_pwarp = 64;
+  alone64.wide_pwarp_alone = alone128.wide_pwarp_alone = true;
+  alone128.wide_pwarp = 128;
+  tuning both = alone128;
+  both.bucket_sort_min = 1;
+  tuning fused = tuning::defaults(), fused_all = both;
+  fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"previous", tuning::previous()},
                                                   {"session4", tuning::session4()},
@@ -373,7 +391,16 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"wide pwarp", wide},
                                                   {"defaults + wide pwarp", defaults_wide},
                                                   {"lean host", lean},
-                                                  {"streams from one kernel", every_stream}};
+                                                  {"streams from one kernel", every_stream},
+                                                  {"bucket rank", bucket},
+                                                  {"bucket rank from 512", bucket512},
+                                                  {"bucket rank, limit 1", crowded},
+                                                  {"bucket rank, no limit, nnz/4", unlimited},
+                                                  {"wide alone 64", alone64},
+                                                  {"wide alone 128", alone128},
+                                                  {"bucket + wide alone", both},
+                                                  {"fused scan", fused},
+                                                  {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
   for (const auto& [name, t] : cases) {
     TuningScope scope(t);
@@ -448,6 +475,123 @@ TEST_F(SpgemmHash, Issue14WindowedRowsOverPoisonedPool) {
   forced.dense_min_nnz = 1;
   TuningScope scope(forced);
   expect_exact_over_poisoned_pool(2, 32);
+}
+
+/// Bucket rank sort (tuning::bucket_sort_min) on a poisoned result: every entry written.
+TEST_F(SpgemmHash, BucketRankRowsOverPoisonedPool) {
+  cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
+  t.bucket_sort_min = 1;
+  TuningScope scope(t);
+  expect_exact_over_poisoned_pool(1, 33);
+  expect_exact_over_poisoned_pool(3, 34);
+}
+
+/// Rows whose columns crowd a few buckets of their span: A's row i reaches B rows 0 .. d_i - 1,
+/// B(k, k) puts them in columns 0 .. d_i - 1, and B(0, n - 1) stretches every span to n, so a
+/// hash table of bins 0-2 holds d_i columns in the first d_i / (n / buckets) buckets (far over
+/// policy::bucket_limit: bucket_sort_table gives up and the row takes compaction and the bitonic
+/// sort; with no limit it counts over the crowded buckets), next to rows of random columns over
+/// the same span (the bucket path); rows of bins 3-4 (512 and 1024 threads) hold the span's
+/// bitmap (1875 words x 2) in their table and take the bitmap rank, crowded or not. With and
+/// without a mask.
+TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
+  cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
+  t.bucket_sort_min = 1;
+  cuda::spgemm_hash::tuning unlimited = t;  // the crowded buckets ranked by counting after all
+  unlimited.bucket_limit = 1 << 30;
+  const Index n = 60000, K = 60000;
+  const std::vector<Index> degrees = {40, 300, 700, 1500, 3000, 6000, 0, 2};
+  Rng rng(55);
+  std::vector<Index> ar, ac, br, bc;
+  std::vector<double> av, bv;
+  Index row = 0;
+  for (const Index d : degrees) {
+    for (Index k = 0; k < d; ++k) {  // the crowded row
+      ar.push_back(row);
+      ac.push_back(k);
+      av.push_back(double(rng.between(1, 4)));
+    }
+    ++row;
+    for (Index e = 0; e < d; ++e) {  // a row of the same size over random B rows
+      ar.push_back(row);
+      ac.push_back(rng.between(0, K - 1));
+      av.push_back(double(rng.between(1, 4)));
+    }
+    ++row;
+  }
+  for (Index k = 0; k < K; ++k) {
+    br.push_back(k);
+    bc.push_back(k < 8000 ? k : rng.between(0, n - 1));
+    bv.push_back(double(rng.between(1, 4)));
+  }
+  br.push_back(0);
+  bc.push_back(n - 1);
+  bv.push_back(1.0);
+  const Matrix A = Matrix::from_triplets(row, K, ar, ac, av);
+  const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
+  const Matrix C0(A.nrows(), n, Type::fp64);
+  const Matrix M = random_mask(A.nrows(), n, 0.3, Type::boolean, 12);
+  for (const auto& tu : {t, unlimited}) {
+    TuningScope scope(tu);
+    const std::string limit = " limit " + std::to_string(tu.bucket_limit);
+    verify_mxm("crowded plus_times" + limit, nullptr, no_accum, semiring("plus_times", Type::fp64),
+               A, B, hash_desc(), C0);
+    verify_mxm("crowded min_plus fp32" + limit, nullptr, no_accum, semiring("min_plus", Type::fp32),
+               A, B, hash_desc(), Matrix(A.nrows(), n, Type::fp32));
+    verify_mxm("crowded any_secondi" + limit, nullptr, no_accum,
+               semiring("any_secondi", Type::int64), A, B, hash_desc(),
+               Matrix(A.nrows(), n, Type::int64));
+    verify_mxm("crowded masked" + limit, &M, no_accum, semiring("plus_times", Type::fp64), A, B,
+               hash_desc(MaskMode::structure), C0);
+  }
+}
+
+/// The "<phase> rows per bin: ..." note of one cuda call (phase log on for the call).
+std::string bin_notes(const Matrix& A, const Matrix& B) {
+  namespace pl = cuda::spgemm_hash::phase_log;
+  Context ctx(Backend::cuda);
+  pl::enable(true);
+  Matrix C(A.nrows(), B.ncols(), Type::fp64);
+  mxm(C, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), ctx);
+  pl::take();
+  std::string out;
+  for (const auto& n : pl::take_notes()) out += n + "\n";
+  pl::enable(false);
+  return out;
+}
+
+/// tuning::wide_pwarp_alone: the wide pwarp bins take rows of 33-128 products when no row needs
+/// a block (rows of 0-128 products), and none when one does (a row of 513 products joins them):
+/// the wide rows then go through block bin 0 in both phases. Both against the cpu, with a mask.
+TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
+  cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
+  t.wide_pwarp = 128;
+  t.wide_pwarp_alone = true;
+  TuningScope scope(t);
+  const std::vector<Index> small = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
+  std::vector<Index> mixed = small;
+  mixed.push_back(513);
+  for (const bool blocks : {false, true}) {
+    for (const Index stride : {Index(7), Index(1)}) {
+      Matrix A, B;
+      bin_matrices(blocks ? mixed : small, 1, A, B, 40 + std::uint64_t(stride), stride);
+      const std::string tag = std::string(blocks ? "with" : "without") + " block rows, stride " +
+                              std::to_string(stride);
+      // Products = outputs = degree: pwarp 1, 3, 31, 32; pwarp2 33-64; pwarp3 65-128.
+      const std::string bins = blocks ? "pwarp 4, pwarp2 0, pwarp3 0, blocks "
+                                      : "pwarp 4, pwarp2 4, pwarp3 5, blocks 0 0 0 0 0 0, global 0";
+      const std::string notes = bin_notes(A, B);
+      for (const char* phase : {"symbolic", "numeric"})
+        EXPECT_NE(notes.find(std::string(phase) + " rows per bin: " + bins), std::string::npos)
+            << tag << ": " << phase << " bins should read " << bins << "\n"
+            << notes;
+      const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+      verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), C0);
+      const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 13);
+      verify_mxm(tag + " masked", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+                 hash_desc(MaskMode::structure, true), C0);
+    }
+  }
 }
 #endif
 

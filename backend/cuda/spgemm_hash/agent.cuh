@@ -63,6 +63,11 @@ struct paths {
   int dense_windows = 0;  ///< numeric: windowed direct accumulation up to this many windows
   int dense_min_nnz = 0;  ///< ... for rows with at least this many outputs
   int wide_pwarp = 0;  ///< rows up to this many products in partial-warp bins (policy)
+  int bucket_min = 0;  ///< numeric: bucket rank for hash rows with this many outputs (0: off)
+  int bucket_entries = 1;   ///< ... about this many entries per bucket
+  int bucket_limit = 0;     ///< ... unless a bucket holds more than this many
+  bool wide_alone = false;  ///< wide pwarp bins only when no row needs a block (host side)
+  std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
 };
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
@@ -372,6 +377,124 @@ __device__ __forceinline__ int compact_table(int* keys, A* vals, unsigned size, 
     __syncthreads();
   }
   return done;
+}
+
+/// Bucket of a column offset `off` < span among `nb` buckets of equal width over the span, with
+/// scale = ceil(2^32 nb / span): non-decreasing in off, so ordering entries by bucket and then
+/// by key within a bucket orders them by key.
+__device__ __forceinline__ int span_bucket(unsigned off, unsigned scale, int nb) {
+  return min(int(__umulhi(off, scale)), nb - 1);
+}
+
+/// Orders a hash table's entries by column into keys[0, n), packed as ((key - base) << shift) |
+/// slot (values stay in their slots; the caller checks that this fits 31 bits), without
+/// compaction or a bitonic sort, and returns n. Each thread takes the slots threadIdx.x + e
+/// blockDim (e < Per; size <= Per blockDim) into registers; an entry's rank then comes one of two
+/// ways. Bitmap (when two words per 32 columns of the span fit the table's keys and the
+/// histogram after them, hist == keys + size, which the entries no longer need): a bit per column
+/// (atomicOr), a block scan of the words' popcounts, rank = the word's prefix + the bits below
+/// in it; no crowding whatever the columns' distribution. Buckets (else): the entries are
+/// counted into `nb` <= Hist blockDim buckets of equal width over the span (hist zeroed by the
+/// caller before the table filled), a block scan (Hist consecutive buckets per thread) gives
+/// each bucket its start, entries scatter by bucket, and an entry's rank is its bucket's start
+/// plus the entries of its bucket with smaller keys (spECK's rank by counting, over a bucket of
+/// ~nnz/nb entries instead of the whole row); when a bucket holds more than `limit` entries
+/// (columns clustered in the span: soc-Epinions1's rows crowd the low column ids) it returns -1
+/// with the table untouched, for the caller to compact and sort instead. Ranked keys go back in
+/// place (coalesced write-out stays the caller's). About nine barriers whatever the row's size.
+template <int Per, int Hist>
+__device__ __forceinline__ int bucket_sort_table(int* keys, unsigned size, int shift, int base,
+                                                 std::int64_t span, int* hist, int nb, int limit,
+                                                 int* warp_sums) {
+  const std::int64_t words = (span + 31) >> 5;
+  const bool bitmap = 2 * words <= std::int64_t(size) + std::int64_t(Hist) * blockDim.x;
+  const unsigned scale = unsigned(((std::uint64_t(nb) << 32) + std::uint64_t(span) - 1) /
+                                  std::uint64_t(span));  // span > size >= nb: below 2^32
+  int r[Per];
+#pragma unroll
+  for (int e = 0; e < Per; ++e) {
+    const unsigned s = threadIdx.x + unsigned(e) * blockDim.x;
+    const int key = s < size ? keys[s] : empty_key;
+    r[e] = empty_key;
+    if (key != empty_key) {
+      const unsigned off = unsigned(key - base);
+      r[e] = int((off << shift) | s);
+      if (!bitmap) atomicAdd(&hist[span_bucket(off, scale, nb)], 1);
+    }
+  }
+  __syncthreads();
+  int n, rank[Per];
+  if (bitmap) {
+    unsigned* bits = reinterpret_cast<unsigned*>(keys);
+    int* before = keys + words;  // set bits in the words before each word
+    for (std::int64_t w = threadIdx.x; w < words; w += blockDim.x) bits[w] = 0u;
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < Per; ++e)
+      if (r[e] != empty_key) {
+        const unsigned off = unsigned(r[e]) >> shift;
+        atomicOr(&bits[off >> 5], 1u << (off & 31u));
+      }
+    __syncthreads();
+    const std::int64_t per = (words + blockDim.x - 1) / blockDim.x, w0 = threadIdx.x * per;
+    const std::int64_t w1 = min(words, w0 + per);
+    int count = 0;
+    for (std::int64_t w = w0; w < w1; ++w) count += __popc(bits[w]);
+    int start = block_exclusive_scan(count, warp_sums, n);
+    for (std::int64_t w = w0; w < w1; ++w) {
+      before[w] = start;
+      start += __popc(bits[w]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < Per; ++e) {
+      const unsigned off = unsigned(r[e]) >> shift;
+      rank[e] = r[e] == empty_key
+                    ? 0
+                    : before[off >> 5] + __popc(bits[off >> 5] & ((1u << (off & 31u)) - 1u));
+    }
+  } else {
+    const int first = int(threadIdx.x) * Hist;
+    int count = 0, most = 0;
+#pragma unroll
+    for (int h = 0; h < Hist; ++h) {
+      const int c = first + h < nb ? hist[first + h] : 0;
+      count += c;
+      most = max(most, c);
+    }
+    if (__syncthreads_or(most > limit)) return -1;
+    int start = block_exclusive_scan(count, warp_sums, n);
+#pragma unroll
+    for (int h = 0; h < Hist; ++h)  // only this thread touches its buckets here
+      if (first + h < nb) {
+        const int c = hist[first + h];
+        hist[first + h] = start;
+        start += c;
+      }
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < Per; ++e)
+      if (r[e] != empty_key)
+        keys[atomicAdd(&hist[span_bucket(unsigned(r[e]) >> shift, scale, nb)], 1)] = r[e];
+    __syncthreads();
+    // hist[b] is now the end of bucket b, which is where bucket b + 1 starts.
+#pragma unroll
+    for (int e = 0; e < Per; ++e) {
+      rank[e] = 0;
+      if (r[e] == empty_key) continue;
+      const int b = span_bucket(unsigned(r[e]) >> shift, scale, nb);
+      const int lo = b > 0 ? hist[b - 1] : 0, hi = hist[b];
+      int k = lo;
+      for (int x = lo; x < hi; ++x) k += keys[x] < r[e];
+      rank[e] = k;
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < Per; ++e)
+    if (r[e] != empty_key) keys[rank[e]] = r[e];
+  __syncthreads();
+  return n;
 }
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -118,8 +118,15 @@ void run(Matrix& C, const Matrix* M, Accum accum, const Semiring& s, const Matri
 }
 
 tuning tuning::defaults() {
-  return tuning{policy::bitmap_symbolic,        policy::dense_windows, policy::dense_min_nnz, true,
-                policy::concurrent_min_kernels, policy::lean_host,     policy::wide_pwarp};
+  return tuning{policy::bitmap_symbolic,
+                policy::dense_windows,
+                policy::dense_min_nnz,
+                true,
+                policy::concurrent_min_kernels,
+                policy::lean_host,
+                policy::wide_pwarp,
+                policy::wide_pwarp_alone,
+                policy::bucket_sort_min};
 }
 
 tuning tuning::previous() { return tuning{false, 0, policy::dense_min_nnz, false, 0, false, 0}; }

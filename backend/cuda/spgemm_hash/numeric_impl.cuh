@@ -144,18 +144,29 @@ __global__ void __launch_bounds__(policy::pwarp_block)
 /// direct) accumulation, compaction, a bitonic sort unless direct, write-out. A hash table's
 /// keys are sorted packed with their slot ((column - first) << log2(size) | slot) when that fits
 /// 31 bits, the values read from their slots at write-out; else keys and values are sorted.
-template <class S, class I>
+/// With `Buckets` and nb > 0 buckets (`hist` holding nb ints) a packed hash row is ordered by
+/// bucket_sort_table instead of compaction and the bitonic sort, when its table is at most
+/// policy::bucket_slots slots per thread and no bucket holds more than `limit` entries.
+template <bool Buckets, class S, class I>
 __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, std::int64_t row,
                                                    std::int64_t products, int* keys,
                                                    acc_t<typename S::value_type>* vals,
                                                    unsigned size, bool direct, int base,
-                                                   std::int64_t span, int* warp_sums) {
+                                                   std::int64_t span, int* warp_sums,
+                                                   int* hist = nullptr, int nb = 0, int limit = 0) {
   using T = typename S::value_type;
   using A = acc_t<T>;
+  const int shift = __ffs(int(size)) - 1;  // size is a power of two unless direct
+  const int span_bits = span > 1 ? 64 - __clzll((unsigned long long)(span - 1)) : 0;
+  const bool packed = !direct && span_bits + shift <= 31;
+  const bool buckets =
+      Buckets && packed && nb > 0 && size <= unsigned(policy::bucket_slots) * blockDim.x;
   for (unsigned s = threadIdx.x; s < size; s += blockDim.x) {
     keys[s] = empty_key;
     vals[s] = A(S::identity());
   }
+  if (buckets)
+    for (int s = threadIdx.x; s < nb; s += blockDim.x) hist[s] = 0;
   __syncthreads();
   const int g = lanes_per_entry(products, std::int64_t(a.A.rp[row + 1] - a.A.rp[row]));
   for_each_product(a.A, a.B, a.M, row, threadIdx.x, blockDim.x, g, [&](I p, I k, I q, I j) {
@@ -164,17 +175,23 @@ __device__ __forceinline__ void numeric_row_shared(const numeric_args<S, I>& a, 
   __syncthreads();
   const I out = a.c_rp[row];
   const I room = a.c_rp[row + 1] - out;
-  const int shift = __ffs(int(size)) - 1;  // size is a power of two unless direct
-  const int span_bits = span > 1 ? 64 - __clzll((unsigned long long)(span - 1)) : 0;
-  const bool packed = !direct && span_bits + shift <= 31;
-  const int total = packed ? compact_table<4>(keys, vals, size, warp_sums, shift, base)
-                           : compact_table<4>(keys, vals, size, warp_sums);
-  if (!direct) {  // hash tables have >= 512 slots, so padding to 32 keys stays inside
-    const int n2 = packed ? max(32, int(next_pow2(total))) : int(next_pow2(total));
-    for (int s = total + threadIdx.x; s < n2; s += blockDim.x) keys[s] = INT_MAX;
-    __syncthreads();
-    if (packed) block_bitonic_sort_keys(keys, n2);
-    else block_bitonic_sort(keys, vals, n2);
+  int total = -1;
+  if constexpr (Buckets)
+    if (buckets)
+      total = bucket_sort_table<policy::bucket_slots, policy::bucket_hist>(
+          keys, size, shift, base, span, hist, nb, limit, warp_sums);
+  if (total < 0) {
+    total = packed ? compact_table<4>(keys, vals, size, warp_sums, shift, base)
+                   : compact_table<4>(keys, vals, size, warp_sums);
+    if (!direct) {  // hash tables have >= 512 slots, so padding to 32 keys stays inside
+      const int n2 = packed ? max(32, int(next_pow2(total))) : int(next_pow2(total));
+      for (int s = total + threadIdx.x; s < n2; s += blockDim.x) keys[s] = INT_MAX;
+      __syncthreads();
+      if (packed)
+        block_bitonic_sort_keys(keys, n2);
+      else
+        block_bitonic_sort(keys, vals, n2);
+    }
   }
   const I len = std::min<I>(I(total), room);
   for (I e = threadIdx.x; e < len; e += blockDim.x) {
@@ -235,10 +252,15 @@ __device__ __forceinline__ void numeric_row_windows(const numeric_args<S, I>& a,
 // took 70 registers and failed with cudaErrorLaunchOutOfResources on the H200). `Windows`
 // compiles the windowed path in (only for the last bin, where numeric_bin sends such rows: it
 // costs 5 registers, which would lower the occupancy of the small bins; a row of another bin that
-// could take windows hashes instead, with the same result).
-template <class S, class I, bool Windows>
-__global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
-                                unsigned table_size, paths pa) {
+// could take windows hashes instead, with the same result). `Buckets` compiles bucket_sort_table
+// in, only into k_numeric_block_buckets (bins 0-4 under tuning::bucket_sort_min): ptxas -v,
+// sm_90, plus_times: 56-64 registers against 40, so it has its own kernel with a 1024-thread
+// launch bound and the kernel without it stays as it was; its launch adds policy::bucket_hist
+// ints per thread of shared memory after the keys for the histogram.
+template <class S, class I, bool Windows, bool Buckets>
+__device__ __forceinline__ void numeric_block_row(const numeric_args<S, I>& a, const I* rows,
+                                                  const std::int64_t* products, unsigned table_size,
+                                                  const paths& pa) {
   using A = acc_t<typename S::value_type>;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int warp_sums[32];
@@ -254,8 +276,28 @@ __global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::
     numeric_row_windows(a, row, products[row], keys, vals, table_size, rg.x, span, warp_sums);
     return;
   }
-  numeric_row_shared(a, row, products[row], keys, vals, direct ? unsigned(span) : table_size,
-                     direct, rg.x, span, warp_sums);
+  const int nb =
+      Buckets && nnz >= pa.bucket_min
+          ? int(std::min<std::int64_t>(policy::bucket_hist * blockDim.x,
+                                       (nnz + pa.bucket_entries - 1) / pa.bucket_entries))
+          : 0;
+  numeric_row_shared<Buckets>(a, row, products[row], keys, vals,
+                              direct ? unsigned(span) : table_size, direct, rg.x, span, warp_sums,
+                              keys + table_size, nb, pa.bucket_limit);
+}
+
+template <class S, class I, bool Windows>
+__global__ void k_numeric_block(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
+                                unsigned table_size, paths pa) {
+  numeric_block_row<S, I, Windows, false>(a, rows, products, table_size, pa);
+}
+
+// 1024: policy::block_threads of bins 4-5, the largest launch.
+template <class S, class I>
+__global__ void __launch_bounds__(1024)
+    k_numeric_block_buckets(numeric_args<S, I> a, const I* rows, const std::int64_t* products,
+                            unsigned table_size, paths pa) {
+  numeric_block_row<S, I, false, true>(a, rows, products, table_size, pa);
 }
 
 /// Rows of the global bin: block b owns tables [b * max_slots, (b + 1) * max_slots). A direct
@@ -374,6 +416,11 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.dense_windows = tu.dense_windows;
   pa.dense_min_nnz = tu.dense_min_nnz;
   pa.wide_pwarp = tu.wide_pwarp;
+  pa.bucket_min = tu.bucket_sort_min;
+  pa.bucket_entries = std::max(1, tu.bucket_entries);
+  pa.bucket_limit = tu.bucket_limit;
+  pa.fused_scan_rows = tu.fused_scan_rows;
+  pa.wide_alone = tu.wide_pwarp_alone;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
                            tu.concurrent_min_kernels, tu.lean_host, ctx);
@@ -433,11 +480,14 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     const std::uint64_t bit = std::uint64_t(1) << (ctx.device & 63);
     if (!(set.load() & bit)) {
       const int max_smem =
-          int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes);
+          int(std::size_t(P::numeric_table(P::num_block_bins - 1)) * slot_bytes +
+              std::size_t(P::bucket_hist * P::block_threads(P::num_block_bins - 1)) * sizeof(int));
       RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
           k_numeric_block<S, I, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
       RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
           k_numeric_block<S, I, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
+      RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(
+          k_numeric_block_buckets<S, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem));
       set.fetch_or(bit);
     }
   }
@@ -453,9 +503,17 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     if (auto m = nb.count[bin]) {
       const unsigned table = unsigned(P::numeric_table(b));
       cudaStream_t bs = fork.next();
+      // Bucket rank where each thread holds its slots (bins 0-4; the last bin's rows keep the
+      // bitonic sort) and some row of the bin can have bucket_min outputs, with its histogram
+      // after the keys.
+      const bool buckets = pa.bucket_min > 0 && pa.bucket_min < int(table) &&
+                           table <= unsigned(P::bucket_slots * P::block_threads(b));
       auto kernel = b == P::num_block_bins - 1 ? k_numeric_block<S, I, true>
+                    : buckets                  ? k_numeric_block_buckets<S, I>
                                                : k_numeric_block<S, I, false>;
-      kernel<<<unsigned(m), P::block_threads(b), table * slot_bytes, bs>>>(
+      const std::size_t hist_bytes =
+          buckets ? std::size_t(P::bucket_hist * P::block_threads(b)) * sizeof(int) : 0;
+      kernel<<<unsigned(m), P::block_threads(b), table * slot_bytes + hist_bytes, bs>>>(
           a, rows + nb.offset[bin], p.row_products.data(), table, pa);
       RINGBLAS_CHECK_LAUNCH("k_numeric_block", bs, ctx.debug_sync);
     }

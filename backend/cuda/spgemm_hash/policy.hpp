@@ -102,6 +102,31 @@ struct policy {
   /// rows slower (G51 0.108 -> 0.223, hep-th 0.143 -> 0.190, fidapex6 0.129 -> 0.170): geomean
   /// time / spECK 1.102 off against 1.226 with 128 and 1.125 with 64.
   static constexpr int wide_pwarp = 0;
+  /// ... and only when no row needs a block or the global bin (tuning::wide_pwarp_alone): the
+  /// meshes keep the wide bins' gains, matrices with block rows run as without them (session 8;
+  /// off until measured).
+  static constexpr bool wide_pwarp_alone = false;
+  /// Hash rows of the block bins with at least this many outputs are ordered by bucket rank
+  /// (bucket_sort_table) instead of compaction and a bitonic sort; 0: off (session 8, until
+  /// measured). A bucket holds about `bucket_entries` entries (nnz / bucket_entries buckets of
+  /// equal width over the row's column span, at most `bucket_hist` per thread); a row with a
+  /// bucket of more than `bucket_limit` entries (clustered columns) takes the bitonic sort after
+  /// all. Row statistics of C = A·A (session 8, host program over the SNAP files): in
+  /// soc-Epinions1's hash rows of bins 0-4 (33M outputs) a bucket averages 43.6 entries per
+  /// entry (sum of squares / outputs) with nnz/4 buckets and 14.7 with nnz buckets, and with nnz
+  /// buckets 22064 / 6561 / 626 of its 48635 rows have one of more than 32 / 64 / 128 entries;
+  /// wiki-Vote 2.8 and none over 32, p2p-Gnutella31 4.0, CA-HepTh 2.1. Used where the table has
+  /// at most `bucket_slots` slots per thread (bins 0-4), which each thread holds in registers.
+  static constexpr int bucket_sort_min = 0;
+  static constexpr int bucket_entries = 1;
+  static constexpr int bucket_limit = 64;
+  static constexpr int bucket_slots = 8;
+  static constexpr int bucket_hist = 4;
+  /// Calls of 1 .. fused_scan_rows rows scan C's row counts and classify the numeric rows in one
+  /// single-block kernel (k_scan_classify) instead of cub's two scan kernels plus
+  /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
+  /// classification ~15 us of a 72-200 us call). 0: off (session 8, until measured).
+  static constexpr int fused_scan_rows = 0;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/spgemm_hash/policy.hpp"
 #include "ringblas/ops.hpp"
 
 namespace ringblas::cuda::spgemm_hash {
@@ -47,6 +48,11 @@ struct tuning {
   int concurrent_min_kernels = 0;  ///< policy::concurrent_min_kernels (0: streams whenever on)
   bool lean_host = false;          ///< policy::lean_host
   int wide_pwarp = 0;              ///< policy::wide_pwarp (0: rows over 32 products in blocks)
+  bool wide_pwarp_alone = false;   ///< policy::wide_pwarp_alone
+  int bucket_sort_min = 0;         ///< policy::bucket_sort_min (0: bitonic sort only)
+  int bucket_entries = policy::bucket_entries;  ///< policy::bucket_entries
+  int bucket_limit = policy::bucket_limit;      ///< policy::bucket_limit
+  int fused_scan_rows = policy::fused_scan_rows;  ///< policy::fused_scan_rows (0: off)
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
   static tuning session4();  ///< the defaults of the previous session (streams always, no lean

@@ -8,10 +8,12 @@
 // Block rows whose column span exceeds their table count in a bitmap of span bits instead
 // (paths::bitmap: 32 columns per slot, atomicOr, no probing); the bins of one phase run on side
 // streams (bin_fork) when the tuning asks for it.
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -90,6 +92,19 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
     lists[std::int64_t(b - 1) * A.nrows + std::int64_t(base[b] + local)] = I(row);
 }
 
+/// k_classify_numeric's row: its bin from its exact output size, its product count and span; the
+/// global bin's output sizes into `gmax` / `gsum` (shared by k_scan_classify).
+__device__ __forceinline__ int classify_row(std::int64_t nnz, std::int64_t products, int2 rg,
+                                            const paths& pa, unsigned long long* gmax,
+                                            unsigned long long* gsum) {
+  const int b = numeric_bin(products, nnz, std::int64_t(rg.y) - rg.x + 1, pa);
+  if (b == P::bin_global) {
+    atomicMax(gmax, (unsigned long long)nnz);
+    atomicAdd(gsum, (unsigned long long)nnz);
+  }
+  return b;
+}
+
 template <class I>
 __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
                                    const int2* range, const I* rp, I* lists, counters* cnt,
@@ -107,13 +122,8 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
     const std::int64_t nnz = std::int64_t(rp[row + 1]) - std::int64_t(rp[row]);
     // Each row adds less than 2^31, so a sum past I's range shows as a decreasing pointer.
     if (nnz < 0) cnt->overflow = 1;
-    const int2 rg = range[row];
-    b = numeric_bin(products[row], nnz, std::int64_t(rg.y) - rg.x + 1, pa);
+    b = classify_row(nnz, products[row], range[row], pa, &block_max, &block_global);
     local = atomicAdd(&hist[b], 1u);
-    if (b == P::bin_global) {
-      atomicMax(&block_max, (unsigned long long)nnz);
-      atomicAdd(&block_global, (unsigned long long)nnz);
-    }
   }
   if (row == 0) cnt->nnz = (unsigned long long)rp[nrows];
   __syncthreads();
@@ -126,6 +136,58 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
   __syncthreads();
   if (b != P::bin_empty)
     lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
+}
+
+/// The exclusive scan of the row counts into C's row pointers (rp: n + 1 entries, in place) and
+/// the numeric classification in one block of scan_threads (paths::fused_scan_rows: calls of a
+/// few thousand rows, where cub's two scan kernels and k_classify_numeric cost more in launches
+/// than in work). Tiles of scan_items consecutive rows per thread; one block, so a row's place in
+/// its bin's list is its shared counter's old value and the counters are written, not added.
+constexpr int scan_threads = 1024, scan_items = 8;
+template <class I>
+__global__ void __launch_bounds__(scan_threads)
+    k_scan_classify(std::int64_t n, const std::int64_t* products, const int2* range, I* rp,
+                    I* lists, counters* cnt, paths pa) {
+  using Scan = cub::BlockScan<long long, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename Scan::TempStorage scan;
+  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned long long gmax, gsum;
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  if (threadIdx.x == 0) gmax = gsum = 0;
+  __syncthreads();
+  long long carry = 0;
+  for (std::int64_t tile = 0; tile <= n; tile += std::int64_t(scan_threads) * scan_items) {
+    const std::int64_t first = tile + std::int64_t(threadIdx.x) * scan_items;
+    long long sum = 0;
+#pragma unroll
+    for (int i = 0; i < scan_items; ++i) sum += first + i <= n ? (long long)rp[first + i] : 0;
+    long long at, tile_total;
+    Scan(scan).ExclusiveSum(sum, at, tile_total);
+    at += carry;
+    // Each thread rewrites only its own rows, so it reads their counts again (no registers held
+    // across the classification).
+#pragma unroll 1
+    for (int i = 0; i < scan_items && first + i <= n; ++i) {
+      const std::int64_t row = first + i;
+      const long long count = (long long)rp[row];
+      rp[row] = I(at);
+      at += count;
+      if (row == n) break;
+      const int b = classify_row(count, products[row], range[row], pa, &gmax, &gsum);
+      const unsigned local = atomicAdd(&hist[b], 1u);
+      if (b != P::bin_empty) lists[std::int64_t(b - 1) * n + local] = I(row);
+    }
+    carry += tile_total;
+    __syncthreads();  // the scan's storage is reused by the next tile
+  }
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) cnt->bin_count[t] = hist[t];
+  if (threadIdx.x == 0) {
+    cnt->nnz = (unsigned long long)carry;
+    // The pointers are I: a total past its range needs the 64-bit rerun.
+    cnt->overflow = carry > (long long)std::numeric_limits<I>::max();
+    cnt->max_global = gmax;
+    cnt->global_nnz = gsum;
+  }
 }
 
 /// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, pwarp_block /
@@ -270,6 +332,28 @@ std::string bin_note(const char* phase, const bin_table& t) {
   return s + ", global " + std::to_string(t.count[P::bin_global]);
 }
 
+/// paths::wide_alone: when a row of the analysis needs a block (or the global bin), the rows
+/// k_analyze put in the wide pwarp bins join block bin 0's list (device copies behind its rows; bin
+/// 0's kernel handles any row of up to 512 products) and the function returns true, for the numeric
+/// classification to run without wide bins: the call then runs as without them, but for those
+/// rows' promotion to a direct table in the symbolic phase.
+template <class I>
+bool fold_wide_rows(bin_table& t, I* lists, cudaStream_t s) {
+  bool blocks = false;
+  for (int b = P::bin_block0; b <= P::bin_global; ++b) blocks |= t.count[b] > 0;
+  if (!blocks) return false;
+  const int block0 = P::bin_block0;
+  for (int w : {P::bin_pwarp2, P::bin_pwarp3}) {
+    if (t.count[w] == 0) continue;
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(lists + t.offset[block0] + t.count[block0],
+                                      lists + t.offset[w], std::size_t(t.count[w]) * sizeof(I),
+                                      cudaMemcpyDeviceToDevice, s));
+    t.count[block0] += t.count[w];
+    t.count[w] = 0;
+  }
+  return true;
+}
+
 int nonempty_groups(const bin_table& t) {
   int n = 0;
   for (int b = 1; b < P::num_bins; ++b) n += t.count[b] > 0;
@@ -342,7 +426,10 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     p.too_large = true;  // the caller splits the rows into chunks
     return p;
   }
-  const bin_table sb = make_bins(c, n);
+  bin_table sb = make_bins(c, n);
+  paths numeric_pa = pa;  // the numeric classification's paths
+  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows.data(), s))
+    numeric_pa.wide_pwarp = 0;
   p.symbolic_groups = nonempty_groups(sb);
   if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
 
@@ -435,21 +522,26 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   }
   fork.join();
   phase_log::mark("plan: symbolic launched", s);
-  {
+  counters* cnt2 = cnt.data() + (lean ? 1 : 0);
+  if (!lean) cnt.fill_zero(ctx);
+  if (n > 0 && n <= pa.fused_scan_rows) {
+    k_scan_classify<I><<<1, scan_threads, 0, s>>>(n, p.row_products.data(), p.row_range.data(),
+                                                  p.row_ptr.data(), p.rows.data(), cnt2,
+                                                  numeric_pa);
+    RINGBLAS_CHECK_LAUNCH("k_scan_classify", s, ctx.debug_sync);
+  } else {
     std::size_t bytes = 0;
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
                                                     std::size_t(n) + 1, s));
     device_array<unsigned char> tmp(bytes, ctx);
     RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, row_nnz, row_nnz,
                                                     std::size_t(n) + 1, s));
-  }
-  if (!lean) cnt.fill_zero(ctx);
-  counters* cnt2 = cnt.data() + (lean ? 1 : 0);
-  if (n > 0) {
-    k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-        n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(), cnt2,
-        pa);
-    RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
+    if (n > 0) {
+      k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
+          n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(), cnt2,
+          numeric_pa);
+      RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
+    }
   }
   phase_log::mark("plan: scan+classify launched", s);
   c = read_counters(cnt, lean ? 1 : 0, lean, ctx);
