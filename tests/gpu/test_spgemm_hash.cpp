@@ -512,9 +512,12 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
       av.push_back(double(rng.between(1, 4)));
     }
     ++row;
-    for (Index e = 0; e < d; ++e) {  // a row of the same size over random B rows
+    // A row of the same size over B rows spread at random: distinct columns (r0 + 7919 e) mod K
+    // (7919 is prime and does not divide K), so that A has no duplicate entry.
+    const Index r0 = rng.between(0, K - 1);
+    for (Index e = 0; e < d; ++e) {
       ar.push_back(row);
-      ac.push_back(rng.between(0, K - 1));
+      ac.push_back((r0 + 7919 * e) % K);
       av.push_back(double(rng.between(1, 4)));
     }
     ++row;
