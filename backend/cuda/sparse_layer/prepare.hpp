@@ -80,8 +80,10 @@ struct DeviceWeights {
 /// which Graph Challenge rows have; the insertion sort for longer ones).
 enum class RowSort { insertion, warp };
 
-/// RINGBLAS_SPDNN_ROW_SORT=warp selects RowSort::warp, anything else RowSort::insertion (so that
-/// a GPU round compares them with the CLI and bench_spdnn unchanged).
+/// RowSort::warp unless RINGBLAS_SPDNN_ROW_SORT=insertion (so that a GPU round can compare them with
+/// the CLI and bench_spdnn unchanged). warp is the default since session 8: on an H100,
+/// 1024 x 120 packed, prepare 4.30 against 5.60 ms (`spdnn_s8_warp_h100.md`, `spdnn_s8_h100.md`),
+/// the blobs byte-identical (SparseNetworkGpu.WarpRowSortPreparesTheSameBlobs, also under memcheck).
 RowSort row_sort_from_env();
 
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values

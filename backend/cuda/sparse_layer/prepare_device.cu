@@ -365,7 +365,7 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 
 RowSort row_sort_from_env() {
   const char* env = std::getenv("RINGBLAS_SPDNN_ROW_SORT");
-  return env && std::string(env) == "warp" ? RowSort::warp : RowSort::insertion;
+  return env && std::string(env) == "insertion" ? RowSort::insertion : RowSort::warp;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
