@@ -2,8 +2,12 @@
 // duplicates combined by a Dup policy or reported with the lines that gave them.
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <type_traits>
 
+#include "backend/core/io/io_chunks.hpp"
 #include "backend/core/io/io_detail.hpp"
 #include "ringblas/error.hpp"
 
@@ -45,6 +49,28 @@ template <class T>
   fail(name, line, what + " (duplicates are not allowed)");
 }
 
+/// Row ranges for build_csr's parallel phase: cuts[0] = 0 < ... < cuts.back() = nrows, about
+/// equal in entries, one per parse slot at most and none smaller than the parse's minimum chunk
+/// counted in 8-byte entries (the default 256 KiB: 32K entries), so that small inputs stay on
+/// one thread and the tests' tiny chunks give many ranges.
+std::vector<Index> row_ranges(const std::vector<Index>& row_ptr, Index nrows) {
+  const Index n = row_ptr[static_cast<std::size_t>(nrows)];
+  const Index min_entries =
+      std::max<Index>(1, static_cast<Index>(chunk_config().min_chunk_bytes / 8));
+  const Index parts =
+      std::max<Index>(1, std::min<Index>(static_cast<Index>(chunk_slots()), n / min_entries));
+  std::vector<Index> cuts{0};
+  for (Index r = 1; r < parts; ++r) {
+    // The first row boundary at or after r/parts of the entries.
+    const Index want = n / parts * r;
+    const Index row = static_cast<Index>(
+        std::lower_bound(row_ptr.begin(), row_ptr.begin() + nrows + 1, want) - row_ptr.begin());
+    if (row > cuts.back() && row < nrows) cuts.push_back(row);
+  }
+  cuts.push_back(nrows);
+  return cuts;
+}
+
 }  // namespace
 
 template <class T>
@@ -63,61 +89,103 @@ Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name, st
   auto less = [&](Index a, Index b) {
     return t.cols[a] != t.cols[b] ? t.cols[a] < t.cols[b] : t.seq[a] < t.seq[b];
   };
-  for (Index i = 0; i < nrows; ++i) {
-    auto b = perm.begin() + row_ptr[i], e = perm.begin() + row_ptr[i + 1];
-    if (!std::is_sorted(b, e, less)) std::sort(b, e, less);
-  }
 
-  // Combine in place: out_* receive the unique entries, row_ptr is rewritten.
-  std::vector<Index> out_cols;
-  std::vector<T> out_vals;
-  out_cols.reserve(n);
-  out_vals.reserve(n);
-  Index start = 0;
-  for (Index i = 0; i < nrows; ++i) {
-    const Index end = row_ptr[i + 1];
-    row_ptr[i] = static_cast<Index>(out_cols.size());
-    for (Index p = start; p < end; ++p) {
-      const Index k = perm[p];
-      if (p > start && t.cols[perm[p - 1]] == t.cols[k]) {
-        if (dup == Dup::error) {
-          // Two mirrors collide only where their originals do; report the originals instead.
-          if ((t.seq[perm[p - 1]] & 1) && (t.seq[k] & 1)) continue;
-          if (merged && out_vals.back() == t.vals[k]) {
-            ++*merged;
+  // Rows sorted and combined in ranges of whole rows, in parallel (the ranges and threads of the
+  // parallel parse, io_chunks.hpp, so that the tests that cut inputs into tiny chunks cut these
+  // too): each range writes its unique entries to its own arrays, row_ptr[i] local to the range,
+  // then the ranges are placed one after another. Every range runs the sequential loop over its
+  // rows, so the first duplicate a range reports is its first in row order, and the first range
+  // that failed names the file's first duplicate in row order, as the one loop did.
+  const std::vector<Index> cuts = row_ranges(row_ptr, nrows);
+  const std::size_t ranges = cuts.size() - 1;
+  struct Range {
+    std::vector<Index> cols;
+    std::vector<T> vals;
+    std::size_t merged = 0;
+    std::exception_ptr error;
+  };
+  std::vector<Range> part(ranges);
+  const std::vector<Index> ends(row_ptr);  // read by every range; row_ptr is written per range
+  auto run_range = [&](std::size_t r) {
+    Range& out = part[r];
+    try {
+      const Index lo = cuts[r], hi = cuts[r + 1];
+      out.cols.reserve(static_cast<std::size_t>(ends[hi] - ends[lo]));
+      out.vals.reserve(static_cast<std::size_t>(ends[hi] - ends[lo]));
+      for (Index i = lo; i < hi; ++i) {
+        auto b = perm.begin() + ends[i], e = perm.begin() + ends[i + 1];
+        if (!std::is_sorted(b, e, less)) std::sort(b, e, less);
+      }
+      Index start = ends[lo];
+      for (Index i = lo; i < hi; ++i) {
+        const Index end = ends[i + 1];
+        row_ptr[i] = static_cast<Index>(out.cols.size());  // local; the range's base added below
+        for (Index p = start; p < end; ++p) {
+          const Index k = perm[p];
+          if (p > start && t.cols[perm[p - 1]] == t.cols[k]) {
+            if (dup == Dup::error) {
+              // Two mirrors collide only where their originals do; report the originals instead.
+              if ((t.seq[perm[p - 1]] & 1) && (t.seq[k] & 1)) continue;
+              if (merged && out.vals.back() == t.vals[k]) {
+                ++out.merged;
+                continue;
+              }
+              report_duplicate(t, perm[p - 1], k, name);
+            }
+            out.vals.back() = combine(dup, out.vals.back(), t.vals[k]);
             continue;
           }
-          report_duplicate(t, perm[p - 1], k, name);
+          out.cols.push_back(t.cols[k]);
+          out.vals.push_back(t.vals[k]);
         }
-        out_vals.back() = combine(dup, out_vals.back(), t.vals[k]);
-        continue;
+        start = end;
       }
-      out_cols.push_back(t.cols[k]);
-      out_vals.push_back(t.vals[k]);
+    } catch (...) {
+      out.error = std::current_exception();
     }
-    start = end;
+  };
+  {
+    std::vector<std::thread> workers;
+    for (std::size_t r = 1; r < ranges; ++r) {
+      try {
+        workers.emplace_back(run_range, r);
+      } catch (const std::system_error&) {  // no thread to be had: this one does it
+        run_range(r);
+      }
+    }
+    if (ranges) run_range(0);
+    for (std::thread& w : workers) w.join();
   }
-  row_ptr[nrows] = static_cast<Index>(out_cols.size());
+  for (const Range& r : part)
+    if (r.error) std::rethrow_exception(r.error);
+  std::vector<Index> base(ranges + 1, 0);
+  for (std::size_t r = 0; r < ranges; ++r) {
+    base[r + 1] = base[r] + static_cast<Index>(part[r].cols.size());
+    if (merged) *merged += part[r].merged;
+  }
+  for (std::size_t r = 0; r < ranges; ++r)
+    for (Index i = cuts[r]; i < cuts[r + 1]; ++i) row_ptr[i] += base[r];
+  row_ptr[nrows] = base[ranges];
   const Index nnz = row_ptr[nrows];
 
   Buffer rp(row_ptr.size() * sizeof(Index), Location::host);
   std::memcpy(rp.data(), row_ptr.data(), row_ptr.size() * sizeof(Index));
+  if (type != Type::boolean && type != Type::fp64 && type != Type::int64)
+    throw NotImplemented("io::build_csr: readers produce bool, int64 or fp64 values only");
   Buffer ci(static_cast<std::size_t>(nnz) * sizeof(Index), Location::host);
-  if (nnz) std::memcpy(ci.data(), out_cols.data(), nnz * sizeof(Index));
   Buffer vb(static_cast<std::size_t>(nnz) * type_size(type), Location::host);
-  if (nnz) {
-    if (type == Type::boolean) {
-      bool* dst = vb.as<bool>();
-      for (Index k = 0; k < nnz; ++k) dst[k] = out_vals[k] != T(0);
-    } else if (type == Type::fp64) {
-      double* dst = vb.as<double>();
-      for (Index k = 0; k < nnz; ++k) dst[k] = static_cast<double>(out_vals[k]);
-    } else if (type == Type::int64) {
-      std::int64_t* dst = vb.as<std::int64_t>();
-      for (Index k = 0; k < nnz; ++k) dst[k] = static_cast<std::int64_t>(out_vals[k]);
-    } else {
-      throw NotImplemented("io::build_csr: readers produce bool, int64 or fp64 values only");
-    }
+  for (std::size_t r = 0; r < ranges; ++r) {
+    const std::vector<Index>& cols = part[r].cols;
+    const std::vector<T>& vals = part[r].vals;
+    const Index at = base[r], m = static_cast<Index>(cols.size());
+    if (m) std::memcpy(ci.as<Index>() + at, cols.data(), std::size_t(m) * sizeof(Index));
+    if (type == Type::boolean)
+      for (Index k = 0; k < m; ++k) vb.as<bool>()[at + k] = vals[k] != T(0);
+    else if (type == Type::fp64)
+      for (Index k = 0; k < m; ++k) vb.as<double>()[at + k] = static_cast<double>(vals[k]);
+    else
+      for (Index k = 0; k < m; ++k)
+        vb.as<std::int64_t>()[at + k] = static_cast<std::int64_t>(vals[k]);
   }
   return Matrix::from_buffers(nrows, t.ncols, type, IndexType::i64, nnz, std::move(rp),
                               std::move(ci), std::move(vb));
