@@ -15,6 +15,14 @@ ChunkConfig& chunk_config() {
   return config;
 }
 
+void start_or_run(std::thread& t, const std::function<void()>& f) {
+  try {
+    t = std::thread(f);
+  } catch (const std::system_error&) {
+    f();
+  }
+}
+
 std::size_t chunk_slots() {
   const unsigned t = chunk_config().threads;
   return std::clamp<std::size_t>(t ? t : std::thread::hardware_concurrency(), 1, 256);
@@ -98,18 +106,10 @@ void for_each_chunk(LineCursor& cur, const std::function<void(std::size_t, LineC
     };
     // The next block is read (inflated) while this one is parsed.
     const bool more = !now.error && !cur.at_end();
-    // Where no thread can be started (a process at its limit), the work is done here instead.
-    auto start = [](std::thread& t, auto&& f) {
-      try {
-        t = std::thread(f);
-      } catch (const std::system_error&) {
-        f();
-      }
-    };
     std::thread reader;
-    if (more) start(reader, [&] { read_block(cur, next); });
+    if (more) start_or_run(reader, [&] { read_block(cur, next); });
     std::vector<std::thread> workers(chunks);
-    for (std::size_t i = 1; i < chunks; ++i) start(workers[i], [&, i] { run(i); });
+    for (std::size_t i = 1; i < chunks; ++i) start_or_run(workers[i], [&, i] { run(i); });
     run(0);
     for (auto& w : workers)
       if (w.joinable()) w.join();

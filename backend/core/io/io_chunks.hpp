@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "backend/core/io/io_detail.hpp"
@@ -28,6 +29,9 @@ struct ChunkConfig {
 ChunkConfig& chunk_config();
 /// The number of chunks a block is cut into at most (the slots parse() is called with).
 std::size_t chunk_slots();
+/// Starts f on thread t, or, where no thread can be started (a process at its limit), runs it
+/// here instead (t then stays unjoinable).
+void start_or_run(std::thread& t, const std::function<void()>& f);
 
 /// Reads the rest of `cur` (its line numbers continue) block by block: parse(slot, lines) runs in
 /// parallel over each chunk of the block (`lines` walks the chunk with the file's line numbers),

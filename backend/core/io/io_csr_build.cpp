@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
-#include <system_error>
 #include <thread>
 #include <type_traits>
 
@@ -145,16 +144,11 @@ Matrix build_csr(Triplets<T>& t, Dup dup, Type type, const std::string& name, st
     }
   };
   {
-    std::vector<std::thread> workers;
-    for (std::size_t r = 1; r < ranges; ++r) {
-      try {
-        workers.emplace_back(run_range, r);
-      } catch (const std::system_error&) {  // no thread to be had: this one does it
-        run_range(r);
-      }
-    }
+    std::vector<std::thread> workers(ranges);
+    for (std::size_t r = 1; r < ranges; ++r) start_or_run(workers[r], [&, r] { run_range(r); });
     if (ranges) run_range(0);
-    for (std::thread& w : workers) w.join();
+    for (std::thread& w : workers)
+      if (w.joinable()) w.join();
   }
   for (const Range& r : part)
     if (r.error) std::rethrow_exception(r.error);
