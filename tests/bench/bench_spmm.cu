@@ -515,7 +515,8 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
   }  // g_knobs
   record("single", cfg, "kernel_subwarp_rows", a.nnz(), n,
          [&] { spmm_csr_launch<PlusTimes>(p, vec, nullptr, false); });
-  // spmm_subwarp's nnz-split kernel as the library launches it (evict-first C) and, with
+  // spmm_subwarp's nnz-split kernel at the library's run length (evict-first C) without the
+  // options the library sets since s9 (_overlap_runrows below is the library's launch) and, with
   // --sweep, its knobs.
   const SubwarpShape ns = nnzsplit_shape(n, vw);
   const int L = nnzsplit_run_length(a.nnz(), ns, sms);
@@ -806,8 +807,8 @@ int main(int argc, char** argv) {
                "`ringblas_api_last` the same timed again after the cuSPARSE rows; `ringblas_api_<variant>`: "
                "the variant forced; `kernel_*`: the launcher alone (`rowsplit_L<n>`: rows over n nonzeros "
                "shared by the block, the library's other knobs; the other `rowsplit_` rows change one knob; "
-               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel as the "
-               "library launches it, with `_stream` the same on a stream of its own, `_overlap` as "
+               "`_scalar`: no 16-byte vectors; `nnzsplit_L<n>`: the nnz-split kernel at the "
+               "library's run length, without its s9 options (no dependent launch, run rows searched), with `_stream` the same on a stream of its own, `_overlap` as "
                "its row pass's dependent launch, `_runrows` its runs' rows from the row pass; "
                "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per call "

@@ -77,10 +77,12 @@ struct SpmmPolicy {
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
   static constexpr int nnzsplit_min_blocks = 4;
   /// The nnz-split launch's two knobs that change no code (NnzsplitOptions; bench_spmm rows
-  /// kernel_nnzsplit_L<L>_overlap / _runrows / _overlap_runrows): off until an H100 round
-  /// compares them (s8; what they save is latency, so Cora / PubMed at n_B <= 128 decide).
-  static constexpr bool nnzsplit_overlap = false;
-  static constexpr bool nnzsplit_run_rows = false;
+  /// kernel_nnzsplit_L<L>_overlap / _runrows / _overlap_runrows). On since s9: on an H100 the
+  /// two together were the fastest launch at 11 of the 12 target configs (spmm_single_s9_h100.md:
+  /// PubMed n_B = 64 18.1 -> 15.0 us, 512 65.7 -> 54.4; soc-Epinions1 n_B = 512 290.8 -> 265.0;
+  /// Cora n_B = 64 within noise, 11.6 -> 11.9, overlap alone 10.4).
+  static constexpr bool nnzsplit_overlap = true;
+  static constexpr bool nnzsplit_run_rows = true;
 };
 
 /// How the nnz-split kernel meets its row pass (nnzsplit_rows_kernel, which runs before it):
