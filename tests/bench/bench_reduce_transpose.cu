@@ -18,6 +18,7 @@
 // call is its only one when it takes over 2 s (SuiteSparse on 50M+ entries). About 10 s per
 // input of 50M entries with the cpu, 2 s without (generation included).
 #include <cuda_runtime.h>
+#include <cusparse.h>
 
 #include <algorithm>
 #include <chrono>
@@ -129,6 +130,34 @@ double gpu_ms(const std::function<void()>& fn, int reps) {
   BENCH_CUDA(cudaEventDestroy(a));
   BENCH_CUDA(cudaEventDestroy(b));
   return median(t);
+}
+
+/// The peer of the transpose rows: cuSPARSE's csr2csc (cusparseCsr2cscEx2, ALG1: sorted rows,
+/// the same result as ours) of a device CSR with 32-bit indices and `vt` values, timed like ours
+/// but with its output arrays and work buffer allocated before the timing (ours allocates T in
+/// the call).
+double cusparse_csr2csc_ms(cusparseHandle_t sp, const Matrix& A, cudaDataType vt, int reps) {
+  const int m = int(A.nrows()), n = int(A.ncols()), nnz = int(A.nnz());
+  const std::size_t vsz = vt == CUDA_R_64F ? 8 : 4;
+  void *cp = nullptr, *ri = nullptr, *cv = nullptr, *work = nullptr;
+  BENCH_CUDA(cudaMalloc(&cp, (std::size_t(n) + 1) * 4));
+  BENCH_CUDA(cudaMalloc(&ri, std::size_t(nnz) * 4 + 4));
+  BENCH_CUDA(cudaMalloc(&cv, std::size_t(nnz) * vsz + vsz));
+  std::size_t work_bytes = 0;
+  auto call = [&](void* buffer) {
+    return cusparseCsr2cscEx2(sp, m, n, nnz, A.values().data(), A.row_ptr().as<std::int32_t>(),
+                              A.col_idx().as<std::int32_t>(), cv, static_cast<int*>(cp),
+                              static_cast<int*>(ri), vt, CUSPARSE_ACTION_NUMERIC,
+                              CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer);
+  };
+  BENCH_CUSPARSE(cusparseCsr2cscEx2_bufferSize(
+      sp, m, n, nnz, A.values().data(), A.row_ptr().as<std::int32_t>(),
+      A.col_idx().as<std::int32_t>(), cv, static_cast<int*>(cp), static_cast<int*>(ri), vt,
+      CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &work_bytes));
+  BENCH_CUDA(cudaMalloc(&work, work_bytes + 1));
+  const double ms = gpu_ms([&] { BENCH_CUSPARSE(call(work)); }, reps);
+  for (void* x : {cp, ri, cv, work}) BENCH_CUDA(cudaFree(x));
+  return ms;
 }
 
 /// Median wall milliseconds of fn() over reps runs after one warm-up; the warm-up alone when it
@@ -327,6 +356,12 @@ int main(int argc, char** argv) try {
         add(
             "transpose", path, b_tr,
             [&, m = m] { return gpu_ms([&] { (void)cuda::transpose(D, gpu, m); }, o.reps); }, c_tr);
+      // cuSPARSE needs 32-bit indices; the inputs here have them (the default stream: gpu's).
+      cusparseHandle_t sp = nullptr;
+      BENCH_CUSPARSE(cusparseCreate(&sp));
+      add(
+          "transpose", "cusparse csr2csc", b_tr,
+          [&] { return cusparse_csr2csc_ms(sp, D, CUDA_R_64F, o.reps); }, 0);
       // fp32 values: the transpose carries row and value in the sort's payload (no gathers).
       // Column top-k 8 as select runs it (elementwise/entry.cpp: transpose, row top-k, transpose
       // back), on fp32 like bench_elementwise's col_topk rows; bytes: input and output CSRs.
@@ -350,7 +385,11 @@ int main(int argc, char** argv) try {
                 "col_topk 8 fp32", path, b_in32 + (n + 1) * 4 + double(col_topk(m).nnz()) * 8,
                 [&, m = m] { return gpu_ms([&] { (void)col_topk(m); }, o.reps); }, 0);
         }
+        add(
+            "transpose fp32", "cusparse csr2csc", 2 * b_in32,
+            [&] { return cusparse_csr2csc_ms(sp, D32, CUDA_R_32F, o.reps); }, 0);
       }
+      BENCH_CUSPARSE(cusparseDestroy(sp));
       Matrix Cd = Matrix(H.ncols(), H.nrows(), Type::fp64).to(Location::device, gpu);
       add(
           "transpose", "api", b_tr,

@@ -14,7 +14,7 @@
 # program's own tables: the profiled call is untimed, the rest run under ncu's interception),
 # steps.tsv (step, exit status, seconds).
 # Usage: RES=/tmp/profile_targets bash tests/bench/profile_targets.sh [STEP...]
-#   steps (default all, in this order): elementwise transpose spmm spmm_cusparse maxk spgemm spdnn
+#   steps (default all, in this order): elementwise transpose reduce spmm spmm_cusparse maxk spgemm spdnn
 #   PT_CALL_S (default 370): the whole call's limit; every step's own limit is cut to what is left.
 #   For stall reasons and source hot spots of spgemm_hash, tests/bench/profile_spgemm.sh.
 set -uo pipefail
@@ -69,9 +69,16 @@ step elementwise 120 all "" "$bin/bench_elementwise" --inputs d=96 --cpu 0 --rep
   --json "$res/elementwise.json" --md "$res/elementwise.md"
 # The transpose under each TransposeMethod (fp64, what reduce cols and transpose run) and column
 # top-k 8 on fp32 as select runs it, on the same 100M-entry shape (uniform rows of 96).
-step transpose 90 "| transpose [kernel,| col_topk" "" "$bin/bench_reduce_transpose" \
-  --sizes 100 --kinds d96 --cpu 0 --reps 3 --ops "transpose [kernel,col_topk" \
+step transpose 90 "| transpose [kernel,| transpose [cusparse,| col_topk" "" "$bin/bench_reduce_transpose" \
+  --sizes 100 --kinds d96 --cpu 0 --reps 3 --ops "transpose [kernel,transpose [cusparse,col_topk" \
   --json "$res/transpose.json" --md "$res/transpose.md"
+# Issue 9's reduce target (>= 80% of copy): rows (kernel and the public call, whose write-back
+# and size read are the difference) and columns by monoid atomics, on 100M entries of uniform
+# rows and of power-law columns (hot columns for the atomics).
+step reduce 90 "| reduce" "" "$bin/bench_reduce_transpose" \
+  --sizes 100 --kinds d96,powerlaw --cpu 0 --reps 3 \
+  --ops "reduce rows plus [kernel],reduce rows plus [api],reduce cols plus [kernel atomic],reduce cols plus [api]" \
+  --json "$res/reduce.json" --md "$res/reduce.md"
 # Issue 9: the Tox21 batch of 10,000 graphs at n_B=64 (target 50% of copy bandwidth), and issue
 # 14's single SpMM on soc-Epinions1 and PubMed at n_B=64, ours (automatic and each variant); then
 # cuSPARSE's algorithms on the same in a step of their own: ncu failing on one cuSPARSE kernel
