@@ -1,18 +1,19 @@
 // GPU tests of the one-pass element-wise merge (backend/cuda/elementwise/merge.cu,
-// MergeKernel::onepass, selected by RINGBLAS_EWISE_MERGE=onepass until a GPU round makes it the
-// default): ewise_add and ewise_mult on matrices, forced onto the cuda variant `elementwise` and
-// run on Backend::verify, which compares every entry with the cpu executor (SuiteSparse).
-// Shapes aim at the kernel's seams: empty matrices and rows, 1x1, one dense row longer than a
-// group stages (walked in global memory), rows of very different lengths, both group widths
-// (8 lanes and a warp per row), and thousands of tiles (the decoupled look-back across blocks);
-// every operator (positional ones see the row), the 5 value types, 32/64-bit indices, masks,
-// accumulators, replace and transposes (T is formed the same way under all of them).
+// MergeKernel::onepass and onepass_runs, selected by RINGBLAS_EWISE_MERGE until a GPU round makes
+// one the default): ewise_add and ewise_mult on matrices, forced onto the cuda variant
+// `elementwise` and run on Backend::verify, which compares every entry with the cpu executor
+// (SuiteSparse). Shapes aim at the kernel's seams: empty matrices and rows, 1x1, one dense row
+// longer than a group stages (walked in global memory), rows of very different lengths, both group
+// widths (8 lanes and a warp per row), and thousands of tiles (the decoupled look-back across
+// blocks); every operator (positional ones see the row), the 5 value types, 32/64-bit indices,
+// masks, accumulators, replace and transposes (T is formed the same way under all of them).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "ringblas/ringblas.hpp"
 #include "support/gpu_fixture.hpp"
@@ -22,21 +23,15 @@
 namespace ringblas::test {
 namespace {
 
-constexpr BinaryOpCode ops[] = {
-    BinaryOpCode::first,  BinaryOpCode::second, BinaryOpCode::pair,    BinaryOpCode::plus,
-    BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
-    BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
-    BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
 constexpr BinaryOpCode accums[] = {BinaryOpCode::plus, BinaryOpCode::min, BinaryOpCode::second,
                                    BinaryOpCode::times};
 
-/// Every test runs with the one-pass merge selected, and restores the default after.
+/// The one-pass kernels (RINGBLAS_EWISE_MERGE values): writes in coalesced rounds, in runs.
+constexpr const char* kernels[] = {"onepass", "onepass_runs"};
+
+/// Tests select the kernels themselves; the default is restored after each.
 class EwiseOnePass : public PoisonedPoolTest<std::size_t(256) << 20> {
  protected:
-  void SetUp() override {
-    PoisonedPoolTest::SetUp();
-    setenv("RINGBLAS_EWISE_MERGE", "onepass", 1);
-  }
   void TearDown() override {
     unsetenv("RINGBLAS_EWISE_MERGE");
     PoisonedPoolTest::TearDown();
@@ -47,7 +42,8 @@ Type type_at(int k) { return all_types[((k % 5) + 5) % 5]; }
 IndexType index_at(int k) { return k % 2 ? IndexType::i32 : IndexType::i64; }
 
 /// C<M> = C accum (A op B) by ewise_add (`add`) or ewise_mult on Backend::verify, the mask mode,
-/// accumulator and replace flag taken from `seed`; "" when the cuda result equals the cpu's.
+/// accumulator and replace flag taken from `seed`, once per one-pass kernel; "" when every cuda
+/// result equals the cpu's.
 std::string verify_case(bool add, BinaryOpCode op, const Matrix& A, const Matrix& B, Index m,
                         Index n, int seed, bool ta = false, bool tb = false) {
   const MaskMode mm = all_mask_modes[seed % 5];
@@ -56,18 +52,24 @@ std::string verify_case(bool add, BinaryOpCode op, const Matrix& A, const Matrix
   const Accum acc = seed % 3 ? Accum(accums[seed % 4]) : no_accum;
   Descriptor d = make_desc(mm, seed % 4 == 0, ta, tb);
   d.variant = Variant::elementwise;
-  Matrix C = random_matrix(m, n, 0.2, type_at(seed + 4), seed + 5);
-  Context ctx(Backend::verify);
-  try {
-    if (add)
-      ewise_add(C, mp, acc, op, A, B, d, ctx);
-    else
-      ewise_mult(C, mp, acc, op, A, B, d, ctx);
-  } catch (const Error& e) {
-    return std::string(add ? "ewise_add " : "ewise_mult ") + std::string(binary_op_name(op)) + " " +
-           describe(mm, acc, d) + ": " + e.what();
+  const Matrix C0 = random_matrix(m, n, 0.2, type_at(seed + 4), seed + 5);
+  std::string errors;
+  for (const char* kernel : kernels) {
+    setenv("RINGBLAS_EWISE_MERGE", kernel, 1);
+    Matrix C = C0;
+    Context ctx(Backend::verify);
+    try {
+      if (add)
+        ewise_add(C, mp, acc, op, A, B, d, ctx);
+      else
+        ewise_mult(C, mp, acc, op, A, B, d, ctx);
+    } catch (const Error& e) {
+      errors += std::string(kernel) + ": " + (add ? "ewise_add " : "ewise_mult ") +
+                std::string(binary_op_name(op)) + " " + describe(mm, acc, d) + ": " + e.what() +
+                "\n";
+    }
   }
-  return "";
+  return errors;
 }
 
 // Every operator x value type x index width, masks / accumulators / replace / transposes cycled,
@@ -76,7 +78,7 @@ TEST_F(EwiseOnePass, EveryOperatorTypeIndexWidthShortRows) {
   const Index m = 45, n = 37;
   int seed = 0;
   for (bool add : {true, false})
-    for (BinaryOpCode op : ops)
+    for (BinaryOpCode op : all_binary_ops)
       for (int t = 0; t < 5; ++t) {
         ++seed;
         const bool ta = seed % 2, tb = (seed / 2) % 2;
@@ -165,12 +167,19 @@ TEST_F(EwiseOnePass, ManyTilesLookBack) {
   }
 }
 
-// The switch engages (the trace names the one-pass merge), and without it the default stays.
+// The switch engages (the trace names the one-pass kernel), and without it the default stays.
 TEST_F(EwiseOnePass, TraceNamesTheKernel) {
   const Matrix A = random_matrix(50, 50, 0.3, Type::fp32, 9);
   const Matrix B = random_matrix(50, 50, 0.3, Type::fp32, 10);
-  for (bool onepass : {true, false}) {
-    if (!onepass) unsetenv("RINGBLAS_EWISE_MERGE");
+  const std::pair<const char*, const char*> cases[] = {
+      {"onepass", "(one pass, look-back)"},
+      {"onepass_runs", "(one pass, look-back, runs)"},
+      {nullptr, "(one pass"}};
+  for (const auto& [kernel, name] : cases) {
+    if (kernel)
+      setenv("RINGBLAS_EWISE_MERGE", kernel, 1);
+    else
+      unsetenv("RINGBLAS_EWISE_MERGE");
     std::ostringstream trace;
     Context ctx(Backend::cuda);
     ctx.trace = true;
@@ -178,8 +187,7 @@ TEST_F(EwiseOnePass, TraceNamesTheKernel) {
     Matrix C(50, 50, Type::fp32);
     ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, A.to(Location::device, ctx),
               B.to(Location::device, ctx), {}, ctx);
-    EXPECT_EQ(trace.str().find("(one pass, look-back)") != std::string::npos, onepass)
-        << trace.str();
+    EXPECT_EQ(trace.str().find(name) != std::string::npos, kernel != nullptr) << trace.str();
   }
 }
 
