@@ -10,7 +10,7 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
-//        [--merge count_fill,onepass]
+//        [--merge count_fill,onepass,onepass_runs]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
@@ -18,9 +18,9 @@
 // (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
 // by A; rows named "op [variant]", the cpu run only with `automatic`); --merge runs ewise_add and
 // ewise_mult once per listed merge kernel (`count_fill`, the default: count, scan, fill;
-// `onepass`: merge and write in one kernel with a decoupled look-back; selected through
-// RINGBLAS_EWISE_MERGE, rows named "op [onepass]", the cpu run only with count_fill, which is
-// listed first). A full run takes several
+// `onepass` / `onepass_runs`: merge and write in one kernel with a decoupled look-back, writing
+// in coalesced rounds / a contiguous run per lane; selected through RINGBLAS_EWISE_MERGE, rows
+// named "op [onepass]", the cpu run only with count_fill). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
@@ -370,16 +370,16 @@ int main(int argc, char** argv) {
         for (const std::string& merge : merges) {
           const Variant v = parse_variant(vname);
           if (v == Variant::row_filter && !c.row_filter) continue;
-          const bool onepass = merge == "onepass";
-          if (onepass)
-            setenv("RINGBLAS_EWISE_MERGE", "onepass", 1);
+          const bool other = merge != "count_fill";
+          if (other)
+            setenv("RINGBLAS_EWISE_MERGE", merge.c_str(), 1);
           else
             unsetenv("RINGBLAS_EWISE_MERGE");
           Options oo = o;
-          oo.cpu = o.cpu && !onepass;
+          oo.cpu = o.cpu && !other;
           const std::string name =
               (v == Variant::automatic ? c.name : c.name + " [" + vname + "]") +
-              (onepass ? " [onepass]" : "");
+              (other ? " [" + merge + "]" : "");
           rows.push_back(run(oo, name, in.name, args, c.f, v));
           unsetenv("RINGBLAS_EWISE_MERGE");
           const Row& r = rows.back();
