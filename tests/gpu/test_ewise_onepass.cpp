@@ -103,21 +103,21 @@ TEST_F(EwiseOnePass, ShapesAndRowLengths) {
     Pattern pa;
   };
   const Shape shapes[] = {
-      {0, 0, 0.5, 0.5, Pattern::random},             // no rows
-      {0, 9, 0.5, 0.5, Pattern::random},             // no rows, some columns
-      {7, 0, 0.5, 0.5, Pattern::random},             // rows, no columns
-      {1, 1, 1.0, 1.0, Pattern::full},               // 1x1, both entries
-      {1, 1, 1.0, 0.0, Pattern::full},               // 1x1, A only
-      {1, 1, 0.0, 1.0, Pattern::empty},              // 1x1, B only
-      {40, 30, 0.0, 0.0, Pattern::empty},            // nothing anywhere
-      {40, 30, 0.3, 0.0, Pattern::random},           // B empty (intersection empty, union = A)
-      {1, 3000, 0.5, 0.3, Pattern::random},          // one row past a warp's staging (global walk)
-      {70, 2000, 0.002, 0.002, Pattern::dense_row},  // 8 lanes; a 2000-entry row in the middle
-      {300, 600, 0.1, 0.1, Pattern::dense_row},      // a warp per row; the dense row unstaged
-      {300, 40, 0.3, 0.6, Pattern::empty_rows},      // every other row of A empty
-      {257, 257, 0.02, 0.5, Pattern::diagonal},      // A diagonal, B dense-ish
-      {129, 64, 1.0, 1.0, Pattern::full},            // one pattern (nnz(T) = nnz(A) = nnz(B))
-      {100, 800, 0.2, 0.01, Pattern::random},        // rows of A far longer than B's
+      {0, 0, 0.5, 0.5, Pattern::random},              // no rows
+      {0, 9, 0.5, 0.5, Pattern::random},              // no rows, some columns
+      {7, 0, 0.5, 0.5, Pattern::random},              // rows, no columns
+      {1, 1, 1.0, 1.0, Pattern::full},                // 1x1, both entries
+      {1, 1, 1.0, 0.0, Pattern::full},                // 1x1, A only
+      {1, 1, 0.0, 1.0, Pattern::empty},               // 1x1, B only
+      {40, 30, 0.0, 0.0, Pattern::empty},             // nothing anywhere
+      {40, 30, 0.3, 0.0, Pattern::random},            // B empty (intersection empty, union = A)
+      {1, 3000, 0.5, 0.3, Pattern::random},           // one row past a warp's staging (global walk)
+      {200, 2000, 0.001, 0.001, Pattern::dense_row},  // 8 lanes; a 2000-entry row in the middle
+      {300, 600, 0.1, 0.1, Pattern::dense_row},       // a warp per row; the dense row unstaged
+      {300, 40, 0.3, 0.6, Pattern::empty_rows},       // every other row of A empty
+      {257, 257, 0.02, 0.5, Pattern::diagonal},       // A diagonal, B dense-ish
+      {129, 64, 1.0, 1.0, Pattern::full},             // one pattern (nnz(T) = nnz(A) = nnz(B))
+      {100, 800, 0.2, 0.01, Pattern::random},         // rows of A far longer than B's
   };
   int seed = 500;
   for (const Shape& s : shapes)
