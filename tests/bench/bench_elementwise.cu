@@ -10,17 +10,23 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
+//        [--merge count_fill,onepass,onepass_runs]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
 // only one); --variants runs each operation once per listed cuda variant that computes it
 // (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
-// by A; rows named "op [variant]", the cpu run only with `automatic`). A full run takes several
+// by A; rows named "op [variant]", the cpu run only with `automatic`); --merge runs ewise_add and
+// ewise_mult once per listed merge kernel (`count_fill`, the default: count, scan, fill;
+// `onepass` / `onepass_runs`: merge and write in one kernel with a decoupled look-back, writing
+// in coalesced rounds / a contiguous run per lane; selected through RINGBLAS_EWISE_MERGE, rows
+// named "op [onepass]", the cpu run only with count_fill). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +48,7 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs, variants = {"automatic"};
+  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -227,6 +233,8 @@ int main(int argc, char** argv) {
       o.cpu = v != "0";
     else if (k == "--variants")
       o.variants = split_list(v);
+    else if (k == "--merge")
+      o.merges = split_list(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -283,6 +291,7 @@ int main(int argc, char** argv) {
     int arity;
     Op f;
     bool row_filter = false;  ///< variant row_filter computes it
+    bool merge = false;       ///< ewise_add / ewise_mult: one row per --merge kernel
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
@@ -290,13 +299,15 @@ int main(int argc, char** argv) {
          Matrix C = out_like(*in[0]);
          ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], d, c);
          return C;
-       }},
+       },
+       false, true},
       {"ewise_mult times", 2,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
          return C;
-       }},
+       },
+       false, true},
       {"apply abs", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
@@ -353,18 +364,31 @@ int main(int argc, char** argv) {
       if (!selected(o.ops, c.name)) continue;
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
-      for (const std::string& vname : o.variants) {
-        const Variant v = parse_variant(vname);
-        if (v == Variant::row_filter && !c.row_filter) continue;
-        const std::string name = v == Variant::automatic ? c.name : c.name + " [" + vname + "]";
-        rows.push_back(run(o, name, in.name, args, c.f, v));
-        const Row& r = rows.back();
-        const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
-        std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs
-                  << " GB/s (" << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms << " ms"
-                  << (r.error.empty() ? "" : " | " + r.error) << "\n"
-                  << std::flush;
-      }
+      const std::vector<std::string> merges =
+          c.merge ? o.merges : std::vector<std::string>{"count_fill"};
+      for (const std::string& vname : o.variants)
+        for (const std::string& merge : merges) {
+          const Variant v = parse_variant(vname);
+          if (v == Variant::row_filter && !c.row_filter) continue;
+          const bool other = merge != "count_fill";
+          if (other)
+            setenv("RINGBLAS_EWISE_MERGE", merge.c_str(), 1);
+          else
+            unsetenv("RINGBLAS_EWISE_MERGE");
+          Options oo = o;
+          oo.cpu = o.cpu && !other;
+          const std::string name =
+              (v == Variant::automatic ? c.name : c.name + " [" + vname + "]") +
+              (other ? " [" + merge + "]" : "");
+          rows.push_back(run(oo, name, in.name, args, c.f, v));
+          unsetenv("RINGBLAS_EWISE_MERGE");
+          const Row& r = rows.back();
+          const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
+          std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs
+                    << " GB/s (" << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms
+                    << " ms" << (r.error.empty() ? "" : " | " + r.error) << "\n"
+                    << std::flush;
+        }
     }
   // kronecker: a generated X (x) a full k x k block (nnz(X) * k^2 entries).
   if (selected(o.ops, "kronecker times")) {

@@ -29,11 +29,6 @@
 namespace ringblas::test {
 namespace {
 
-constexpr BinaryOpCode all_binary_ops[] = {
-    BinaryOpCode::first,  BinaryOpCode::second, BinaryOpCode::pair,    BinaryOpCode::plus,
-    BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
-    BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
-    BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
 constexpr UnaryOpCode all_unary_ops[] = {
     UnaryOpCode::identity, UnaryOpCode::ainv, UnaryOpCode::minv,
     UnaryOpCode::abs,      UnaryOpCode::lnot, UnaryOpCode::one,

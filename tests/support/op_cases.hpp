@@ -78,6 +78,12 @@ inline BinaryOpCode monoid_op(MonoidCode m) {
 
 inline constexpr Type all_types[] = {Type::boolean, Type::int32, Type::int64, Type::fp32,
                                      Type::fp64};
+/// Every binary operator (the element-wise tests run each).
+inline constexpr BinaryOpCode all_binary_ops[] = {
+    BinaryOpCode::first,  BinaryOpCode::second, BinaryOpCode::pair,    BinaryOpCode::plus,
+    BinaryOpCode::minus,  BinaryOpCode::times,  BinaryOpCode::div,     BinaryOpCode::min,
+    BinaryOpCode::max,    BinaryOpCode::lor,    BinaryOpCode::land,    BinaryOpCode::lxor,
+    BinaryOpCode::firsti, BinaryOpCode::firstj, BinaryOpCode::secondi, BinaryOpCode::secondj};
 
 /// Types at which a catalog semiring is tested: positional ones at int32/int64, the logical ones
 /// (lor_land, land_lor, lxor_land) at bool and two numeric types, the rest at every type.

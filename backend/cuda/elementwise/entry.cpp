@@ -82,10 +82,14 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
-  Matrix T = elementwise::merge(a, b, op, how, ctx);
+  const elementwise::MergeKernel kernel = elementwise::merge_kernel_from_env();
+  Matrix T = elementwise::merge(a, b, op, how, ctx, kernel);
   finish(name,
          std::string(how == Merge::union_of ? "union" : "intersection") + " by " +
-             std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())),
+             std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())) +
+             (kernel == elementwise::MergeKernel::onepass        ? " (one pass, look-back)"
+              : kernel == elementwise::MergeKernel::onepass_runs ? " (one pass, look-back, runs)"
+                                                                 : ""),
          C, M, accum, d, std::move(T), ctx);
 }
 

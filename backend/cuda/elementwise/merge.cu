@@ -13,16 +13,24 @@
 // When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
 // entry-by-entry pass instead (columns copied, values combined).
 //
+// onepass (MergeKernel, RINGBLAS_EWISE_MERGE; not the default until timed): one kernel merges
+// and writes, each tile of rows finding its offset in T by decoupled look-back, T allocated for
+// its upper bound (k_merge_onepass, merge_onepass_typed).
+//
 // kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
 //
 // Shared memory: 2 * Policy::merge_stage_per_lane * Policy::block indices per block (16 KiB for
 // 32-bit indices). Output rows are sorted with no duplicates because the inputs' rows are.
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/group_select.cuh"
+#include "backend/cuda/common/host_read.hpp"
+#include "backend/cuda/common/tile_lookback.cuh"
 #include "backend/cuda/elementwise/agent.cuh"
 #include "backend/cuda/elementwise/elementwise.hpp"
 #include "backend/cuda/elementwise/launch.cuh"
@@ -49,6 +57,47 @@ __device__ __forceinline__ I place_in(const I* row, I n, I j, bool& found) {
   const I u = lower_bound_in(row, I(0), n, j);
   found = u < n && row[u] == j;
   return u;
+}
+
+/// Merge path (Green et al., ICS 2012) over sorted rows ra[0, na) and rb[0, nb), A first on
+/// ties: the i with ra[0, i) and rb[0, d - i) the first d entries of the merged sequence, given
+/// lo <= i <= hi (within max(0, d - nb) .. min(d, na)).
+template <class I>
+__device__ __forceinline__ I merge_path_split_in(const I* ra, const I* rb, I d, I lo, I hi) {
+  while (lo < hi) {
+    const I mid = lo + (hi - lo) / 2;
+    if (ra[mid] <= rb[d - 1 - mid])
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+template <class I>
+__device__ __forceinline__ I merge_path_split(const I* ra, I na, const I* rb, I nb, I d) {
+  return merge_path_split_in(ra, rb, d, d > nb ? d - nb : I(0), d < na ? d : na);
+}
+
+/// Steps d0 .. d1 - 1 of the merged sequence from its split i (merge_path_split(.., d0)), each
+/// column read once: visit(i, j, from_a, pair, column) takes ra[i] (from_a) or rb[j]; `pair`:
+/// the other row has the column too (for an A entry rb[j]; for a B entry ra[i - 1], the A entry
+/// taken just before it, since ties take A first).
+template <class I, class Visit>
+__device__ __forceinline__ void merge_path_walk(const I* ra, I na, const I* rb, I nb, I i, I d0,
+                                                I d1, Visit&& visit) {
+  constexpr I end = I(~std::make_unsigned_t<I>(0) >> 1);  // above every column
+  I j = d0 - i;
+  I x = i < na ? ra[i] : end, y = j < nb ? rb[j] : end, prev = i > 0 ? ra[i - 1] : I(-1);
+  for (I d = d0; d < d1; ++d) {
+    if (x <= y) {
+      visit(i, j, true, x == y, x);
+      prev = x;
+      x = ++i < na ? ra[i] : end;
+    } else {
+      visit(i, j, false, prev == y, y);
+      y = ++j < nb ? rb[j] : end;
+    }
+  }
 }
 
 /// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
@@ -89,31 +138,16 @@ __global__ void __launch_bounds__(Policy::block)
     rb = sb;
   }
   if constexpr (!Fill) {
-    // The count needs only |A ∩ B|: merge path (Green et al., ICS 2012). Lane l takes diagonals
-    // [d0, d1) of the merged sequence (A first on ties), finds where it starts by one binary
-    // search, then walks it, counting an equal pair when it takes the pair's A entry (so a pair
-    // split between two lanes counts once). Long rows cost a search plus len / G steps per lane.
+    // The count needs only |A ∩ B|: merge path, lane l taking diagonals [d0, d1), counting an
+    // equal pair when it takes the pair's A entry (so a pair split between two lanes counts once).
+    // Long rows cost a search plus len / G steps per lane.
     const I total = na + nb, per = (total + I(G) - 1) / I(G);
     const I d0 = I(lane) * per < total ? I(lane) * per : total;
     const I d1 = d0 + per < total ? d0 + per : total;
-    I lo = d0 > nb ? d0 - nb : I(0), hi = d0 < na ? d0 : na;
-    while (lo < hi) {
-      const I mid = lo + (hi - lo) / 2;
-      if (ra[mid] <= rb[d0 - 1 - mid])
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    I i = lo, j = d0 - lo;
+    const I i0 = merge_path_split(ra, na, rb, nb, d0);
     unsigned found = 0;
-    for (I d = d0; d < d1; ++d) {
-      if (i < na && (j >= nb || ra[i] <= rb[j])) {
-        found += j < nb && ra[i] == rb[j] ? 1u : 0u;
-        ++i;
-      } else {
-        ++j;
-      }
-    }
+    merge_path_walk(ra, na, rb, nb, i0, d0, d1,
+                    [&](I, I, bool from_a, bool pair, I) { found += from_a && pair ? 1u : 0u; });
     const I common = I(__reduce_add_sync(gm, found));
     if (lane == 0) out_rp[r] = Union ? na + nb - common : common;
     return;
@@ -193,6 +227,13 @@ __global__ void __launch_bounds__(Policy::block)
   }
 }
 
+/// A warp per row when the rows of A and B hold Policy::merge_warp_min_avg entries together on
+/// average, else groups of 8 lanes.
+bool merge_by_warps(const Matrix& A, const Matrix& B) {
+  const Index n = A.nrows();
+  return n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
+}
+
 template <class V, class I, bool Union>
 Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
@@ -201,11 +242,10 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
   const I *a_rp = A.row_ptr().as<I>(), *a_ci = A.col_idx().as<I>();
   const I *b_rp = B.row_ptr().as<I>(), *b_ci = B.col_idx().as<I>();
   const V *a_v = A.values().as<V>(), *b_v = B.values().as<V>();
-  // A warp per row when rows are long on average (Policy::merge_warp_min_avg); else groups of 8
-  // lanes for the rows they can stage, and a warp for the longer rows of a skewed matrix (a
-  // power-law graph's hubs), in a second launch.
-  const bool warp =
-      n > 0 && double(A.nnz() + B.nnz()) >= double(Policy::merge_warp_min_avg) * double(n);
+  // A warp per row when rows are long on average (merge_by_warps); else groups of 8 lanes for the
+  // rows they can stage, and a warp for the longer rows of a skewed matrix (a power-law graph's
+  // hubs), in a second launch.
+  const bool warp = merge_by_warps(A, B);
   const Index split = warp ? 0 : Index(Policy::merge_stage_per_lane) * 8 + 1;
   const Index all = std::numeric_limits<Index>::max();
   device_array<I> side(2, ctx);  // side[1]: rows the 8-lane groups leave to warps
@@ -245,6 +285,173 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
     RINGBLAS_CHECK_LAUNCH("k_merge_same_pattern", s, ctx.debug_sync);
   } else if (nnz > 0) {
     launch(std::true_type{}, ci.data(), vals.data());
+  }
+  return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
+                              rp.release(), ci.release(), vals.release());
+}
+
+/// One pass: a block is a tile of R = Policy::block / G rows, a group of G lanes per row, and
+/// lane l of a row takes steps [l * per, (l + 1) * per) of the row's merged sequence (per =
+/// ceil((na + nb) / G)): one merge-path search, then a walk counting its outputs. A scan over
+/// the group gives each lane its offset in the row, a scan over the tile each row its offset in
+/// the tile, and the decoupled look-back (common/tile_lookback.cuh) the tile its offset in T.
+/// Then the writes, in one of two orders (which is faster is for a GPU round to say):
+/// - Runs: the lanes walk their steps again, each writing its outputs as one contiguous run
+///   (no search per entry, but a warp's store spans G runs: ~per / 4 partial sectors a lane).
+/// - otherwise, rounds: step d = k * G + lane in round k, its split found by a search of at
+///   most log2(G) + 1 steps (it lies in [i_k, i_k + lane], i_k the A entries of the first k * G
+///   steps), outputs placed by a ballot, so that a warp's stores are consecutive (coalesced).
+/// Everything reads the rows staged in shared memory (rows of up to
+/// Policy::merge_stage_per_lane * G entries; longer rows are read in global memory), so each
+/// column is read once from global memory. The last tile writes out_rp[nrows] = nnz(T).
+template <class V, class I, bool Union, int G, bool Runs>
+__global__ void __launch_bounds__(Policy::block)
+    k_merge_onepass(Index nrows, BinaryOpCode op, typename TileLookback<I>::State tiles,
+                    const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
+                    const V* b_v, I* out_rp, I* o_ci, V* o_v) {
+  constexpr int R = Policy::block / G;
+  static_assert(R <= 32, "the tile's rows are scanned by one warp");
+  constexpr int cap = Policy::merge_stage_per_lane * G;
+  __shared__ I stage[R][2][cap];
+  __shared__ I row_off[R];  // the rows' output counts, then their offsets in T
+  __shared__ typename TileLookback<I>::TempStorage lookback;
+  const int g = int(threadIdx.x) / G;
+  const unsigned lane = threadIdx.x % G, gm = group_mask<G>();
+  const Index r = Index(blockIdx.x) * R + g;
+  // Rows past nrows are empty (their lanes still take part in the tile's scan).
+  I a0 = 0, b0 = 0, na = 0, nb = 0;
+  if (r < nrows) {
+    a0 = a_rp[r];
+    b0 = b_rp[r];
+    na = a_rp[r + 1] - a0;
+    nb = b_rp[r + 1] - b0;
+  }
+  const I* ra = a_ci + a0;
+  const I* rb = b_ci + b0;
+  if (na <= I(cap) && nb <= I(cap)) {
+    I* sa = stage[g][0];
+    I* sb = stage[g][1];
+    for (I t = I(lane); t < na; t += I(G)) sa[t] = ra[t];
+    for (I t = I(lane); t < nb; t += I(G)) sb[t] = rb[t];
+    __syncwarp(gm);
+    ra = sa;
+    rb = sb;
+  }
+  const I total = na + nb, per = (total + I(G) - 1) / I(G);
+  const I d0 = I(lane) * per < total ? I(lane) * per : total;
+  const I d1 = d0 + per < total ? d0 + per : total;
+  const I i0 = merge_path_split(ra, na, rb, nb, d0);
+  // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
+  auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
+  I mine = 0;
+  merge_path_walk(ra, na, rb, nb, i0, d0, d1, [&](I, I, bool from_a, bool pair, I) {
+    mine += emits(from_a, pair) ? I(1) : I(0);
+  });
+  I incl = mine;  // inclusive scan over the group's lanes
+  for (int o = 1; o < G; o *= 2) {
+    const I y = __shfl_up_sync(gm, incl, o, G);
+    if (int(lane) >= o) incl += y;
+  }
+  if (lane == G - 1) row_off[g] = incl;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    const I c = threadIdx.x < R ? row_off[threadIdx.x] : I(0);
+    I s = c;  // inclusive scan over the tile's rows
+    for (int o = 1; o < 32; o *= 2) {
+      const I y = __shfl_up_sync(0xffffffffu, s, o);
+      if (int(threadIdx.x) >= o) s += y;
+    }
+    const I aggregate = __shfl_sync(0xffffffffu, s, 31);
+    const I base = tile_exclusive_prefix<I>(tiles, lookback, aggregate);
+    if (threadIdx.x < R) row_off[threadIdx.x] = base + s - c;
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) out_rp[nrows] = base + aggregate;
+  }
+  __syncthreads();
+  if (r >= nrows) return;
+  if (lane == 0) out_rp[r] = row_off[g];
+  auto write = [&](I pos, I i, I j, bool from_a, bool pair, I col) {
+    o_ci[pos] = col;
+    if (from_a)
+      o_v[pos] = pair ? binary_op_at<V>(op, a_v[a0 + i], b_v[b0 + j], r, col, r, col) : a_v[a0 + i];
+    else
+      o_v[pos] = b_v[b0 + j];
+  };
+  if constexpr (Runs) {
+    I pos = row_off[g] + incl - mine;
+    merge_path_walk(ra, na, rb, nb, i0, d0, d1, [&](I i, I j, bool from_a, bool pair, I col) {
+      if (emits(from_a, pair)) write(pos++, i, j, from_a, pair, col);
+    });
+  } else {
+    const unsigned below = lanes_below_me() & gm;
+    I out = row_off[g], ik = 0;  // T's next position and i_k: the same in every lane
+    for (I k0 = 0; k0 < total; k0 += I(G)) {
+      const I d = k0 + I(lane);
+      bool from_a = false, pair = false;
+      I i = 0, j = 0, col = 0;
+      if (d < total) {
+        i = merge_path_split_in(ra, rb, d, d - nb > ik ? d - nb : ik,
+                                ik + I(lane) < na ? ik + I(lane) : na);
+        j = d - i;
+        from_a = i < na && (j >= nb || ra[i] <= rb[j]);
+        col = from_a ? ra[i] : rb[j];
+        pair = from_a ? j < nb && rb[j] == col : i > 0 && ra[i - 1] == col;
+      }
+      const bool e = d < total && emits(from_a, pair);
+      const unsigned em = __ballot_sync(gm, e) & gm;
+      if (e) write(out + I(__popc(em & below)), i, j, from_a, pair, col);
+      out += I(__popc(em));
+      ik += I(__popc(__ballot_sync(gm, d < total && from_a) & gm));
+    }
+  }
+}
+
+template <class V, class I, bool Union, int G, bool Runs>
+void launch_merge_onepass(const Matrix& A, const Matrix& B, BinaryOpCode op, I* rp, I* ci, V* vals,
+                          const Context& ctx) {
+  constexpr int R = Policy::block / G;
+  const Index n = A.nrows();
+  const int ntiles = int((n + R - 1) / R);
+  TileLookback<I> tiles(ntiles, ctx);
+  k_merge_onepass<V, I, Union, G, Runs><<<unsigned(ntiles), Policy::block, 0, stream_of(ctx)>>>(
+      n, op, tiles.state, A.row_ptr().as<I>(), A.col_idx().as<I>(), A.values().as<V>(),
+      B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp, ci, vals);
+  RINGBLAS_CHECK_LAUNCH("k_merge_onepass", stream_of(ctx), ctx.debug_sync);
+}
+
+/// MergeKernel::onepass (Runs: onepass_runs). T is allocated for its upper bound before the merge:
+/// nnz(A) + nnz(B) (union) or min(nnz(A), nnz(B)) (intersection); nnz(T) is read back once at the
+/// end. The buffers are kept at that capacity (as SuiteSparse keeps a matrix's allocation larger
+/// than its entries) while it is at most Policy::merge_onepass_max_slack * nnz(T), which a union
+/// always is (|A ∪ B| >= (|A| + |B|) / 2); an intersection much smaller than its bound is copied
+/// into exact buffers, so that T never holds (or moves to the host) more than that slack.
+template <class V, class I, bool Union, bool Runs>
+Matrix merge_onepass_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
+  const Index n = A.nrows();
+  const Index bound = Union ? A.nnz() + B.nnz() : std::min(A.nnz(), B.nnz());
+  device_array<I> rp(std::size_t(n) + 1, ctx), ci(std::size_t(bound), ctx);
+  device_array<V> vals(std::size_t(bound), ctx);
+  I nnz = 0;
+  if (n == 0) {
+    rp.fill_zero(ctx);
+  } else {
+    if (merge_by_warps(A, B))
+      launch_merge_onepass<V, I, Union, 32, Runs>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
+    else
+      launch_merge_onepass<V, I, Union, 8, Runs>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
+    nnz = read_value(rp.data() + n, ctx);
+  }
+  if (double(bound) > Policy::merge_onepass_max_slack * double(nnz)) {
+    cudaStream_t s = stream_of(ctx);
+    device_array<I> ci_exact(std::size_t(nnz), ctx);
+    device_array<V> vals_exact(std::size_t(nnz), ctx);
+    if (nnz > 0) {
+      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(ci_exact.data(), ci.data(), std::size_t(nnz) * sizeof(I),
+                                        cudaMemcpyDeviceToDevice, s));
+      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(vals_exact.data(), vals.data(),
+                                        std::size_t(nnz) * sizeof(V), cudaMemcpyDeviceToDevice, s));
+    }
+    ci = std::move(ci_exact);
+    vals = std::move(vals_exact);
   }
   return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
                               rp.release(), ci.release(), vals.release());
@@ -313,7 +520,16 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 
 }  // namespace
 
-Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx) {
+MergeKernel merge_kernel_from_env() {
+  const char* env = std::getenv("RINGBLAS_EWISE_MERGE");
+  const std::string v = env ? env : "";
+  return v == "onepass"        ? MergeKernel::onepass
+         : v == "onepass_runs" ? MergeKernel::onepass_runs
+                               : MergeKernel::count_fill;
+}
+
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
+             MergeKernel kernel) {
   require_same(A, B, "cuda elementwise::merge");
   if (A.nrows() != B.nrows() || A.ncols() != B.ncols())
     throw DimensionMismatch("cuda elementwise::merge: operands differ in shape");
@@ -321,8 +537,14 @@ Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const
     return visit_index_type(A.index_type(), [&](auto i) {
       using V = decltype(v);
       using I = decltype(i);
-      return how == Merge::union_of ? merge_typed<V, I, true>(A, B, op, ctx)
-                                    : merge_typed<V, I, false>(A, B, op, ctx);
+      const bool u = how == Merge::union_of;
+      if (kernel == MergeKernel::onepass)
+        return u ? merge_onepass_typed<V, I, true, false>(A, B, op, ctx)
+                 : merge_onepass_typed<V, I, false, false>(A, B, op, ctx);
+      if (kernel == MergeKernel::onepass_runs)
+        return u ? merge_onepass_typed<V, I, true, true>(A, B, op, ctx)
+                 : merge_onepass_typed<V, I, false, true>(A, B, op, ctx);
+      return u ? merge_typed<V, I, true>(A, B, op, ctx) : merge_typed<V, I, false>(A, B, op, ctx);
     });
   });
 }
