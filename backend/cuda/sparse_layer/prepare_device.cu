@@ -3,7 +3,8 @@
 // (tests/gpu/test_sparse_network.cpp compares them), computed for all layers at once:
 //   upload W_k (CSR, inputs x outputs) as it is stored;
 //   transpose to outputs-by-row: all layers as one block-diagonal matrix through the shared
-//     cuda::transpose;
+//     cuda::transpose, or (LayerTranspose::per_layer) each layer by counting, scanning and
+//     scattering in place, its rows sorted by the row-sort pass;
 //   the output order of every layer (one radix sort of (layer, smallest input, output) keys), and
 //     each layer's inputs renamed to their positions in the previous layer's order;
 //   per block of Policy::block outputs: the bitmap of the inputs it touches, their ranks (the
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <memory>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -90,6 +92,58 @@ __global__ void unstack_layers(const I* rp, const I* ci, const float* v, int n, 
   }
 }
 
+/// LayerTranspose::per_layer, pass 1: one warp per input row i of layer k adds each entry to its
+/// output's count (tp[k][c + 1]; tp zeroed) and keeps the count's old value, the entry's slot in
+/// that output's row, in slot[] (indexed like tc).
+__global__ void count_outputs(const Source* src, const Target* tg, int n, int* tp, int* slot) {
+  const int k = blockIdx.y, lane = threadIdx.x % 32;
+  const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (i >= n) return;
+  const Source s = src[k];
+  const long long at = tg[k].entries, p1 = load_index(s.rp, s.wide, i + 1);
+  int* count = tp + (long long)k * (n + 1) + 1;
+  for (long long p = load_index(s.rp, s.wide, i) + lane; p < p1; p += 32)
+    slot[at + p] = atomicAdd(count + load_index(s.ci, s.wide, p), 1);
+}
+
+/// Pass 2: one block per layer turns tp[k][1..n] (counts) into row offsets in place (an inclusive
+/// scan; tp[k][0] stays 0), in chunks of kScanThreads x kScanItems.
+constexpr int kScanThreads = 256, kScanItems = 4;
+__global__ void __launch_bounds__(kScanThreads) scan_outputs(int n, int* tp) {
+  using Scan = cub::BlockScan<int, kScanThreads>;
+  __shared__ typename Scan::TempStorage tmp;
+  int* t = tp + (long long)blockIdx.x * (n + 1) + 1;
+  int carry = 0;
+  for (int base = 0; base < n; base += kScanThreads * kScanItems) {
+    int x[kScanItems];
+    const int first = base + int(threadIdx.x) * kScanItems;
+    for (int q = 0; q < kScanItems; ++q) x[q] = first + q < n ? t[first + q] : 0;
+    int total = 0;
+    Scan(tmp).InclusiveSum(x, x, total);
+    for (int q = 0; q < kScanItems; ++q)
+      if (first + q < n) t[first + q] = x[q] + carry;
+    carry += total;
+    __syncthreads();  // tmp is reused by the next chunk
+  }
+}
+
+/// Pass 3: one warp per input row i of layer k writes each entry (i, c) to output c's row at the
+/// slot pass 1 gave it: tc = i, tv = its value.
+__global__ void scatter_outputs(const Source* src, const Target* tg, const int* slot, int n,
+                                const int* tp, int* tc, float* tv) {
+  const int k = blockIdx.y, lane = threadIdx.x % 32;
+  const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (i >= n) return;
+  const Source s = src[k];
+  const long long at = tg[k].entries, p1 = load_index(s.rp, s.wide, i + 1);
+  const int* t = tp + (long long)k * (n + 1);
+  for (long long p = load_index(s.rp, s.wide, i) + lane; p < p1; p += 32) {
+    const long long q = at + t[load_index(s.ci, s.wide, p)] + slot[at + p];
+    tc[q] = int(i);
+    tv[q] = s.v[p];
+  }
+}
+
 /// c[0..len) ascending, v moved alongside (stable insertion sort: the rows of a DNN layer are
 /// short).
 __device__ void insertion_sort(int* c, float* v, int len) {
@@ -119,26 +173,28 @@ __global__ void sort_rows(const Target* tg, const int* tp, int n, int* tc, float
 /// layer k - 1's output order (rename_inputs) and sorts the row by them (sort_rows) in one pass:
 /// a row of at most 32 entries in registers, a bitonic network on (input, position in the row),
 /// which orders as the stable insertion sort does; a longer row renamed by the warp and sorted by
-/// its first lane (insertion_sort).
+/// its first lane (insertion_sort). Layers from k0: k0 = 0 sorts layer 1's rows too (not renamed),
+/// which LayerTranspose::per_layer leaves in arrival order.
 __global__ void rename_sort_rows_warp(const Target* tg, const int* tp, const int* inverse, int n,
-                                      int* tc, float* tv) {
-  const int k = blockIdx.y + 1, lane = threadIdx.x % 32;
+                                      int k0, int* tc, float* tv) {
+  const int k = blockIdx.y + k0, lane = threadIdx.x % 32;
   const long long j = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (j >= n) return;  // the same for every lane of the warp
   const int* t = tp + (long long)k * (n + 1);
-  const int* inv = inverse + (long long)(k - 1) * n;
+  const int* inv = k > 0 ? inverse + (long long)(k - 1) * n : nullptr;
+  auto renamed = [inv](int c) { return inv ? inv[c] : c; };
   const int len = t[j + 1] - t[j];
   int* c = tc + tg[k].entries + t[j];
   float* v = tv + tg[k].entries + t[j];
   if (len > 32) {
-    for (int q = lane; q < len; q += 32) c[q] = inv[c[q]];
+    for (int q = lane; q < len; q += 32) c[q] = renamed(c[q]);
     __syncwarp();
     if (lane == 0) insertion_sort(c, v, len);
     return;
   }
   // Padding lanes sort last: every input is below 2^30.
   unsigned long long x =
-      (unsigned long long)(lane < len ? unsigned(inv[c[lane]]) : 0xffffffffu) << 32 | lane;
+      (unsigned long long)(lane < len ? unsigned(renamed(c[lane])) : 0xffffffffu) << 32 | lane;
   float val = lane < len ? v[lane] : 0.0f;
   for (int size = 2; size <= 32; size <<= 1)
     for (int stride = size / 2; stride > 0; stride /= 2) {
@@ -157,12 +213,15 @@ __global__ void rename_sort_rows_warp(const Target* tg, const int* tp, const int
   }
 }
 
-/// Sort key of output j of layer k: (layer, smallest input or n when none, j).
+/// Sort key of output j of layer k: (layer, smallest input or n when none, j). The smallest, not
+/// the first: LayerTranspose::per_layer's rows are not sorted yet.
 __global__ void order_keys(const Target* tg, const int* tp, const int* tc, int n, unsigned long long* key, int* id) {
   const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const int* t = tp + (long long)k * (n + 1);
-  const int first = t[j] < t[j + 1] ? tc[tg[k].entries + t[j]] : n;
+  const int* c = tc + tg[k].entries;
+  int first = n;
+  for (int q = t[j]; q < t[j + 1]; ++q) first = min(first, c[q]);
   const long long x = (long long)k * n + j;
   key[x] = ((unsigned long long)k * (unsigned long long)(n + 1) + (unsigned long long)first) * (unsigned long long)n + j;
   id[x] = j;
@@ -368,8 +427,25 @@ RowSort row_sort_from_env() {
   return env && std::string(env) == "insertion" ? RowSort::insertion : RowSort::warp;
 }
 
+PrepareReturn prepare_return_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
+  return env && std::string(env) == "early" ? PrepareReturn::early : PrepareReturn::synced;
+}
+
+void wait_ready(const DeviceWeights& w, void* stream) {
+  if (w.ready)
+    RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream),
+                                          static_cast<cudaEvent_t>(w.ready.get()), 0));
+}
+
+LayerTranspose layer_transpose_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_TRANSPOSE");
+  return env && std::string(env) == "per_layer" ? LayerTranspose::per_layer : LayerTranspose::stack;
+}
+
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
-                                    SparseUpload how, std::size_t* bytes_in, RowSort sort) {
+                                    SparseUpload how, std::size_t* bytes_in, RowSort sort,
+                                    LayerTranspose transpose_by, PrepareReturn ret) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -473,7 +549,8 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tg_d.data(), tg.data(), tg.size() * sizeof(Target), cudaMemcpyHostToDevice, s));
 
   // --- transpose: every layer at once, as the block-diagonal stack (cuda::transpose: a stable
-  // radix sort, so each output row lists its inputs in order) ---
+  // radix sort, so each output row lists its inputs in order), or per layer (rows in arrival
+  // order, sorted below) ---
   const std::size_t ne = std::size_t(std::max<long long>(entries, 1));
   const Index stacked_rows = Index(nl) * n;
   device_array<int> tp(std::size_t(nl) * std::size_t(n + 1), ctx);
@@ -503,10 +580,24 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
     phase("unstacked");
   };
-  if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31))
+  const bool rows_sorted = transpose_by == LayerTranspose::stack;
+  if (!rows_sorted) {
+    // `rank` holds each entry's slot until analyse_blocks overwrites it with the entry's rank.
+    const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl));
+    tp.fill_zero(ctx);
+    count_outputs<<<warps, 256, 0, s>>>(src_d.data(), tg_d.data(), n, tp.data(), rank.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer count_outputs", s, ctx.debug_sync);
+    scan_outputs<<<unsigned(nl), kScanThreads, 0, s>>>(n, tp.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer scan_outputs", s, ctx.debug_sync);
+    scatter_outputs<<<warps, 256, 0, s>>>(src_d.data(), tg_d.data(), rank.data(), n, tp.data(),
+                                          tc.data(), tv.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer scatter_outputs", s, ctx.debug_sync);
+    phase("layers transposed (per layer: counted, scanned, scattered)");
+  } else if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31)) {
     stack_and_transpose(std::int32_t{});
-  else
+  } else {
     stack_and_transpose(std::int64_t{});
+  }
 
   // --- output orders, and the inputs renamed to the previous layer's positions ---
   const std::size_t cells = std::size_t(nl) * std::size_t(n);
@@ -528,21 +619,26 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
                                                       order, cells, 0, bits, s));
     phase("output orders sorted (" + std::to_string(bits) + "-bit keys)");
   }
-  if (nl > 1) {
-    device_array<int> inverse(cells, ctx);
-    invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
-    RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
+  if (nl > 1 || !rows_sorted) {
+    device_array<int> inverse(nl > 1 ? cells : 1, ctx);
+    if (nl > 1) {
+      invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
+      RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
+    }
     if (sort == RowSort::warp) {
-      const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - 1));
-      rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n,
+      const int k0 = rows_sorted ? 1 : 0;  // layer 1's rows need no renaming, only sorting
+      const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - k0));
+      rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, k0,
                                                   tc.data(), tv.data());
       RINGBLAS_CHECK_LAUNCH("sparse_layer rename_sort_rows_warp", s, ctx.debug_sync);
       phase("inputs renamed and rows sorted (one warp per row)");
     } else {
-      const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
-      rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
-      RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
-      phase("inputs renamed");
+      if (nl > 1) {
+        const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
+        rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
+        RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
+        phase("inputs renamed");
+      }
       sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
       RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
       phase("rows sorted (one thread per row)");
@@ -639,9 +735,31 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
       tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words, bitmap.data(),
       prefix.data(), out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer fill_blocks", s, ctx.debug_sync);
-  // The scratch arrays are freed when this returns: the pool reuses memory in stream order, and
-  // the host vectors copied from above must outlive their asynchronous copies.
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  // The scratch arrays are freed when this returns, on the legacy stream (the pool reuses memory
+  // in stream order), and the host vectors copied from above must outlive their asynchronous
+  // copies: synced waits for everything; early makes the legacy stream wait for the fill and keeps
+  // the host vectors with the event.
+  if (ret == PrepareReturn::synced) {
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  } else {
+    struct Ready {
+      cudaEvent_t event = nullptr;
+      std::vector<Target> tg;
+      std::vector<unsigned> headers;
+      std::vector<unsigned long long> segments;
+      ~Ready() {
+        if (event) cudaEventDestroy(event);
+      }
+    };
+    auto ready = std::make_shared<Ready>();
+    ready->tg = std::move(tg);  // a moved vector keeps its storage: the copies' sources stay put
+    ready->headers = std::move(headers);
+    ready->segments = std::move(segments);
+    RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&ready->event, cudaEventDisableTiming));
+    RINGBLAS_CUDA_TRY(cudaEventRecord(ready->event, s));
+    if (s != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, ready->event, 0));
+    out.ready = std::shared_ptr<void>(ready, static_cast<void*>(ready->event));
+  }
   phase("blobs filled");
   return out;
 }
