@@ -77,21 +77,31 @@ class SparseNetworkGpu : public test::GpuTest {
 };
 
 #if defined(RINGBLAS_HAS_CUDA)
+namespace sl = ringblas::cuda::sparse_layer;
+
+/// Preparation paths with every field given (not from the environment): session 7's by default.
+sl::PrepareOptions paths(sl::RowSort sort = sl::RowSort::insertion,
+                         sl::LayerTranspose transpose = sl::LayerTranspose::stack,
+                         sl::PrepareReturn ret = sl::PrepareReturn::synced,
+                         sl::BlobFill fill = sl::BlobFill::replay) {
+  sl::PrepareOptions o;
+  o.sort = sort;
+  o.transpose = transpose;
+  o.ret = ret;
+  o.fill = fill;
+  return o;
+}
+
 /// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
-void expect_device_blobs_equal_host(
-    const std::vector<Matrix>& weights, const std::string& what,
-    SparseUpload how = SparseUpload::csr,
-    cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion,
-    cuda::sparse_layer::LayerTranspose transpose = cuda::sparse_layer::LayerTranspose::stack,
-    cuda::sparse_layer::PrepareReturn ret = cuda::sparse_layer::PrepareReturn::synced) {
-  namespace sl = ringblas::cuda::sparse_layer;
+void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what,
+                                    SparseUpload how = SparseUpload::csr,
+                                    const sl::PrepareOptions& opt = paths()) {
   Context gpu(Backend::cuda);
   const sl::PreparedChain chain = sl::prepare_chain(weights);
   const std::vector<sl::PreparedLayer>& want = chain.layers;
   // Copied back with cudaMemcpy (the legacy stream): early's blobs are complete there.
-  const sl::DeviceWeights got =
-      sl::prepare_layers_device(weights, gpu, how, nullptr, sort, transpose, ret);
-  EXPECT_EQ(got.ready != nullptr, ret == sl::PrepareReturn::early) << what;
+  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how, nullptr, opt);
+  EXPECT_EQ(got.ready != nullptr, opt.ret == sl::PrepareReturn::early) << what;
   ASSERT_EQ(got.layout.size(), want.size()) << what;
   std::vector<std::uint32_t> blob(got.words);
   if (got.words)
@@ -120,16 +130,14 @@ void expect_device_blobs_equal_host(
 
 /// The blobs of every weight set below equal the host's, with the weights uploaded `how`, the
 /// transposed rows sorted by `sort` (the uneven sets have rows of more and fewer than 32 entries)
-/// and the layers transposed by `transpose`, returning `ret`.
-void expect_device_preparation_equals_host(
-    SparseUpload how, cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion,
-    cuda::sparse_layer::LayerTranspose transpose = cuda::sparse_layer::LayerTranspose::stack,
-    cuda::sparse_layer::PrepareReturn ret = cuda::sparse_layer::PrepareReturn::synced) {
+/// and the other paths as `opt` says.
+void expect_device_preparation_equals_host(SparseUpload how,
+                                           const sl::PrepareOptions& opt = paths()) {
   Context gpu(Backend::cuda);
   SparseNetworkGpu::poison(std::size_t(256) << 20, gpu);
   test::Rng rng(17);
   auto expect = [&](const std::vector<Matrix>& weights, const std::string& what) {
-    expect_device_blobs_equal_host(weights, what, how, sort, transpose, ret);
+    expect_device_blobs_equal_host(weights, what, how, opt);
   };
   // 3000 neurons: a partial last block, output 7 spreads its block over two stages.
   expect(uneven_weights(rng, 3000, 3, 24), "uneven 3000");
@@ -162,18 +170,18 @@ TEST_F(SparseNetworkGpu, PackedWeightsPrepareTheSameBlobs) {
 }
 
 TEST_F(SparseNetworkGpu, WarpRowSortPreparesTheSameBlobs) {
-  expect_device_preparation_equals_host(SparseUpload::packed, cuda::sparse_layer::RowSort::warp);
-  expect_device_preparation_equals_host(SparseUpload::csr, cuda::sparse_layer::RowSort::warp);
+  expect_device_preparation_equals_host(SparseUpload::packed, paths(sl::RowSort::warp));
+  expect_device_preparation_equals_host(SparseUpload::csr, paths(sl::RowSort::warp));
 }
 
 // The per-layer transpose leaves rows in the atomics' arrival order: either row sort must still
 // give the stable transpose's blobs, byte for byte.
 TEST_F(SparseNetworkGpu, PerLayerTransposePreparesTheSameBlobs) {
-  namespace sl = ringblas::cuda::sparse_layer;
   for (const sl::RowSort sort : {sl::RowSort::warp, sl::RowSort::insertion}) {
-    expect_device_preparation_equals_host(SparseUpload::packed, sort,
-                                          sl::LayerTranspose::per_layer);
-    expect_device_preparation_equals_host(SparseUpload::csr, sort, sl::LayerTranspose::per_layer);
+    expect_device_preparation_equals_host(SparseUpload::packed,
+                                          paths(sort, sl::LayerTranspose::per_layer));
+    expect_device_preparation_equals_host(SparseUpload::csr,
+                                          paths(sort, sl::LayerTranspose::per_layer));
   }
 }
 
@@ -182,11 +190,12 @@ TEST_F(SparseNetworkGpu, PerLayerTransposePreparesTheSameBlobs) {
 // this test only) used at once on a non-blocking stream, which only wait_ready orders after the
 // fill, gives the cpu categories.
 TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
-  namespace sl = ringblas::cuda::sparse_layer;
-  expect_device_preparation_equals_host(SparseUpload::packed, sl::RowSort::warp,
-                                        sl::LayerTranspose::stack, sl::PrepareReturn::early);
-  expect_device_preparation_equals_host(SparseUpload::packed, sl::RowSort::warp,
-                                        sl::LayerTranspose::per_layer, sl::PrepareReturn::early);
+  expect_device_preparation_equals_host(
+      SparseUpload::packed,
+      paths(sl::RowSort::warp, sl::LayerTranspose::stack, sl::PrepareReturn::early));
+  expect_device_preparation_equals_host(
+      SparseUpload::packed,
+      paths(sl::RowSort::warp, sl::LayerTranspose::per_layer, sl::PrepareReturn::early));
   test::Rng rng(41);
   const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
   const Matrix y0 = random_features(rng, 130, 3000, 0.05, IndexType::i32);
@@ -209,6 +218,18 @@ TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
     unsetenv("RINGBLAS_SPDNN_PREPARE_RETURN");
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// BlobFill::staged writes each row's words after its 32 choices, searching staged banks (lists of
+// up to 32 entries; the uneven sets' output 7 has longer ones, searched in global memory).
+TEST_F(SparseNetworkGpu, StagedBlobFillPreparesTheSameBlobs) {
+  for (const sl::RowSort sort : {sl::RowSort::warp, sl::RowSort::insertion})
+    expect_device_preparation_equals_host(
+        SparseUpload::packed,
+        paths(sort, sl::LayerTranspose::stack, sl::PrepareReturn::synced, sl::BlobFill::staged));
+  expect_device_preparation_equals_host(SparseUpload::csr,
+                                        paths(sl::RowSort::warp, sl::LayerTranspose::per_layer,
+                                              sl::PrepareReturn::early, sl::BlobFill::staged));
 }
 #endif
 

@@ -115,17 +115,36 @@ enum class PrepareReturn { synced, early };
 /// GPU round has timed both and SparseNetworkGpu.EarlyReturnPreparesTheSameBlobs passed).
 PrepareReturn prepare_return_from_env();
 
+/// How fill_blocks writes each (stage, warp)'s ELL rows (the blobs are the same): `replay`, the
+/// chosen lane writes its entry's index and value at once, after finding it among its entries of
+/// the stage in global memory (sessions 7-8: two dependent global loads on the serial chain of 32
+/// choices per row), or `staged`: each lane first copies the banks of its entries of the stage
+/// (up to 32; longer lists search as replay does) into shared memory, the choices search there,
+/// and every lane writes its index and value once per row, after the row's 32 choices (the loads
+/// off the chain, the stores coalesced).
+enum class BlobFill { replay, staged };
+
+/// BlobFill::replay unless RINGBLAS_SPDNN_BLOB_FILL=staged (the default is kept until a GPU round
+/// has timed both and SparseNetworkGpu.StagedBlobFillPreparesTheSameBlobs passed).
+BlobFill blob_fill_from_env();
+
+/// The paths prepare_layers_device takes; each field defaults to its variable's choice.
+struct PrepareOptions {
+  RowSort sort = row_sort_from_env();
+  LayerTranspose transpose = layer_transpose_from_env();
+  PrepareReturn ret = prepare_return_from_env();
+  BlobFill fill = blob_fill_from_env();
+};
+
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
 /// other than fp32 are cast on the host) uploaded as stored (or packed, when `how` says so and
 /// every layer can be: packed_upload.hpp), transposed and laid out there. One host round trip
 /// (the sizes of the layout); returns after the blobs are complete, or with their fill queued
-/// (`ret`). bytes_in: bytes sent.
+/// (opt.ret). bytes_in: bytes sent.
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
                                     SparseUpload how = SparseUpload::csr,
                                     std::size_t* bytes_in = nullptr,
-                                    RowSort sort = row_sort_from_env(),
-                                    LayerTranspose transpose_by = layer_transpose_from_env(),
-                                    PrepareReturn ret = prepare_return_from_env());
+                                    const PrepareOptions& opt = {});
 
 /// Makes `stream` (a cudaStream_t; null: the legacy stream) wait until w's blobs are complete.
 void wait_ready(const DeviceWeights& w, void* stream);

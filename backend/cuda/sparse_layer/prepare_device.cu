@@ -312,12 +312,15 @@ __global__ void place_headers(const unsigned* from, const unsigned long long* se
 /// ELL rows in the host's bank-aware order (prepare.cpp): for ELL row e, lanes pick in the order
 /// (k + e) mod 32; a lane takes, among the banks it still holds and no earlier lane of the row
 /// took (else among all it holds), the bank the warp still needs most (lowest bank on ties), and
-/// of its entries in that bank the last one in input order.
-__global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const int* tp, const int* tc,
-                                                        const float* tv, const int* rank, const int* order, int n,
-                                                        int blocks, int words, const unsigned* bitmap,
-                                                        const int* prefix, unsigned* blob) {
+/// of its entries in that bank the last one in input order. Staged: BlobFill::staged (prepare.hpp).
+template <bool Staged>
+__global__ void __launch_bounds__(P::block)
+    fill_blocks(const Target* tg, const int* tp, const int* tc, const float* tv, const int* rank,
+                const int* order, int n, int blocks, int words, const unsigned* bitmap,
+                const int* prefix, unsigned* blob) {
   __shared__ unsigned short held[P::warps][32][33];  // [warp][lane][bank]: entries left
+  // Staged: [warp][lane][i]: the bank of the lane's i-th entry of the stage (i < 32).
+  __shared__ unsigned char banks[Staged ? P::warps : 1][32][32];
   const int k = blockIdx.y, b = blockIdx.x;
   const long long kb = (long long)k * blocks + b;
   const Target T = tg[k];
@@ -365,6 +368,7 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
       const int bank = rk[q] & 31;
       ++mine[lane][bank];
       mask |= 1u << bank;
+      if (Staged && q - first < 32) banks[Staged ? warp : 0][lane][q - first] = (unsigned char)bank;
     }
     __syncwarp();
     int demand = 0;
@@ -373,11 +377,12 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
     const int e0 = warp_displ[st * P::warps + warp], e1 = warp_displ[st * P::warps + warp + 1];
     for (int e = e0; e < e1; ++e) {
       unsigned used = 0;
+      int taken = -1;  // Staged: the entry this lane takes in row e (-1: padding)
       for (int kk = 0; kk < 32; ++kk) {
         const int p = (kk + e - e0) & 31;
         const unsigned pm = __shfl_sync(0xffffffffu, mask, p);
         if (!pm) {
-          if (lane == p) {
+          if (!Staged && lane == p) {
             index[(long long)e * 32 + p] = 0;
             value[(long long)e * 32 + p] = 0.0f;
           }
@@ -393,6 +398,12 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
         int need = mine[p][bank];
         const int pf = __shfl_sync(0xffffffffu, first, p), pl = __shfl_sync(0xffffffffu, last, p);
         int found = -1;
+        if (Staged && pl - pf <= 32) {  // the need-th of lane p's staged entries in that bank
+          unsigned x = __ballot_sync(0xffffffffu,
+                                     lane < pl - pf && banks[Staged ? warp : 0][p][lane] == bank);
+          for (int i = 1; i < need; ++i) x &= x - 1;
+          found = pf + __ffs(int(x)) - 1;
+        }
         for (int c0 = pf; c0 < pl && found < 0; c0 += 32) {
           const int q = c0 + lane;
           const unsigned hits = __ballot_sync(0xffffffffu, q < pl && (rk[q] & 31) == bank);
@@ -406,12 +417,21 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
           }
         }
         if (lane == p) {
-          index[(long long)e * 32 + p] = static_cast<unsigned short>(rk[found] - s * P::buffer);
-          value[(long long)e * 32 + p] = tv[at + found];
+          if (Staged) {
+            taken = found;
+          } else {
+            index[(long long)e * 32 + p] = static_cast<unsigned short>(rk[found] - s * P::buffer);
+            value[(long long)e * 32 + p] = tv[at + found];
+          }
           if (--mine[p][bank] == 0) mask &= ~(1u << bank);
         }
         used |= 1u << bank;
         __syncwarp();
+      }
+      if (Staged) {  // every lane once per row: the same words replay writes lane by lane
+        index[(long long)e * 32 + lane] =
+            taken >= 0 ? static_cast<unsigned short>(rk[taken] - s * P::buffer) : 0;
+        value[(long long)e * 32 + lane] = taken >= 0 ? tv[at + taken] : 0.0f;
       }
     }
     __syncwarp();
@@ -438,14 +458,19 @@ void wait_ready(const DeviceWeights& w, void* stream) {
                                           static_cast<cudaEvent_t>(w.ready.get()), 0));
 }
 
+BlobFill blob_fill_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_BLOB_FILL");
+  return env && std::string(env) == "staged" ? BlobFill::staged : BlobFill::replay;
+}
+
 LayerTranspose layer_transpose_from_env() {
   const char* env = std::getenv("RINGBLAS_SPDNN_TRANSPOSE");
   return env && std::string(env) == "per_layer" ? LayerTranspose::per_layer : LayerTranspose::stack;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
-                                    SparseUpload how, std::size_t* bytes_in, RowSort sort,
-                                    LayerTranspose transpose_by, PrepareReturn ret) {
+                                    SparseUpload how, std::size_t* bytes_in,
+                                    const PrepareOptions& opt) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -580,7 +605,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
     phase("unstacked");
   };
-  const bool rows_sorted = transpose_by == LayerTranspose::stack;
+  const bool rows_sorted = opt.transpose == LayerTranspose::stack;
   if (!rows_sorted) {
     // `rank` holds each entry's slot until analyse_blocks overwrites it with the entry's rank.
     const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl));
@@ -625,7 +650,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
       invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
       RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
     }
-    if (sort == RowSort::warp) {
+    if (opt.sort == RowSort::warp) {
       const int k0 = rows_sorted ? 1 : 0;  // layer 1's rows need no renaming, only sorting
       const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - k0));
       rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, k0,
@@ -731,15 +756,16 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
                                                       out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer place_headers", s, ctx.debug_sync);
   phase("headers up and placed (" + std::to_string(total * 4) + "-byte blob zeroed)");
-  fill_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
-      tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words, bitmap.data(),
-      prefix.data(), out.blob.as<unsigned>());
+  const auto fill = opt.fill == BlobFill::staged ? fill_blocks<true> : fill_blocks<false>;
+  fill<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words,
+      bitmap.data(), prefix.data(), out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer fill_blocks", s, ctx.debug_sync);
   // The scratch arrays are freed when this returns, on the legacy stream (the pool reuses memory
   // in stream order), and the host vectors copied from above must outlive their asynchronous
   // copies: synced waits for everything; early makes the legacy stream wait for the fill and keeps
   // the host vectors with the event.
-  if (ret == PrepareReturn::synced) {
+  if (opt.ret == PrepareReturn::synced) {
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   } else {
     struct Ready {
