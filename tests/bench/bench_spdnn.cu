@@ -12,7 +12,7 @@
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
 // Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
 // RINGBLAS_SPDNN_TRANSPOSE=per_layer, RINGBLAS_SPDNN_PACK_THREADS=crew,
-// RINGBLAS_SPDNN_PREPARE_RETURN=early, RINGBLAS_SPDNN_BLOB_FILL=staged select the non-default
+// RINGBLAS_SPDNN_PREPARE_RETURN=early, RINGBLAS_SPDNN_BLOCK_STAGING=shared select the non-default
 // preparation paths (prepare.hpp, packed_upload.hpp), so that one binary compares them.
 // --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
 // of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
@@ -211,8 +211,8 @@ std::string preparation_paths() {
        "spawned per upload", "RINGBLAS_SPDNN_PACK_THREADS"},
       {"prepare_network returns", sl::prepare_return_from_env() == sl::PrepareReturn::early,
        "with the blob fill queued", "after the blob fill", "RINGBLAS_SPDNN_PREPARE_RETURN"},
-      {"blob fill", sl::blob_fill_from_env() == sl::BlobFill::staged,
-       "staged banks, each row written once", "lane by lane (replay)", "RINGBLAS_SPDNN_BLOB_FILL"},
+      {"block passes' data", sl::block_staging_from_env() == sl::BlockStaging::shared,
+       "in shared memory", "in global memory", "RINGBLAS_SPDNN_BLOCK_STAGING"},
   };
   std::string out;
   for (const Choice& c : choices)

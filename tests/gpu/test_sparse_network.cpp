@@ -83,12 +83,12 @@ namespace sl = ringblas::cuda::sparse_layer;
 sl::PrepareOptions paths(sl::RowSort sort = sl::RowSort::insertion,
                          sl::LayerTranspose transpose = sl::LayerTranspose::stack,
                          sl::PrepareReturn ret = sl::PrepareReturn::synced,
-                         sl::BlobFill fill = sl::BlobFill::replay) {
+                         sl::BlockStaging staging = sl::BlockStaging::global) {
   sl::PrepareOptions o;
   o.sort = sort;
   o.transpose = transpose;
   o.ret = ret;
-  o.fill = fill;
+  o.staging = staging;
   return o;
 }
 
@@ -220,16 +220,18 @@ TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
-// BlobFill::staged writes each row's words after its 32 choices, searching staged banks (lists of
-// up to 32 entries; the uneven sets' output 7 has longer ones, searched in global memory).
-TEST_F(SparseNetworkGpu, StagedBlobFillPreparesTheSameBlobs) {
+// BlockStaging::shared: the block bitmaps in shared memory (up to 131072 neurons; past that the
+// global kernel, which every other test runs), fill_blocks' banks staged (the uneven sets' output
+// 7 has lists over 32, searched in global memory) and each row's words written after its 32
+// choices.
+TEST_F(SparseNetworkGpu, SharedBlockStagingPreparesTheSameBlobs) {
   for (const sl::RowSort sort : {sl::RowSort::warp, sl::RowSort::insertion})
     expect_device_preparation_equals_host(
-        SparseUpload::packed,
-        paths(sort, sl::LayerTranspose::stack, sl::PrepareReturn::synced, sl::BlobFill::staged));
+        SparseUpload::packed, paths(sort, sl::LayerTranspose::stack, sl::PrepareReturn::synced,
+                                    sl::BlockStaging::shared));
   expect_device_preparation_equals_host(SparseUpload::csr,
                                         paths(sl::RowSort::warp, sl::LayerTranspose::per_layer,
-                                              sl::PrepareReturn::early, sl::BlobFill::staged));
+                                              sl::PrepareReturn::early, sl::BlockStaging::shared));
 }
 #endif
 

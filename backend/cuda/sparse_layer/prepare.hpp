@@ -115,25 +115,28 @@ enum class PrepareReturn { synced, early };
 /// GPU round has timed both and SparseNetworkGpu.EarlyReturnPreparesTheSameBlobs passed).
 PrepareReturn prepare_return_from_env();
 
-/// How fill_blocks writes each (stage, warp)'s ELL rows (the blobs are the same): `replay`, the
-/// chosen lane writes its entry's index and value at once, after finding it among its entries of
-/// the stage in global memory (sessions 7-8: two dependent global loads on the serial chain of 32
-/// choices per row), or `staged`: each lane first copies the banks of its entries of the stage
-/// (up to 32; longer lists search as replay does) into shared memory, the choices search there,
-/// and every lane writes its index and value once per row, after the row's 32 choices (the loads
-/// off the chain, the stores coalesced).
-enum class BlobFill { replay, staged };
+/// Where the per-block passes keep their working data (the blobs are the same): `global`
+/// (sessions 7-8), or `shared`:
+///   - analyse_blocks builds each block's bitmap of touched inputs and its word prefixes in shared
+///     memory (when they fit: 2 x 4 B per 32 neurons, up to 32 KB) instead of with global atomics
+///     (8,192 atomicOr on 32 words per block at 1024 neurons) and L2 reads, then writes both out;
+///   - fill_blocks: each lane first copies the banks of its entries of the stage (up to 32; longer
+///     lists search in global memory as before) into shared memory, each of the row's 32 serial
+///     choices searches there, and every lane writes its index and value once per row, after the
+///     row's choices (the loads off the serial chain, the stores coalesced), where `global` has
+///     the chosen lane load and store them inside the chain.
+enum class BlockStaging { global, shared };
 
-/// BlobFill::replay unless RINGBLAS_SPDNN_BLOB_FILL=staged (the default is kept until a GPU round
-/// has timed both and SparseNetworkGpu.StagedBlobFillPreparesTheSameBlobs passed).
-BlobFill blob_fill_from_env();
+/// BlockStaging::global unless RINGBLAS_SPDNN_BLOCK_STAGING=shared (the default is kept until a
+/// GPU round has timed both and SparseNetworkGpu.SharedBlockStagingPreparesTheSameBlobs passed).
+BlockStaging block_staging_from_env();
 
 /// The paths prepare_layers_device takes; each field defaults to its variable's choice.
 struct PrepareOptions {
   RowSort sort = row_sort_from_env();
   LayerTranspose transpose = layer_transpose_from_env();
   PrepareReturn ret = prepare_return_from_env();
-  BlobFill fill = blob_fill_from_env();
+  BlockStaging staging = block_staging_from_env();
 };
 
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values

@@ -244,19 +244,45 @@ __global__ void rename_inputs(const Target* tg, const int* tp, const int* invers
   for (int q = t[j]; q < t[j + 1]; ++q) c[q] = inv[c[q]];
 }
 
+/// Shared-memory words analyse_blocks<true> may use for a block's bitmap and prefixes together.
+constexpr int kSharedAnalyseWords = 8192;
+
+/// A word the block wrote: from shared memory, or from L2 (the bitmap was built with global
+/// atomics, which L1 does not see).
+template <bool Shared, class T>
+__device__ __forceinline__ T block_word(const T* p) {
+  if constexpr (Shared)
+    return *p;
+  else
+    return __ldcg(p);
+}
+
 /// Per (layer, block): the bitmap of touched inputs, its word-prefix ranks, the block's input
 /// count, each entry's rank, and per (stage, warp) the ELL width (max entries of a lane there).
-__global__ void __launch_bounds__(P::block) analyse_blocks(const Target* tg, const int* tp, const int* tc,
-                                                           const int* order, int n, int blocks, int words,
-                                                           int max_stages,
-                                                           unsigned* bitmap, int* prefix, int* inputs,
-                                                           int* rank, int* width) {
+/// Shared (BlockStaging::shared, 2 x words <= kSharedAnalyseWords): the bitmap and prefixes are
+/// built in dynamic shared memory and written out at the end (fill_blocks reads them); else in
+/// global memory (`bitmap` zeroed before).
+template <bool Shared>
+__global__ void __launch_bounds__(P::block)
+    analyse_blocks(const Target* tg, const int* tp, const int* tc, const int* order, int n,
+                   int blocks, int words, int max_stages, unsigned* bitmap, int* prefix,
+                   int* inputs, int* rank, int* width) {
   using Scan = cub::BlockScan<int, P::block>;
   __shared__ typename Scan::TempStorage tmp;
+  extern __shared__ unsigned staged_words[];  // Shared: bitmap[words], then prefix[words]
   const int k = blockIdx.y, b = blockIdx.x;
   const long long kb = (long long)k * blocks + b;
-  unsigned* bm = bitmap + kb * words;
-  int* pre = prefix + kb * words;
+  unsigned* bm;
+  int* pre;
+  if constexpr (Shared) {
+    bm = staged_words;
+    pre = reinterpret_cast<int*>(staged_words + words);
+    for (int w = threadIdx.x; w < words; w += P::block) bm[w] = 0;
+    __syncthreads();
+  } else {
+    bm = bitmap + kb * words;
+    pre = prefix + kb * words;
+  }
   const long long at = tg[k].entries;
   const int* t = tp + (long long)k * (n + 1);
   const int pos = b * P::block + threadIdx.x;  // output position; the neuron is order[pos]
@@ -270,22 +296,27 @@ __global__ void __launch_bounds__(P::block) analyse_blocks(const Target* tg, con
   const int chunk = (words + P::block - 1) / P::block;
   const int lo = min(words, int(threadIdx.x) * chunk), hi = min(words, lo + chunk);
   int sum = 0;
-  for (int w = lo; w < hi; ++w) sum += __popc(__ldcg(bm + w));
+  for (int w = lo; w < hi; ++w) sum += __popc(block_word<Shared>(bm + w));
   int base = 0, total = 0;
   Scan(tmp).ExclusiveSum(sum, base, total);
   for (int w = lo; w < hi; ++w) {
     pre[w] = base;
-    base += __popc(__ldcg(bm + w));
+    base += __popc(block_word<Shared>(bm + w));
   }
   if (threadIdx.x == 0) inputs[kb] = total;
   __syncthreads();
+  if constexpr (Shared)
+    for (int w = threadIdx.x; w < words; w += P::block) {
+      bitmap[kb * words + w] = bm[w];
+      prefix[kb * words + w] = pre[w];
+    }
   // This lane's entries by stage (ranks rise with the input, so stages come in order).
   int* wd = width + kb * max_stages * P::warps + threadIdx.x / 32;
   int stage = -1, count = 0;
   for (int q = q0; q < q1; ++q) {
     const int c = tc[at + q];
-    const unsigned word = __ldcg(bm + (c >> 5));
-    const int r = __ldcg(pre + (c >> 5)) + __popc(word & ((1u << (c & 31)) - 1u));
+    const unsigned word = block_word<Shared>(bm + (c >> 5));
+    const int r = block_word<Shared>(pre + (c >> 5)) + __popc(word & ((1u << (c & 31)) - 1u));
     rank[at + q] = r;
     const int s = r / P::buffer;
     if (s != stage) {
@@ -312,7 +343,8 @@ __global__ void place_headers(const unsigned* from, const unsigned long long* se
 /// ELL rows in the host's bank-aware order (prepare.cpp): for ELL row e, lanes pick in the order
 /// (k + e) mod 32; a lane takes, among the banks it still holds and no earlier lane of the row
 /// took (else among all it holds), the bank the warp still needs most (lowest bank on ties), and
-/// of its entries in that bank the last one in input order. Staged: BlobFill::staged (prepare.hpp).
+/// of its entries in that bank the last one in input order. Staged: BlockStaging::shared
+/// (prepare.hpp).
 template <bool Staged>
 __global__ void __launch_bounds__(P::block)
     fill_blocks(const Target* tg, const int* tp, const int* tc, const float* tv, const int* rank,
@@ -458,9 +490,9 @@ void wait_ready(const DeviceWeights& w, void* stream) {
                                           static_cast<cudaEvent_t>(w.ready.get()), 0));
 }
 
-BlobFill blob_fill_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_BLOB_FILL");
-  return env && std::string(env) == "staged" ? BlobFill::staged : BlobFill::replay;
+BlockStaging block_staging_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_BLOCK_STAGING");
+  return env && std::string(env) == "shared" ? BlockStaging::shared : BlockStaging::global;
 }
 
 LayerTranspose layer_transpose_from_env() {
@@ -674,13 +706,18 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   device_array<unsigned> bitmap(lb * std::size_t(words), ctx);
   device_array<int> prefix(lb * std::size_t(words), ctx), inputs(lb, ctx);
   device_array<int> width(lb * std::size_t(max_stages) * P::warps, ctx);
-  bitmap.fill_zero(ctx);
+  const bool shared_analyse =
+      opt.staging == BlockStaging::shared && 2 * std::size_t(words) <= kSharedAnalyseWords;
+  if (!shared_analyse) bitmap.fill_zero(ctx);  // else each block writes its whole bitmap
   width.fill_zero(ctx);
-  analyse_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
-      tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(), prefix.data(),
-      inputs.data(), rank.data(), width.data());
+  const auto analyse = shared_analyse ? analyse_blocks<true> : analyse_blocks<false>;
+  analyse<<<dim3(unsigned(blocks), unsigned(nl)), P::block,
+            shared_analyse ? 2 * std::size_t(words) * 4 : 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(),
+      prefix.data(), inputs.data(), rank.data(), width.data());
   RINGBLAS_CHECK_LAUNCH("sparse_layer analyse_blocks", s, ctx.debug_sync);
-  phase("blocks analysed");
+  phase(std::string("blocks analysed (bitmaps in ") + (shared_analyse ? "shared" : "global") +
+        " memory)");
   const std::vector<int> inputs_h = inputs.to_host(ctx);  // synchronizes: the layout needs them
   const std::vector<int> width_h = width.to_host(ctx);
 
@@ -756,7 +793,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
                                                       out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer place_headers", s, ctx.debug_sync);
   phase("headers up and placed (" + std::to_string(total * 4) + "-byte blob zeroed)");
-  const auto fill = opt.fill == BlobFill::staged ? fill_blocks<true> : fill_blocks<false>;
+  const auto fill = opt.staging == BlockStaging::shared ? fill_blocks<true> : fill_blocks<false>;
   fill<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
       tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words,
       bitmap.data(), prefix.data(), out.blob.as<unsigned>());
