@@ -10,6 +10,10 @@
 // runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
+// Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
+// RINGBLAS_SPDNN_TRANSPOSE=per_layer, RINGBLAS_SPDNN_PACK_THREADS=crew,
+// RINGBLAS_SPDNN_PREPARE_RETURN=early, RINGBLAS_SPDNN_BLOCK_STAGING=shared select the non-default
+// preparation paths (prepare.hpp, packed_upload.hpp), so that one binary compares them.
 // --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
 // of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
 #include <cuda_runtime.h>
@@ -28,6 +32,7 @@
 
 #include "algorithms/graph_challenge_io.hpp"
 #include "algorithms/sparse_dnn.hpp"
+#include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
 #include "ringblas/ringblas.hpp"
 #include "ringblas/sparse_layer.hpp"
@@ -187,6 +192,35 @@ DenseMatrix dense_features(const Matrix& images, Context& ctx) {
   return d.to(Location::device, ctx);
 }
 
+/// The preparation paths this run takes, each chosen by an environment variable (prepare.hpp,
+/// packed_upload.hpp), for the markdown header.
+std::string preparation_paths() {
+  namespace sl = ringblas::cuda::sparse_layer;
+  struct Choice {
+    const char* what;
+    bool other;  ///< the variable selects the non-default path
+    const char *other_path, *default_path, *variable;
+  };
+  const Choice choices[] = {
+      {"transposed rows sorted by", sl::row_sort_from_env() == sl::RowSort::insertion,
+       "one thread per row (insertion)", "one warp per row", "RINGBLAS_SPDNN_ROW_SORT"},
+      {"layers transposed", sl::layer_transpose_from_env() == sl::LayerTranspose::per_layer,
+       "per layer (count, scan, scatter)", "as one block-diagonal stack (cuda::transpose)",
+       "RINGBLAS_SPDNN_TRANSPOSE"},
+      {"packing threads", sl::pack_threads_from_env() == sl::PackThreads::crew, "a kept crew",
+       "spawned per upload", "RINGBLAS_SPDNN_PACK_THREADS"},
+      {"prepare_network returns", sl::prepare_return_from_env() == sl::PrepareReturn::early,
+       "with the blob fill queued", "after the blob fill", "RINGBLAS_SPDNN_PREPARE_RETURN"},
+      {"block passes' data", sl::block_staging_from_env() == sl::BlockStaging::shared,
+       "in shared memory", "in global memory", "RINGBLAS_SPDNN_BLOCK_STAGING"},
+  };
+  std::string out;
+  for (const Choice& c : choices)
+    out += std::string(out.empty() ? "" : "; ") + c.what + ": " +
+           (c.other ? c.other_path : c.default_path) + " (" + c.variable + ")";
+  return out;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -275,12 +309,8 @@ int main(int argc, char** argv) {
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
            "4096/16384-neuron layers from algorithms/radixnet. Times are medians of "
-        << repeats << " runs after a warm-up. Transposed rows sorted by: "
-        << (ringblas::cuda::sparse_layer::row_sort_from_env() ==
-                    ringblas::cuda::sparse_layer::RowSort::warp
-                ? "one warp per row"
-                : "one thread per row (insertion)")
-        << " (RINGBLAS_SPDNN_ROW_SORT). *layers*: CUDA events from the first layer to the last. "
+        << repeats << " runs after a warm-up. Preparation: " << preparation_paths()
+        << ". *layers*: CUDA events from the first layer to the last. "
            "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
            "mxm_layers on the host's sparse images (features in, layers, category ids out), "
            "reading the files excluded. *layers* use the default options: once few features remain "

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -76,16 +77,31 @@ class SparseNetworkGpu : public test::GpuTest {
 };
 
 #if defined(RINGBLAS_HAS_CUDA)
+namespace sl = ringblas::cuda::sparse_layer;
+
+/// Preparation paths with every field given (not from the environment): session 7's by default.
+sl::PrepareOptions paths(sl::RowSort sort = sl::RowSort::insertion,
+                         sl::LayerTranspose transpose = sl::LayerTranspose::stack,
+                         sl::PrepareReturn ret = sl::PrepareReturn::synced,
+                         sl::BlockStaging staging = sl::BlockStaging::global) {
+  sl::PrepareOptions o;
+  o.sort = sort;
+  o.transpose = transpose;
+  o.ret = ret;
+  o.staging = staging;
+  return o;
+}
+
 /// Every layer's device blob and output order equal prepare_chain's on the host, word for word.
-void expect_device_blobs_equal_host(
-    const std::vector<Matrix>& weights, const std::string& what,
-    SparseUpload how = SparseUpload::csr,
-    cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion) {
-  namespace sl = ringblas::cuda::sparse_layer;
+void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const std::string& what,
+                                    SparseUpload how = SparseUpload::csr,
+                                    const sl::PrepareOptions& opt = paths()) {
   Context gpu(Backend::cuda);
   const sl::PreparedChain chain = sl::prepare_chain(weights);
   const std::vector<sl::PreparedLayer>& want = chain.layers;
-  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how, nullptr, sort);
+  // Copied back with cudaMemcpy (the legacy stream): early's blobs are complete there.
+  const sl::DeviceWeights got = sl::prepare_layers_device(weights, gpu, how, nullptr, opt);
+  EXPECT_EQ(got.ready != nullptr, opt.ret == sl::PrepareReturn::early) << what;
   ASSERT_EQ(got.layout.size(), want.size()) << what;
   std::vector<std::uint32_t> blob(got.words);
   if (got.words)
@@ -112,35 +128,37 @@ void expect_device_blobs_equal_host(
   }
 }
 
-/// The blobs of every weight set below equal the host's, with the weights uploaded `how` and the
-/// transposed rows sorted by `sort` (the uneven sets have rows of more and fewer than 32 entries).
-void expect_device_preparation_equals_host(
-    SparseUpload how, cuda::sparse_layer::RowSort sort = cuda::sparse_layer::RowSort::insertion) {
+/// The blobs of every weight set below equal the host's, with the weights uploaded `how`, the
+/// transposed rows sorted by `sort` (the uneven sets have rows of more and fewer than 32 entries)
+/// and the other paths as `opt` says.
+void expect_device_preparation_equals_host(SparseUpload how,
+                                           const sl::PrepareOptions& opt = paths()) {
   Context gpu(Backend::cuda);
   SparseNetworkGpu::poison(std::size_t(256) << 20, gpu);
   test::Rng rng(17);
+  auto expect = [&](const std::vector<Matrix>& weights, const std::string& what) {
+    expect_device_blobs_equal_host(weights, what, how, opt);
+  };
   // 3000 neurons: a partial last block, output 7 spreads its block over two stages.
-  expect_device_blobs_equal_host(uneven_weights(rng, 3000, 3, 24), "uneven 3000", how, sort);
-  expect_device_blobs_equal_host(uneven_weights(rng, 300, 2, 40, IndexType::i32),
-                                 "uneven 300, int32", how, sort);
+  expect(uneven_weights(rng, 3000, 3, 24), "uneven 3000");
+  expect(uneven_weights(rng, 300, 2, 40, IndexType::i32), "uneven 300, int32");
   // An empty layer among full ones.
   std::vector<Matrix> with_empty = uneven_weights(rng, 500, 2, 10);
   with_empty.insert(with_empty.begin() + 1, Matrix(500, 500, Type::fp32));
-  expect_device_blobs_equal_host(with_empty, "empty layer", how, sort);
+  expect(with_empty, "empty layer");
   // fp64 weights are cast.
   std::vector<Matrix> fp64;
   for (const Matrix& w : uneven_weights(rng, 200, 2, 12)) fp64.push_back(w.cast(Type::fp64));
-  expect_device_blobs_equal_host(fp64, "fp64 weights", how, sort);
+  expect(fp64, "fp64 weights");
   // Generated RadiX-Net layers of 16384 neurons (eight stages per block; iso values 1/16).
-  const sparse_dnn::Network big = sparse_dnn::graph_challenge_network(16384, 2);
-  expect_device_blobs_equal_host(big.weights, "radixnet 16384", how, sort);
+  expect(sparse_dnn::graph_challenge_network(16384, 2).weights, "radixnet 16384");
   // 70000 neurons: 32-bit packed indices.
-  const sparse_dnn::Network wide = network_of(uneven_weights(rng, 70000, 2, 6), -0.1f, 32.0f);
-  expect_device_blobs_equal_host(wide.weights, "uneven 70000", how, sort);
-  if (have_challenge_data()) {
-    const sparse_dnn::Network real = sparse_dnn::graph_challenge_network(1024, 6, kDnnDir);
-    expect_device_blobs_equal_host(real.weights, "Graph Challenge 1024, layers 1-6", how, sort);
-  }
+  expect(uneven_weights(rng, 70000, 2, 6), "uneven 70000");
+  // One layer: no renaming, so only the per-layer transpose's own sort orders its rows.
+  expect(uneven_weights(rng, 700, 1, 40), "one layer");
+  if (have_challenge_data())
+    expect(sparse_dnn::graph_challenge_network(1024, 6, kDnnDir).weights,
+           "Graph Challenge 1024, layers 1-6");
 }
 
 TEST_F(SparseNetworkGpu, DevicePreparationEqualsHostPreparation) {
@@ -152,8 +170,68 @@ TEST_F(SparseNetworkGpu, PackedWeightsPrepareTheSameBlobs) {
 }
 
 TEST_F(SparseNetworkGpu, WarpRowSortPreparesTheSameBlobs) {
-  expect_device_preparation_equals_host(SparseUpload::packed, cuda::sparse_layer::RowSort::warp);
-  expect_device_preparation_equals_host(SparseUpload::csr, cuda::sparse_layer::RowSort::warp);
+  expect_device_preparation_equals_host(SparseUpload::packed, paths(sl::RowSort::warp));
+  expect_device_preparation_equals_host(SparseUpload::csr, paths(sl::RowSort::warp));
+}
+
+// The per-layer transpose leaves rows in the atomics' arrival order: either row sort must still
+// give the stable transpose's blobs, byte for byte.
+TEST_F(SparseNetworkGpu, PerLayerTransposePreparesTheSameBlobs) {
+  for (const sl::RowSort sort : {sl::RowSort::warp, sl::RowSort::insertion}) {
+    expect_device_preparation_equals_host(SparseUpload::packed,
+                                          paths(sort, sl::LayerTranspose::per_layer));
+    expect_device_preparation_equals_host(SparseUpload::csr,
+                                          paths(sort, sl::LayerTranspose::per_layer));
+  }
+}
+
+// PrepareReturn::early returns with the blob fill queued: the blobs read back on the legacy
+// stream are the same; and a network prepared so (through prepare_network, the variable set for
+// this test only) used at once on a non-blocking stream, which only wait_ready orders after the
+// fill, gives the cpu categories.
+TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
+  expect_device_preparation_equals_host(
+      SparseUpload::packed,
+      paths(sl::RowSort::warp, sl::LayerTranspose::stack, sl::PrepareReturn::early));
+  expect_device_preparation_equals_host(
+      SparseUpload::packed,
+      paths(sl::RowSort::warp, sl::LayerTranspose::per_layer, sl::PrepareReturn::early));
+  test::Rng rng(41);
+  const sparse_dnn::Network net = network_of(uneven_weights(rng, 3000, 4, 24), -0.0625f, 4.0f);
+  const Matrix y0 = random_features(rng, 130, 3000, 0.05, IndexType::i32);
+  Context cpu(Backend::cpu), gpu(Backend::cuda), side(Backend::cuda);
+  const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, y0, cpu));
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  side.stream = stream;
+  const char* was = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
+  const std::string saved = was ? was : "";
+  setenv("RINGBLAS_SPDNN_PREPARE_RETURN", "early", 1);
+  poison_device_pool(std::size_t(128) << 20, gpu);
+  {
+    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    EXPECT_EQ(mxm_layers(prepared, y0, {}, nullptr, side), want);
+  }
+  if (was)
+    setenv("RINGBLAS_SPDNN_PREPARE_RETURN", saved.c_str(), 1);
+  else
+    unsetenv("RINGBLAS_SPDNN_PREPARE_RETURN");
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// BlockStaging::shared: the block bitmaps in shared memory (up to 131072 neurons; past that the
+// global kernel, which every other test runs), fill_blocks' banks staged (the uneven sets' output
+// 7 has lists over 32, searched in global memory) and each row's words written after its 32
+// choices.
+TEST_F(SparseNetworkGpu, SharedBlockStagingPreparesTheSameBlobs) {
+  for (const sl::RowSort sort : {sl::RowSort::warp, sl::RowSort::insertion})
+    expect_device_preparation_equals_host(
+        SparseUpload::packed, paths(sort, sl::LayerTranspose::stack, sl::PrepareReturn::synced,
+                                    sl::BlockStaging::shared));
+  expect_device_preparation_equals_host(SparseUpload::csr,
+                                        paths(sl::RowSort::warp, sl::LayerTranspose::per_layer,
+                                              sl::PrepareReturn::early, sl::BlockStaging::shared));
 }
 #endif
 

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
@@ -55,16 +56,18 @@ std::vector<T> device_to_host(const void* p, std::size_t n) {
   return out;
 }
 
-/// upload_packed(mats) rebuilt on the device equals every matrix's host arrays (values as fp32).
-void expect_packed_equal(const std::vector<Matrix>& mats, bool want_iso, const std::string& what) {
-  namespace sl = ringblas::cuda::sparse_layer;
-  Context gpu(Backend::cuda);
+namespace sl = ringblas::cuda::sparse_layer;
+
+std::vector<const Matrix*> pointers(const std::vector<Matrix>& mats) {
   std::vector<const Matrix*> ptrs;
   for (const Matrix& m : mats) ptrs.push_back(&m);
-  ASSERT_EQ(sl::packed_unavailable(ptrs), "") << what;
-  const sl::PackedDevice p = sl::upload_packed(ptrs, gpu);
-  ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(gpu.stream)), cudaSuccess) << what;
-  EXPECT_EQ(p.iso, want_iso) << what;
+  return ptrs;
+}
+
+/// The device arrays of an upload of `mats` (complete) equal every matrix's host arrays (values as
+/// fp32).
+void expect_arrays_equal(const sl::PackedDevice& p, const std::vector<Matrix>& mats,
+                         const std::string& what) {
   const bool wide = p.index_type == IndexType::i64;
   const std::size_t isz = wide ? 8 : 4;
   for (std::size_t k = 0; k < mats.size(); ++k) {
@@ -92,31 +95,43 @@ void expect_packed_equal(const std::vector<Matrix>& mats, bool want_iso, const s
   }
 }
 
-TEST_F(SparseUploadGpu, PackedArraysEqualTheHostArrays) {
+/// upload_packed(mats) rebuilt on the device equals every matrix's host arrays.
+void expect_packed_equal(const std::vector<Matrix>& mats, bool want_iso, const std::string& what,
+                         sl::PackThreads threads = sl::PackThreads::spawn) {
+  Context gpu(Backend::cuda);
+  ASSERT_EQ(sl::packed_unavailable(pointers(mats)), "") << what;
+  const sl::PackedDevice p = sl::upload_packed(pointers(mats), gpu, threads);
+  ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(gpu.stream)), cudaSuccess) << what;
+  EXPECT_EQ(p.iso, want_iso) << what;
+  expect_arrays_equal(p, mats, what);
+}
+
+/// Every case of PackedArraysEqualTheHostArrays, the packing threads run `threads`.
+void expect_packed_cases(sl::PackThreads threads) {
   test::Rng rng(71);
   // Iso features (Graph Challenge images are all 1.0) with empty rows, 32- and 64-bit indices.
   const Matrix sparse = with_empty_rows(test::random_steps(rng, 500, 1024, 0.05, 1, 8, 8.0f));
-  expect_packed_equal({iso_of(sparse, 1.0f, IndexType::i32)}, true, "iso, int32");
-  expect_packed_equal({iso_of(sparse, 1.0f, IndexType::i64)}, true, "iso, int64");
+  expect_packed_equal({iso_of(sparse, 1.0f, IndexType::i32)}, true, "iso, int32", threads);
+  expect_packed_equal({iso_of(sparse, 1.0f, IndexType::i64)}, true, "iso, int64", threads);
   // Non-iso values, and fp64 values (cast on the host).
-  expect_packed_equal({sparse}, false, "steps");
-  expect_packed_equal({sparse.cast(Type::fp64)}, false, "fp64");
+  expect_packed_equal({sparse}, false, "steps", threads);
+  expect_packed_equal({sparse.cast(Type::fp64)}, false, "fp64", threads);
   // 0.0 and -0.0 differ in bits: not iso.
   {
     std::vector<float> v(std::size_t(sparse.nnz()), 0.0f);
     v.back() = -0.0f;
     expect_packed_equal({Matrix::from_csr(sparse.nrows(), sparse.ncols(), sparse.row_ptr_vector(),
                                           sparse.col_idx_vector(), v)},
-                        false, "0 and -0");
+                        false, "0 and -0", threads);
   }
   // More than 65536 columns: 32-bit packed indices.
   expect_packed_equal(
       {iso_of(test::random_steps(rng, 300, 100000, 0.002, 1, 2, 1.0f), 0.5f, IndexType::i32)}, true,
-      "100000 columns");
+      "100000 columns", threads);
   // Several matrices in one upload (weights): empty ones, one without rows, mixed iso.
   expect_packed_equal({sparse, Matrix(0, 1024, Type::fp32), Matrix(40, 1024, Type::fp32),
                        iso_of(sparse, 0.0625f, IndexType::i32)},
-                      false, "four matrices");
+                      false, "four matrices", threads);
   // Many slots and segments (several packing threads): 250,000 rows, ~25 entries each, iso in
   // the first half of the rows only.
   {
@@ -125,13 +140,49 @@ TEST_F(SparseUploadGpu, PackedArraysEqualTheHostArrays) {
     const std::vector<Index> rp = big.row_ptr_vector();
     for (Index p = 0; p < rp[125000]; ++p) v[std::size_t(p)] = 1.0f;
     expect_packed_equal({Matrix::from_csr(big.nrows(), big.ncols(), rp, big.col_idx_vector(), v)},
-                        false, "250000 rows, half iso");
-    expect_packed_equal({iso_of(big, 1.0f, IndexType::i32)}, true, "250000 rows, iso");
+                        false, "250000 rows, half iso", threads);
+    expect_packed_equal({iso_of(big, 1.0f, IndexType::i32)}, true, "250000 rows, iso", threads);
   }
 }
 
+TEST_F(SparseUploadGpu, PackedArraysEqualTheHostArrays) {
+  expect_packed_cases(sl::PackThreads::spawn);
+}
+
+// PackThreads::crew: the same arrays, twice over (the second time on the kept crew, whose pinned
+// slots were last copied from by the first); uploads queued back to back without a sync (a slot's
+// next packing waits for its copy); and two host threads uploading at once (one crew each).
+TEST_F(SparseUploadGpu, CrewUploadsTheSameArrays) {
+  expect_packed_cases(sl::PackThreads::crew);
+  expect_packed_cases(sl::PackThreads::crew);
+  test::Rng rng(83);
+  std::vector<std::vector<Matrix>> sets;
+  for (int k = 0; k < 3; ++k)
+    sets.push_back({test::random_steps(rng, 120000, 1024, 0.03, 1, 8, 8.0f, IndexType::i32)});
+  {
+    Context gpu(Backend::cuda);
+    std::vector<sl::PackedDevice> got;
+    for (const auto& m : sets)
+      got.push_back(sl::upload_packed(pointers(m), gpu, sl::PackThreads::crew));
+    ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(gpu.stream)), cudaSuccess);
+    for (std::size_t k = 0; k < sets.size(); ++k)
+      expect_arrays_equal(got[k], sets[k], "back to back, upload " + std::to_string(k));
+  }
+  std::vector<sl::PackedDevice> got(2);
+  std::vector<std::thread> side;
+  for (std::size_t k = 0; k < 2; ++k)
+    side.emplace_back([&, k] {
+      Context own(Backend::cuda);
+      for (int rep = 0; rep < 3; ++rep)
+        got[k] = sl::upload_packed(pointers(sets[k]), own, sl::PackThreads::crew);
+      cudaStreamSynchronize(static_cast<cudaStream_t>(own.stream));
+    });
+  for (std::thread& t : side) t.join();
+  for (std::size_t k = 0; k < 2; ++k)
+    expect_arrays_equal(got[k], sets[k], "two threads at once, upload " + std::to_string(k));
+}
+
 TEST_F(SparseUploadGpu, PackedSendsLessThanTheStoredArrays) {
-  namespace sl = ringblas::cuda::sparse_layer;
   test::Rng rng(73);
   Context gpu(Backend::cuda);
   const Matrix f =
@@ -144,7 +195,6 @@ TEST_F(SparseUploadGpu, PackedSendsLessThanTheStoredArrays) {
 }
 
 TEST_F(SparseUploadGpu, DeviceMatricesAreNotPacked) {
-  namespace sl = ringblas::cuda::sparse_layer;
   test::Rng rng(79);
   Context gpu(Backend::cuda);
   const Matrix d = test::random_steps(rng, 10, 64, 0.3, 1, 8, 8.0f).to(Location::device, gpu);

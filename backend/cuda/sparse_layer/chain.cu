@@ -356,6 +356,7 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   cudaStream_t s = stream_of(ctx);
   const DeviceWeights& w = net.state->weights;
+  wait_ready(w, s);  // prepared on another stream, maybe still being filled
   const int nl = int(net.layers()), n = int(net.neurons), nf = int(features.nrows());
   LayerChainStats local;
   LayerChainStats& st = stats ? *stats : local;
@@ -442,6 +443,7 @@ DenseMatrix run_chain(const std::vector<Matrix>& weights, const std::vector<floa
   std::size_t total_words = 0, max_words = 0;
   if (!streamed) {
     resident = prepare_layers_device(weights, ctx);
+    wait_ready(resident, s);
     layout = resident.layout;
     offset = resident.offset;
     total_words = resident.words;

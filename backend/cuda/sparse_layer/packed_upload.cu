@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -13,6 +14,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/sparse_layer/crew.hpp"
 #include "backend/cuda/sparse_layer/packed_pack.hpp"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "ringblas/error.hpp"
@@ -79,6 +81,35 @@ class PinnedSlots {
   std::vector<unsigned char*> free_;
 };
 
+/// One packing thread's device side: its stream, the events of its two pinned slots' copies and
+/// of its last decode, and the slots.
+struct Worker {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t decoded = nullptr;
+  cudaEvent_t copied[2] = {nullptr, nullptr};
+  unsigned char* pinned[2] = {nullptr, nullptr};
+};
+
+/// w's stream and events, on the current device. Non-blocking: the copies need not wait for work
+/// queued on the legacy stream before them (prepare_network's kernels, when the features are
+/// staged meanwhile); what they depend on is `allocated`, and the caller's stream and the legacy
+/// one wait for `decoded` (upload_packed).
+void open_worker(Worker& w) {
+  RINGBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
+  RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&w.decoded, cudaEventDisableTiming));
+  for (cudaEvent_t& e : w.copied)
+    RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+}
+
+/// Destroys what open_worker created (a stream is released once its work is done).
+void close_worker(Worker& w) {
+  for (cudaEvent_t e : w.copied)
+    if (e) cudaEventDestroy(e);
+  if (w.decoded) cudaEventDestroy(w.decoded);
+  if (w.stream) cudaStreamDestroy(w.stream);
+  w = Worker{};
+}
+
 /// Packing threads: one per slot, at most kMaxWorkers and the host's cores.
 unsigned workers_for(std::size_t slots) {
   return unsigned(std::max<std::size_t>(
@@ -93,7 +124,60 @@ void launch_decode(const unsigned char* slot, unsigned segments, void* rp, void*
       slot, static_cast<I*>(rp), static_cast<I*>(ci), static_cast<float*>(v));
 }
 
+/// PackThreads::crew: a crew of kept threads on one device and its workers (pinned slots leased
+/// once and kept).
+struct PackCrew {
+  int device;
+  Crew threads;
+  std::vector<Worker> workers;
+  PackCrew(int dev, unsigned size) : device(dev), threads(size), workers(threads.size()) {
+    RINGBLAS_CUDA_TRY(cudaSetDevice(dev));
+    const std::vector<unsigned char*> slots = PinnedSlots::instance().lease(2 * workers.size());
+    for (std::size_t t = 0; t < workers.size(); ++t) {
+      open_worker(workers[t]);
+      workers[t].pinned[0] = slots[2 * t];
+      workers[t].pinned[1] = slots[2 * t + 1];
+    }
+  }
+};
+
+/// The process's crews, leased by calls (two uploads at once, the weights and the features staged
+/// meanwhile, get one each) and returned; never destroyed, like the pinned slots (their threads
+/// wait for work as long as the process lives).
+class PackCrews {
+ public:
+  static PackCrews& instance() {
+    static PackCrews* pool = new PackCrews;  // never destroyed: no thread is joined at exit
+    return *pool;
+  }
+  PackCrew* lease(int device) {
+    {
+      const std::lock_guard<std::mutex> hold(lock_);
+      for (std::size_t i = 0; i < free_.size(); ++i)
+        if (free_[i]->device == device) {
+          PackCrew* c = free_[i];
+          free_.erase(free_.begin() + std::ptrdiff_t(i));
+          return c;
+        }
+    }
+    return new PackCrew(device, workers_for(kMaxWorkers));
+  }
+  void give_back(PackCrew* c) {
+    const std::lock_guard<std::mutex> hold(lock_);
+    free_.push_back(c);
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<PackCrew*> free_;
+};
+
 }  // namespace
+
+PackThreads pack_threads_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_PACK_THREADS");
+  return env && std::string(env) == "crew" ? PackThreads::crew : PackThreads::spawn;
+}
 
 std::string packed_unavailable(const std::vector<const Matrix*>& mats) {
   const unsigned width = width_for(mats);
@@ -127,7 +211,8 @@ std::size_t reserve_packed_staging() {
   return count * kSlotBytes;
 }
 
-PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx) {
+PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
+                           PackThreads threads) {
   const std::string why = packed_unavailable(mats);
   if (!why.empty()) throw NotImplemented("sparse_layer packed upload: " + why);
   const unsigned width = width_for(mats);
@@ -163,50 +248,51 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
   if (slots == 0) return out;  // no matrices
   const double plan_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
 
-  // Workers: slot s goes to worker s % T, into its pinned slot (s / T) % 2 and device slot alike.
-  const unsigned T = workers_for(slots);
+  // Workers: slot s goes to worker s % T, into its pinned slot (s / T) % 2 and device slot alike;
+  // their own (spawn) or a kept crew's (crew).
+  PackCrew* crew = threads == PackThreads::crew ? PackCrews::instance().lease(ctx.device) : nullptr;
+  const unsigned T =
+      crew ? unsigned(std::min<std::size_t>(crew->workers.size(), slots)) : workers_for(slots);
   cudaStream_t main = stream_of(ctx);
   Buffer device_slots(std::size_t(T) * 2 * kSlotBytes, Location::device, &ctx);
   cudaEvent_t allocated = nullptr;
   RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&allocated, cudaEventDisableTiming));
   RINGBLAS_CUDA_TRY(cudaEventRecord(allocated, main));  // the outputs and device slots exist
-  const std::vector<unsigned char*> pinned = PinnedSlots::instance().lease(std::size_t(T) * 2);
-  std::vector<cudaStream_t> streams(T, nullptr);
-  std::vector<cudaEvent_t> decoded(T, nullptr);
+  std::vector<Worker> own(crew ? 0 : T);
+  const std::vector<unsigned char*> pinned =
+      crew ? std::vector<unsigned char*>{} : PinnedSlots::instance().lease(std::size_t(T) * 2);
+  for (unsigned t = 0; t < own.size(); ++t)
+    own[t].pinned[0] = pinned[2 * t], own[t].pinned[1] = pinned[2 * t + 1];
+  Worker* workers = crew ? crew->workers.data() : own.data();
   std::atomic<std::size_t> sent{0};
   std::atomic<bool> all_iso{true};
   // Per worker: ms packing and ms waiting for a pinned slot (--trace's split of the wall time).
   std::vector<double> packing_ms(T, 0.0), waiting_ms(T, 0.0);
   std::exception_ptr failure;
   std::mutex failure_lock;
-  auto work = [&](unsigned t) {
-    cudaEvent_t copied[2] = {nullptr, nullptr};
+  const auto work = [&](unsigned t) {
+    if (t >= T) return;  // a crew larger than the slots
     try {
       RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));  // a new thread starts on device 0
-      // Non-blocking: the copies need not wait for work queued on the legacy stream before them
-      // (prepare_network's kernels, when the features are staged meanwhile); what they depend on
-      // is `allocated`, and the caller's stream and the legacy one wait for `decoded` below.
-      RINGBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&streams[t], cudaStreamNonBlocking));
-      RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&decoded[t], cudaEventDisableTiming));
-      for (cudaEvent_t& e : copied)
-        RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-      cudaStream_t s = streams[t];
+      Worker& w = workers[t];
+      if (!crew) open_worker(w);
+      cudaStream_t s = w.stream;
       RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(s, allocated, 0));
       bool iso = true;
       for (std::size_t slot = t, use = 0; slot < slots; slot += T, ++use) {
         const int b = int(use % 2);
         const auto w0 = clock::now();
-        if (use >= 2)
-          RINGBLAS_CUDA_TRY(cudaEventSynchronize(copied[b]));  // the pinned slot is free again
+        // The pinned slot is free again once its copy is done (a crew's may be from its last call).
+        if (use >= 2 || crew) RINGBLAS_CUDA_TRY(cudaEventSynchronize(w.copied[b]));
         const auto w1 = clock::now();
-        unsigned char* host = pinned[std::size_t(t) * 2 + std::size_t(b)];
+        unsigned char* host = w.pinned[b];
         const std::size_t bytes = pack_slot(from, plan, slot, width, host, iso);
         waiting_ms[t] += std::chrono::duration<double, std::milli>(w1 - w0).count();
         packing_ms[t] += std::chrono::duration<double, std::milli>(clock::now() - w1).count();
         unsigned char* dev =
             device_slots.as<unsigned char>() + (std::size_t(t) * 2 + std::size_t(b)) * kSlotBytes;
         RINGBLAS_CUDA_TRY(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
-        RINGBLAS_CUDA_TRY(cudaEventRecord(copied[b], s));
+        RINGBLAS_CUDA_TRY(cudaEventRecord(w.copied[b], s));
         const unsigned segments = unsigned(plan.slot_first[slot + 1] - plan.slot_first[slot]);
         void *rp = out.row_ptr.data(), *ci = out.col_idx.data(), *v = out.values.data();
         if (width == 2)
@@ -219,34 +305,40 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
         sent += bytes;
       }
       if (!iso) all_iso = false;
-      RINGBLAS_CUDA_TRY(cudaEventRecord(decoded[t], s));
-      // The pinned slots go back to the pool when this returns: their copies must be done.
-      for (cudaEvent_t e : copied) RINGBLAS_CUDA_TRY(cudaEventSynchronize(e));
+      RINGBLAS_CUDA_TRY(cudaEventRecord(w.decoded, s));
+      // Own pinned slots go back to the pool when this returns: their copies must be done. A
+      // crew keeps its slots and waits at their next use instead.
+      if (!crew)
+        for (cudaEvent_t e : w.copied) RINGBLAS_CUDA_TRY(cudaEventSynchronize(e));
     } catch (...) {
       const std::lock_guard<std::mutex> hold(failure_lock);
       if (!failure) failure = std::current_exception();
     }
-    for (cudaEvent_t e : copied)
-      if (e) cudaEventDestroy(e);
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < T; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
+  if (crew) {
+    crew->threads.run(work);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < T; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+  }
   for (unsigned t = 0; t < T; ++t) {
-    if (failure && streams[t])
-      cudaStreamSynchronize(streams[t]);  // no copy reads a slot given back
-    if (decoded[t] && !failure) {
-      RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, decoded[t], 0));
+    const Worker& w = workers[t];
+    if (failure && w.stream) cudaStreamSynchronize(w.stream);  // no copy reads a slot given back
+    if (w.decoded && !failure) {
+      RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, w.decoded, 0));
       // Device memory is freed on the legacy stream (device_slots when this returns): it too
       // waits for the decoding (it does already when it is the caller's stream, or orders after
       // it when that is a blocking stream).
-      if (main != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, decoded[t], 0));
+      if (main != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, w.decoded, 0));
     }
-    if (decoded[t]) cudaEventDestroy(decoded[t]);
-    if (streams[t]) cudaStreamDestroy(streams[t]);  // released once its work is done
   }
-  PinnedSlots::instance().give_back(pinned);
+  for (Worker& w : own) close_worker(w);
+  if (crew)
+    PackCrews::instance().give_back(crew);
+  else
+    PinnedSlots::instance().give_back(pinned);
   cudaEventDestroy(allocated);
   if (failure) std::rethrow_exception(failure);
   out.bytes_sent = sent;
@@ -261,9 +353,10 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx)
     ctx.trace_line(
         "packed upload: " + std::to_string(mats.size()) + " matrices, " +
         std::to_string(out.bytes_sent) + " bytes in " + std::to_string(slots) + " slots over " +
-        std::to_string(T) + " threads; plan " + std::to_string(plan_ms) + " ms, packing " +
-        std::to_string(busy) + " ms (busiest thread " + std::to_string(busiest) +
-        " ms), waiting for pinned slots " + std::to_string(waits) + " ms, host wall " +
+        std::to_string(T) + (crew ? " kept" : " new") + " threads; plan " +
+        std::to_string(plan_ms) + " ms, packing " + std::to_string(busy) + " ms (busiest thread " +
+        std::to_string(busiest) + " ms), waiting for pinned slots " + std::to_string(waits) +
+        " ms, host wall " +
         std::to_string(std::chrono::duration<double, std::milli>(clock::now() - t0).count()) +
         " ms (device not waited for)");
   }

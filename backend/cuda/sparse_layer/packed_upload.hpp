@@ -7,7 +7,8 @@
 //   - row offsets segment-local, 32 bits.
 // Packing runs on several host threads, each filling its own pinned staging slots (process-wide,
 // kept between calls) and copying them on its own stream, where one decode kernel per slot writes
-// the CSR arrays: packing, copying and decoding of different slots overlap. The caller's stream
+// the CSR arrays: packing, copying and decoding of different slots overlap (the threads and their
+// streams are created per call, or kept between calls: PackThreads below). The caller's stream
 // is made to wait for the copies; the host does not wait for the device. The host half (segments,
 // slots cut so that every thread gets several, the packing itself) is packed_pack.hpp.
 #pragma once
@@ -37,10 +38,23 @@ struct PackedDevice {
 /// not fit a staging slot, 2^32 or more columns.
 std::string packed_unavailable(const std::vector<const Matrix*>& mats);
 
+/// How upload_packed runs its packing threads (the bytes sent and the arrays are the same):
+/// `spawn`, threads, streams and events created and destroyed by every call, which waits for its
+/// last copies before returning its pinned slots (sessions 7-8), or `crew`, a crew of threads kept
+/// per device (crew.hpp) with their streams, events and pinned slots, leased by a call and
+/// returned: no creation per call, and no wait for the last copies (the crew's next call waits
+/// for a slot's copy before packing into it again).
+enum class PackThreads { spawn, crew };
+
+/// PackThreads::spawn unless RINGBLAS_SPDNN_PACK_THREADS=crew (the default is kept until a GPU
+/// round has timed both and SparseUploadGpu.CrewUploadsTheSameArrays passed).
+PackThreads pack_threads_from_env();
+
 /// Uploads host CSR matrices (any index type; values cast to fp32 on the host when they are not
 /// fp32) as described above; the arrays are ready in stream order on ctx's stream when this
 /// returns. Throws NotImplemented with packed_unavailable's reason.
-PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx);
+PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
+                           PackThreads threads = pack_threads_from_env());
 
 /// The device Matrix of a one-matrix PackedDevice (adopts its arrays).
 Matrix packed_matrix(PackedDevice&& p, Index nrows, Index ncols, Index nnz);

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ringblas/buffer.hpp"
@@ -70,6 +71,9 @@ struct DeviceWeights {
   std::vector<BlobLayout> layout;   ///< per layer
   std::vector<std::size_t> offset;  ///< per layer: first word in `blob`
   std::size_t words = 0;
+  /// PrepareReturn::early: a cudaEvent_t recorded after the blob fill (it also keeps the host
+  /// arrays of the last copies alive); null when the blobs were complete on return. wait_ready.
+  std::shared_ptr<void> ready;
   std::size_t bytes() const { return words * 4; }
 };
 
@@ -86,14 +90,67 @@ enum class RowSort { insertion, warp };
 /// the blobs byte-identical (SparseNetworkGpu.WarpRowSortPreparesTheSameBlobs, also under memcheck).
 RowSort row_sort_from_env();
 
+/// How prepare_layers_device turns every layer into outputs-by-row (the blobs are the same):
+/// `stack`, the layers as one block-diagonal matrix through the shared cuda::transpose (a stable
+/// radix sort: stack, transpose and unstack, three passes over the entries and a host sync;
+/// session 7's path), or `per_layer`, each layer in place: one warp per input row counts its
+/// entries into their outputs' rows with atomics (keeping each entry's slot there), one block per
+/// layer scans the counts, and the entries are scattered to their slots. The slots are in arrival
+/// order, so every row is then sorted by input with the RowSort pass that layers 2..L run anyway
+/// (layer 1 included): a row's inputs are distinct, so the sort gives the stable order.
+enum class LayerTranspose { stack, per_layer };
+
+/// LayerTranspose::stack unless RINGBLAS_SPDNN_TRANSPOSE=per_layer (the default is kept until a GPU
+/// round has timed both and SparseNetworkGpu.PerLayerTransposePreparesTheSameBlobs passed).
+LayerTranspose layer_transpose_from_env();
+
+/// Whether prepare_layers_device waits for its last kernel (the blob fill, ~0.85 ms at 1024 x 120)
+/// before returning: `synced` (sessions 7-8), or `early`: it returns with the fill queued, so that
+/// the host's next work (mxm_layers packing the features) overlaps it. Then the blobs are complete
+/// in stream order on ctx's stream and on the legacy stream (so on every blocking stream; the
+/// scratch is freed there), and any other stream waits with wait_ready.
+enum class PrepareReturn { synced, early };
+
+/// PrepareReturn::synced unless RINGBLAS_SPDNN_PREPARE_RETURN=early (the default is kept until a
+/// GPU round has timed both and SparseNetworkGpu.EarlyReturnPreparesTheSameBlobs passed).
+PrepareReturn prepare_return_from_env();
+
+/// Where the per-block passes keep their working data (the blobs are the same): `global`
+/// (sessions 7-8), or `shared`:
+///   - analyse_blocks builds each block's bitmap of touched inputs and its word prefixes in shared
+///     memory (when they fit: 2 x 4 B per 32 neurons, up to 32 KB) instead of with global atomics
+///     (8,192 atomicOr on 32 words per block at 1024 neurons) and L2 reads, then writes both out;
+///   - fill_blocks: each lane first copies the banks of its entries of the stage (up to 32; longer
+///     lists search in global memory as before) into shared memory, each of the row's 32 serial
+///     choices searches there, and every lane writes its index and value once per row, after the
+///     row's choices (the loads off the serial chain, the stores coalesced), where `global` has
+///     the chosen lane load and store them inside the chain.
+enum class BlockStaging { global, shared };
+
+/// BlockStaging::global unless RINGBLAS_SPDNN_BLOCK_STAGING=shared (the default is kept until a
+/// GPU round has timed both and SparseNetworkGpu.SharedBlockStagingPreparesTheSameBlobs passed).
+BlockStaging block_staging_from_env();
+
+/// The paths prepare_layers_device takes; each field defaults to its variable's choice.
+struct PrepareOptions {
+  RowSort sort = row_sort_from_env();
+  LayerTranspose transpose = layer_transpose_from_env();
+  PrepareReturn ret = prepare_return_from_env();
+  BlockStaging staging = block_staging_from_env();
+};
+
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
 /// other than fp32 are cast on the host) uploaded as stored (or packed, when `how` says so and
 /// every layer can be: packed_upload.hpp), transposed and laid out there. One host round trip
-/// (the sizes of the layout); returns after the blobs are complete. bytes_in: bytes sent.
+/// (the sizes of the layout); returns after the blobs are complete, or with their fill queued
+/// (opt.ret). bytes_in: bytes sent.
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
                                     SparseUpload how = SparseUpload::csr,
                                     std::size_t* bytes_in = nullptr,
-                                    RowSort sort = row_sort_from_env());
+                                    const PrepareOptions& opt = {});
+
+/// Makes `stream` (a cudaStream_t; null: the legacy stream) wait until w's blobs are complete.
+void wait_ready(const DeviceWeights& w, void* stream);
 
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);

@@ -3,7 +3,8 @@
 // (tests/gpu/test_sparse_network.cpp compares them), computed for all layers at once:
 //   upload W_k (CSR, inputs x outputs) as it is stored;
 //   transpose to outputs-by-row: all layers as one block-diagonal matrix through the shared
-//     cuda::transpose;
+//     cuda::transpose, or (LayerTranspose::per_layer) each layer by counting, scanning and
+//     scattering in place, its rows sorted by the row-sort pass;
 //   the output order of every layer (one radix sort of (layer, smallest input, output) keys), and
 //     each layer's inputs renamed to their positions in the previous layer's order;
 //   per block of Policy::block outputs: the bitmap of the inputs it touches, their ranks (the
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <memory>
 #include <string>
 
 #include "backend/cuda/common/check.cuh"
@@ -90,6 +92,58 @@ __global__ void unstack_layers(const I* rp, const I* ci, const float* v, int n, 
   }
 }
 
+/// LayerTranspose::per_layer, pass 1: one warp per input row i of layer k adds each entry to its
+/// output's count (tp[k][c + 1]; tp zeroed) and keeps the count's old value, the entry's slot in
+/// that output's row, in slot[] (indexed like tc).
+__global__ void count_outputs(const Source* src, const Target* tg, int n, int* tp, int* slot) {
+  const int k = blockIdx.y, lane = threadIdx.x % 32;
+  const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (i >= n) return;
+  const Source s = src[k];
+  const long long at = tg[k].entries, p1 = load_index(s.rp, s.wide, i + 1);
+  int* count = tp + (long long)k * (n + 1) + 1;
+  for (long long p = load_index(s.rp, s.wide, i) + lane; p < p1; p += 32)
+    slot[at + p] = atomicAdd(count + load_index(s.ci, s.wide, p), 1);
+}
+
+/// Pass 2: one block per layer turns tp[k][1..n] (counts) into row offsets in place (an inclusive
+/// scan; tp[k][0] stays 0), in chunks of kScanThreads x kScanItems.
+constexpr int kScanThreads = 256, kScanItems = 4;
+__global__ void __launch_bounds__(kScanThreads) scan_outputs(int n, int* tp) {
+  using Scan = cub::BlockScan<int, kScanThreads>;
+  __shared__ typename Scan::TempStorage tmp;
+  int* t = tp + (long long)blockIdx.x * (n + 1) + 1;
+  int carry = 0;
+  for (int base = 0; base < n; base += kScanThreads * kScanItems) {
+    int x[kScanItems];
+    const int first = base + int(threadIdx.x) * kScanItems;
+    for (int q = 0; q < kScanItems; ++q) x[q] = first + q < n ? t[first + q] : 0;
+    int total = 0;
+    Scan(tmp).InclusiveSum(x, x, total);
+    for (int q = 0; q < kScanItems; ++q)
+      if (first + q < n) t[first + q] = x[q] + carry;
+    carry += total;
+    __syncthreads();  // tmp is reused by the next chunk
+  }
+}
+
+/// Pass 3: one warp per input row i of layer k writes each entry (i, c) to output c's row at the
+/// slot pass 1 gave it: tc = i, tv = its value.
+__global__ void scatter_outputs(const Source* src, const Target* tg, const int* slot, int n,
+                                const int* tp, int* tc, float* tv) {
+  const int k = blockIdx.y, lane = threadIdx.x % 32;
+  const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (i >= n) return;
+  const Source s = src[k];
+  const long long at = tg[k].entries, p1 = load_index(s.rp, s.wide, i + 1);
+  const int* t = tp + (long long)k * (n + 1);
+  for (long long p = load_index(s.rp, s.wide, i) + lane; p < p1; p += 32) {
+    const long long q = at + t[load_index(s.ci, s.wide, p)] + slot[at + p];
+    tc[q] = int(i);
+    tv[q] = s.v[p];
+  }
+}
+
 /// c[0..len) ascending, v moved alongside (stable insertion sort: the rows of a DNN layer are
 /// short).
 __device__ void insertion_sort(int* c, float* v, int len) {
@@ -119,26 +173,28 @@ __global__ void sort_rows(const Target* tg, const int* tp, int n, int* tc, float
 /// layer k - 1's output order (rename_inputs) and sorts the row by them (sort_rows) in one pass:
 /// a row of at most 32 entries in registers, a bitonic network on (input, position in the row),
 /// which orders as the stable insertion sort does; a longer row renamed by the warp and sorted by
-/// its first lane (insertion_sort).
+/// its first lane (insertion_sort). Layers from k0: k0 = 0 sorts layer 1's rows too (not renamed),
+/// which LayerTranspose::per_layer leaves in arrival order.
 __global__ void rename_sort_rows_warp(const Target* tg, const int* tp, const int* inverse, int n,
-                                      int* tc, float* tv) {
-  const int k = blockIdx.y + 1, lane = threadIdx.x % 32;
+                                      int k0, int* tc, float* tv) {
+  const int k = blockIdx.y + k0, lane = threadIdx.x % 32;
   const long long j = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (j >= n) return;  // the same for every lane of the warp
   const int* t = tp + (long long)k * (n + 1);
-  const int* inv = inverse + (long long)(k - 1) * n;
+  const int* inv = k > 0 ? inverse + (long long)(k - 1) * n : nullptr;
+  auto renamed = [inv](int c) { return inv ? inv[c] : c; };
   const int len = t[j + 1] - t[j];
   int* c = tc + tg[k].entries + t[j];
   float* v = tv + tg[k].entries + t[j];
   if (len > 32) {
-    for (int q = lane; q < len; q += 32) c[q] = inv[c[q]];
+    for (int q = lane; q < len; q += 32) c[q] = renamed(c[q]);
     __syncwarp();
     if (lane == 0) insertion_sort(c, v, len);
     return;
   }
   // Padding lanes sort last: every input is below 2^30.
   unsigned long long x =
-      (unsigned long long)(lane < len ? unsigned(inv[c[lane]]) : 0xffffffffu) << 32 | lane;
+      (unsigned long long)(lane < len ? unsigned(renamed(c[lane])) : 0xffffffffu) << 32 | lane;
   float val = lane < len ? v[lane] : 0.0f;
   for (int size = 2; size <= 32; size <<= 1)
     for (int stride = size / 2; stride > 0; stride /= 2) {
@@ -157,12 +213,15 @@ __global__ void rename_sort_rows_warp(const Target* tg, const int* tp, const int
   }
 }
 
-/// Sort key of output j of layer k: (layer, smallest input or n when none, j).
+/// Sort key of output j of layer k: (layer, smallest input or n when none, j). The smallest, not
+/// the first: LayerTranspose::per_layer's rows are not sorted yet.
 __global__ void order_keys(const Target* tg, const int* tp, const int* tc, int n, unsigned long long* key, int* id) {
   const int k = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const int* t = tp + (long long)k * (n + 1);
-  const int first = t[j] < t[j + 1] ? tc[tg[k].entries + t[j]] : n;
+  const int* c = tc + tg[k].entries;
+  int first = n;
+  for (int q = t[j]; q < t[j + 1]; ++q) first = min(first, c[q]);
   const long long x = (long long)k * n + j;
   key[x] = ((unsigned long long)k * (unsigned long long)(n + 1) + (unsigned long long)first) * (unsigned long long)n + j;
   id[x] = j;
@@ -185,19 +244,45 @@ __global__ void rename_inputs(const Target* tg, const int* tp, const int* invers
   for (int q = t[j]; q < t[j + 1]; ++q) c[q] = inv[c[q]];
 }
 
+/// Shared-memory words analyse_blocks<true> may use for a block's bitmap and prefixes together.
+constexpr int kSharedAnalyseWords = 8192;
+
+/// A word the block wrote: from shared memory, or from L2 (the bitmap was built with global
+/// atomics, which L1 does not see).
+template <bool Shared, class T>
+__device__ __forceinline__ T block_word(const T* p) {
+  if constexpr (Shared)
+    return *p;
+  else
+    return __ldcg(p);
+}
+
 /// Per (layer, block): the bitmap of touched inputs, its word-prefix ranks, the block's input
 /// count, each entry's rank, and per (stage, warp) the ELL width (max entries of a lane there).
-__global__ void __launch_bounds__(P::block) analyse_blocks(const Target* tg, const int* tp, const int* tc,
-                                                           const int* order, int n, int blocks, int words,
-                                                           int max_stages,
-                                                           unsigned* bitmap, int* prefix, int* inputs,
-                                                           int* rank, int* width) {
+/// Shared (BlockStaging::shared, 2 x words <= kSharedAnalyseWords): the bitmap and prefixes are
+/// built in dynamic shared memory and written out at the end (fill_blocks reads them); else in
+/// global memory (`bitmap` zeroed before).
+template <bool Shared>
+__global__ void __launch_bounds__(P::block)
+    analyse_blocks(const Target* tg, const int* tp, const int* tc, const int* order, int n,
+                   int blocks, int words, int max_stages, unsigned* bitmap, int* prefix,
+                   int* inputs, int* rank, int* width) {
   using Scan = cub::BlockScan<int, P::block>;
   __shared__ typename Scan::TempStorage tmp;
+  extern __shared__ unsigned staged_words[];  // Shared: bitmap[words], then prefix[words]
   const int k = blockIdx.y, b = blockIdx.x;
   const long long kb = (long long)k * blocks + b;
-  unsigned* bm = bitmap + kb * words;
-  int* pre = prefix + kb * words;
+  unsigned* bm;
+  int* pre;
+  if constexpr (Shared) {
+    bm = staged_words;
+    pre = reinterpret_cast<int*>(staged_words + words);
+    for (int w = threadIdx.x; w < words; w += P::block) bm[w] = 0;
+    __syncthreads();
+  } else {
+    bm = bitmap + kb * words;
+    pre = prefix + kb * words;
+  }
   const long long at = tg[k].entries;
   const int* t = tp + (long long)k * (n + 1);
   const int pos = b * P::block + threadIdx.x;  // output position; the neuron is order[pos]
@@ -211,22 +296,27 @@ __global__ void __launch_bounds__(P::block) analyse_blocks(const Target* tg, con
   const int chunk = (words + P::block - 1) / P::block;
   const int lo = min(words, int(threadIdx.x) * chunk), hi = min(words, lo + chunk);
   int sum = 0;
-  for (int w = lo; w < hi; ++w) sum += __popc(__ldcg(bm + w));
+  for (int w = lo; w < hi; ++w) sum += __popc(block_word<Shared>(bm + w));
   int base = 0, total = 0;
   Scan(tmp).ExclusiveSum(sum, base, total);
   for (int w = lo; w < hi; ++w) {
     pre[w] = base;
-    base += __popc(__ldcg(bm + w));
+    base += __popc(block_word<Shared>(bm + w));
   }
   if (threadIdx.x == 0) inputs[kb] = total;
   __syncthreads();
+  if constexpr (Shared)
+    for (int w = threadIdx.x; w < words; w += P::block) {
+      bitmap[kb * words + w] = bm[w];
+      prefix[kb * words + w] = pre[w];
+    }
   // This lane's entries by stage (ranks rise with the input, so stages come in order).
   int* wd = width + kb * max_stages * P::warps + threadIdx.x / 32;
   int stage = -1, count = 0;
   for (int q = q0; q < q1; ++q) {
     const int c = tc[at + q];
-    const unsigned word = __ldcg(bm + (c >> 5));
-    const int r = __ldcg(pre + (c >> 5)) + __popc(word & ((1u << (c & 31)) - 1u));
+    const unsigned word = block_word<Shared>(bm + (c >> 5));
+    const int r = block_word<Shared>(pre + (c >> 5)) + __popc(word & ((1u << (c & 31)) - 1u));
     rank[at + q] = r;
     const int s = r / P::buffer;
     if (s != stage) {
@@ -253,12 +343,16 @@ __global__ void place_headers(const unsigned* from, const unsigned long long* se
 /// ELL rows in the host's bank-aware order (prepare.cpp): for ELL row e, lanes pick in the order
 /// (k + e) mod 32; a lane takes, among the banks it still holds and no earlier lane of the row
 /// took (else among all it holds), the bank the warp still needs most (lowest bank on ties), and
-/// of its entries in that bank the last one in input order.
-__global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const int* tp, const int* tc,
-                                                        const float* tv, const int* rank, const int* order, int n,
-                                                        int blocks, int words, const unsigned* bitmap,
-                                                        const int* prefix, unsigned* blob) {
+/// of its entries in that bank the last one in input order. Staged: BlockStaging::shared
+/// (prepare.hpp).
+template <bool Staged>
+__global__ void __launch_bounds__(P::block)
+    fill_blocks(const Target* tg, const int* tp, const int* tc, const float* tv, const int* rank,
+                const int* order, int n, int blocks, int words, const unsigned* bitmap,
+                const int* prefix, unsigned* blob) {
   __shared__ unsigned short held[P::warps][32][33];  // [warp][lane][bank]: entries left
+  // Staged: [warp][lane][i]: the bank of the lane's i-th entry of the stage (i < 32).
+  __shared__ unsigned char banks[Staged ? P::warps : 1][32][32];
   const int k = blockIdx.y, b = blockIdx.x;
   const long long kb = (long long)k * blocks + b;
   const Target T = tg[k];
@@ -306,6 +400,7 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
       const int bank = rk[q] & 31;
       ++mine[lane][bank];
       mask |= 1u << bank;
+      if (Staged && q - first < 32) banks[Staged ? warp : 0][lane][q - first] = (unsigned char)bank;
     }
     __syncwarp();
     int demand = 0;
@@ -314,11 +409,12 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
     const int e0 = warp_displ[st * P::warps + warp], e1 = warp_displ[st * P::warps + warp + 1];
     for (int e = e0; e < e1; ++e) {
       unsigned used = 0;
+      int taken = -1;  // Staged: the entry this lane takes in row e (-1: padding)
       for (int kk = 0; kk < 32; ++kk) {
         const int p = (kk + e - e0) & 31;
         const unsigned pm = __shfl_sync(0xffffffffu, mask, p);
         if (!pm) {
-          if (lane == p) {
+          if (!Staged && lane == p) {
             index[(long long)e * 32 + p] = 0;
             value[(long long)e * 32 + p] = 0.0f;
           }
@@ -334,6 +430,12 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
         int need = mine[p][bank];
         const int pf = __shfl_sync(0xffffffffu, first, p), pl = __shfl_sync(0xffffffffu, last, p);
         int found = -1;
+        if (Staged && pl - pf <= 32) {  // the need-th of lane p's staged entries in that bank
+          unsigned x = __ballot_sync(0xffffffffu,
+                                     lane < pl - pf && banks[Staged ? warp : 0][p][lane] == bank);
+          for (int i = 1; i < need; ++i) x &= x - 1;
+          found = pf + __ffs(int(x)) - 1;
+        }
         for (int c0 = pf; c0 < pl && found < 0; c0 += 32) {
           const int q = c0 + lane;
           const unsigned hits = __ballot_sync(0xffffffffu, q < pl && (rk[q] & 31) == bank);
@@ -347,12 +449,21 @@ __global__ void __launch_bounds__(P::block) fill_blocks(const Target* tg, const 
           }
         }
         if (lane == p) {
-          index[(long long)e * 32 + p] = static_cast<unsigned short>(rk[found] - s * P::buffer);
-          value[(long long)e * 32 + p] = tv[at + found];
+          if (Staged) {
+            taken = found;
+          } else {
+            index[(long long)e * 32 + p] = static_cast<unsigned short>(rk[found] - s * P::buffer);
+            value[(long long)e * 32 + p] = tv[at + found];
+          }
           if (--mine[p][bank] == 0) mask &= ~(1u << bank);
         }
         used |= 1u << bank;
         __syncwarp();
+      }
+      if (Staged) {  // every lane once per row: the same words replay writes lane by lane
+        index[(long long)e * 32 + lane] =
+            taken >= 0 ? static_cast<unsigned short>(rk[taken] - s * P::buffer) : 0;
+        value[(long long)e * 32 + lane] = taken >= 0 ? tv[at + taken] : 0.0f;
       }
     }
     __syncwarp();
@@ -368,8 +479,30 @@ RowSort row_sort_from_env() {
   return env && std::string(env) == "insertion" ? RowSort::insertion : RowSort::warp;
 }
 
+PrepareReturn prepare_return_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
+  return env && std::string(env) == "early" ? PrepareReturn::early : PrepareReturn::synced;
+}
+
+void wait_ready(const DeviceWeights& w, void* stream) {
+  if (w.ready)
+    RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream),
+                                          static_cast<cudaEvent_t>(w.ready.get()), 0));
+}
+
+BlockStaging block_staging_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_BLOCK_STAGING");
+  return env && std::string(env) == "shared" ? BlockStaging::shared : BlockStaging::global;
+}
+
+LayerTranspose layer_transpose_from_env() {
+  const char* env = std::getenv("RINGBLAS_SPDNN_TRANSPOSE");
+  return env && std::string(env) == "per_layer" ? LayerTranspose::per_layer : LayerTranspose::stack;
+}
+
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
-                                    SparseUpload how, std::size_t* bytes_in, RowSort sort) {
+                                    SparseUpload how, std::size_t* bytes_in,
+                                    const PrepareOptions& opt) {
   DeviceWeights out;
   const int nl = int(weights.size());
   if (nl == 0) return out;
@@ -473,7 +606,8 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   RINGBLAS_CUDA_TRY(cudaMemcpyAsync(tg_d.data(), tg.data(), tg.size() * sizeof(Target), cudaMemcpyHostToDevice, s));
 
   // --- transpose: every layer at once, as the block-diagonal stack (cuda::transpose: a stable
-  // radix sort, so each output row lists its inputs in order) ---
+  // radix sort, so each output row lists its inputs in order), or per layer (rows in arrival
+  // order, sorted below) ---
   const std::size_t ne = std::size_t(std::max<long long>(entries, 1));
   const Index stacked_rows = Index(nl) * n;
   device_array<int> tp(std::size_t(nl) * std::size_t(n + 1), ctx);
@@ -503,10 +637,24 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the stack and its transpose are freed here
     phase("unstacked");
   };
-  if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31))
+  const bool rows_sorted = opt.transpose == LayerTranspose::stack;
+  if (!rows_sorted) {
+    // `rank` holds each entry's slot until analyse_blocks overwrites it with the entry's rank.
+    const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl));
+    tp.fill_zero(ctx);
+    count_outputs<<<warps, 256, 0, s>>>(src_d.data(), tg_d.data(), n, tp.data(), rank.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer count_outputs", s, ctx.debug_sync);
+    scan_outputs<<<unsigned(nl), kScanThreads, 0, s>>>(n, tp.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer scan_outputs", s, ctx.debug_sync);
+    scatter_outputs<<<warps, 256, 0, s>>>(src_d.data(), tg_d.data(), rank.data(), n, tp.data(),
+                                          tc.data(), tv.data());
+    RINGBLAS_CHECK_LAUNCH("sparse_layer scatter_outputs", s, ctx.debug_sync);
+    phase("layers transposed (per layer: counted, scanned, scattered)");
+  } else if (stacked_rows < (Index{1} << 31) && entries < (1LL << 31)) {
     stack_and_transpose(std::int32_t{});
-  else
+  } else {
     stack_and_transpose(std::int64_t{});
+  }
 
   // --- output orders, and the inputs renamed to the previous layer's positions ---
   const std::size_t cells = std::size_t(nl) * std::size_t(n);
@@ -528,21 +676,26 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
                                                       order, cells, 0, bits, s));
     phase("output orders sorted (" + std::to_string(bits) + "-bit keys)");
   }
-  if (nl > 1) {
-    device_array<int> inverse(cells, ctx);
-    invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
-    RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
-    if (sort == RowSort::warp) {
-      const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - 1));
-      rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n,
+  if (nl > 1 || !rows_sorted) {
+    device_array<int> inverse(nl > 1 ? cells : 1, ctx);
+    if (nl > 1) {
+      invert_orders<<<rows_grid, 256, 0, s>>>(order, n, inverse.data());
+      RINGBLAS_CHECK_LAUNCH("sparse_layer invert_orders", s, ctx.debug_sync);
+    }
+    if (opt.sort == RowSort::warp) {
+      const int k0 = rows_sorted ? 1 : 0;  // layer 1's rows need no renaming, only sorting
+      const dim3 warps(grid_for(std::size_t(n) * 32, 256), unsigned(nl - k0));
+      rename_sort_rows_warp<<<warps, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, k0,
                                                   tc.data(), tv.data());
       RINGBLAS_CHECK_LAUNCH("sparse_layer rename_sort_rows_warp", s, ctx.debug_sync);
       phase("inputs renamed and rows sorted (one warp per row)");
     } else {
-      const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
-      rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
-      RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
-      phase("inputs renamed");
+      if (nl > 1) {
+        const dim3 later(grid_for(std::size_t(n), 256), unsigned(nl - 1));
+        rename_inputs<<<later, 256, 0, s>>>(tg_d.data(), tp.data(), inverse.data(), n, tc.data());
+        RINGBLAS_CHECK_LAUNCH("sparse_layer rename_inputs", s, ctx.debug_sync);
+        phase("inputs renamed");
+      }
       sort_rows<<<rows_grid, 256, 0, s>>>(tg_d.data(), tp.data(), n, tc.data(), tv.data());
       RINGBLAS_CHECK_LAUNCH("sparse_layer sort_rows", s, ctx.debug_sync);
       phase("rows sorted (one thread per row)");
@@ -553,13 +706,18 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   device_array<unsigned> bitmap(lb * std::size_t(words), ctx);
   device_array<int> prefix(lb * std::size_t(words), ctx), inputs(lb, ctx);
   device_array<int> width(lb * std::size_t(max_stages) * P::warps, ctx);
-  bitmap.fill_zero(ctx);
+  const bool shared_analyse =
+      opt.staging == BlockStaging::shared && 2 * std::size_t(words) <= kSharedAnalyseWords;
+  if (!shared_analyse) bitmap.fill_zero(ctx);  // else each block writes its whole bitmap
   width.fill_zero(ctx);
-  analyse_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
-      tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(), prefix.data(),
-      inputs.data(), rank.data(), width.data());
+  const auto analyse = shared_analyse ? analyse_blocks<true> : analyse_blocks<false>;
+  analyse<<<dim3(unsigned(blocks), unsigned(nl)), P::block,
+            shared_analyse ? 2 * std::size_t(words) * 4 : 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), order, n, blocks, words, max_stages, bitmap.data(),
+      prefix.data(), inputs.data(), rank.data(), width.data());
   RINGBLAS_CHECK_LAUNCH("sparse_layer analyse_blocks", s, ctx.debug_sync);
-  phase("blocks analysed");
+  phase(std::string("blocks analysed (bitmaps in ") + (shared_analyse ? "shared" : "global") +
+        " memory)");
   const std::vector<int> inputs_h = inputs.to_host(ctx);  // synchronizes: the layout needs them
   const std::vector<int> width_h = width.to_host(ctx);
 
@@ -635,13 +793,36 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
                                                       out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer place_headers", s, ctx.debug_sync);
   phase("headers up and placed (" + std::to_string(total * 4) + "-byte blob zeroed)");
-  fill_blocks<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
-      tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words, bitmap.data(),
-      prefix.data(), out.blob.as<unsigned>());
+  const auto fill = opt.staging == BlockStaging::shared ? fill_blocks<true> : fill_blocks<false>;
+  fill<<<dim3(unsigned(blocks), unsigned(nl)), P::block, 0, s>>>(
+      tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words,
+      bitmap.data(), prefix.data(), out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer fill_blocks", s, ctx.debug_sync);
-  // The scratch arrays are freed when this returns: the pool reuses memory in stream order, and
-  // the host vectors copied from above must outlive their asynchronous copies.
-  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  // The scratch arrays are freed when this returns, on the legacy stream (the pool reuses memory
+  // in stream order), and the host vectors copied from above must outlive their asynchronous
+  // copies: synced waits for everything; early makes the legacy stream wait for the fill and keeps
+  // the host vectors with the event.
+  if (opt.ret == PrepareReturn::synced) {
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  } else {
+    struct Ready {
+      cudaEvent_t event = nullptr;
+      std::vector<Target> tg;
+      std::vector<unsigned> headers;
+      std::vector<unsigned long long> segments;
+      ~Ready() {
+        if (event) cudaEventDestroy(event);
+      }
+    };
+    auto ready = std::make_shared<Ready>();
+    ready->tg = std::move(tg);  // a moved vector keeps its storage: the copies' sources stay put
+    ready->headers = std::move(headers);
+    ready->segments = std::move(segments);
+    RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&ready->event, cudaEventDisableTiming));
+    RINGBLAS_CUDA_TRY(cudaEventRecord(ready->event, s));
+    if (s != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, ready->event, 0));
+    out.ready = std::shared_ptr<void>(ready, static_cast<void*>(ready->event));
+  }
   phase("blobs filled");
   return out;
 }
