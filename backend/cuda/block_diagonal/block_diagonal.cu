@@ -9,6 +9,7 @@
 #include "backend/cuda/block_diagonal/block_diagonal.hpp"
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/spmm_subwarp/device_prep.hpp"
+#include "ringblas/context.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda {
@@ -21,6 +22,15 @@ struct BlockItem {
   const void* values;
   long long rows, nnz, row0, col0, nnz0;
   int wide;  ///< the item's indices are 64-bit
+};
+
+std::size_t align16(std::size_t x) { return (x + 15) / 16 * 16; }
+
+/// Frees a stream-ordered allocation in that stream's order, also when a launch throws.
+struct StreamFree {
+  void* p;
+  cudaStream_t stream;
+  ~StreamFree() { cudaFreeAsync(p, stream); }
 };
 
 __device__ long long index_of(const void* a, bool wide, long long k) {
@@ -82,19 +92,28 @@ Matrix block_diagonal(const std::vector<Matrix>& items, const ringblas::detail::
              &ctx);
   Matrix out = Matrix::from_buffers(l.rows(), l.cols(), l.type, l.itype, l.nnz(), std::move(rp),
                                     std::move(ci), std::move(val));
-  // Items of another value type: cast copies, alive until the kernel has read them (device
-  // memory is freed in stream order, backend/cuda/common/memory.cu).
-  std::vector<Buffer> casts;
-  Buffer host(items.size() * sizeof(BlockItem), Location::host);
-  auto* meta = host.as<BlockItem>();
+  // One scratch allocation on ctx's stream, freed in its order after the kernel (whatever kind
+  // of stream it is): the items' metadata, then a cast copy of each item of another value type.
+  std::vector<BlockItem> meta(items.size());
+  std::size_t scratch = align16(meta.size() * sizeof(BlockItem));
+  std::vector<std::size_t> cast_at(items.size(), 0);
+  for (std::size_t b = 0; b < items.size(); ++b)
+    if (items[b].type() != l.type && items[b].nnz()) {
+      cast_at[b] = scratch;
+      scratch = align16(scratch + static_cast<std::size_t>(items[b].nnz()) * tsz);
+    }
+  const auto stream = static_cast<cudaStream_t>(ctx.stream);
+  void* raw = nullptr;
+  RINGBLAS_CUDA_TRY(cudaMallocAsync(&raw, scratch, stream));
+  const StreamFree release{raw, stream};
+  auto* base = static_cast<unsigned char*>(raw);
   for (std::size_t b = 0; b < items.size(); ++b) {
     const Matrix& a = items[b];
     const void* values = a.values().data();
-    if (a.type() != l.type && a.nnz()) {
-      casts.emplace_back(static_cast<std::size_t>(a.nnz()) * tsz, Location::device, &ctx);
-      detail::cast_into(casts.back().data(), l.type, values, a.type(),
+    if (cast_at[b]) {
+      detail::cast_into(base + cast_at[b], l.type, values, a.type(),
                         static_cast<std::size_t>(a.nnz()), ctx);
-      values = casts.back().data();
+      values = base + cast_at[b];
     }
     meta[b] = BlockItem{a.row_ptr().data(),
                         a.col_idx().data(),
@@ -106,13 +125,18 @@ Matrix block_diagonal(const std::vector<Matrix>& items, const ringblas::detail::
                         l.nnz0[b],
                         a.index_type() == IndexType::i64 ? 1 : 0};
   }
-  const Buffer dev = host.to(Location::device, ctx);
-  const auto stream = static_cast<cudaStream_t>(ctx.stream);
+  // Pageable source: staged before cudaMemcpyAsync returns, without waiting for the device (a
+  // GCN mini-batch builds three batches; none of them stalls the stream).
+  const std::size_t meta_bytes = meta.size() * sizeof(BlockItem);
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(raw, meta.data(), meta_bytes, cudaMemcpyHostToDevice, stream));
+  ctx.transfers.host_to_device += 1;
+  ctx.transfers.bytes_host_to_device += meta_bytes;
+  const auto* dev = static_cast<const BlockItem*>(raw);
   const auto blocks = static_cast<unsigned>(items.size());
   if (l.itype == IndexType::i32)
-    launch<std::int32_t>(dev.as<BlockItem>(), blocks, out, tsz, stream, ctx.debug_sync);
+    launch<std::int32_t>(dev, blocks, out, tsz, stream, ctx.debug_sync);
   else
-    launch<std::int64_t>(dev.as<BlockItem>(), blocks, out, tsz, stream, ctx.debug_sync);
+    launch<std::int64_t>(dev, blocks, out, tsz, stream, ctx.debug_sync);
   return out;
 }
 
