@@ -9,6 +9,7 @@
 #include "algorithms/gcn.hpp"
 #include "algorithms/roc_auc.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas/matrix_batch.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
 
@@ -99,6 +100,10 @@ struct Model::Batch {
   std::vector<Matrix> adj;       // Â_g of the batch's graphs
   std::vector<Matrix> pool;      // 1 x |g| of 1/|g|: mean readout
   std::vector<Matrix> pool_t;    // its transpose, for the backward pass
+  // The same three as block-diagonal matrices, built once per mini-batch (with
+  // Options::batch_objects): each is multiplied up to 2L+2 times a step, and a MatrixBatch
+  // product costs no per-graph host work.
+  MatrixBatch adj_batch, pool_batch, pool_t_batch;
   DenseMatrix x;                 // stacked node features (nodes x in_width)
   DenseMatrix y;                 // targets (graphs x tasks), NaN where missing
   Index nodes = 0, graphs = 0;
@@ -257,6 +262,15 @@ Model::Batch Model::make_batch(const std::vector<Index>& ids, std::size_t begin,
       b.pool_t.push_back(b.pool_t[first]);
     }
   }
+  if (!opt_.batch_objects) return b;
+  try {  // from the lent matrices: an error gives them back before it leaves
+    b.adj_batch = MatrixBatch(b.adj, ctx_);
+    b.pool_batch = MatrixBatch(b.pool, ctx_);
+    b.pool_t_batch = MatrixBatch(b.pool_t, ctx_);
+  } catch (...) {
+    give_back(b);
+    throw;
+  }
   return b;
 }
 
@@ -265,6 +279,14 @@ DenseMatrix Model::step(const Batch& b, bool backward, Index slot, std::uint64_t
   const Index L = opt_.layers;
   const bool drop = stream > 0 && opt_.dropout > 0;
   auto drop_stream = [&](Index l) { return stream * 64 + static_cast<std::uint64_t>(l); };
+  // One stacked product with the batch's Â, P or Pᵀ: over its MatrixBatch or its items.
+  auto product = [&](DenseMatrix& c, const MatrixBatch& batch, const std::vector<Matrix>& items,
+                     const DenseMatrix& in, const Epilogue& ep) {
+    if (opt_.batch_objects)
+      mxm_batched(c, s, batch, in, ep, {}, ctx_);
+    else
+      mxm_batched(c, s, items, in, ep, {}, ctx_);
+  };
 
   // Forward: H^{l+1} = dropout(ReLU(Â (H^l W^l) + b^l)).
   std::vector<DenseMatrix> h(static_cast<std::size_t>(L) + 1);
@@ -273,14 +295,14 @@ DenseMatrix Model::step(const Batch& b, bool backward, Index slot, std::uint64_t
     DenseMatrix t = blank(b.nodes, opt_.hidden);
     nn::gemm(t, 1.0, in, w_[l], 0.0, {}, ctx_);
     h[l + 1] = blank(b.nodes, opt_.hidden);
-    mxm_batched(h[l + 1], s, b.adj, t, Epilogue::bias_relu(b_[l]), {}, ctx_);
+    product(h[l + 1], b.adj_batch, b.adj, t, Epilogue::bias_relu(b_[l]));
     if (drop) nn::dropout(h[l + 1], opt_.dropout, opt_.seed, drop_stream(l), ctx_);
   }
   // Head and readout: O = P (H^L W_out) + b_out.
   DenseMatrix t_out = blank(b.nodes, tasks_);
   nn::gemm(t_out, 1.0, h[L], w_[L], 0.0, {}, ctx_);
   DenseMatrix o = blank(b.graphs, tasks_);
-  mxm_batched(o, s, b.pool, t_out, Epilogue::bias_add(b_[L]), {}, ctx_);
+  product(o, b.pool_batch, b.pool, t_out, Epilogue::bias_add(b_[L]));
   DenseMatrix g_o;
   if (backward) g_o = blank(b.graphs, tasks_);
   nn::sigmoid_cross_entropy(backward ? &g_o : nullptr, losses_, slot, o, b.y, ctx_);
@@ -292,7 +314,7 @@ DenseMatrix Model::step(const Batch& b, bool backward, Index slot, std::uint64_t
   tb.transpose_b = true;
   nn::column_sums(gb_[L], g_o, ctx_);
   DenseMatrix g_t = blank(b.nodes, tasks_);
-  mxm_batched(g_t, s, b.pool_t, g_o, Epilogue::none(), {}, ctx_);
+  product(g_t, b.pool_t_batch, b.pool_t, g_o, Epilogue::none());
   nn::gemm(gw_[L], 1.0, h[L], g_t, 0.0, ta, ctx_);
   DenseMatrix g_h = blank(b.nodes, opt_.hidden);
   nn::gemm(g_h, 1.0, g_t, w_[L], 0.0, tb, ctx_);
@@ -301,7 +323,7 @@ DenseMatrix Model::step(const Batch& b, bool backward, Index slot, std::uint64_t
     nn::relu_backward(g_h, h[l + 1], ctx_);  // g_h is now ∂loss/∂Z^l
     nn::column_sums(gb_[l], g_h, ctx_);
     DenseMatrix g_s = blank(b.nodes, opt_.hidden);
-    mxm_batched(g_s, s, b.adj, g_h, Epilogue::none(), {}, ctx_);  // Âᵀ = Â
+    product(g_s, b.adj_batch, b.adj, g_h, Epilogue::none());  // Âᵀ = Â
     const DenseMatrix& in = l == 0 ? b.x : h[l];
     nn::gemm(gw_[l], 1.0, in, g_s, 0.0, ta, ctx_);
     if (l > 0) {

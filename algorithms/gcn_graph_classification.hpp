@@ -11,6 +11,9 @@
 // batch's graphs (Nagasaka et al., "Batched sparse matrix multiplication for accelerating graph
 // convolutional networks", CCGrid 2019), in the stacked layout (the batch's node rows one after
 // another, as PyG's Batch); the readout P and its transpose are `mxm_batched` with 1 x |g| items.
+// Each mini-batch's Â, P and Pᵀ are MatrixBatch objects (block-diagonal, built once per
+// mini-batch and reused by its 2L+2 products, so no product walks the graphs on the host;
+// Options::batch_objects).
 // Backward, written out (Â symmetric: Âᵀ = Â):
 //   G_O = ∂loss/∂O;  ∂b_out = colsum(G_O);  G_T = Pᵀ G_O;  ∂W_out = H^Lᵀ G_T;  G_{H^L} = G_T W_outᵀ
 //   per layer: G_Z = G_H ⊙ [Hˡ⁺¹ > 0];  ∂bˡ = colsum(G_Z);  G_S = Â G_Z;  ∂Wˡ = Hˡᵀ G_S;
@@ -43,6 +46,10 @@ struct Options {
   /// epochs' (Kipf & Welling's rule, checked after that many epochs); 0 = every epoch.
   Index early_stopping = 0;
   Type type = Type::fp32;  ///< fp64 on the cpu executor (gradient tests)
+  /// The products with Â, P and Pᵀ over each mini-batch's MatrixBatch objects (true), or over
+  /// the graphs' matrices as items (false: the stacked form before session 9, kept so that a
+  /// GPU round can time both; the same results).
+  bool batch_objects = true;
 };
 
 /// Graph ids of the train / validation / test sets.

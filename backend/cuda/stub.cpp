@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "backend/core/containers/device_fill.hpp"
+#include "backend/cuda/block_diagonal/block_diagonal.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/dense_nn/skinny_gemm.hpp"
 #include "backend/cuda/index_ops/index_vectors.hpp"
@@ -172,6 +173,9 @@ void backward(Cbsr&, const Matrix&, const DenseMatrix&, const Descriptor&, Conte
   not_compiled("mxm (sampled cbsr)");
 }
 }  // namespace maxk
+Matrix block_diagonal(const std::vector<Matrix>&, const ringblas::detail::BlockLayout&, Context&) {
+  not_compiled("MatrixBatch (device items)");
+}
 namespace spgemm_prune {
 std::optional<std::string> can_implement(const Semiring&, const Matrix&, const Matrix&,
                                          const Descriptor&) {

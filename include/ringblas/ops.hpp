@@ -61,6 +61,19 @@ void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A
                  const DenseMatrix& B, const Epilogue& epilogue, const Descriptor& desc = {},
                  Context& ctx = default_context());
 
+class MatrixBatch;  // ringblas/matrix_batch.hpp
+/// The stacked form over a MatrixBatch: the same result (up to the order of float sums) and
+/// errors as with A's items, i.e.
+///   C = epilogue(A.block_diagonal() ⊕.⊗ B)  (desc.transpose_a: diag(A_b)ᵀ = diag(A_bᵀ)),
+/// computed by the single-SpMM dispatch of mxm (dense, epilogue) (its rows, its trace lines,
+/// desc.variant picks among them), so its host cost does not grow with the number of items.
+/// Prefer it when a batch is multiplied more than once (the layers and the backward pass of a
+/// GNN mini-batch, or a batch reused every epoch): the items are walked once, when the
+/// MatrixBatch is built.
+void mxm_batched(DenseMatrix& C, const Semiring& s, const MatrixBatch& A, const DenseMatrix& B,
+                 const Epilogue& epilogue, const Descriptor& desc = {},
+                 Context& ctx = default_context());
+
 /// C<M> = C accum (A ∪ B) with op where both have an entry. (GrB_eWiseAdd)
 void ewise_add(Matrix& C, const Matrix* mask, Accum accum, BinaryOpCode op, const Matrix& A,
                const Matrix& B, const Descriptor& desc = {}, Context& ctx = default_context());

@@ -10,6 +10,7 @@
 #include "ringblas/io.hpp"
 #include "ringblas/kernels.hpp"
 #include "ringblas/matrix.hpp"
+#include "ringblas/matrix_batch.hpp"
 #include "ringblas/nn.hpp"
 #include "ringblas/ops.hpp"
 #include "ringblas/row_prune.hpp"

@@ -1,8 +1,9 @@
 // Benchmark (a program, not a test) of the per-call host cost of the products on small
 // device-resident operands (issue 9: a call costs at most 2 us above its kernels' time):
 // mxm into a dense C (SpMM), mxm into a sparse C (SpGEMM), mxv, mxm_batched (per-item and
-// stacked forms), and the Tox21 batch of 10,000 graphs through the stacked mxm_batched against
-// the device's copy bandwidth (target >= 50% at n_B >= 64).
+// stacked forms, and the stacked form over a MatrixBatch), and the Tox21 batch of 10,000 graphs
+// through the stacked mxm_batched and through a MatrixBatch (its build timed too) against the
+// device's copy bandwidth (target >= 50% at n_B >= 64).
 //
 // How each call is measured (no profiler needed): a one-thread spin kernel occupies the stream
 // first, so everything the call enqueues waits behind it; then
@@ -368,6 +369,9 @@ int main(int argc, char** argv) {
     DenseMatrix Cs = DenseMatrix(rows_total, 64, Type::fp32).to(Location::device, ctx);
     run("batched", "64 graphs n_B=64 stacked",
         [&] { mxm_batched(Cs, pt, A, Bs, Epilogue::none(), {}, ctx); });
+    const MatrixBatch batch(A, ctx);
+    run("batched", "64 graphs n_B=64 batch object",
+        [&] { mxm_batched(Cs, pt, batch, Bs, Epilogue::none(), {}, ctx); });
   }
   // Tox21: 10,000 graphs stacked, n_B = 64 and 128; bytes = A (row pointers, columns, values)
   // + B read + C written.
@@ -377,14 +381,32 @@ int main(int argc, char** argv) {
     for (Matrix& a : tox21_batch(data, 10000, note)) A.push_back(a.to(Location::device, ctx));
     Index rows_total = 0, nnz = 0;
     for (const Matrix& a : A) rows_total += a.nrows(), nnz += a.nnz();
+    // The batch object: its build (once per batch; it synchronises on its metadata upload),
+    // then the same products through it, under automatic and each single-SpMM kernel forced.
+    run(
+        "tox21", "10000 graphs MatrixBatch build", [&] { const MatrixBatch b(A, ctx); }, 0,
+        note + "; once per batch");
+    const MatrixBatch batch(A, ctx);
     for (Index n : {Index(64), Index(128)}) {
       const DenseMatrix Bs = random_dense(rows_total, n).to(Location::device, ctx);
       DenseMatrix Cs = DenseMatrix(rows_total, n, Type::fp32).to(Location::device, ctx);
-      const double bytes = double(nnz) * 8 + double(rows_total + Index(A.size())) * 4 +
-                           2.0 * double(rows_total) * double(n) * 4;
+      const double dense = 2.0 * double(rows_total) * double(n) * 4;
+      const double bytes = double(nnz) * 8 + double(rows_total + Index(A.size())) * 4 + dense;
+      const std::string config = "10000 graphs n_B=" + std::to_string(n);
       run(
-          "tox21", "10000 graphs n_B=" + std::to_string(n) + " stacked",
+          "tox21", config + " stacked",
           [&] { mxm_batched(Cs, pt, A, Bs, Epilogue::none(), {}, ctx); }, bytes, note);
+      const double bytes_bd = double(nnz) * 8 + double(rows_total + 1) * 4 + dense;
+      for (Variant v : {Variant::automatic, Variant::spmm_rowsplit, Variant::spmm_subwarp,
+                        Variant::spmm_batched}) {
+        Descriptor d;
+        d.variant = v;
+        const std::string kernel =
+            v == Variant::automatic ? "" : " " + std::string(variant_name(v));
+        run(
+            "tox21", config + " batch object" + kernel,
+            [&] { mxm_batched(Cs, pt, batch, Bs, Epilogue::none(), d, ctx); }, bytes_bd, note);
+      }
     }
   }
 

@@ -3,7 +3,9 @@
 //
 // Usage: bench_tox21 --out PREFIX [--data DIR] [--epochs N] [--hidden H] [--layers L]
 //                    [--batch B] [--lr F] [--seed S] [--backend cuda|cpu]
-//                    [--pyg tests/bench/pyg_tox21.py] [--python python3]
+//                    [--pyg tests/bench/pyg_tox21.py] [--python python3] [--stacked-items]
+// --stacked-items: the GCN's products over the graphs' matrices as items instead of each
+// mini-batch's MatrixBatch objects (graph_gcn::Options::batch_objects), to time both.
 // Writes PREFIX.plan (what the PyG script reads: hyper-parameters, split, every epoch's order of
 // the training graphs, the initial weights), PREFIX.md and PREFIX.json. Epoch time = one pass
 // over the training graphs (batch assembly on the host, forward, backward, Adam), measured on the
@@ -137,10 +139,12 @@ int main(int argc, char** argv) {
       pyg = next();
     else if (a == "--python")
       python = next();
+    else if (a == "--stacked-items")
+      opt.batch_objects = false;
     else {
       std::cerr << "usage: bench_tox21 --out PREFIX [--data DIR] [--epochs N] [--hidden H] "
                    "[--layers L] [--batch B] [--lr F] [--seed S] [--backend cuda|cpu] "
-                   "[--pyg pyg_tox21.py] [--python python3]\n";
+                   "[--pyg pyg_tox21.py] [--python python3] [--stacked-items]\n";
       return 2;
     }
   }
@@ -189,7 +193,7 @@ int main(int argc, char** argv) {
   }
 
   Run ours;
-  ours.who = "ringblas (" + backend + ")";
+  ours.who = "ringblas (" + backend + (opt.batch_objects ? ")" : ", stacked items)");
   ours.device = gpu;
   std::vector<double> times;
   double best_val = -1;

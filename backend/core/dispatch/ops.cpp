@@ -12,6 +12,7 @@
 #include "backend/core/dispatch/dispatch_tables.hpp"
 #include "backend/core/dispatch/validate.hpp"
 #include "backend/cpu/cpu_backend.hpp"
+#include "ringblas/matrix_batch.hpp"
 
 namespace ringblas {
 namespace {
@@ -226,21 +227,15 @@ void mxm_batched(std::vector<DenseMatrix>& C, const Semiring& s, const std::vect
   C = std::move(out.items);
 }
 
-void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
-                 const DenseMatrix& B, const Epilogue& ep, const Descriptor& d, Context& ctx) {
+/// The checks of the stacked mxm_batched (both forms): op(items) stacked are `stacked`.
+static void check_stacked(std::size_t items, Dims stacked, const DenseMatrix& B,
+                          const DenseMatrix& C, const Epilogue& ep, const Descriptor& d) {
   detail::check_dense_output_flags("mxm_batched (stacked)", d, false);
-  Index rows = 0, inner = 0, widest = 0;
-  for (const Matrix& a : A) {
-    const Dims x = dims(a, d.transpose_a);
-    rows += x.rows;
-    inner += x.cols;
-    widest = std::max(widest, x.cols);
-  }
-  require(rows == C.nrows() && inner == B.nrows() && B.ncols() == C.ncols(),
+  require(stacked.rows == C.nrows() && stacked.cols == B.nrows() && B.ncols() == C.ncols(),
           "mxm_batched (stacked)", [&] {
-            return "the " + std::to_string(A.size()) + " items are " + std::to_string(rows) +
-                   " x " + std::to_string(inner) + " stacked, B is " + str({B.nrows(), B.ncols()}) +
-                   ", C is " + str({C.nrows(), C.ncols()});
+            return "the " + std::to_string(items) + " items are " + std::to_string(stacked.rows) +
+                   " x " + std::to_string(stacked.cols) + " stacked, B is " +
+                   str({B.nrows(), B.ncols()}) + ", C is " + str({C.nrows(), C.ncols()});
           });
   if (ep.has_bias()) {
     if (!ep.bias) throw InvalidValue("mxm_batched (stacked): the epilogue needs a bias vector");
@@ -249,8 +244,30 @@ void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A
                          std::to_string(ep.bias->size()) + " but C has " +
                          std::to_string(C.ncols()) + " columns");
   }
+}
+
+void mxm_batched(DenseMatrix& C, const Semiring& s, const std::vector<Matrix>& A,
+                 const DenseMatrix& B, const Epilogue& ep, const Descriptor& d, Context& ctx) {
+  Index rows = 0, inner = 0, widest = 0;
+  for (const Matrix& a : A) {
+    const Dims x = dims(a, d.transpose_a);
+    rows += x.rows;
+    inner += x.cols;
+    widest = std::max(widest, x.cols);
+  }
+  check_stacked(A.size(), {rows, inner}, B, C, ep, d);
   detail::execute(detail::mxm_batched_stacked_table(),
                   detail::StackedBatchedMxmProblem{s, A, B, ep, d}, d.variant, C, ctx,
+                  tol_for(C.type(), s.add, widest));
+}
+
+void mxm_batched(DenseMatrix& C, const Semiring& s, const MatrixBatch& A, const DenseMatrix& B,
+                 const Epilogue& ep, const Descriptor& d, Context& ctx) {
+  check_stacked(A.size(), dims(A.block_diagonal(), d.transpose_a), B, C, ep, d);
+  // The tolerance of verify: a sum runs over one item's columns, not the block-diagonal's.
+  const Index widest = d.transpose_a ? A.max_item_rows() : A.max_item_cols();
+  detail::execute(detail::mxm_dense_epilogue_table(),
+                  detail::DenseMxmProblem{s, A.block_diagonal(), B, &ep, d}, d.variant, C, ctx,
                   tol_for(C.type(), s.add, widest));
 }
 
