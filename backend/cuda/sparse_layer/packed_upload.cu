@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -15,6 +14,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/crew.hpp"
+#include "backend/cuda/sparse_layer/env_choice.hpp"
 #include "backend/cuda/sparse_layer/packed_pack.hpp"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "ringblas/error.hpp"
@@ -175,8 +175,8 @@ class PackCrews {
 }  // namespace
 
 PackThreads pack_threads_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_PACK_THREADS");
-  return env && std::string(env) == "crew" ? PackThreads::crew : PackThreads::spawn;
+  return env_selects("RINGBLAS_SPDNN_PACK_THREADS", "crew") ? PackThreads::crew
+                                                            : PackThreads::spawn;
 }
 
 std::string packed_unavailable(const std::vector<const Matrix*>& mats) {
