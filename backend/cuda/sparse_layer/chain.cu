@@ -370,6 +370,10 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
   // --- features: the CSR arrays cross the bus, the dense layout is built here ---
   PhaseTrace phase(ctx, "mxm_layers");  // with ctx.trace: per-phase wall times (synchronized)
   if (timed) RINGBLAS_CUDA_TRY(cudaEventRecord(tev[0], s));
+  // Zeroed first: the device clears the dense layout while the host packs the features.
+  device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
+  dense.fill_zero(ctx);
+  phase("dense features zeroed (" + std::to_string(dense.size() * 4) + " bytes)");
   // Device fp32 features are read where they are; others are staged (stage_features).
   Matrix staged;
   const Matrix* f = &features;
@@ -380,9 +384,6 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
   const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();
   const float* vals = f->values().as<float>();
   phase("features in (" + std::to_string(st.bytes_in) + " bytes sent)");
-  device_array<float> dense(std::size_t(n) * std::size_t(nf), ctx);
-  dense.fill_zero(ctx);
-  phase("dense features zeroed (" + std::to_string(dense.size() * 4) + " bytes)");
   if (nf > 0) {
     scatter_features<<<grid_for(std::size_t(nf) * 32, 256), 256, 0, s>>>(
         rp, ci, f->index_type() == IndexType::i64 ? 1 : 0, vals, nf, n, dense.data());

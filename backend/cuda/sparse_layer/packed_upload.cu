@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -15,6 +14,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/crew.hpp"
+#include "backend/cuda/sparse_layer/env_choice.hpp"
 #include "backend/cuda/sparse_layer/packed_pack.hpp"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "ringblas/error.hpp"
@@ -172,11 +172,23 @@ class PackCrews {
   std::vector<PackCrew*> free_;
 };
 
+/// A crew leased for one call (none with PackThreads::spawn), given back however the call ends.
+struct CrewLease {
+  PackCrew* crew;
+  CrewLease(PackThreads threads, int device)
+      : crew(threads == PackThreads::crew ? PackCrews::instance().lease(device) : nullptr) {}
+  CrewLease(const CrewLease&) = delete;
+  CrewLease& operator=(const CrewLease&) = delete;
+  ~CrewLease() {
+    if (crew) PackCrews::instance().give_back(crew);
+  }
+};
+
 }  // namespace
 
 PackThreads pack_threads_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_PACK_THREADS");
-  return env && std::string(env) == "crew" ? PackThreads::crew : PackThreads::spawn;
+  return env_selects("RINGBLAS_SPDNN_PACK_THREADS", "crew") ? PackThreads::crew
+                                                            : PackThreads::spawn;
 }
 
 std::string packed_unavailable(const std::vector<const Matrix*>& mats) {
@@ -216,6 +228,14 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
   const std::string why = packed_unavailable(mats);
   if (!why.empty()) throw NotImplemented("sparse_layer packed upload: " + why);
   const unsigned width = width_for(mats);
+  const CrewLease lease(threads, ctx.device);
+  PackCrew* crew = lease.crew;
+  // A crew's first stream allocates the outputs and device slots: their memory then waits only
+  // for the work that freed it, not for everything queued on ctx's stream before this call
+  // (prepare_network's blob fill when it returned early), so the copies and decodes can run beside
+  // that work. Without a crew, ctx's stream (the streams are created later, by their threads).
+  Context alloc = ctx;
+  if (crew) alloc.stream = crew->workers[0].stream;
   PackedDevice out;
   // fp32 values (others cast on the host) and the raw arrays.
   std::vector<Matrix> held;
@@ -236,9 +256,9 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
     narrow = narrow && h.nnz < (Index{1} << 31) && h.ncols <= (Index{1} << 31);
   out.index_type = narrow ? IndexType::i32 : IndexType::i64;
   const std::size_t isz = narrow ? 4 : 8;
-  out.row_ptr = Buffer(std::max<std::size_t>(from.rows, 1) * isz, Location::device, &ctx);
-  out.col_idx = Buffer(std::max<std::size_t>(from.entries, 1) * isz, Location::device, &ctx);
-  out.values = Buffer(std::max<std::size_t>(from.entries, 1) * 4, Location::device, &ctx);
+  out.row_ptr = Buffer(std::max<std::size_t>(from.rows, 1) * isz, Location::device, &alloc);
+  out.col_idx = Buffer(std::max<std::size_t>(from.entries, 1) * isz, Location::device, &alloc);
+  out.values = Buffer(std::max<std::size_t>(from.entries, 1) * 4, Location::device, &alloc);
 
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -250,14 +270,14 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
 
   // Workers: slot s goes to worker s % T, into its pinned slot (s / T) % 2 and device slot alike;
   // their own (spawn) or a kept crew's (crew).
-  PackCrew* crew = threads == PackThreads::crew ? PackCrews::instance().lease(ctx.device) : nullptr;
   const unsigned T =
       crew ? unsigned(std::min<std::size_t>(crew->workers.size(), slots)) : workers_for(slots);
   cudaStream_t main = stream_of(ctx);
-  Buffer device_slots(std::size_t(T) * 2 * kSlotBytes, Location::device, &ctx);
+  Buffer device_slots(std::size_t(T) * 2 * kSlotBytes, Location::device, &alloc);
   cudaEvent_t allocated = nullptr;
   RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&allocated, cudaEventDisableTiming));
-  RINGBLAS_CUDA_TRY(cudaEventRecord(allocated, main));  // the outputs and device slots exist
+  // The outputs and device slots exist.
+  RINGBLAS_CUDA_TRY(cudaEventRecord(allocated, stream_of(alloc)));
   std::vector<Worker> own(crew ? 0 : T);
   const std::vector<unsigned char*> pinned =
       crew ? std::vector<unsigned char*>{} : PinnedSlots::instance().lease(std::size_t(T) * 2);
@@ -335,10 +355,7 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
     }
   }
   for (Worker& w : own) close_worker(w);
-  if (crew)
-    PackCrews::instance().give_back(crew);
-  else
-    PinnedSlots::instance().give_back(pinned);
+  if (!crew) PinnedSlots::instance().give_back(pinned);
   cudaEventDestroy(allocated);
   if (failure) std::rethrow_exception(failure);
   out.bytes_sent = sent;

@@ -26,6 +26,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/sparse_layer/env_choice.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/phase_trace.cuh"
@@ -475,13 +476,12 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 }  // namespace
 
 RowSort row_sort_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_ROW_SORT");
-  return env && std::string(env) == "insertion" ? RowSort::insertion : RowSort::warp;
+  return env_selects("RINGBLAS_SPDNN_ROW_SORT", "insertion") ? RowSort::insertion : RowSort::warp;
 }
 
 PrepareReturn prepare_return_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
-  return env && std::string(env) == "early" ? PrepareReturn::early : PrepareReturn::synced;
+  return env_selects("RINGBLAS_SPDNN_PREPARE_RETURN", "early") ? PrepareReturn::early
+                                                               : PrepareReturn::synced;
 }
 
 void wait_ready(const DeviceWeights& w, void* stream) {
@@ -491,13 +491,13 @@ void wait_ready(const DeviceWeights& w, void* stream) {
 }
 
 BlockStaging block_staging_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_BLOCK_STAGING");
-  return env && std::string(env) == "shared" ? BlockStaging::shared : BlockStaging::global;
+  return env_selects("RINGBLAS_SPDNN_BLOCK_STAGING", "shared") ? BlockStaging::shared
+                                                               : BlockStaging::global;
 }
 
 LayerTranspose layer_transpose_from_env() {
-  const char* env = std::getenv("RINGBLAS_SPDNN_TRANSPOSE");
-  return env && std::string(env) == "per_layer" ? LayerTranspose::per_layer : LayerTranspose::stack;
+  return env_selects("RINGBLAS_SPDNN_TRANSPOSE", "per_layer") ? LayerTranspose::per_layer
+                                                              : LayerTranspose::stack;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
