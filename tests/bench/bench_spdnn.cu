@@ -11,9 +11,10 @@
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
 // Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
-// RINGBLAS_SPDNN_TRANSPOSE=per_layer, RINGBLAS_SPDNN_PACK_THREADS=crew,
-// RINGBLAS_SPDNN_PREPARE_RETURN=early, RINGBLAS_SPDNN_BLOCK_STAGING=shared select the non-default
-// preparation paths (prepare.hpp, packed_upload.hpp), so that one binary compares them.
+// RINGBLAS_SPDNN_TRANSPOSE=stack, RINGBLAS_SPDNN_PACK_THREADS=spawn,
+// RINGBLAS_SPDNN_PREPARE_RETURN=synced, RINGBLAS_SPDNN_BLOCK_STAGING=global select the
+// non-default (before session 9) preparation paths (prepare.hpp, packed_upload.hpp), so that one
+// binary compares them.
 // --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
 // of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
 #include <cuda_runtime.h>
@@ -198,7 +199,7 @@ std::string preparation_paths() {
   namespace sl = ringblas::cuda::sparse_layer;
   struct Choice {
     const char* what;
-    bool other;  ///< the variable selects the non-default path
+    bool other;  ///< the path named first (other_path) runs
     const char *other_path, *default_path, *variable;
   };
   const Choice choices[] = {

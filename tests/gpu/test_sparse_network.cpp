@@ -221,7 +221,7 @@ TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
 }
 
 // BlockStaging::shared: the block bitmaps in shared memory (up to 131072 neurons; past that the
-// global kernel, which every other test runs), fill_blocks' banks staged (the uneven sets' output
+// global kernel, which the blob tests that keep paths()'s defaults run; the end-to-end tests run the library's default, shared), fill_blocks' banks staged (the uneven sets' output
 // 7 has lists over 32, searched in global memory) and each row's words written after its 32
 // choices.
 TEST_F(SparseNetworkGpu, SharedBlockStagingPreparesTheSameBlobs) {

@@ -187,8 +187,8 @@ struct CrewLease {
 }  // namespace
 
 PackThreads pack_threads_from_env() {
-  return env_selects("RINGBLAS_SPDNN_PACK_THREADS", "crew") ? PackThreads::crew
-                                                            : PackThreads::spawn;
+  return env_selects("RINGBLAS_SPDNN_PACK_THREADS", "spawn") ? PackThreads::spawn
+                                                             : PackThreads::crew;
 }
 
 std::string packed_unavailable(const std::vector<const Matrix*>& mats) {

@@ -100,8 +100,9 @@ RowSort row_sort_from_env();
 /// (layer 1 included): a row's inputs are distinct, so the sort gives the stable order.
 enum class LayerTranspose { stack, per_layer };
 
-/// LayerTranspose::stack unless RINGBLAS_SPDNN_TRANSPOSE=per_layer (the default is kept until a GPU
-/// round has timed both and SparseNetworkGpu.PerLayerTransposePreparesTheSameBlobs passed).
+/// LayerTranspose::per_layer unless RINGBLAS_SPDNN_TRANSPOSE=stack (the default since s9: on an
+/// H100 it cut prepare 4.08 -> 3.30 ms at 1024 x 120, spdnn_s9_h100_*.md, and
+/// SparseNetworkGpu.PerLayerTransposePreparesTheSameBlobs passed).
 LayerTranspose layer_transpose_from_env();
 
 /// Whether prepare_layers_device waits for its last kernel (the blob fill, ~0.85 ms at 1024 x 120)
@@ -111,8 +112,8 @@ LayerTranspose layer_transpose_from_env();
 /// scratch is freed there), and any other stream waits with wait_ready.
 enum class PrepareReturn { synced, early };
 
-/// PrepareReturn::synced unless RINGBLAS_SPDNN_PREPARE_RETURN=early (the default is kept until a
-/// GPU round has timed both and SparseNetworkGpu.EarlyReturnPreparesTheSameBlobs passed).
+/// PrepareReturn::early unless RINGBLAS_SPDNN_PREPARE_RETURN=synced (the default since s9: whole
+/// 10.91 -> 9.98 ms alone at 1024 x 120 on an H100; EarlyReturnPreparesTheSameBlobs passed).
 PrepareReturn prepare_return_from_env();
 
 /// Where the per-block passes keep their working data (the blobs are the same): `global`
@@ -127,8 +128,9 @@ PrepareReturn prepare_return_from_env();
 ///     the chosen lane load and store them inside the chain.
 enum class BlockStaging { global, shared };
 
-/// BlockStaging::global unless RINGBLAS_SPDNN_BLOCK_STAGING=shared (the default is kept until a
-/// GPU round has timed both and SparseNetworkGpu.SharedBlockStagingPreparesTheSameBlobs passed).
+/// BlockStaging::shared unless RINGBLAS_SPDNN_BLOCK_STAGING=global (the default since s9, with the
+/// other three: whole 7.52 ms with all four against 10.91 with none at 1024 x 120 on an H100;
+/// SharedBlockStagingPreparesTheSameBlobs passed, racecheck 0 hazards).
 BlockStaging block_staging_from_env();
 
 /// The paths prepare_layers_device takes; each field defaults to its variable's choice.

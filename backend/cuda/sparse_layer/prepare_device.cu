@@ -480,8 +480,8 @@ RowSort row_sort_from_env() {
 }
 
 PrepareReturn prepare_return_from_env() {
-  return env_selects("RINGBLAS_SPDNN_PREPARE_RETURN", "early") ? PrepareReturn::early
-                                                               : PrepareReturn::synced;
+  return env_selects("RINGBLAS_SPDNN_PREPARE_RETURN", "synced") ? PrepareReturn::synced
+                                                                : PrepareReturn::early;
 }
 
 void wait_ready(const DeviceWeights& w, void* stream) {
@@ -491,13 +491,13 @@ void wait_ready(const DeviceWeights& w, void* stream) {
 }
 
 BlockStaging block_staging_from_env() {
-  return env_selects("RINGBLAS_SPDNN_BLOCK_STAGING", "shared") ? BlockStaging::shared
-                                                               : BlockStaging::global;
+  return env_selects("RINGBLAS_SPDNN_BLOCK_STAGING", "global") ? BlockStaging::global
+                                                               : BlockStaging::shared;
 }
 
 LayerTranspose layer_transpose_from_env() {
-  return env_selects("RINGBLAS_SPDNN_TRANSPOSE", "per_layer") ? LayerTranspose::per_layer
-                                                              : LayerTranspose::stack;
+  return env_selects("RINGBLAS_SPDNN_TRANSPOSE", "stack") ? LayerTranspose::stack
+                                                          : LayerTranspose::per_layer;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
