@@ -379,6 +379,12 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   alone128.wide_pwarp = 128;
   tuning both = alone128;
   both.bucket_sort_min = 1;
+  // Session 9: bucket rank only for rows of few products per output (rmat13's rows mix ratios,
+  // so bins take the bucket kernel with rows that sort in it as without buckets, or not at all).
+  tuning ratio12 = bucket, ratio2 = bucket, both_ratio3 = both;
+  ratio12.bucket_max_ratio = 1.2;
+  ratio2.bucket_max_ratio = 2;
+  both_ratio3.bucket_max_ratio = 3;
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
@@ -399,6 +405,9 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"wide alone 64", alone64},
                                                   {"wide alone 128", alone128},
                                                   {"bucket + wide alone", both},
+                                                  {"bucket rank, ratio 1.2", ratio12},
+                                                  {"bucket rank, ratio 2", ratio2},
+                                                  {"bucket ratio 3 + wide alone", both_ratio3},
                                                   {"fused scan", fused},
                                                   {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
@@ -477,13 +486,17 @@ TEST_F(SpgemmHash, Issue14WindowedRowsOverPoisonedPool) {
   expect_exact_over_poisoned_pool(2, 32);
 }
 
-/// Bucket rank sort (tuning::bucket_sort_min) on a poisoned result: every entry written.
+/// Bucket rank sort (tuning::bucket_sort_min) on a poisoned result: every entry written; with
+/// tuning::bucket_max_ratio 2 too (per_row 3: rows of ratio ~1 and ~3 by stride).
 TEST_F(SpgemmHash, BucketRankRowsOverPoisonedPool) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.bucket_sort_min = 1;
-  TuningScope scope(t);
-  expect_exact_over_poisoned_pool(1, 33);
-  expect_exact_over_poisoned_pool(3, 34);
+  for (const double ratio : {0.0, 2.0}) {
+    t.bucket_max_ratio = ratio;
+    TuningScope scope(t);
+    expect_exact_over_poisoned_pool(1, 33);
+    expect_exact_over_poisoned_pool(3, 34);
+  }
 }
 
 /// Rows whose columns crowd a few buckets of their span: A's row i reaches B rows 0 .. d_i - 1,
@@ -534,9 +547,12 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
   const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
   const Matrix C0(A.nrows(), n, Type::fp64);
   const Matrix M = random_mask(A.nrows(), n, 0.3, Type::boolean, 12);
-  for (const auto& tu : {t, unlimited}) {
+  cuda::spgemm_hash::tuning ratio = t;  // session 9: only rows of <= 1.5 products per output
+  ratio.bucket_max_ratio = 1.5;
+  for (const auto& tu : {t, unlimited, ratio}) {
     TuningScope scope(tu);
-    const std::string limit = " limit " + std::to_string(tu.bucket_limit);
+    const std::string limit = " limit " + std::to_string(tu.bucket_limit) + " ratio " +
+                              std::to_string(tu.bucket_max_ratio);
     verify_mxm("crowded plus_times" + limit, nullptr, no_accum, semiring("plus_times", Type::fp64),
                A, B, hash_desc(), C0);
     verify_mxm("crowded min_plus fp32" + limit, nullptr, no_accum, semiring("min_plus", Type::fp32),
@@ -563,9 +579,24 @@ std::string bin_notes(const Matrix& A, const Matrix& B) {
   return out;
 }
 
+/// The rows a "<phase> rows per bin: ..." note puts in the block bins and the global bin.
+long block_rows_of_note(const std::string& notes, const std::string& phase) {
+  const std::string head = phase + " rows per bin: ";
+  const std::size_t at = notes.find(head);
+  if (at == std::string::npos) return -1;
+  const std::size_t blocks = notes.find("blocks", at);
+  std::istringstream in(notes.substr(blocks + 6, notes.find('\n', blocks) - blocks - 6));
+  long sum = 0, x = 0;
+  std::string word;
+  while (in >> word)
+    if (std::istringstream(word) >> x) sum += x;
+  return sum;
+}
+
 /// tuning::wide_pwarp_alone: the wide pwarp bins take rows of 33-128 products when no row needs
-/// a block (rows of 0-128 products), and none when one does (a row of 513 products joins them):
-/// the wide rows then go through block bin 0 in both phases. Both against the cpu, with a mask.
+/// a block (rows of 0-128 products), and none when one does (rows of 200, 300 and 513 products
+/// join them): the wide rows then go through the block bins in both phases (symbolic: block bin
+/// 0's launch reads the wide bins' lists behind its own rows). Both against the cpu, with a mask.
 TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.wide_pwarp = 128;
@@ -573,7 +604,7 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
   TuningScope scope(t);
   const std::vector<Index> small = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
   std::vector<Index> mixed = small;
-  mixed.push_back(513);
+  for (const Index d : {200, 513, 300}) mixed.push_back(d);
   for (const bool blocks : {false, true}) {
     for (const Index stride : {Index(7), Index(1)}) {
       Matrix A, B;
@@ -584,10 +615,13 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
       const std::string bins = blocks ? "pwarp 4, pwarp2 0, pwarp3 0, blocks "
                                       : "pwarp 4, pwarp2 4, pwarp3 5, blocks 0 0 0 0 0 0, global 0";
       const std::string notes = bin_notes(A, B);
-      for (const char* phase : {"symbolic", "numeric"})
+      for (const char* phase : {"symbolic", "numeric"}) {
         EXPECT_NE(notes.find(std::string(phase) + " rows per bin: " + bins), std::string::npos)
             << tag << ": " << phase << " bins should read " << bins << "\n"
             << notes;
+        // 9 rows of 33-128 products, and the 3 larger ones with block rows.
+        EXPECT_EQ(block_rows_of_note(notes, phase), blocks ? 12 : 0) << tag << "\n" << notes;
+      }
       const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
       verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), C0);
       const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 13);

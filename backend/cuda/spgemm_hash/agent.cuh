@@ -68,7 +68,21 @@ struct paths {
   int bucket_limit = 0;     ///< ... unless a bucket holds more than this many
   bool wide_alone = false;  ///< wide pwarp bins only when no row needs a block (host side)
   std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
+  float bucket_max_ratio = 0.f;      ///< bucket rank only for rows of at most this many products
+                                     ///< per output (0: any)
 };
+
+/// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank
+/// (paths::bucket_min) rather than compaction and the bitonic sort? With bucket_max_ratio, only
+/// rows of few products per output: on an H100 (spgemm_vs_speck_s9_h100.md) the bucket rank won
+/// where C = A·A has ~1-2 products per output (er200k_16 4.16 -> 3.51-3.64 ms, soc-Epinions1 9.40
+/// -> 8.96-9.03) and lost at 6-18 (stencil27_100 14.7 -> 20.3, band300k_27 2.88 -> 3.6, bcsstk16
+/// 0.364 -> 0.417).
+__host__ __device__ inline bool takes_buckets(std::int64_t products, std::int64_t nnz,
+                                              const paths& pa) {
+  return pa.bucket_min > 0 && nnz >= pa.bucket_min &&
+         (pa.bucket_max_ratio <= 0.f || double(products) <= double(pa.bucket_max_ratio) * nnz);
+}
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
 /// cannot address directly accumulate window by window instead of hashing and sorting?

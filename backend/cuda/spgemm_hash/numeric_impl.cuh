@@ -277,7 +277,7 @@ __device__ __forceinline__ void numeric_block_row(const numeric_args<S, I>& a, c
     return;
   }
   const int nb =
-      Buckets && nnz >= pa.bucket_min
+      Buckets && takes_buckets(products[row], nnz, pa)
           ? int(std::min<std::int64_t>(policy::bucket_hist * blockDim.x,
                                        (nnz + pa.bucket_entries - 1) / pa.bucket_entries))
           : 0;
@@ -421,6 +421,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.bucket_limit = tu.bucket_limit;
   pa.fused_scan_rows = tu.fused_scan_rows;
   pa.wide_alone = tu.wide_pwarp_alone;
+  pa.bucket_max_ratio = float(tu.bucket_max_ratio);
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
                            tu.concurrent_min_kernels, tu.lean_host, ctx);
@@ -505,9 +506,11 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       cudaStream_t bs = fork.next();
       // Bucket rank where each thread holds its slots (bins 0-4; the last bin's rows keep the
       // bitonic sort) and some row of the bin can have bucket_min outputs, with its histogram
-      // after the keys.
+      // after the keys; with bucket_max_ratio only when at least half the bin's rows take it
+      // (the classification counts them), since the kernel is heavier for the others too.
       const bool buckets = pa.bucket_min > 0 && pa.bucket_min < int(table) &&
-                           table <= unsigned(P::bucket_slots * P::block_threads(b));
+                           table <= unsigned(P::bucket_slots * P::block_threads(b)) &&
+                           (pa.bucket_max_ratio <= 0.f || 2 * p.bucket_rows[bin] >= m);
       auto kernel = b == P::num_block_bins - 1 ? k_numeric_block<S, I, true>
                     : buckets                  ? k_numeric_block_buckets<S, I>
                                                : k_numeric_block<S, I, false>;
