@@ -385,6 +385,10 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   ratio12.bucket_max_ratio = 1.2;
   ratio2.bucket_max_ratio = 2;
   both_ratio3.bucket_max_ratio = 3;
+  // Session 9: partial-warp rows spread B rows over lanes, alone, with the wide bins, with
+  // them only without block rows.
+  tuning split = tuning::defaults(), wide_split = defaults_wide, alone_split = alone128;
+  split.pwarp_split = wide_split.pwarp_split = alone_split.pwarp_split = true;
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
@@ -408,6 +412,9 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"bucket rank, ratio 1.2", ratio12},
                                                   {"bucket rank, ratio 2", ratio2},
                                                   {"bucket ratio 3 + wide alone", both_ratio3},
+                                                  {"pwarp split", split},
+                                                  {"wide pwarp + split", wide_split},
+                                                  {"wide alone 128 + split", alone_split},
                                                   {"fused scan", fused},
                                                   {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
@@ -562,6 +569,58 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
                Matrix(A.nrows(), n, Type::int64));
     verify_mxm("crowded masked" + limit, &M, no_accum, semiring("plus_times", Type::fp64), A, B,
                hash_desc(MaskMode::structure), C0);
+  }
+}
+
+/// tuning::pwarp_split: rows of 1-5 A entries over B rows of 7-120 entries whose columns overlap
+/// (several lanes share a B row and insert into the same slots), most of 7-128 products (the
+/// pwarp and wide pwarp bins), some more (block rows), against the cpu: split alone, with the wide
+/// bins always, and with them only without block rows; with and without a mask.
+TEST_F(SpgemmHash, PwarpSplitRowsMatchCpu) {
+  using cuda::spgemm_hash::tuning;
+  const Index K = 64, n = 300, m = 200;
+  Rng rng(77);
+  std::vector<Index> ar, ac, br, bc;
+  std::vector<double> av, bv;
+  const Index lens[] = {7, 16, 30, 60, 120};
+  for (Index k = 0; k < K; ++k) {
+    const Index start = rng.between(0, n - 1);
+    for (Index e = 0; e < lens[k % 5]; ++e) {  // distinct: 2 e < n
+      br.push_back(k);
+      bc.push_back((start + 2 * e) % n);
+      bv.push_back(double(rng.between(1, 4)));
+    }
+  }
+  for (Index i = 0; i < m; ++i) {
+    const Index k0 = rng.between(0, K - 1);
+    for (Index e = 0; e <= i % 5; ++e) {  // distinct: 5 e < K
+      ar.push_back(i);
+      ac.push_back((k0 + 5 * e) % K);
+      av.push_back(double(rng.between(1, 4)));
+    }
+  }
+  const Matrix A = Matrix::from_triplets(m, K, ar, ac, av);
+  const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
+  tuning split = tuning::defaults();
+  split.pwarp_split = true;
+  tuning wide = split, alone = split;
+  wide.wide_pwarp = alone.wide_pwarp = 128;
+  alone.wide_pwarp_alone = true;
+  const Matrix M = random_mask(m, n, 0.3, Type::boolean, 14);
+  const Matrix C0(m, n, Type::fp64);
+  const std::pair<const char*, tuning> cases[] = {
+      {"split", split}, {"split + wide 128", wide}, {"split + wide alone 128", alone}};
+  for (const auto& [name, t] : cases) {
+    TuningScope scope(t);
+    const std::string tag = name;
+    verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
+               hash_desc(), C0);
+    verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A, B,
+               hash_desc(), Matrix(m, n, Type::fp32));
+    verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64), A,
+               B, hash_desc(), Matrix(m, n, Type::int64));
+    verify_mxm(tag + " masked", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+               hash_desc(MaskMode::structure, true), C0);
   }
 }
 

@@ -70,6 +70,7 @@ struct paths {
   std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
   float bucket_max_ratio = 0.f;      ///< bucket rank only for rows of at most this many products
                                      ///< per output (0: any)
+  bool pwarp_split = false;          ///< partial-warp rows: lanes share a B row (pwarp_lanes)
 };
 
 /// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank
@@ -231,6 +232,18 @@ __device__ __forceinline__ int lanes_per_entry(std::int64_t products, std::int64
   const std::int64_t avg = a_len > 0 ? (products + a_len - 1) / a_len : 1;
   int g = 1;
   while (g < 32 && g < avg) g <<= 1;
+  return g;
+}
+
+/// Threads per A entry in a partial-warp row of `a_len` entries over `group` threads: with
+/// `split` (paths::pwarp_split) the most that still take all of the row's entries in one pass,
+/// else 1 (a thread walks each of its entries' B rows alone). A wide pwarp row of 2 entries
+/// whose B rows hold 60 entries took 60 dependent steps on one thread while 14 of its 16 idled;
+/// session 5 put ~100 us of G51's numeric time on its 141 pwarp3 rows (spgemm_notes.md, round 5).
+__device__ __forceinline__ int pwarp_lanes(std::int64_t a_len, int group, bool split) {
+  int g = 1;
+  if (split)
+    while (2 * g <= group && a_len * 2 * g <= group) g <<= 1;
   return g;
 }
 

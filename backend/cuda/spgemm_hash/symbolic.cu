@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(scan_threads)
 template <class I, int Group, int Table>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
-                     I* row_nnz) {
+                     I* row_nnz, bool split) {
   constexpr int rows_per_block = P::pwarp_block / Group;
   __shared__ int keys[rows_per_block][Table];
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
@@ -235,16 +235,12 @@ __global__ void __launch_bounds__(P::pwarp_block)
   int count = 0;
   if (r < n) {
     const std::int64_t row = rows[r];
-    for (I p = A.rp[row] + t; p < A.rp[row + 1]; p += Group) {
-      const I k = A.ci[p];
-      for (I q = B.rp[k]; q < B.rp[k + 1]; ++q) {
-        const I j = B.ci[q];
-        if (M.present && !mask_admits(M, row, j)) continue;
-        bool ins;
-        table_insert(tab, Table - 1, int(j), ins);
-        count += ins;
-      }
-    }
+    const int g = pwarp_lanes(std::int64_t(A.rp[row + 1] - A.rp[row]), Group, split);
+    for_each_product(A, B, M, row, t, Group, g, [&](I, I, I, I j) {
+      bool ins;
+      table_insert(tab, Table - 1, int(j), ins);
+      count += ins;
+    });
   }
   for (int d = 1; d < Group; d <<= 1) count += __shfl_xor_sync(0xffffffffu, count, d);
   if (r < n && t == 0) row_nnz[rows[r]] = I(count);
@@ -530,7 +526,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     constexpr int G = P::pwarp3_group;
     k_symbolic_pwarp<I, G, P::pwarp3_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_pwarp2]) {
@@ -538,14 +534,14 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     constexpr int G = P::pwarp2_group;
     k_symbolic_pwarp<I, G, P::pwarp2_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_pwarp]) {
     cudaStream_t bs = fork.next();
     k_symbolic_pwarp<I, P::pwarp_group, P::pwarp_table>
         <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_global]) {
