@@ -9,9 +9,11 @@
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
 //        the pipeline under each named tuning of LIST (default "new,new-bucket,new-bucket-r2,
 //        new-bucket-r3,new-bucket-r4,new-alone64,new-alone128,new-both-r3,new-fuse,new-fuse4k,
-//        new-split,new-alone128-split,new-wide128-split": tuning::defaults (or the knobs given)
-//        and session 8's and 9's switches, see session8_switch; X-split: variant X with
-//        tuning::pwarp_split; also new-wide64/128: wide pwarp bins whatever the rows;
+//        new-split,new-flat,new-alone128-split,new-alone128-flat,new-wide128-split,
+//        new-wide128-flat":
+//        tuning::defaults (or the knobs given) and session 8's and 9's switches, see
+//        session8_switch; X-split / X-flat: variant X with tuning::pwarp_split 1 / 2; also
+//        new-wide64/128: wide pwarp bins whatever the rows;
 //        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
 //        defaults, "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is
 //        checked against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>"
@@ -59,7 +61,8 @@ struct Options {
   bool real_only = false;
   std::string variants =
       "new,new-bucket,new-bucket-r2,new-bucket-r3,new-bucket-r4,new-alone64,new-alone128,"
-      "new-both-r3,new-fuse,new-fuse4k,new-split,new-alone128-split,new-wide128-split";
+      "new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,new-alone128-split,new-alone128-flat,"
+      "new-wide128-split,new-wide128-flat";
   bool trace = false;
   std::string trace_as = "new";  ///< the variant --trace runs under
 };
@@ -466,14 +469,14 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   if (o.dense_windows >= 0) fresh.dense_windows = o.dense_windows;
   if (o.dense_min_nnz >= 0) fresh.dense_min_nnz = o.dense_min_nnz;
   tuning t = fresh;
-  // "<variant>-split": that variant with tuning::pwarp_split (session 9).
-  const std::string split = "-split";
-  if (name.size() > split.size() &&
-      name.compare(name.size() - split.size(), split.size(), split) == 0) {
-    t = named_tuning(name.substr(0, name.size() - split.size()), o);
-    t.pwarp_split = true;
-    return t;
-  }
+  // "<variant>-split" / "-flat": that variant with tuning::pwarp_split 1 / 2 (session 9).
+  for (const auto& [suffix, mode] : {std::pair<std::string, int>{"-split", 1}, {"-flat", 2}})
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      t = named_tuning(name.substr(0, name.size() - suffix.size()), o);
+      t.pwarp_split = mode;
+      return t;
+    }
   if (name == "old") return tuning::previous();
   if (name == "s4") return tuning::session4();
   if (name == "new") return fresh;
@@ -579,7 +582,8 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
           "block (session 9: no list copies); both[-r3]: bucket[-r3] + alone128; fuse/fuse4k: "
           "one-block scan + classification up to 16384/4096 "
           "rows (session 9: warp-aggregated bin counters); all: both + fuse; X-split: X with "
-          "partial-warp rows of few A entries sharing B rows over lanes); old = "
+          "partial-warp rows of few A entries sharing B rows over lanes, X-flat: and rows of "
+          "<= a group of entries walking their products flat); old = "
           "tuning::previous(). Check: every variant "
           "against cuSPARSE (ok = all). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
           "the same device call (mean of 10, C's buffers reused). Ratios: time / spECK (below 1 = "

@@ -388,7 +388,9 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   // Session 9: partial-warp rows spread B rows over lanes, alone, with the wide bins, with
   // them only without block rows.
   tuning split = tuning::defaults(), wide_split = defaults_wide, alone_split = alone128;
-  split.pwarp_split = wide_split.pwarp_split = alone_split.pwarp_split = true;
+  split.pwarp_split = wide_split.pwarp_split = alone_split.pwarp_split = 1;
+  tuning flat = split, wide_flat = wide_split;
+  flat.pwarp_split = wide_flat.pwarp_split = 2;
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
@@ -415,6 +417,8 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"pwarp split", split},
                                                   {"wide pwarp + split", wide_split},
                                                   {"wide alone 128 + split", alone_split},
+                                                  {"pwarp flat", flat},
+                                                  {"wide pwarp + flat", wide_flat},
                                                   {"fused scan", fused},
                                                   {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
@@ -574,8 +578,9 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
 
 /// tuning::pwarp_split: rows of 1-5 A entries over B rows of 7-120 entries whose columns overlap
 /// (several lanes share a B row and insert into the same slots), most of 7-128 products (the
-/// pwarp and wide pwarp bins), some more (block rows), against the cpu: split alone, with the wide
-/// bins always, and with them only without block rows; with and without a mask.
+/// pwarp and wide pwarp bins; rows of at most a group of entries walk flat under mode 2), some more
+/// (block rows), against the cpu: lanes per entry and flat, alone, with the wide bins always, and
+/// with them only without block rows; with and without a mask.
 TEST_F(SpgemmHash, PwarpSplitRowsMatchCpu) {
   using cuda::spgemm_hash::tuning;
   const Index K = 64, n = 300, m = 200;
@@ -602,14 +607,17 @@ TEST_F(SpgemmHash, PwarpSplitRowsMatchCpu) {
   const Matrix A = Matrix::from_triplets(m, K, ar, ac, av);
   const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
   tuning split = tuning::defaults();
-  split.pwarp_split = true;
+  split.pwarp_split = 1;
   tuning wide = split, alone = split;
   wide.wide_pwarp = alone.wide_pwarp = 128;
   alone.wide_pwarp_alone = true;
+  tuning flat = split, wide_flat = wide, alone_flat = alone;
+  flat.pwarp_split = wide_flat.pwarp_split = alone_flat.pwarp_split = 2;
   const Matrix M = random_mask(m, n, 0.3, Type::boolean, 14);
   const Matrix C0(m, n, Type::fp64);
   const std::pair<const char*, tuning> cases[] = {
-      {"split", split}, {"split + wide 128", wide}, {"split + wide alone 128", alone}};
+      {"split", split}, {"split + wide 128", wide},     {"split + wide alone 128", alone},
+      {"flat", flat},   {"flat + wide 128", wide_flat}, {"flat + wide alone 128", alone_flat}};
   for (const auto& [name, t] : cases) {
     TuningScope scope(t);
     const std::string tag = name;

@@ -70,7 +70,7 @@ struct paths {
   std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
   float bucket_max_ratio = 0.f;      ///< bucket rank only for rows of at most this many products
                                      ///< per output (0: any)
-  bool pwarp_split = false;          ///< partial-warp rows: lanes share a B row (pwarp_lanes)
+  int pwarp_split = 0;  ///< partial-warp rows: 1 lanes share a B row, 2 flat walks (pwarp)
 };
 
 /// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank
@@ -264,6 +264,38 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
       if (M.present && !mask_admits(M, row, j)) continue;
       f(p, k, q, j);
     }
+  }
+}
+
+/// for_each_product of a partial-warp row over its group of `Group` threads (t: this thread's
+/// place in it) under paths::pwarp_split `mode`: 0 a thread per A entry; 1 pwarp_lanes threads
+/// per entry; 2 as 1, but a row of at most Group entries is walked flat: thread t takes the
+/// row's products t, t + Group, ... in entry order, reading every entry's B bounds (a_len steps
+/// of broadcast loads) and then only its own products, so that one long B row next to short
+/// ones no longer sets the row's time. Row statistics of C = A·A with wide bins up to 128
+/// (host script): the longest serial walk of a pwarp3 row, modes 0 / 1 / 2: G51 69 / 46 / 18,
+/// hep-th 50 / 50 / 27, ca-GrQc 81 / 63 / 45; but mesh rows of even B rows walk longer flat
+/// (3elt's pwarp2 rows: 6.4 -> 11.1 steps on average).
+template <int Group, class I, class F>
+__device__ __forceinline__ void for_each_pwarp_product(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                       const mask_ref<I>& M, std::int64_t row,
+                                                       int t, int mode, F&& f) {
+  const I a_begin = A.rp[row], a_end = A.rp[row + 1];
+  const std::int64_t a_len = std::int64_t(a_end - a_begin);
+  if (mode < 2 || a_len > Group) {
+    for_each_product(A, B, M, row, t, Group, pwarp_lanes(a_len, Group, mode >= 1), f);
+    return;
+  }
+  int before = 0;  // the row's products in the entries before p, mod Group
+  for (I p = a_begin; p < a_end; ++p) {
+    const I k = A.ci[p];
+    const I b0 = B.rp[k], b_end = B.rp[k + 1];
+    for (I q = b0 + I((t - before) & (Group - 1)); q < b_end; q += Group) {
+      const I j = B.ci[q];
+      if (M.present && !mask_admits(M, row, j)) continue;
+      f(p, k, q, j);
+    }
+    before = int((std::int64_t(before) + std::int64_t(b_end - b0)) & (Group - 1));
   }
 }
 

@@ -76,7 +76,7 @@ __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_ty
 /// Table products, so the table never fills past its size.
 template <class S, class I, int Group, int Table>
 __global__ void __launch_bounds__(policy::pwarp_block)
-    k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n, bool split) {
+    k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n, int split) {
   using P = policy;
   using T = typename S::value_type;
   using A = acc_t<T>;
@@ -94,8 +94,7 @@ __global__ void __launch_bounds__(policy::pwarp_block)
   __syncwarp();
   const std::int64_t row = r < n ? std::int64_t(rows[r]) : 0;
   if (r < n) {
-    const int g = pwarp_lanes(std::int64_t(a.A.rp[row + 1] - a.A.rp[row]), Group, split);
-    for_each_product(a.A, a.B, a.M, row, t, Group, g, [&](I p, I k, I q, I j) {
+    for_each_pwarp_product<Group>(a.A, a.B, a.M, row, t, split, [&](I p, I k, I q, I j) {
       accumulate<S>(tk, tv, Table - 1, int(j), product(a, row, p, k, q, j));
     });
   }

@@ -133,10 +133,12 @@ struct policy {
   /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
   /// classification ~15 us of a 72-200 us call). 0: off (session 8, until measured).
   static constexpr int fused_scan_rows = 0;
-  /// Partial-warp rows of few A entries spread each entry's B row over several of the group's
-  /// threads (pwarp_lanes, agent.cuh) instead of one thread per A entry. Off until measured
-  /// (session 9: bench rows new-split, new-wide128-split, new-alone128-split).
-  static constexpr bool pwarp_split = false;
+  /// Partial-warp rows of few A entries: 1 spreads each entry's B row over several of the
+  /// group's threads (pwarp_lanes, agent.cuh) instead of one thread per A entry; 2 also walks
+  /// rows of at most a group of entries flat (for_each_pwarp_product). 0: off until
+  /// measured (session 9: bench rows new-split, new-flat, new-wide128-split/-flat,
+  /// new-alone128-split/-flat).
+  static constexpr int pwarp_split = 0;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(scan_threads)
 template <class I, int Group, int Table>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
-                     I* row_nnz, bool split) {
+                     I* row_nnz, int split) {
   constexpr int rows_per_block = P::pwarp_block / Group;
   __shared__ int keys[rows_per_block][Table];
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
@@ -235,8 +235,7 @@ __global__ void __launch_bounds__(P::pwarp_block)
   int count = 0;
   if (r < n) {
     const std::int64_t row = rows[r];
-    const int g = pwarp_lanes(std::int64_t(A.rp[row + 1] - A.rp[row]), Group, split);
-    for_each_product(A, B, M, row, t, Group, g, [&](I, I, I, I j) {
+    for_each_pwarp_product<Group>(A, B, M, row, t, split, [&](I, I, I, I j) {
       bool ins;
       table_insert(tab, Table - 1, int(j), ins);
       count += ins;
