@@ -7,13 +7,11 @@
 //        [--max-products N]
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
-//        the pipeline under each named tuning of LIST (default "new,new-bucket,new-bucket-r2,
-//        new-bucket-r3,new-bucket-r4,new-alone64,new-alone128,new-both-r3,new-fuse,new-fuse4k,
-//        new-split,new-flat,new-alone128-split,new-alone128-flat,new-wide128-split,
-//        new-wide128-flat":
-//        tuning::defaults (or the knobs given) and session 8's and 9's switches, see
-//        session8_switch; X-split / X-flat: variant X with tuning::pwarp_split 1 / 2; also
-//        new-wide64/128: wide pwarp bins whatever the rows;
+//        the pipeline under each named tuning of LIST (default "new,new-alone128,new-bucket-r2,
+//        new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,
+//        new-alone128-flat,new-wide128-flat": tuning::defaults (or the knobs given) and session 8's
+//        and 9's switches, see session8_switch; X-split / X-flat: variant X with
+//        tuning::pwarp_split 1 / 2; also new-wide64/128: wide pwarp bins whatever the rows;
 //        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
 //        defaults, "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is
 //        checked against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>"
@@ -60,9 +58,8 @@ struct Options {
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
   std::string variants =
-      "new,new-bucket,new-bucket-r2,new-bucket-r3,new-bucket-r4,new-alone64,new-alone128,"
-      "new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,new-alone128-split,new-alone128-flat,"
-      "new-wide128-split,new-wide128-flat";
+      "new,new-alone128,new-bucket-r2,new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,"
+      "new-fuse4k,new-split,new-flat,new-alone128-flat,new-wide128-flat";
   bool trace = false;
   std::string trace_as = "new";  ///< the variant --trace runs under
 };

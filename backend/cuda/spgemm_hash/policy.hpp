@@ -136,8 +136,8 @@ struct policy {
   /// Partial-warp rows of few A entries: 1 spreads each entry's B row over several of the
   /// group's threads (pwarp_lanes, agent.cuh) instead of one thread per A entry; 2 also walks
   /// rows of at most a group of entries flat (for_each_pwarp_product). 0: off until
-  /// measured (session 9: bench rows new-split, new-flat, new-wide128-split/-flat,
-  /// new-alone128-split/-flat).
+  /// measured (session 9: bench rows new-split, new-flat, new-alone128-flat,
+  /// new-wide128-flat).
   static constexpr int pwarp_split = 0;
 };
 
