@@ -7,14 +7,15 @@
 //        [--max-products N]
 // Versus mode (issue 14): bench_spgemm --speck SPECK.txt --json .. --md .. [--dense-windows N]
 //        [--dense-min-nnz N] [--real-only 1] [--variants LIST] [--trace 1]: fp64 only; per matrix
-//        the pipeline under each named tuning of LIST (default "new,new-bucket,new-bucket-l32,
-//        new-bucket-l128,new-bucket512,new-alone64,new-alone128,new-both,new-fuse,new-all,
-//        new-wide128": tuning::defaults (or the knobs given) and session 8's switches, see
-//        session8_switch; also new-wide64/128: wide pwarp bins whatever the rows; new-lean,
-//        new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's defaults,
-//        "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is checked
-//        against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>" lines
-//        from shared/peers/run_speck.sh, measured in the same device call); rows printed and
+//        the pipeline under each named tuning of LIST (default "new,new-alone128,new-bucket-r2,
+//        new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,
+//        new-alone128-flat,new-wide128-flat": tuning::defaults (or the knobs given) and session 8's
+//        and 9's switches, see session8_switch; X-split / X-flat: variant X with
+//        tuning::pwarp_split 1 / 2; also new-wide64/128: wide pwarp bins whatever the rows;
+//        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
+//        defaults, "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is
+//        checked against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>"
+//        lines from shared/peers/run_speck.sh, measured in the same device call); rows printed and
 //        appended to the Markdown file as they are measured.
 //        --trace 1 adds, per matrix, the phase timeline of one call under "new" (host and GPU
 //        microseconds at each mark of spgemm_hash::phase_log, L2 flushed first); --trace-as NAME
@@ -57,8 +58,8 @@ struct Options {
   int dense_windows = -1, dense_min_nnz = -1;
   bool real_only = false;
   std::string variants =
-      "new,new-bucket,new-bucket-l32,new-bucket-l128,new-bucket512,new-alone64,new-alone128,"
-      "new-both,new-fuse,new-all,new-wide128";
+      "new,new-alone128,new-bucket-r2,new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,"
+      "new-fuse4k,new-split,new-flat,new-alone128-flat,new-wide128-flat";
   bool trace = false;
   std::string trace_as = "new";  ///< the variant --trace runs under
 };
@@ -427,28 +428,34 @@ std::map<std::string, double> read_speck(const std::string& path) {
   return out;
 }
 
-/// Session 8's variants of versus mode: new-bucket[512|-l32|-l128|-e4] (bucket rank for hash
-/// rows of >= 1 or 512 outputs; bucket limit 32/128; nnz/4 buckets), new-alone64/128 (wide
-/// pwarp bins only without block rows), new-both (bucket + alone128), new-fuse (one-block scan +
-/// classification up to 16384 rows), new-all (both + fuse). False for other names.
+/// Session 8's and 9's variants of versus mode: new-bucket[512|-l32|-l128|-e4|-r2|-r3|-r4]
+/// (bucket rank for hash rows of >= 1 or 512 outputs; bucket limit 32/128; nnz/4 buckets; only
+/// rows of at most 2/3/4 products per output, tuning::bucket_max_ratio), new-alone64/128 (wide
+/// pwarp bins only without block rows), new-both[-r3] (bucket[-r3] + alone128), new-fuse[4k]
+/// (one-block scan + classification up to 16384 [4096] rows), new-all (both + fuse). False for
+/// other names.
 bool session8_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuning& t) {
   const bool all = name == "new-all";
-  const bool bucket = name.rfind("new-bucket", 0) == 0 || name == "new-both" || all;
-  const bool alone = name.rfind("new-alone", 0) == 0 || name == "new-both" || all;
+  const bool bucket = name.rfind("new-bucket", 0) == 0 || name.rfind("new-both", 0) == 0 || all;
+  const bool alone = name.rfind("new-alone", 0) == 0 || name.rfind("new-both", 0) == 0 || all;
   if (name == "new-fuse" || all) t.fused_scan_rows = 16384;
+  if (name == "new-fuse4k") t.fused_scan_rows = 4096;
   if (bucket) {
     t.bucket_sort_min = name == "new-bucket512" ? 512 : 1;
     if (name == "new-bucket-l32") t.bucket_limit = 32;
     if (name == "new-bucket-l128") t.bucket_limit = 128;
     if (name == "new-bucket-e4") t.bucket_entries = 4;
+    const std::size_t r = name.rfind("-r");
+    if (r != std::string::npos) t.bucket_max_ratio = std::stod(name.substr(r + 2));
   }
   if (alone) {
     t.wide_pwarp = name == "new-alone64" ? 64 : 128;
     t.wide_pwarp_alone = true;
   }
   const char* known[] = {"new-bucket",    "new-bucket512", "new-bucket-l32", "new-bucket-l128",
-                         "new-bucket-e4", "new-alone64",   "new-alone128",   "new-both",
-                         "new-fuse",      "new-all"};
+                         "new-bucket-e4", "new-bucket-r2", "new-bucket-r3",  "new-bucket-r4",
+                         "new-alone64",   "new-alone128",  "new-both",       "new-both-r3",
+                         "new-fuse",      "new-fuse4k",    "new-all"};
   return std::find(std::begin(known), std::end(known), name) != std::end(known);
 }
 
@@ -459,6 +466,14 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   if (o.dense_windows >= 0) fresh.dense_windows = o.dense_windows;
   if (o.dense_min_nnz >= 0) fresh.dense_min_nnz = o.dense_min_nnz;
   tuning t = fresh;
+  // "<variant>-split" / "-flat": that variant with tuning::pwarp_split 1 / 2 (session 9).
+  for (const auto& [suffix, mode] : {std::pair<std::string, int>{"-split", 1}, {"-flat", 2}})
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      t = named_tuning(name.substr(0, name.size() - suffix.size()), o);
+      t.pwarp_split = mode;
+      return t;
+    }
   if (name == "old") return tuning::previous();
   if (name == "s4") return tuning::session4();
   if (name == "new") return fresh;
@@ -557,10 +572,16 @@ int run_versus(const Options& o, const cudaDeviceProp& prop, const std::string& 
           "kernel "
           "count; mink4: streams from 4 kernels; nostreams: no side "
           "streams; bucket/bucket512: bucket rank sort of hash rows with >= 1/512 outputs, "
-          "-l32/-l128: at most 32/128 entries per bucket (else 64), -e4: nnz/4 buckets (else nnz); "
+          "-l32/-l128: at most 32/128 entries per bucket (else 64), -e4: nnz/4 buckets (else nnz), "
+          "-r2/-r3/-r4: only rows of at most 2/3/4 products per output, bins where half the "
+          "rows are; "
           "alone64/alone128: wide pwarp bins up to 64/128 products only when no row needs a "
-          "block; both: bucket + alone128; fuse: one-block scan + classification up to 16384 "
-          "rows; all: both + fuse); old = tuning::previous(). Check: every variant "
+          "block (session 9: no list copies); both[-r3]: bucket[-r3] + alone128; fuse/fuse4k: "
+          "one-block scan + classification up to 16384/4096 "
+          "rows (session 9: warp-aggregated bin counters); all: both + fuse; X-split: X with "
+          "partial-warp rows of few A entries sharing B rows over lanes, X-flat: and rows of "
+          "<= a group of entries walking their products flat); old = "
+          "tuning::previous(). Check: every variant "
           "against cuSPARSE (ok = all). cuSPARSE ALG1 in this run. spECK: run_speck.sh in "
           "the same device call (mean of 10, C's buffers reused). Ratios: time / spECK (below 1 = "
           "faster than spECK).\n\n| matrix | products | nnz(C) |";

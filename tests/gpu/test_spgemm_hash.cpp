@@ -379,6 +379,18 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   alone128.wide_pwarp = 128;
   tuning both = alone128;
   both.bucket_sort_min = 1;
+  // Session 9: bucket rank only for rows of few products per output (rmat13's rows mix ratios,
+  // so bins take the bucket kernel with rows that sort in it as without buckets, or not at all).
+  tuning ratio12 = bucket, ratio2 = bucket, both_ratio3 = both;
+  ratio12.bucket_max_ratio = 1.2;
+  ratio2.bucket_max_ratio = 2;
+  both_ratio3.bucket_max_ratio = 3;
+  // Session 9: partial-warp rows spread B rows over lanes, alone, with the wide bins, with
+  // them only without block rows.
+  tuning split = tuning::defaults(), wide_split = defaults_wide, alone_split = alone128;
+  split.pwarp_split = wide_split.pwarp_split = alone_split.pwarp_split = 1;
+  tuning flat = split, wide_flat = wide_split;
+  flat.pwarp_split = wide_flat.pwarp_split = 2;
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
@@ -399,6 +411,14 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"wide alone 64", alone64},
                                                   {"wide alone 128", alone128},
                                                   {"bucket + wide alone", both},
+                                                  {"bucket rank, ratio 1.2", ratio12},
+                                                  {"bucket rank, ratio 2", ratio2},
+                                                  {"bucket ratio 3 + wide alone", both_ratio3},
+                                                  {"pwarp split", split},
+                                                  {"wide pwarp + split", wide_split},
+                                                  {"wide alone 128 + split", alone_split},
+                                                  {"pwarp flat", flat},
+                                                  {"wide pwarp + flat", wide_flat},
                                                   {"fused scan", fused},
                                                   {"fused scan + bucket + wide alone", fused_all}};
   const Matrix P = rmat(13, 16, 4243);
@@ -477,13 +497,17 @@ TEST_F(SpgemmHash, Issue14WindowedRowsOverPoisonedPool) {
   expect_exact_over_poisoned_pool(2, 32);
 }
 
-/// Bucket rank sort (tuning::bucket_sort_min) on a poisoned result: every entry written.
+/// Bucket rank sort (tuning::bucket_sort_min) on a poisoned result: every entry written; with
+/// tuning::bucket_max_ratio 2 too (per_row 3: rows of ratio ~1 and ~3 by stride).
 TEST_F(SpgemmHash, BucketRankRowsOverPoisonedPool) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.bucket_sort_min = 1;
-  TuningScope scope(t);
-  expect_exact_over_poisoned_pool(1, 33);
-  expect_exact_over_poisoned_pool(3, 34);
+  for (const double ratio : {0.0, 2.0}) {
+    t.bucket_max_ratio = ratio;
+    TuningScope scope(t);
+    expect_exact_over_poisoned_pool(1, 33);
+    expect_exact_over_poisoned_pool(3, 34);
+  }
 }
 
 /// Rows whose columns crowd a few buckets of their span: A's row i reaches B rows 0 .. d_i - 1,
@@ -534,9 +558,12 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
   const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
   const Matrix C0(A.nrows(), n, Type::fp64);
   const Matrix M = random_mask(A.nrows(), n, 0.3, Type::boolean, 12);
-  for (const auto& tu : {t, unlimited}) {
+  cuda::spgemm_hash::tuning ratio = t;  // session 9: only rows of <= 1.5 products per output
+  ratio.bucket_max_ratio = 1.5;
+  for (const auto& tu : {t, unlimited, ratio}) {
     TuningScope scope(tu);
-    const std::string limit = " limit " + std::to_string(tu.bucket_limit);
+    const std::string limit = " limit " + std::to_string(tu.bucket_limit) + " ratio " +
+                              std::to_string(tu.bucket_max_ratio);
     verify_mxm("crowded plus_times" + limit, nullptr, no_accum, semiring("plus_times", Type::fp64),
                A, B, hash_desc(), C0);
     verify_mxm("crowded min_plus fp32" + limit, nullptr, no_accum, semiring("min_plus", Type::fp32),
@@ -546,6 +573,62 @@ TEST_F(SpgemmHash, BucketRankFallsBackOnCrowdedBuckets) {
                Matrix(A.nrows(), n, Type::int64));
     verify_mxm("crowded masked" + limit, &M, no_accum, semiring("plus_times", Type::fp64), A, B,
                hash_desc(MaskMode::structure), C0);
+  }
+}
+
+/// tuning::pwarp_split: rows of 1-5 A entries over B rows of 7-120 entries whose columns overlap
+/// (several lanes share a B row and insert into the same slots), most of 7-128 products (the
+/// pwarp and wide pwarp bins; rows of at most a group of entries walk flat under mode 2), some more
+/// (block rows), against the cpu: lanes per entry and flat, alone, with the wide bins always, and
+/// with them only without block rows; with and without a mask.
+TEST_F(SpgemmHash, PwarpSplitRowsMatchCpu) {
+  using cuda::spgemm_hash::tuning;
+  const Index K = 64, n = 300, m = 200;
+  Rng rng(77);
+  std::vector<Index> ar, ac, br, bc;
+  std::vector<double> av, bv;
+  const Index lens[] = {7, 16, 30, 60, 120};
+  for (Index k = 0; k < K; ++k) {
+    const Index start = rng.between(0, n - 1);
+    for (Index e = 0; e < lens[k % 5]; ++e) {  // distinct: 2 e < n
+      br.push_back(k);
+      bc.push_back((start + 2 * e) % n);
+      bv.push_back(double(rng.between(1, 4)));
+    }
+  }
+  for (Index i = 0; i < m; ++i) {
+    const Index k0 = rng.between(0, K - 1);
+    for (Index e = 0; e <= i % 5; ++e) {  // distinct: 5 e < K
+      ar.push_back(i);
+      ac.push_back((k0 + 5 * e) % K);
+      av.push_back(double(rng.between(1, 4)));
+    }
+  }
+  const Matrix A = Matrix::from_triplets(m, K, ar, ac, av);
+  const Matrix B = Matrix::from_triplets(K, n, br, bc, bv);
+  tuning split = tuning::defaults();
+  split.pwarp_split = 1;
+  tuning wide = split, alone = split;
+  wide.wide_pwarp = alone.wide_pwarp = 128;
+  alone.wide_pwarp_alone = true;
+  tuning flat = split, wide_flat = wide, alone_flat = alone;
+  flat.pwarp_split = wide_flat.pwarp_split = alone_flat.pwarp_split = 2;
+  const Matrix M = random_mask(m, n, 0.3, Type::boolean, 14);
+  const Matrix C0(m, n, Type::fp64);
+  const std::pair<const char*, tuning> cases[] = {
+      {"split", split}, {"split + wide 128", wide},     {"split + wide alone 128", alone},
+      {"flat", flat},   {"flat + wide 128", wide_flat}, {"flat + wide alone 128", alone_flat}};
+  for (const auto& [name, t] : cases) {
+    TuningScope scope(t);
+    const std::string tag = name;
+    verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
+               hash_desc(), C0);
+    verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A, B,
+               hash_desc(), Matrix(m, n, Type::fp32));
+    verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64), A,
+               B, hash_desc(), Matrix(m, n, Type::int64));
+    verify_mxm(tag + " masked", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+               hash_desc(MaskMode::structure, true), C0);
   }
 }
 
@@ -563,9 +646,24 @@ std::string bin_notes(const Matrix& A, const Matrix& B) {
   return out;
 }
 
+/// The rows a "<phase> rows per bin: ..." note puts in the block bins and the global bin.
+long block_rows_of_note(const std::string& notes, const std::string& phase) {
+  const std::string head = phase + " rows per bin: ";
+  const std::size_t at = notes.find(head);
+  if (at == std::string::npos) return -1;
+  const std::size_t blocks = notes.find("blocks", at);
+  std::istringstream in(notes.substr(blocks + 6, notes.find('\n', blocks) - blocks - 6));
+  long sum = 0, x = 0;
+  std::string word;
+  while (in >> word)
+    if (std::istringstream(word) >> x) sum += x;
+  return sum;
+}
+
 /// tuning::wide_pwarp_alone: the wide pwarp bins take rows of 33-128 products when no row needs
-/// a block (rows of 0-128 products), and none when one does (a row of 513 products joins them):
-/// the wide rows then go through block bin 0 in both phases. Both against the cpu, with a mask.
+/// a block (rows of 0-128 products), and none when one does (rows of 200, 300 and 513 products
+/// join them): the wide rows then go through the block bins in both phases (symbolic: block bin
+/// 0's launch reads the wide bins' lists behind its own rows). Both against the cpu, with a mask.
 TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.wide_pwarp = 128;
@@ -573,7 +671,7 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
   TuningScope scope(t);
   const std::vector<Index> small = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
   std::vector<Index> mixed = small;
-  mixed.push_back(513);
+  for (const Index d : {200, 513, 300}) mixed.push_back(d);
   for (const bool blocks : {false, true}) {
     for (const Index stride : {Index(7), Index(1)}) {
       Matrix A, B;
@@ -584,10 +682,13 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
       const std::string bins = blocks ? "pwarp 4, pwarp2 0, pwarp3 0, blocks "
                                       : "pwarp 4, pwarp2 4, pwarp3 5, blocks 0 0 0 0 0 0, global 0";
       const std::string notes = bin_notes(A, B);
-      for (const char* phase : {"symbolic", "numeric"})
+      for (const char* phase : {"symbolic", "numeric"}) {
         EXPECT_NE(notes.find(std::string(phase) + " rows per bin: " + bins), std::string::npos)
             << tag << ": " << phase << " bins should read " << bins << "\n"
             << notes;
+        // 9 rows of 33-128 products, and the 3 larger ones with block rows.
+        EXPECT_EQ(block_rows_of_note(notes, phase), blocks ? 12 : 0) << tag << "\n" << notes;
+      }
       const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
       verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), C0);
       const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 13);

@@ -68,7 +68,22 @@ struct paths {
   int bucket_limit = 0;     ///< ... unless a bucket holds more than this many
   bool wide_alone = false;  ///< wide pwarp bins only when no row needs a block (host side)
   std::int64_t fused_scan_rows = 0;  ///< one-block scan + classification up to this many rows
+  float bucket_max_ratio = 0.f;      ///< bucket rank only for rows of at most this many products
+                                     ///< per output (0: any)
+  int pwarp_split = 0;  ///< partial-warp rows: 1 lanes share a B row, 2 flat walks (pwarp)
 };
+
+/// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank
+/// (paths::bucket_min) rather than compaction and the bitonic sort? With bucket_max_ratio, only
+/// rows of few products per output: on an H100 (spgemm_vs_speck_s9_h100.md) the bucket rank won
+/// where C = A·A has ~1-2 products per output (er200k_16 4.16 -> 3.51-3.64 ms, soc-Epinions1 9.40
+/// -> 8.96-9.03) and lost at 6-18 (stencil27_100 14.7 -> 20.3, band300k_27 2.88 -> 3.6, bcsstk16
+/// 0.364 -> 0.417).
+__host__ __device__ inline bool takes_buckets(std::int64_t products, std::int64_t nnz,
+                                              const paths& pa) {
+  return pa.bucket_min > 0 && nnz >= pa.bucket_min &&
+         (pa.bucket_max_ratio <= 0.f || double(products) <= double(pa.bucket_max_ratio) * nnz);
+}
 
 /// Does a numeric row (exact output size nnz, column span `span`) that a table of `table` slots
 /// cannot address directly accumulate window by window instead of hashing and sorting?
@@ -220,6 +235,18 @@ __device__ __forceinline__ int lanes_per_entry(std::int64_t products, std::int64
   return g;
 }
 
+/// Threads per A entry in a partial-warp row of `a_len` entries over `group` threads: with
+/// `split` (paths::pwarp_split) the most that still take all of the row's entries in one pass,
+/// else 1 (a thread walks each of its entries' B rows alone). A wide pwarp row of 2 entries
+/// whose B rows hold 60 entries took 60 dependent steps on one thread while 14 of its 16 idled;
+/// session 5 put ~100 us of G51's numeric time on its 141 pwarp3 rows (spgemm_notes.md, round 5).
+__device__ __forceinline__ int pwarp_lanes(std::int64_t a_len, int group, bool split) {
+  int g = 1;
+  if (split)
+    while (2 * g <= group && a_len * 2 * g <= group) g <<= 1;
+  return g;
+}
+
 /// Calls f(p, k, q, j) for every product A(row, k) B(k, j) (p, q: positions in A and B) that the
 /// mask admits, spread over `nthreads` threads: groups of `g` threads per A entry, one thread per
 /// B entry (nsparse's warp-per-A-entry mapping with a variable group width).
@@ -237,6 +264,38 @@ __device__ __forceinline__ void for_each_product(const csr_ref<I>& A, const csr_
       if (M.present && !mask_admits(M, row, j)) continue;
       f(p, k, q, j);
     }
+  }
+}
+
+/// for_each_product of a partial-warp row over its group of `Group` threads (t: this thread's
+/// place in it) under paths::pwarp_split `mode`: 0 a thread per A entry; 1 pwarp_lanes threads
+/// per entry; 2 as 1, but a row of at most Group entries is walked flat: thread t takes the
+/// row's products t, t + Group, ... in entry order, reading every entry's B bounds (a_len steps
+/// of broadcast loads) and then only its own products, so that one long B row next to short
+/// ones no longer sets the row's time. Row statistics of C = A·A with wide bins up to 128
+/// (host script): the longest serial walk of a pwarp3 row, modes 0 / 1 / 2: G51 69 / 46 / 18,
+/// hep-th 50 / 50 / 27, ca-GrQc 81 / 63 / 45; but mesh rows of even B rows walk longer flat
+/// (3elt's pwarp2 rows: 6.4 -> 11.1 steps on average).
+template <int Group, class I, class F>
+__device__ __forceinline__ void for_each_pwarp_product(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                       const mask_ref<I>& M, std::int64_t row,
+                                                       int t, int mode, F&& f) {
+  const I a_begin = A.rp[row], a_end = A.rp[row + 1];
+  const std::int64_t a_len = std::int64_t(a_end - a_begin);
+  if (mode < 2 || a_len > Group) {
+    for_each_product(A, B, M, row, t, Group, pwarp_lanes(a_len, Group, mode >= 1), f);
+    return;
+  }
+  int before = 0;  // the row's products in the entries before p, mod Group
+  for (I p = a_begin; p < a_end; ++p) {
+    const I k = A.ci[p];
+    const I b0 = B.rp[k], b_end = B.rp[k + 1];
+    for (I q = b0 + I((t - before) & (Group - 1)); q < b_end; q += Group) {
+      const I j = B.ci[q];
+      if (M.present && !mask_admits(M, row, j)) continue;
+      f(p, k, q, j);
+    }
+    before = int((std::int64_t(before) + std::int64_t(b_end - b0)) & (Group - 1));
   }
 }
 

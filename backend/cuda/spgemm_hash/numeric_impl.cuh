@@ -76,7 +76,7 @@ __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_ty
 /// Table products, so the table never fills past its size.
 template <class S, class I, int Group, int Table>
 __global__ void __launch_bounds__(policy::pwarp_block)
-    k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n) {
+    k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n, int split) {
   using P = policy;
   using T = typename S::value_type;
   using A = acc_t<T>;
@@ -94,14 +94,9 @@ __global__ void __launch_bounds__(policy::pwarp_block)
   __syncwarp();
   const std::int64_t row = r < n ? std::int64_t(rows[r]) : 0;
   if (r < n) {
-    for (I p = a.A.rp[row] + t; p < a.A.rp[row + 1]; p += Group) {
-      const I k = a.A.ci[p];
-      for (I q = a.B.rp[k]; q < a.B.rp[k + 1]; ++q) {
-        const I j = a.B.ci[q];
-        if (a.M.present && !mask_admits(a.M, row, j)) continue;
-        accumulate<S>(tk, tv, Table - 1, int(j), product(a, row, p, k, q, j));
-      }
-    }
+    for_each_pwarp_product<Group>(a.A, a.B, a.M, row, t, split, [&](I p, I k, I q, I j) {
+      accumulate<S>(tk, tv, Table - 1, int(j), product(a, row, p, k, q, j));
+    });
   }
   __syncwarp();
   // Compaction to the table's front in slot order (group ballots; all 32 lanes of the warp run
@@ -277,7 +272,7 @@ __device__ __forceinline__ void numeric_block_row(const numeric_args<S, I>& a, c
     return;
   }
   const int nb =
-      Buckets && nnz >= pa.bucket_min
+      Buckets && takes_buckets(products[row], nnz, pa)
           ? int(std::min<std::int64_t>(policy::bucket_hist * blockDim.x,
                                        (nnz + pa.bucket_entries - 1) / pa.bucket_entries))
           : 0;
@@ -421,6 +416,8 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.bucket_limit = tu.bucket_limit;
   pa.fused_scan_rows = tu.fused_scan_rows;
   pa.wide_alone = tu.wide_pwarp_alone;
+  pa.bucket_max_ratio = float(tu.bucket_max_ratio);
+  pa.pwarp_split = tu.pwarp_split;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
                            tu.concurrent_min_kernels, tu.lean_host, ctx);
@@ -505,9 +502,11 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       cudaStream_t bs = fork.next();
       // Bucket rank where each thread holds its slots (bins 0-4; the last bin's rows keep the
       // bitonic sort) and some row of the bin can have bucket_min outputs, with its histogram
-      // after the keys.
+      // after the keys; with bucket_max_ratio only when at least half the bin's rows take it
+      // (the classification counts them), since the kernel is heavier for the others too.
       const bool buckets = pa.bucket_min > 0 && pa.bucket_min < int(table) &&
-                           table <= unsigned(P::bucket_slots * P::block_threads(b));
+                           table <= unsigned(P::bucket_slots * P::block_threads(b)) &&
+                           (pa.bucket_max_ratio <= 0.f || 2 * p.bucket_rows[bin] >= m);
       auto kernel = b == P::num_block_bins - 1 ? k_numeric_block<S, I, true>
                     : buckets                  ? k_numeric_block_buckets<S, I>
                                                : k_numeric_block<S, I, false>;
@@ -523,7 +522,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     constexpr int G = P::pwarp3_group;
     k_numeric_pwarp<S, I, G, P::pwarp3_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp3], m);
+            a, rows + nb.offset[P::bin_pwarp3], m, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = nb.count[P::bin_pwarp2]) {
@@ -531,14 +530,14 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     constexpr int G = P::pwarp2_group;
     k_numeric_pwarp<S, I, G, P::pwarp2_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp2], m);
+            a, rows + nb.offset[P::bin_pwarp2], m, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = nb.count[P::bin_pwarp]) {
     cudaStream_t bs = fork.next();
     k_numeric_pwarp<S, I, P::pwarp_group, P::pwarp_table>
         <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp], m);
+            a, rows + nb.offset[P::bin_pwarp], m, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
   }
   if (const std::int64_t m = mg) {

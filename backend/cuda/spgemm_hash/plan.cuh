@@ -34,6 +34,8 @@ struct counters {
   unsigned long long max_global;  ///< largest bound among rows of the global bin
   unsigned long long global_nnz;  ///< numeric: output entries in rows of the global bin
   unsigned long long nnz;         ///< numeric: nnz(C)
+  /// numeric, with paths::bucket_max_ratio: hash rows per bin that takes_buckets
+  unsigned long long bucket_rows[policy::num_bins];
 };
 
 template <class I> struct plan {
@@ -47,6 +49,7 @@ template <class I> struct plan {
   device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
   device_array<I> rows;  ///< row ids per numeric bin: bin b at (b - 1) nrows (bin_table offsets)
   bin_table numeric_bins;
+  std::int64_t bucket_rows[policy::num_bins] = {};  ///< counters::bucket_rows
   std::int64_t global_max_nnz = 0, global_nnz = 0;
   int symbolic_groups = 0, numeric_groups = 0;  ///< non-empty bins, for the trace
   std::string symbolic_note;                    ///< e.g. global rows processed in rounds

@@ -122,11 +122,23 @@ struct policy {
   static constexpr int bucket_limit = 64;
   static constexpr int bucket_slots = 8;
   static constexpr int bucket_hist = 4;
+  /// ... and only for rows of at most this many products per output (0: any), and a bin's
+  /// launch takes the bucket kernel only when at least half its rows do (the others sort in it
+  /// as without buckets, but the kernel is heavier: more registers and shared memory). Session 9:
+  /// bench rows new-bucket-r2/-r3/-r4, off until measured (the gains and losses by ratio are in
+  /// takes_buckets, agent.cuh).
+  static constexpr double bucket_max_ratio = 0;
   /// Calls of 1 .. fused_scan_rows rows scan C's row counts and classify the numeric rows in one
   /// single-block kernel (k_scan_classify) instead of cub's two scan kernels plus
   /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
   /// classification ~15 us of a 72-200 us call). 0: off (session 8, until measured).
   static constexpr int fused_scan_rows = 0;
+  /// Partial-warp rows of few A entries: 1 spreads each entry's B row over several of the
+  /// group's threads (pwarp_lanes, agent.cuh) instead of one thread per A entry; 2 also walks
+  /// rows of at most a group of entries flat (for_each_pwarp_product). 0: off until
+  /// measured (session 9: bench rows new-split, new-flat, new-alone128-flat,
+  /// new-wide128-flat).
+  static constexpr int pwarp_split = 0;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -53,6 +53,8 @@ struct tuning {
   int bucket_entries = policy::bucket_entries;  ///< policy::bucket_entries
   int bucket_limit = policy::bucket_limit;      ///< policy::bucket_limit
   int fused_scan_rows = policy::fused_scan_rows;  ///< policy::fused_scan_rows (0: off)
+  double bucket_max_ratio = policy::bucket_max_ratio;  ///< policy::bucket_max_ratio (0: any)
+  int pwarp_split = policy::pwarp_split;  ///< policy::pwarp_split (0: off, 1: lanes, 2: flat)
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
   static tuning session4();  ///< the defaults of the previous session (streams always, no lean

@@ -93,15 +93,20 @@ __global__ void k_analyze(csr_ref<I> A, csr_ref<I> B, std::int64_t* products, in
 }
 
 /// k_classify_numeric's row: its bin from its exact output size, its product count and span; the
-/// global bin's output sizes into `gmax` / `gsum` (shared by k_scan_classify).
+/// global bin's output sizes into `gmax` / `gsum`; with paths::bucket_max_ratio, a hash row of a
+/// block bin that takes_buckets counts in `bucket[bin]` (shared by k_scan_classify).
 __device__ __forceinline__ int classify_row(std::int64_t nnz, std::int64_t products, int2 rg,
                                             const paths& pa, unsigned long long* gmax,
-                                            unsigned long long* gsum) {
-  const int b = numeric_bin(products, nnz, std::int64_t(rg.y) - rg.x + 1, pa);
+                                            unsigned long long* gsum, unsigned* bucket) {
+  const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
+  const int b = numeric_bin(products, nnz, span, pa);
   if (b == P::bin_global) {
     atomicMax(gmax, (unsigned long long)nnz);
     atomicAdd(gsum, (unsigned long long)nnz);
   }
+  if (pa.bucket_max_ratio > 0.f && b >= P::bin_block0 && b < P::bin_global &&
+      span > P::numeric_table(b - P::bin_block0) && takes_buckets(products, nnz, pa))
+    atomicAdd(&bucket[b], 1u);
   return b;
 }
 
@@ -109,10 +114,10 @@ template <class I>
 __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
                                    const int2* range, const I* rp, I* lists, counters* cnt,
                                    paths pa) {
-  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned hist[P::num_bins], bucket[P::num_bins];
   __shared__ unsigned long long base[P::num_bins];
   __shared__ unsigned long long block_max, block_global;
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = bucket[t] = 0;
   if (threadIdx.x == 0) block_max = block_global = 0;
   __syncthreads();
   const std::int64_t row = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -122,13 +127,15 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
     const std::int64_t nnz = std::int64_t(rp[row + 1]) - std::int64_t(rp[row]);
     // Each row adds less than 2^31, so a sum past I's range shows as a decreasing pointer.
     if (nnz < 0) cnt->overflow = 1;
-    b = classify_row(nnz, products[row], range[row], pa, &block_max, &block_global);
+    b = classify_row(nnz, products[row], range[row], pa, &block_max, &block_global, bucket);
     local = atomicAdd(&hist[b], 1u);
   }
   if (row == 0) cnt->nnz = (unsigned long long)rp[nrows];
   __syncthreads();
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x)
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) {
     if (hist[t]) base[t] = atomicAdd(&cnt->bin_count[t], (unsigned long long)hist[t]);
+    if (bucket[t]) atomicAdd(&cnt->bucket_rows[t], (unsigned long long)bucket[t]);
+  }
   if (threadIdx.x == 0) {
     atomicMax(&cnt->max_global, block_max);
     atomicAdd(&cnt->global_nnz, block_global);
@@ -136,6 +143,22 @@ __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* produ
   __syncthreads();
   if (b != P::bin_empty)
     lists[std::int64_t(b - 1) * nrows + std::int64_t(base[b] + local)] = I(row);
+}
+
+/// The place of this lane's row in its bin's list when every lane of a warp appends one row (bin
+/// b; `valid` false: none) to counters in shared memory: one atomic per distinct bin of the warp.
+/// k_scan_classify's single block once took an atomic per row, and a mesh's rows all land in one
+/// or two bins: 1024 threads then serialise on one shared address, ~8 atomics per thread per tile
+/// of 8192 rows (session 9: fused_scan_rows lost 4-28 us on 3elt, fe_4elt2, whitaker3 on an H100,
+/// where the two tiles of 10K rows cost the most). All 32 lanes must call it together.
+__device__ __forceinline__ unsigned warp_append(unsigned* hist, int b, bool valid) {
+  const int lane = threadIdx.x & 31;
+  const unsigned peers = __match_any_sync(0xffffffffu, valid ? b : -1);
+  const int leader = __ffs(int(peers)) - 1;
+  unsigned base = 0;
+  if (lane == leader && valid) base = atomicAdd(&hist[b], unsigned(__popc(peers)));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return base + unsigned(__popc(peers & ((1u << lane) - 1u)));
 }
 
 /// The exclusive scan of the row counts into C's row pointers (rp: n + 1 entries, in place) and
@@ -150,9 +173,9 @@ __global__ void __launch_bounds__(scan_threads)
                     I* lists, counters* cnt, paths pa) {
   using Scan = cub::BlockScan<long long, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan;
-  __shared__ unsigned hist[P::num_bins];
+  __shared__ unsigned hist[P::num_bins], bucket[P::num_bins];
   __shared__ unsigned long long gmax, gsum;
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = 0;
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) hist[t] = bucket[t] = 0;
   if (threadIdx.x == 0) gmax = gsum = 0;
   __syncthreads();
   long long carry = 0;
@@ -165,22 +188,28 @@ __global__ void __launch_bounds__(scan_threads)
     Scan(scan).ExclusiveSum(sum, at, tile_total);
     at += carry;
     // Each thread rewrites only its own rows, so it reads their counts again (no registers held
-    // across the classification).
+    // across the classification). Every lane runs all scan_items steps (warp_append).
 #pragma unroll 1
-    for (int i = 0; i < scan_items && first + i <= n; ++i) {
+    for (int i = 0; i < scan_items; ++i) {
       const std::int64_t row = first + i;
-      const long long count = (long long)rp[row];
-      rp[row] = I(at);
-      at += count;
-      if (row == n) break;
-      const int b = classify_row(count, products[row], range[row], pa, &gmax, &gsum);
-      const unsigned local = atomicAdd(&hist[b], 1u);
-      if (b != P::bin_empty) lists[std::int64_t(b - 1) * n + local] = I(row);
+      long long count = 0;
+      if (row <= n) {
+        count = (long long)rp[row];
+        rp[row] = I(at);
+        at += count;
+      }
+      int b = P::bin_empty;
+      if (row < n) b = classify_row(count, products[row], range[row], pa, &gmax, &gsum, bucket);
+      const unsigned local = warp_append(hist, b, row < n);
+      if (row < n && b != P::bin_empty) lists[std::int64_t(b - 1) * n + local] = I(row);
     }
     carry += tile_total;
     __syncthreads();  // the scan's storage is reused by the next tile
   }
-  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) cnt->bin_count[t] = hist[t];
+  for (int t = threadIdx.x; t < P::num_bins; t += blockDim.x) {
+    cnt->bin_count[t] = hist[t];
+    cnt->bucket_rows[t] = bucket[t];
+  }
   if (threadIdx.x == 0) {
     cnt->nnz = (unsigned long long)carry;
     // The pointers are I: a total past its range needs the 64-bit rerun.
@@ -195,7 +224,7 @@ __global__ void __launch_bounds__(scan_threads)
 template <class I, int Group, int Table>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
-                     I* row_nnz) {
+                     I* row_nnz, int split) {
   constexpr int rows_per_block = P::pwarp_block / Group;
   __shared__ int keys[rows_per_block][Table];
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
@@ -206,16 +235,11 @@ __global__ void __launch_bounds__(P::pwarp_block)
   int count = 0;
   if (r < n) {
     const std::int64_t row = rows[r];
-    for (I p = A.rp[row] + t; p < A.rp[row + 1]; p += Group) {
-      const I k = A.ci[p];
-      for (I q = B.rp[k]; q < B.rp[k + 1]; ++q) {
-        const I j = B.ci[q];
-        if (M.present && !mask_admits(M, row, j)) continue;
-        bool ins;
-        table_insert(tab, Table - 1, int(j), ins);
-        count += ins;
-      }
-    }
+    for_each_pwarp_product<Group>(A, B, M, row, t, split, [&](I, I, I, I j) {
+      bool ins;
+      table_insert(tab, Table - 1, int(j), ins);
+      count += ins;
+    });
   }
   for (int d = 1; d < Group; d <<= 1) count += __shfl_xor_sync(0xffffffffu, count, d);
   if (r < n && t == 0) row_nnz[rows[r]] = I(count);
@@ -266,8 +290,28 @@ __device__ __forceinline__ void symbolic_row_bitmap(const csr_ref<I>& A, const c
   if (threadIdx.x == 0) row_nnz[row] = I(*cnt);
 }
 
+/// The rows of one block-bin launch, block x taking row x: the bin's own list and, for block bin 0
+/// under paths::wide_alone, the wide pwarp bins' lists behind it, read where k_analyze wrote them
+/// (fold_wide_rows).
 template <class I>
-__global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows,
+struct row_segments {
+  const I* list[3] = {};
+  std::int64_t end[3] = {};  ///< rows before the end of each segment
+  static row_segments one(const I* rows, std::int64_t n) {
+    row_segments r;
+    r.list[0] = r.list[1] = r.list[2] = rows;
+    r.end[0] = r.end[1] = r.end[2] = n;
+    return r;
+  }
+  __device__ std::int64_t operator[](std::int64_t x) const {
+    if (x < end[0]) return std::int64_t(list[0][x]);
+    if (x < end[1]) return std::int64_t(list[1][x - end[0]]);
+    return std::int64_t(list[2][x - end[1]]);
+  }
+};
+
+template <class I>
+__global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, row_segments<I> rows,
                                  const std::int64_t* products, const int2* range,
                                  unsigned table_size, I* row_nnz, bool bitmap) {
   extern __shared__ int smem_keys[];
@@ -332,25 +376,29 @@ std::string bin_note(const char* phase, const bin_table& t) {
   return s + ", global " + std::to_string(t.count[P::bin_global]);
 }
 
-/// paths::wide_alone: when a row of the analysis needs a block (or the global bin), the rows
-/// k_analyze put in the wide pwarp bins join block bin 0's list (device copies behind its rows; bin
-/// 0's kernel handles any row of up to 512 products) and the function returns true, for the numeric
-/// classification to run without wide bins: the call then runs as without them, but for those
-/// rows' promotion to a direct table in the symbolic phase.
+/// paths::wide_alone: when a row of the analysis needs a block (or the global bin), block bin 0's
+/// launch also takes the rows k_analyze put in the wide pwarp bins (bin 0's kernel handles any row
+/// of up to 512 products): `bin0` reads their lists behind bin 0's own, `t` counts them in bin 0,
+/// and the function returns true for the numeric classification to run without wide bins. The
+/// call then runs as without them, but for those rows' promotion to a direct table in the
+/// symbolic phase. Nothing is copied or launched: session 8 copied the lists onto bin 0's (2
+/// cudaMemcpyAsync, the only work the switch added to such calls), and on an H100 matrices with
+/// block rows lost 10-30 us under it (hep-th 0.166 -> 0.196 ms, G51 0.099 -> 0.114, fidapex6
+/// 0.103 -> 0.122; spgemm_vs_speck_s9_h100.md).
 template <class I>
-bool fold_wide_rows(bin_table& t, I* lists, cudaStream_t s) {
+bool fold_wide_rows(bin_table& t, const I* lists, row_segments<I>& bin0) {
   bool blocks = false;
   for (int b = P::bin_block0; b <= P::bin_global; ++b) blocks |= t.count[b] > 0;
   if (!blocks) return false;
   const int block0 = P::bin_block0;
-  for (int w : {P::bin_pwarp2, P::bin_pwarp3}) {
-    if (t.count[w] == 0) continue;
-    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(lists + t.offset[block0] + t.count[block0],
-                                      lists + t.offset[w], std::size_t(t.count[w]) * sizeof(I),
-                                      cudaMemcpyDeviceToDevice, s));
-    t.count[block0] += t.count[w];
-    t.count[w] = 0;
-  }
+  bin0.list[0] = lists + t.offset[block0];
+  bin0.list[1] = lists + t.offset[P::bin_pwarp2];
+  bin0.list[2] = lists + t.offset[P::bin_pwarp3];
+  bin0.end[0] = t.count[block0];
+  bin0.end[1] = bin0.end[0] + t.count[P::bin_pwarp2];
+  bin0.end[2] = bin0.end[1] + t.count[P::bin_pwarp3];
+  t.count[block0] = bin0.end[2];
+  t.count[P::bin_pwarp2] = t.count[P::bin_pwarp3] = 0;
   return true;
 }
 
@@ -428,7 +476,9 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   }
   bin_table sb = make_bins(c, n);
   paths numeric_pa = pa;  // the numeric classification's paths
-  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows.data(), s))
+  row_segments<I> bin0 =
+      row_segments<I>::one(p.rows.data() + sb.offset[P::bin_block0], sb.count[P::bin_block0]);
+  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows.data(), bin0))
     numeric_pa.wide_pwarp = 0;
   p.symbolic_groups = nonempty_groups(sb);
   if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
@@ -464,9 +514,9 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     if (auto m = sb.count[bin]) {
       const unsigned table = unsigned(P::symbolic_table(b));
       cudaStream_t bs = fork.next();
+      const row_segments<I> rows = b == 0 ? bin0 : row_segments<I>::one(sr + sb.offset[bin], m);
       k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), bs>>>(
-          A, B, M, sr + sb.offset[bin], p.row_products.data(), p.row_range.data(), table,
-          row_nnz, pa.bitmap);
+          A, B, M, rows, p.row_products.data(), p.row_range.data(), table, row_nnz, pa.bitmap);
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
   }
@@ -475,7 +525,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     constexpr int G = P::pwarp3_group;
     k_symbolic_pwarp<I, G, P::pwarp3_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_pwarp2]) {
@@ -483,14 +533,14 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     constexpr int G = P::pwarp2_group;
     k_symbolic_pwarp<I, G, P::pwarp2_table>
         <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_pwarp]) {
     cudaStream_t bs = fork.next();
     k_symbolic_pwarp<I, P::pwarp_group, P::pwarp_table>
         <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz);
+            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz, pa.pwarp_split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
   }
   if (auto m = sb.count[P::bin_global]) {
@@ -552,6 +602,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   }
   p.nnz = std::int64_t(c.nnz);
   p.numeric_bins = make_bins(c, n);
+  for (int b = 0; b < P::num_bins; ++b) p.bucket_rows[b] = std::int64_t(c.bucket_rows[b]);
   p.numeric_groups = nonempty_groups(p.numeric_bins);
   if (phase_log::on()) phase_log::note(bin_note("numeric", p.numeric_bins));
   p.global_max_nnz = std::int64_t(c.max_global);
