@@ -17,10 +17,14 @@
 namespace ringblas::cli {
 
 namespace {
+/// How much of FILE (inflated) is searched for mcl's "(mclheader": its native files open with it,
+/// so the sniff reads a little instead of the whole file before it is read again as a graph.
+/// A file named .mci (or .mci.gz) is read as mcl's format whatever its first bytes.
+constexpr std::size_t kMciSniffBytes = std::size_t{64} << 10;
 constexpr const char* kUsage =
     "usage: ringblas mcl FILE [options]\n"
     "  Markov clustering as mcl 22-282 computes it (same options, same clusters, same output)\n"
-    "  FILE: mcl's native matrix (.mci; detected by its '(mclheader'), label triples with --abc,\n"
+    "  FILE: mcl's native matrix (.mci, or '(mclheader' in its first 64 KiB), label triples with --abc,\n"
     "        Matrix Market (clustered as written), or a SNAP edge list (plain or gzip; its pairs\n"
     "        are undirected edges, symmetrised as --abc symmetrises label pairs)\n"
     "  --abc          FILE holds 'label<TAB>label[<TAB>weight]' lines; labels are written\n"
@@ -96,7 +100,8 @@ int cmd_mcl(Args& args) {
   Matrix graph;
   if (abc) {
     graph = io::read_abc(path, &labels);
-  } else if (io::read_file_text(path).find("(mclheader") != std::string::npos) {
+  } else if (path.ends_with(".mci") || path.ends_with(".mci.gz") ||
+             io::read_file_head(path, kMciSniffBytes).find("(mclheader") != std::string::npos) {
     graph = io::read_mci(path);
   } else {
     io::MatrixInfo info;

@@ -202,6 +202,9 @@ Matrix read_mci(const std::string& path);
 /// members inflated). Throws IoError naming the path when it cannot be read, ParseError when the
 /// gzip data is corrupt or truncated.
 std::string read_file_text(const std::string& path);
+/// The first `max_bytes` bytes of the same content (fewer when the file is shorter): format
+/// sniffing without reading, or inflating, the whole file. The same errors.
+std::string read_file_head(const std::string& path, std::size_t max_bytes);
 
 /// Calls f(n, line) for every line of `text`, n counting from 1; "\n" or "\r\n" ends a line
 /// (not part of it) and the last line needs no terminator. The readers' own line walk, for

@@ -207,6 +207,21 @@ TEST(IoFormats, GzipStreams) {
   EXPECT_EQ(triples(a), triples(io::read_matrix_market(write_temp("long.mtx", text))));
 }
 
+TEST(IoFormats, FileHeadIsThePrefixOfTheText) {
+  // Longer than one read chunk (64 KiB), so heads end inside, at and past a chunk.
+  std::string text;
+  for (int k = 0; text.size() < 200000; ++k) text += std::to_string(k) + " line\n";
+  for (const auto& path : {write_temp("head.txt", text), write_temp("head.txt.gz", gzip_bytes(text))}) {
+    EXPECT_EQ(io::read_file_text(path), text);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{11}, std::size_t{65536},
+                          std::size_t{65537}, text.size() - 1, text.size(), text.size() + 5})
+      EXPECT_EQ(io::read_file_head(path, n), text.substr(0, n)) << path << " n = " << n;
+  }
+  EXPECT_THROW(io::read_file_head((dir() / "missing.txt").string(), 10), IoError);
+  EXPECT_THROW(io::read_file_head(write_temp("cut.txt.gz", gzip_bytes(text).substr(0, 40)), 1 << 20),
+               ParseError);
+}
+
 TEST(IoFormats, AtomicWriterKeepsThePreviousFileOnError) {
   const auto path = write_temp("out.mtx", "previous\n");
   EXPECT_THROW(

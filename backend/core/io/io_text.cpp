@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <istream>
+#include <limits>
 #include <memory>
 #include <new>
 
@@ -500,18 +501,25 @@ std::size_t parse_memory_size(const std::string& text) {
   return static_cast<std::size_t>(bytes);
 }
 
-std::string read_file_text(const std::string& path) {
+std::string read_file_head(const std::string& path, std::size_t max_bytes) {
   try {
     auto src = detail::open_source(path);
     std::string data;
-    if (src->size_hint() > 0) data.reserve(static_cast<std::size_t>(src->size_hint()));
-    std::string chunk(detail::kChunk, '\0');
+    if (src->size_hint() > 0)
+      data.reserve(std::min(static_cast<std::size_t>(src->size_hint()), max_bytes));
+    std::string chunk(std::min(detail::kChunk, std::max<std::size_t>(max_bytes, 1)), '\0');
     std::size_t got;
-    while ((got = src->read(chunk.data(), chunk.size())) > 0) data.append(chunk.data(), got);
+    while (data.size() < max_bytes &&
+           (got = src->read(chunk.data(), std::min(chunk.size(), max_bytes - data.size()))) > 0)
+      data.append(chunk.data(), got);
     return data;
   } catch (const std::bad_alloc&) {
     throw OutOfMemory(path + ": out of memory while reading", 0);
   }
+}
+
+std::string read_file_text(const std::string& path) {
+  return read_file_head(path, std::numeric_limits<std::size_t>::max());
 }
 
 void for_each_line(std::string_view text, const std::function<void(Index, std::string_view)>& f) {
