@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
+#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/common/group_select.cuh"
 #include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/common/tile_lookback.cuh"
@@ -521,11 +522,14 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 }  // namespace
 
 MergeKernel merge_kernel_from_env() {
-  const char* env = std::getenv("RINGBLAS_EWISE_MERGE");
-  const std::string v = env ? env : "";
-  return v == "onepass"        ? MergeKernel::onepass
-         : v == "onepass_runs" ? MergeKernel::onepass_runs
-                               : MergeKernel::count_fill;
+  switch (env_choice("RINGBLAS_EWISE_MERGE", {"count_fill", "onepass", "onepass_runs"})) {
+    case 1:
+      return MergeKernel::onepass;
+    case 2:
+      return MergeKernel::onepass_runs;
+    default:
+      return MergeKernel::count_fill;
+  }
 }
 
 Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,

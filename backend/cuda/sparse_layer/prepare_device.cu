@@ -26,7 +26,7 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
-#include "backend/cuda/sparse_layer/env_choice.hpp"
+#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/phase_trace.cuh"
@@ -476,12 +476,14 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 }  // namespace
 
 RowSort row_sort_from_env() {
-  return env_selects("RINGBLAS_SPDNN_ROW_SORT", "insertion") ? RowSort::insertion : RowSort::warp;
+  return env_choice("RINGBLAS_SPDNN_ROW_SORT", {"insertion", "warp"}) == 0 ? RowSort::insertion
+                                                                          : RowSort::warp;
 }
 
 PrepareReturn prepare_return_from_env() {
-  return env_selects("RINGBLAS_SPDNN_PREPARE_RETURN", "synced") ? PrepareReturn::synced
-                                                                : PrepareReturn::early;
+  return env_choice("RINGBLAS_SPDNN_PREPARE_RETURN", {"synced", "early"}) == 0
+             ? PrepareReturn::synced
+             : PrepareReturn::early;
 }
 
 void wait_ready(const DeviceWeights& w, void* stream) {
@@ -491,13 +493,15 @@ void wait_ready(const DeviceWeights& w, void* stream) {
 }
 
 BlockStaging block_staging_from_env() {
-  return env_selects("RINGBLAS_SPDNN_BLOCK_STAGING", "global") ? BlockStaging::global
-                                                               : BlockStaging::shared;
+  return env_choice("RINGBLAS_SPDNN_BLOCK_STAGING", {"global", "shared"}) == 0
+             ? BlockStaging::global
+             : BlockStaging::shared;
 }
 
 LayerTranspose layer_transpose_from_env() {
-  return env_selects("RINGBLAS_SPDNN_TRANSPOSE", "stack") ? LayerTranspose::stack
-                                                          : LayerTranspose::per_layer;
+  return env_choice("RINGBLAS_SPDNN_TRANSPOSE", {"stack", "per_layer"}) == 0
+             ? LayerTranspose::stack
+             : LayerTranspose::per_layer;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
