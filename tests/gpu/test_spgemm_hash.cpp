@@ -366,6 +366,14 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   every_stream.concurrent_min_kernels = 0;
   tuning defaults_wide = tuning::defaults();
   defaults_wide.wide_pwarp = 128;
+  defaults_wide.wide_pwarp_alone = false;  // the wide bins beside block rows too
+  // Session 9's defaults (no wide bins, no bucket rank): the paths every matrix took before
+  // session 10 flipped new-both-r3 on.
+  tuning session9 = tuning::defaults();
+  session9.wide_pwarp = 0;
+  session9.wide_pwarp_alone = false;
+  session9.bucket_sort_min = 0;
+  session9.bucket_max_ratio = 0;
   tuning bucket = tuning::defaults(), bucket512 = tuning::defaults();
   bucket.bucket_sort_min = 1;  // every hash row of bins 0-4
   bucket512.bucket_sort_min = 512;
@@ -394,6 +402,7 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
+                                                  {"session9", session9},
                                                   {"previous", tuning::previous()},
                                                   {"session4", tuning::session4()},
                                                   {"forced", forced},
@@ -610,7 +619,10 @@ TEST_F(SpgemmHash, PwarpSplitRowsMatchCpu) {
   split.pwarp_split = 1;
   tuning wide = split, alone = split;
   wide.wide_pwarp = alone.wide_pwarp = 128;
+  wide.wide_pwarp_alone = false;
   alone.wide_pwarp_alone = true;
+  split.wide_pwarp = 0;  // the narrow pwarp bins alone (the defaults have wide ones since s10)
+  split.wide_pwarp_alone = false;
   tuning flat = split, wide_flat = wide, alone_flat = alone;
   flat.pwarp_split = wide_flat.pwarp_split = alone_flat.pwarp_split = 2;
   const Matrix M = random_mask(m, n, 0.3, Type::boolean, 14);

@@ -101,11 +101,13 @@ struct policy {
   /// ms, whitaker3 0.170 -> 0.136, 3elt 0.153 -> 0.130) but every matrix that also has block
   /// rows slower (G51 0.108 -> 0.223, hep-th 0.143 -> 0.190, fidapex6 0.129 -> 0.170): geomean
   /// time / spECK 1.102 off against 1.226 with 128 and 1.125 with 64.
-  static constexpr int wide_pwarp = 0;
+  /// Session 10: 128 with wide_pwarp_alone (round 7, new-both-r3: geomean time / spECK 0.967
+  /// against 1.006 for the session-9 defaults, spgemm_vs_speck_s9r7_h100.md).
+  static constexpr int wide_pwarp = 128;
   /// ... and only when no row needs a block or the global bin (tuning::wide_pwarp_alone): the
   /// meshes keep the wide bins' gains, matrices with block rows run as without them (session 8;
   /// off until measured).
-  static constexpr bool wide_pwarp_alone = false;
+  static constexpr bool wide_pwarp_alone = true;
   /// Hash rows of the block bins with at least this many outputs are ordered by bucket rank
   /// (bucket_sort_table) instead of compaction and a bitonic sort; 0: off (session 8, until
   /// measured). A bucket holds about `bucket_entries` entries (nnz / bucket_entries buckets of
@@ -117,7 +119,7 @@ struct policy {
   /// buckets 22064 / 6561 / 626 of its 48635 rows have one of more than 32 / 64 / 128 entries;
   /// wiki-Vote 2.8 and none over 32, p2p-Gnutella31 4.0, CA-HepTh 2.1. Used where the table has
   /// at most `bucket_slots` slots per thread (bins 0-4), which each thread holds in registers.
-  static constexpr int bucket_sort_min = 0;
+  static constexpr int bucket_sort_min = 1;  // session 10: on (new-both-r3)
   static constexpr int bucket_entries = 1;
   static constexpr int bucket_limit = 64;
   static constexpr int bucket_slots = 8;
@@ -127,7 +129,7 @@ struct policy {
   /// as without buckets, but the kernel is heavier: more registers and shared memory). Session 9:
   /// bench rows new-bucket-r2/-r3/-r4, off until measured (the gains and losses by ratio are in
   /// takes_buckets, agent.cuh).
-  static constexpr double bucket_max_ratio = 0;
+  static constexpr double bucket_max_ratio = 3;  // session 10: new-both-r3
   /// Calls of 1 .. fused_scan_rows rows scan C's row counts and classify the numeric rows in one
   /// single-block kernel (k_scan_classify) instead of cub's two scan kernels plus
   /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
