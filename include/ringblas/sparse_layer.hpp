@@ -24,6 +24,15 @@ enum class SparseUpload {
            ///< (iso, detected), through pinned staging where packing, copy and decoding overlap
 };
 
+/// How the tail kernel (LayerChainOptions::fused_tail) reads the activations it keeps in shared
+/// memory (backend/cuda/sparse_layer/tail.cuh; the results are the same):
+enum class SparseTail {
+  rows,    ///< each weight reads its input's row through the layer's map (session 9)
+  staged,  ///< per layer each block first copies the rows its weights read into a buffer laid
+           ///< out as the per-layer kernel stages them (bank-conflict-free reads); networks of
+           ///< at most 1024 neurons (wider ones run rows)
+};
+
 struct LayerChainOptions {
   /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
   /// are streamed: the next layer is copied on a second stream into a double buffer while the
@@ -37,6 +46,8 @@ struct LayerChainOptions {
   /// 6400 neurons (shared memory); the host reads the active count (one synchronization)
   /// after layers 4, 6, 8, 12, 16, 24, ... to decide.
   bool fused_tail = true;
+  /// The tail kernel's reads (bench_spdnn --tail compares them).
+  SparseTail tail = SparseTail::rows;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;

@@ -8,8 +8,15 @@
 // (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
 // the images staged on the device (stage_features) by a second host thread while prepare_network
 // runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
+// --tail rows,staged runs every (network, upload) once per tail kernel read path
+// (LayerChainOptions::tail; default rows), one row each.
+// --fill bank,broadcast runs each of those once per ELL fill (sparse_layer::EllFill, prepare.hpp;
+// default bank): broadcast networks are prepared on the host once per row (prepare_chain, then
+// device_weights), outside the timed runs, so their whole time is mxm_layers alone and their
+// prepare ms is the host preparation; compare their layers columns.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
-//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap] [--trace]
+//        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap]
+//        [--tail rows,staged] [--fill bank,broadcast] [--trace]
 // Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
 // RINGBLAS_SPDNN_TRANSPOSE=stack, RINGBLAS_SPDNN_PACK_THREADS=spawn,
 // RINGBLAS_SPDNN_PREPARE_RETURN=synced, RINGBLAS_SPDNN_BLOCK_STAGING=global select the
@@ -27,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -63,7 +71,7 @@ namespace gc = ringblas::graph_challenge;
   } while (0)
 
 struct Result {
-  std::string name, upload = "csr";
+  std::string name, upload = "csr", tail = "rows", fill = "bank";
   double weight_mb_in = 0, feature_mb_in = 0;  ///< bytes sent to the device (MB)
   Index neurons = 0, layers = 0, images = 0, edges = 0;
   double whole_ms = 0, whole_teps = 0;
@@ -222,6 +230,19 @@ std::string preparation_paths() {
   return out;
 }
 
+/// The network prepared on the host with `fill` (prepare_chain) and put on ctx's device as
+/// prepare_network would hold it; ms: the host wall time of both.
+SparseNetwork host_prepared(const sparse_dnn::Network& net,
+                            ringblas::cuda::sparse_layer::EllFill fill, Context& ctx, double& ms) {
+  namespace sl = ringblas::cuda::sparse_layer;
+  const auto t0 = std::chrono::steady_clock::now();
+  SparseNetwork out =
+      sl::network_holding(sl::device_weights(sl::prepare_chain(net.weights, 0, fill), ctx),
+                          net.neurons, net.bias, net.ymax, ctx.device);
+  ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -230,10 +251,13 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace sl = ringblas::cuda::sparse_layer;
   std::string json_path, md_path, data = std::string(RINGBLAS_DATA_DIR) + "/graphchallenge_dnn";
   bool quick = false, baseline = true;
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
+  std::string tails = "rows";   // comma-separated SparseTail names
+  std::string fills = "bank";   // comma-separated EllFill names
   int repeats = 3;
   bool trace = false;
   for (int i = 1; i < argc; ++i) {
@@ -249,11 +273,15 @@ int main(int argc, char** argv) {
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
     else if (a == "--upload" && i + 1 < argc)
       uploads = argv[++i];
+    else if (a == "--tail" && i + 1 < argc)
+      tails = argv[++i];
+    else if (a == "--fill" && i + 1 < argc)
+      fills = argv[++i];
     else {
-      std::fprintf(
-          stderr,
-          "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
-          "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] [--trace]\n");
+      std::fprintf(stderr,
+                   "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
+                   "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] "
+                   "[--tail rows,staged] [--fill bank,broadcast] [--trace]\n");
       return 2;
     }
   }
@@ -286,6 +314,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
         j << "    {\"network\": \"" << r.name << "\", \"upload\": \"" << r.upload
+          << "\", \"tail\": \"" << r.tail << "\", \"fill\": \"" << r.fill
           << "\", \"weights_mb_in\": " << r.weight_mb_in
           << ", \"images_mb_in\": " << r.feature_mb_in << ", \"neurons\": " << r.neurons
           << ", \"layers\": " << r.layers << ", \"images\": " << r.images
@@ -325,30 +354,41 @@ int main(int argc, char** argv) {
            "runs of "
            "equal values, through pinned staging; overlap, packed with the images sent from a "
            "second "
-           "host thread while the weights are prepared); *MB in*: what crossed it. *on prepared "
+           "host thread while the weights are prepared); *MB in*: what crossed it. *tail*: how the "
+           "tail kernel reads the activations (SparseTail: rows, through each layer's map; "
+           "staged, a block's rows first copied to a buffer by slot). *fill*: the ELL fill "
+           "(EllFill: "
+           "bank, prepared on the device; broadcast, prepared on the host once outside the timed "
+           "runs, so whole = on prepared net). *on prepared "
            "net ms*: "
            "the "
            "same host wall clock without prepare_network (mxm_layers alone on the network prepared "
            "just before: features in, layers, ids out), for a network reused across calls.\n\n"
-        << "| network | upload | images | whole ms | whole TeraEdges/s | whole / layers | on "
+        << "| network | upload | tail | fill | images | whole ms | whole TeraEdges/s | whole / "
+           "layers | "
+           "on "
            "prepared net ms (/ layers) | prepare ms | features in + ids out ms | MB in (weights / "
            "images) | layers ms | TeraEdges/s (tail from) | per-layer launches ms | per-layer "
            "TeraEdges/s | kernel ms | GB/s | cuSPARSE ms | "
            "cuSPARSE TeraEdges/s | speedup (layers) | categories | check |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "\n";
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|--"
+           "-|"
+           "---|\n";
       for (const Result& r : results) {
         char line[640];
         std::snprintf(
             line, sizeof line,
-            "| %s | %s | %lld | %.3f | %.2f | %.2fx | %.3f (%.2fx) | %.2f | %.2f | %.1f / %.1f | "
+            "| %s | %s | %s | %s | %lld | %.3f | %.2f | %.2fx | %.3f (%.2fx) | %.2f | %.2f | %.1f "
+            "/ "
+            "%.1f | "
             "%.3f | %.2f (%lld) | %.3f | %.2f | %.3f | %.0f | %.2f | %.2f | %.1fx | %lld | %s |\n",
-            r.name.c_str(), r.upload.c_str(), (long long)r.images, r.whole_ms, r.whole_teps,
-            r.whole_ms / r.ringblas_ms, r.prepared_ms, r.prepared_ms / r.ringblas_ms, r.prepare_ms,
-            r.transfer_ms, r.weight_mb_in, r.feature_mb_in, r.ringblas_ms, r.ringblas_teps,
-            (long long)r.tail_from, r.per_layer_ms, r.per_layer_teps, r.kernel_ms, r.bandwidth_gbs,
-            r.cusparse_ms, r.cusparse_teps, r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0,
-            (long long)r.categories, r.check.c_str());
+            r.name.c_str(), r.upload.c_str(), r.tail.c_str(), r.fill.c_str(), (long long)r.images,
+            r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms, r.prepared_ms,
+            r.prepared_ms / r.ringblas_ms, r.prepare_ms, r.transfer_ms, r.weight_mb_in,
+            r.feature_mb_in, r.ringblas_ms, r.ringblas_teps, (long long)r.tail_from, r.per_layer_ms,
+            r.per_layer_teps, r.kernel_ms, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
+            r.cusparse_ms > 0 ? r.cusparse_ms / r.ringblas_ms : 0.0, (long long)r.categories,
+            r.check.c_str());
         m << line;
       }
     }
@@ -365,6 +405,35 @@ int main(int argc, char** argv) {
     }
     at = comma + 1;
   }
+  // (upload, tail) pairs: one row each per network.
+  struct Run {
+    std::string mode;
+    SparseTail tail;
+    sl::EllFill fill;
+  };
+  std::vector<Run> runs;
+  for (std::size_t at = 0; at <= tails.size();) {
+    const std::size_t comma = std::min(tails.find(',', at), tails.size());
+    const std::string t = tails.substr(at, comma - at);
+    if (t != "rows" && t != "staged") {
+      std::fprintf(stderr, "bench_spdnn: --tail takes rows and/or staged, not '%s'\n", t.c_str());
+      return 2;
+    }
+    for (const std::string& m : modes)
+      for (std::size_t fa = 0; fa <= fills.size();) {
+        const std::size_t fc = std::min(fills.find(',', fa), fills.size());
+        const std::string fl = fills.substr(fa, fc - fa);
+        if (fl != "bank" && fl != "broadcast") {
+          std::fprintf(stderr, "bench_spdnn: --fill takes bank and/or broadcast, not '%s'\n",
+                       fl.c_str());
+          return 2;
+        }
+        runs.push_back({m, t == "rows" ? SparseTail::rows : SparseTail::staged,
+                        fl == "bank" ? sl::EllFill::bank : sl::EllFill::broadcast});
+        fa = fc + 1;
+      }
+    at = comma + 1;
+  }
   for (const Case& c : cases) {
     Result base;
     base.neurons = c.n;
@@ -378,13 +447,23 @@ int main(int argc, char** argv) {
     const Index factor = c.n == 1024 ? 1 : (c.n == 4096 ? 2 : (c.n == 16384 ? 4 : 8));
     const Matrix imgs = gc::take_rows(factor == 1 ? real : gc::upsample_images(real, factor), f);
     std::vector<int> alive;  // the cuSPARSE baseline's survivors, run once per network
-    for (const std::string& mode : modes) {
+    for (const Run& run : runs) {
+      const std::string& mode = run.mode;
+      const SparseTail tail = run.tail;
       Result r = base;
       r.upload = mode;
+      r.fill = run.fill == sl::EllFill::bank ? "bank" : "broadcast";
+      // broadcast: prepared on the host once (the device preparation has only the bank fill).
+      const bool on_host = run.fill != sl::EllFill::bank;
+      double host_prepare_ms = 0;
+      const SparseNetwork host_net =
+          on_host ? host_prepared(net, run.fill, ctx, host_prepare_ms) : SparseNetwork{};
+      r.tail = tail == SparseTail::rows ? "rows" : "staged";
       const bool overlap = mode == "overlap";
       const SparseUpload how = mode == "csr" ? SparseUpload::csr : SparseUpload::packed;
       LayerChainOptions defaults;  // the tail kernel where it applies
       defaults.upload = how;
+      defaults.tail = tail;
       std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
       std::vector<Index> ids;
       LayerChainStats st, ps;
@@ -392,7 +471,8 @@ int main(int argc, char** argv) {
       for (int rep = 0; rep <= repeats + (trace ? 1 : 0); ++rep) {
         ctx.trace = rep > repeats;
         if (ctx.trace)
-          std::fprintf(stderr, "--- trace: %s, upload %s ---\n", r.name.c_str(), mode.c_str());
+          std::fprintf(stderr, "--- trace: %s, upload %s, tail %s, fill %s ---\n", r.name.c_str(),
+                       mode.c_str(), r.tail.c_str(), r.fill.c_str());
         const auto t0 = std::chrono::steady_clock::now();
         std::future<Matrix> staged;  // overlap: the images go while the weights are prepared
         std::size_t staged_bytes = 0;
@@ -402,7 +482,11 @@ int main(int argc, char** argv) {
             return stage_features(imgs, how, side, &staged_bytes);
           });
         const SparseNetwork prepared =
-            prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
+            on_host ? host_net : prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
+        if (on_host) {
+          ps = LayerChainStats{};
+          ps.prepare_ms = host_prepare_ms;
+        }
         const auto t1 = std::chrono::steady_clock::now();
         ids = overlap ? mxm_layers(prepared, staged.get(), defaults, &st, ctx)
                       : mxm_layers(prepared, imgs, defaults, &st, ctx);
@@ -425,7 +509,8 @@ int main(int argc, char** argv) {
       const std::string label = r.name + " upload " + mode + " | mxm_layers";
       if (bench::profile_selected(label)) {
         const SparseNetwork prepared =
-            prepare_network(net.weights, net.bias, net.ymax, ctx, nullptr, how);
+            on_host ? host_net
+                    : prepare_network(net.weights, net.bias, net.ymax, ctx, nullptr, how);
         bench::profile_once(label, 0,
                             [&] { (void)mxm_layers(prepared, imgs, defaults, nullptr, ctx); });
       }
@@ -443,7 +528,8 @@ int main(int argc, char** argv) {
       r.feature_mb_in = double(st.bytes_in) / 1e6;
       {
         // One launch per layer (no tail kernel), on one prepared network reused by every run.
-        const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, ctx);
+        const SparseNetwork prepared =
+            on_host ? host_net : prepare_network(net.weights, net.bias, net.ymax, ctx);
         LayerChainOptions per_layer = defaults;
         per_layer.fused_tail = false;
         LayerChainStats ps2;
@@ -471,12 +557,19 @@ int main(int argc, char** argv) {
       double first10 = 0, rest = 0;
       for (std::size_t k = 0; k < st.layer_ms.size(); ++k)
         (k < 10 ? first10 : rest) += st.layer_ms[k];
+      // layer_ms holds the tail kernel's layers as one entry (the last): per layer is over the
+      // layers, and the tail's own share is printed beside.
+      const double tail_ms = st.tail_from > 0 && !st.layer_ms.empty() ? st.layer_ms.back() : 0.0;
+      const Index tail_layers = st.tail_from > 0 ? c.layers - st.tail_from + 1 : 0;
       std::printf(
-          "%-10s layers 1-10: %.3f ms, layers 11-%lld: %.3f ms (%.1f us per layer), active after "
-          "10: %lld\n",
-          r.name.c_str(), first10, (long long)c.layers, rest,
-          st.layer_ms.size() > 10 ? 1e3 * rest / double(st.layer_ms.size() - 10) : 0.0,
-          st.active.size() > 9 ? (long long)st.active[9] : -1LL);
+          "%-10s tail %s, fill %s: layers 1-10: %.3f ms, layers 11-%lld: %.3f ms (%.1f us per "
+          "layer), "
+          "active "
+          "after 10: %lld; tail kernel %.3f ms for %lld layers (%.1f us per layer)\n",
+          r.name.c_str(), r.tail.c_str(), r.fill.c_str(), first10, (long long)c.layers, rest,
+          c.layers > 10 ? 1e3 * rest / double(c.layers - 10) : 0.0,
+          st.active.size() > 9 ? (long long)st.active[9] : -1LL, tail_ms, (long long)tail_layers,
+          tail_layers > 0 ? 1e3 * tail_ms / double(tail_layers) : 0.0);
       // Checks: the truth (1024 x 120), and the cuSPARSE baseline's survivors.
       std::string check;
       if (c.n == 1024 && c.layers == 120 && !truth1200.empty()) {
@@ -484,7 +577,7 @@ int main(int argc, char** argv) {
         check = ids == want ? "truth PASS" : "truth FAIL";
       }
       if (baseline) {
-        if (&mode == &modes.front()) {
+        if (&run == &runs.front()) {
           const DenseMatrix y0 = dense_features(imgs, ctx);  // the baseline's input (not timed)
           run_cusparse(net, y0.values().as<float>(), int(f), alive);  // warm-up
           base.cusparse_ms = run_cusparse(net, y0.values().as<float>(), int(f), alive);
@@ -497,17 +590,19 @@ int main(int argc, char** argv) {
       }
       r.check = check;
       std::printf(
-          "%-10s upload %s, images %lld: whole %.3f ms (%.2f TeraEdges/s, %.2fx the layers; "
+          "%-10s upload %s, tail %s, fill %s, images %lld: whole %.3f ms (%.2f TeraEdges/s, %.2fx "
+          "the "
+          "layers; "
           "prepare %.2f ms, "
           "on the prepared network %.3f ms, features in + ids out %.2f ms; sent %.1f MB weights, "
           "%.1f MB images), layers %.3f ms (%.2f TeraEdges/s; kernel %.3f), "
           "tail from layer %lld, per-layer launches %.3f ms (%.2f TeraEdges/s), %.0f GB/s, "
           "cuSPARSE %.3f ms (%.2f TeraEdges/s), categories %lld, %s\n",
-          r.name.c_str(), r.upload.c_str(), (long long)f, r.whole_ms, r.whole_teps,
-          r.whole_ms / r.ringblas_ms, r.prepare_ms, r.prepared_ms, r.transfer_ms, r.weight_mb_in,
-          r.feature_mb_in, r.ringblas_ms, r.ringblas_teps, r.kernel_ms, (long long)r.tail_from,
-          r.per_layer_ms, r.per_layer_teps, r.bandwidth_gbs, r.cusparse_ms, r.cusparse_teps,
-          (long long)r.categories, r.check.c_str());
+          r.name.c_str(), r.upload.c_str(), r.tail.c_str(), r.fill.c_str(), (long long)f,
+          r.whole_ms, r.whole_teps, r.whole_ms / r.ringblas_ms, r.prepare_ms, r.prepared_ms,
+          r.transfer_ms, r.weight_mb_in, r.feature_mb_in, r.ringblas_ms, r.ringblas_teps,
+          r.kernel_ms, (long long)r.tail_from, r.per_layer_ms, r.per_layer_teps, r.bandwidth_gbs,
+          r.cusparse_ms, r.cusparse_teps, (long long)r.categories, r.check.c_str());
       std::fflush(stdout);
       results.push_back(r);
       write_outputs();  // after every case, so a run cut short still leaves its table

@@ -1,11 +1,13 @@
 // sparse_layer weight preparation on the host: the threaded prepare_layers gives each layer the
-// blob a one-layer prepare_layer gives (no GPU needed; built with the CUDA backend only).
+// blob a one-layer prepare_layer gives; the broadcast ELL fill reorders only the rows' entries and
+// makes them conflict-free (no GPU needed; built with the CUDA backend only).
 #include <gtest/gtest.h>
 
-#include <vector>
-
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "algorithms/radixnet.hpp"
 #include "backend/cuda/sparse_layer/prepare.hpp"
@@ -58,6 +60,71 @@ TEST(SparseLayerPrepare, ChainOrdersGroupOutputsThatShareInputs) {
   // most 16 x 32 = 512 inputs, one stage, where consecutive outputs need four or more.
   EXPECT_EQ(stages_chain, std::int64_t(w.size()) * 64);
   EXPECT_GE(stages_plain, 4 * stages_chain);
+}
+
+/// Per ELL row of a prepared layer: the shared-memory wavefronts of its 32 reads (the most
+/// distinct slots any bank serves), summed; rows: the number of rows.
+std::int64_t wavefronts(const sl::PreparedLayer& p, std::int64_t& rows) {
+  const sl::BlobLayout& L = p.layout;
+  const std::uint16_t* index = reinterpret_cast<const std::uint16_t*>(p.blob.data() + L.index);
+  std::int64_t total = 0;
+  rows = L.entries / 32;
+  for (std::int64_t e = 0; e < rows; ++e) {
+    int per_bank[32] = {};
+    std::vector<int> seen;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int slot = index[e * 32 + lane];
+      if (std::find(seen.begin(), seen.end(), slot) != seen.end()) continue;
+      seen.push_back(slot);
+      ++per_bank[slot & 31];
+    }
+    total += *std::max_element(per_bank, per_bank + 32);
+  }
+  return total;
+}
+
+TEST(SparseLayerPrepare, BroadcastFillReordersEntriesWithoutConflicts) {
+  // RadiX-Net at 1024 (the Graph Challenge network): from layer 7 on, 16 outputs share each
+  // input set and the bank fill leaves ~2.4 wavefronts per row (notes, session 10).
+  const std::vector<Matrix> w = radixnet::generate(1024, 12);
+  const sl::PreparedChain bank = sl::prepare_chain(w, 2, sl::EllFill::bank);
+  const sl::PreparedChain broadcast = sl::prepare_chain(w, 2, sl::EllFill::broadcast);
+  ASSERT_EQ(broadcast.order, bank.order);
+  std::int64_t rows = 0, wf_bank = 0, wf_broadcast = 0;
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const sl::PreparedLayer &a = bank.layers[k], &b = broadcast.layers[k];
+    const sl::BlobLayout &la = a.layout, &lb = b.layout;
+    ASSERT_EQ(lb.words, la.words) << "layer " << k;
+    ASSERT_EQ(lb.index, la.index) << "layer " << k;
+    ASSERT_EQ(lb.value, la.value) << "layer " << k;
+    ASSERT_EQ(lb.entries, la.entries) << "layer " << k;
+    // Headers and maps byte for byte; each lane's (slot, weight) pairs of a warp's rows the same.
+    EXPECT_TRUE(
+        std::equal(b.blob.begin(), b.blob.begin() + std::ptrdiff_t(lb.index), a.blob.begin()))
+        << "layer " << k;
+    const auto* ia = reinterpret_cast<const std::uint16_t*>(a.blob.data() + la.index);
+    const auto* ib = reinterpret_cast<const std::uint16_t*>(b.blob.data() + lb.index);
+    const auto* va = reinterpret_cast<const float*>(a.blob.data() + la.value);
+    const auto* vb = reinterpret_cast<const float*>(b.blob.data() + lb.value);
+    const auto* wd = reinterpret_cast<const std::int32_t*>(a.blob.data() + la.warp_displ);
+    for (std::int32_t x = 0; x < la.stages * 8; ++x)
+      for (int lane = 0; lane < 32; ++lane) {
+        std::vector<std::pair<int, float>> pa, pb;
+        for (std::int64_t e = wd[x]; e < wd[x + 1]; ++e) {
+          pa.emplace_back(ia[e * 32 + lane], va[e * 32 + lane]);
+          pb.emplace_back(ib[e * 32 + lane], vb[e * 32 + lane]);
+        }
+        std::sort(pa.begin(), pa.end());
+        std::sort(pb.begin(), pb.end());
+        ASSERT_EQ(pb, pa) << "layer " << k << " (stage, warp) " << x << " lane " << lane;
+      }
+    std::int64_t r = 0;
+    wf_bank += wavefronts(a, r);
+    wf_broadcast += wavefronts(b, r);
+    rows += r;
+  }
+  EXPECT_LE(double(wf_broadcast), 1.05 * double(rows));
+  EXPECT_GE(double(wf_bank), 1.5 * double(rows));  // what the broadcast fill is for
 }
 
 }  // namespace

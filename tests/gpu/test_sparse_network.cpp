@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/graph_challenge_io.hpp"
@@ -116,6 +118,7 @@ void expect_device_blobs_equal_host(const std::vector<Matrix>& weights, const st
     const sl::BlobLayout &g = got.layout[k], &w = want[k].layout;
     EXPECT_EQ(g.blocks, w.blocks) << what << " layer " << k;
     EXPECT_EQ(g.stages, w.stages) << what << " layer " << k;
+    EXPECT_EQ(g.max_stage, w.max_stage) << what << " layer " << k;
     EXPECT_EQ(g.entries, w.entries) << what << " layer " << k;
     ASSERT_EQ(g.words, w.words) << what << " layer " << k;
     EXPECT_EQ(g.map, w.map) << what << " layer " << k;
@@ -397,30 +400,67 @@ TEST_F(SparseNetworkGpu, UnevenNetworksMatchTheCpuPath) {
   }
 }
 
-/// The tail kernel (LayerChainOptions::fused_tail) against the per-layer launches: the same ids,
-/// per-layer counts and final activations, and it really ran.
-void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const std::string& what) {
+/// The final columns `got` equal `want` (device matrices) to `rel` relative to max(1, |want|).
+void expect_same_columns(const DenseMatrix& got, const DenseMatrix& want, float rel,
+                         const std::string& what, const Context& ctx) {
+  const DenseMatrix hw = want.to(Location::host, ctx), hg = got.to(Location::host, ctx);
+  ASSERT_EQ(hg.ncols(), hw.ncols()) << what;
+  for (Index x = 0; x < hw.nrows() * hw.ncols(); ++x) {
+    const float a = hg.values().as<float>()[x], b = hw.values().as<float>()[x];
+    ASSERT_NEAR(a, b, rel * std::max(1.0f, std::fabs(b))) << what << " element " << x;
+  }
+}
+
+/// The tail kernel (LayerChainOptions::fused_tail, reading as `how`) against the per-layer
+/// launches: the same ids, per-layer counts and final activations, and it really ran (the way
+/// the trace names).
+void expect_tail_matches(const sparse_dnn::Network& net, const Matrix& y0, const std::string& what,
+                         SparseTail how = SparseTail::rows) {
   Context gpu(Backend::cuda);
   const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
   LayerChainOptions plain, tail;
   plain.fused_tail = false;
   tail.fused_tail = true;
+  tail.tail = how;
   LayerChainStats sp, st;
   DenseMatrix ap, at;
   SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
   const std::vector<Index> ip = mxm_layers(prepared, y0, plain, &sp, gpu, &ap);
   SparseNetworkGpu::poison(std::size_t(128) << 20, gpu);
+  std::ostringstream trace;
+  gpu.trace = true;
+  gpu.trace_out = &trace;
   const std::vector<Index> it = mxm_layers(prepared, y0, tail, &st, gpu, &at);
+  gpu.trace = false;
   EXPECT_EQ(sp.tail_from, 0) << what;
-  EXPECT_GT(st.tail_from, 0) << what << ": the tail kernel did not run";
+  ASSERT_GT(st.tail_from, 1) << what << ": the tail kernel did not run";
+  EXPECT_GT(st.active[std::size_t(st.tail_from - 2)], 0)
+      << what << ": no feature reached the tail kernel";
+  const std::string way = how == SparseTail::staged ? ", staged (" : ", rows\n";
+  EXPECT_NE(trace.str().find("tail kernel from layer " + std::to_string(st.tail_from) + way),
+            std::string::npos)
+      << what << ":\n"
+      << trace.str();
   EXPECT_EQ(it, ip) << what;
   EXPECT_EQ(st.active, sp.active) << what;
-  const DenseMatrix hp = ap.to(Location::host, gpu), ht = at.to(Location::host, gpu);
-  ASSERT_EQ(ht.ncols(), hp.ncols()) << what;
-  for (Index x = 0; x < hp.nrows() * hp.ncols(); ++x) {
-    const float a = ht.values().as<float>()[x], b = hp.values().as<float>()[x];
-    ASSERT_NEAR(a, b, 1e-5f * std::max(1.0f, std::fabs(b))) << what << " element " << x;
-  }
+  expect_same_columns(at, ap, 1e-5f, what, gpu);
+}
+
+/// The Graph Challenge 1024 x 120 network through the tail kernel read as `how`: the per-layer
+/// launches' results and the published categories.
+void expect_challenge_tail(SparseTail how) {
+  const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
+  const Matrix images = gc::read_images(kImages, 1024);
+  expect_tail_matches(net, images, "Graph Challenge 1024 x 120", how);
+  Context gpu(Backend::cuda);
+  const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+  LayerChainOptions tail;
+  tail.fused_tail = true;
+  tail.tail = how;
+  std::vector<Index> truth;
+  for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
+    if (c < 1200) truth.push_back(c);
+  EXPECT_EQ(mxm_layers(prepared, images, tail, nullptr, gpu), truth);
 }
 
 TEST_F(SparseNetworkGpu, TailKernelMatchesPerLayerLaunches) {
@@ -435,20 +475,76 @@ TEST_F(SparseNetworkGpu, TailKernelMatchesPerLayerLaunches) {
   const sparse_dnn::Network wide = network_of(uneven_weights(rng, 4096, 9, 24), -0.03125f, 4.0f);
   expect_tail_matches(wide, random_features(rng, 200, 4096, 0.04), "4096 neurons");
   if (HasFatalFailure()) return;
-  if (have_challenge_data()) {
-    const sparse_dnn::Network net = sparse_dnn::graph_challenge_network(1024, 120, kDnnDir);
-    const Matrix images = gc::read_images(kImages, 1024);
-    expect_tail_matches(net, images, "Graph Challenge 1024 x 120");
+  if (have_challenge_data()) expect_challenge_tail(SparseTail::rows);
+}
+
+// SparseTail::staged (up to 1024 neurons): blob blocks that fill all four groups and fewer
+// (idle groups), a last block of fewer than 256 outputs, a block reading every input (output 7:
+// the largest stage, n rows), both parities, features that die on the way; and the real network.
+TEST_F(SparseNetworkGpu, StagedTailMatchesPerLayerLaunches) {
+  test::Rng rng(43);
+  for (Index n : {Index(1000), Index(1024), Index(300), Index(40)})
+    for (Index layers : {Index(9), Index(10)}) {
+      const sparse_dnn::Network net =
+          network_of(uneven_weights(rng, n, layers, 24), -0.03125f, 4.0f);
+      expect_tail_matches(net, random_features(rng, 300, n, 0.05),
+                          std::to_string(n) + " neurons, " + std::to_string(layers) + " layers",
+                          SparseTail::staged);
+      if (HasFatalFailure()) return;
+    }
+  // Wider than the staged kernel holds: the rows kernel runs instead.
+  const sparse_dnn::Network wide = network_of(uneven_weights(rng, 3000, 9, 24), -0.03125f, 4.0f);
+  Context gpu(Backend::cuda);
+  const SparseNetwork prepared = prepare_network(wide.weights, wide.bias, wide.ymax, gpu);
+  LayerChainOptions staged;
+  staged.tail = SparseTail::staged;
+  std::ostringstream trace;
+  gpu.trace = true;
+  gpu.trace_out = &trace;
+  LayerChainStats st;
+  (void)mxm_layers(prepared, random_features(rng, 300, 3000, 0.05), staged, &st, gpu);
+  EXPECT_GT(st.tail_from, 0);
+  EXPECT_NE(trace.str().find(", rows\n"), std::string::npos) << trace.str();
+  if (have_challenge_data()) expect_challenge_tail(SparseTail::staged);
+}
+
+#if defined(RINGBLAS_HAS_CUDA)
+// EllFill::broadcast (host preparation only, bench_spdnn --fill): the same network prepared with
+// each lane's entries reordered gives prepare_network's ids, counts and final activations (to
+// rounding: the sums run in another order), through the per-layer kernels and both tails.
+TEST_F(SparseNetworkGpu, BroadcastFillGivesTheDeviceFillsResults) {
+  test::Rng rng(47);
+  std::vector<std::pair<sparse_dnn::Network, Matrix>> cases;
+  cases.emplace_back(network_of(uneven_weights(rng, 1000, 10, 24), -0.03125f, 4.0f),
+                     random_features(rng, 300, 1000, 0.05));
+  if (have_challenge_data())
+    cases.emplace_back(sparse_dnn::graph_challenge_network(1024, 120, kDnnDir),
+                       gc::read_images(kImages, 1024));
+  for (const auto& [net, y0] : cases) {
+    const std::string what = std::to_string(net.neurons) + " x " + std::to_string(net.layers());
     Context gpu(Backend::cuda);
-    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
-    LayerChainOptions tail;
-    tail.fused_tail = true;
-    std::vector<Index> truth;
-    for (Index c : gc::read_categories(kDnnDir + "/neuron1024-l120-categories.tsv"))
-      if (c < 1200) truth.push_back(c);
-    EXPECT_EQ(mxm_layers(prepared, images, tail, nullptr, gpu), truth);
+    const SparseNetwork device = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    const SparseNetwork host = sl::network_holding(
+        sl::device_weights(sl::prepare_chain(net.weights, 0, sl::EllFill::broadcast), gpu),
+        net.neurons, net.bias, net.ymax, gpu.device);
+    for (const SparseTail how : {SparseTail::rows, SparseTail::staged})
+      for (const bool tail : {false, true}) {
+        LayerChainOptions opt;
+        opt.fused_tail = tail;
+        opt.tail = how;
+        LayerChainStats sd, sh;
+        DenseMatrix ad, ah;
+        const std::vector<Index> id = mxm_layers(device, y0, opt, &sd, gpu, &ad);
+        const std::vector<Index> ih = mxm_layers(host, y0, opt, &sh, gpu, &ah);
+        EXPECT_EQ(ih, id) << what;
+        EXPECT_EQ(sh.active, sd.active) << what;
+        EXPECT_EQ(sh.tail_from, sd.tail_from) << what;
+        expect_same_columns(ah, ad, 1e-4f, what, gpu);
+        if (HasFatalFailure()) return;
+      }
   }
 }
+#endif
 
 TEST_F(SparseNetworkGpu, RejectsUnpreparedMismatchedAndCpu) {
   test::Rng rng(5);

@@ -146,8 +146,17 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
                 LayerChainStats& st, const Events* ev, Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   const int nl = c.nl, n = c.n;
-  // The tail kernel: when it can run, its per-layer views are uploaded once.
-  const int capacity = opt.fused_tail && w.resident && nl > 2 && c.nf > 0 ? tail_capacity(n) : 0;
+  // The active count is read (one synchronization each) after layers 4, 6, 8, 12, 16, 24, 32, ...
+  const int first_check = 3;
+  // The tail kernel: when it can run, its per-layer views are uploaded once. Staged, its buffers
+  // hold the largest stage of the layers it may run (after the first check), rounded to the 32
+  // banks.
+  int stage_rows = opt.tail == SparseTail::staged && tail_stages(n) ? 32 : 0;
+  if (stage_rows > 0)
+    for (int k = first_check + 1; k < nl; ++k)
+      stage_rows = std::max(stage_rows, (w.layout[std::size_t(k)].max_stage + 31) / 32 * 32);
+  const int capacity =
+      opt.fused_tail && w.resident && nl > 2 && c.nf > 0 ? tail_capacity(n, stage_rows) : 0;
   device_array<TailLayer> tail_layers(capacity > 0 ? std::size_t(nl) : 0, ctx);
   if (capacity > 0) {
     std::vector<TailLayer> h(static_cast<std::size_t>(nl));
@@ -157,9 +166,9 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
   }
   std::vector<int> timed_at{0};  // event slots recorded: 0, then one per launch
   if (ev && nl > 0) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[0], s));
-  // The active count is read (one synchronization each) after layers 4, 6, 8, 12, 16, 24, 32, ...
-  int check = 3;
+  int check = first_check;
   bool tail_next = false;   // the tail starts after this layer (parity, see below)
+  int known = c.nf;         // an upper bound of the active features (the last count read)
   for (int k = 0; k < nl && c.nf > 0; ++k) {
     const std::uint32_t* base = w.base(k);
     FeatureArgs f{};
@@ -190,6 +199,7 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
       RINGBLAS_CUDA_TRY(cudaMemcpyAsync(&active, c.counts.data() + k, sizeof(int), cudaMemcpyDeviceToHost, s));
       RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
       tail_next = active <= capacity;
+      known = active;
     }
     // The tail starts after layer k once due, if the buffers differ: it reads y[k % 2] and writes
     // the last layer's y[(nl - 1) % 2] (else one more per-layer launch first).
@@ -202,12 +212,18 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
       A.in = c.y[k % 2].data();
       A.gather = c.list[k % 2].data();
       A.count_in = c.counts.data() + k;
-      A.bound = c.nf;
+      // Features only die, so the count read last bounds the tail's grid (staged only, so that
+      // the rows path's launch stays as measured: its surplus blocks return at once).
+      A.bound = stage_rows > 0 ? known : c.nf;
+      A.stage_rows = stage_rows;
       A.counts = c.counts.data() + (k + 1);
       A.out = c.y[(nl - 1) % 2].data();
       A.list_out = c.list[(nl - 1) % 2].data();
       A.ids_in = c.id[k % 2].data();
       A.ids_out = c.id[(nl - 1) % 2].data();
+      ctx.trace_line("mxm_layers: tail kernel from layer " + std::to_string(k + 2) +
+                     (stage_rows > 0 ? ", staged (" + std::to_string(stage_rows) + "-row buffers)"
+                                     : ", rows"));
       launch_tail(A, s, ctx.debug_sync);
       if (ev) RINGBLAS_CUDA_TRY(cudaEventRecord((*ev)[std::size_t(nl)], s));
       timed_at.push_back(nl);
@@ -281,22 +297,30 @@ DenseMatrix gather_survivors(const Chain& c, const std::vector<int>& cols, const
 
 }  // namespace
 
+SparseNetwork network_holding(DeviceWeights w, Index neurons, const std::vector<float>& bias,
+                              float ymax, int device) {
+  auto state = std::make_shared<::ringblas::detail::SparseNetworkState>();
+  state->weights = std::move(w);
+  SparseNetwork net;
+  net.neurons = neurons;
+  net.bias = bias;
+  net.ymax = ymax;
+  net.device = device;
+  net.weight_bytes = state->weights.bytes();
+  net.state = std::move(state);
+  return net;
+}
+
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                               float ymax, LayerChainStats* stats, SparseUpload upload,
                               Context& ctx) {
   using clock = std::chrono::steady_clock;
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   const auto t0 = clock::now();
-  auto state = std::make_shared<::ringblas::detail::SparseNetworkState>();
   std::size_t bytes_in = 0;
-  state->weights = prepare_layers_device(weights, ctx, upload, &bytes_in);
-  SparseNetwork net;
-  net.neurons = weights.empty() ? 0 : weights[0].nrows();
-  net.bias = bias;
-  net.ymax = ymax;
-  net.device = ctx.device;
-  net.weight_bytes = state->weights.bytes();
-  net.state = std::move(state);
+  SparseNetwork net =
+      network_holding(prepare_layers_device(weights, ctx, upload, &bytes_in),
+                      weights.empty() ? 0 : weights[0].nrows(), bias, ymax, ctx.device);
   if (stats) {
     *stats = LayerChainStats{};
     stats->prepare_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();

@@ -43,13 +43,17 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue
 namespace {
 
 template <class TP>
-int tail_shared_bytes(int neurons) {
-  return 2 * TP::minibatch * neurons * int(sizeof(float));
+int tail_shared_bytes(int neurons, int stage_rows) {
+  const int floats = TP::staged ? TP::minibatch * (neurons + TP::groups * stage_rows)
+                                : 2 * TP::minibatch * neurons;
+  return floats * int(sizeof(float));
 }
 
-/// Calls f(TailPolicy) for the policy that fits `neurons` (false: none does).
+/// Calls f(TailPolicy) for the policy that fits `neurons` (false: none does): StagedTail when
+/// stage_rows > 0 (LayerChainOptions::tail staged) and it fits, else the rows kernels.
 template <class F>
-bool with_tail_policy(int neurons, F&& f) {
+bool with_tail_policy(int neurons, int stage_rows, F&& f) {
+  if (stage_rows > 0 && neurons <= StagedTail::max_neurons) return f(StagedTail{}), true;
   if (neurons <= Tail::max_neurons) return f(Tail{}), true;
   if (neurons <= WideTail::max_neurons) return f(WideTail{}), true;
   return false;
@@ -57,11 +61,11 @@ bool with_tail_policy(int neurons, F&& f) {
 
 }  // namespace
 
-int tail_capacity(int neurons) {
+int tail_capacity(int neurons, int stage_rows) {
   int capacity = 0;
-  with_tail_policy(neurons, [&](auto tp) {
+  with_tail_policy(neurons, stage_rows, [&](auto tp) {
     using TP = decltype(tp);
-    const int bytes = tail_shared_bytes<TP>(neurons);
+    const int bytes = tail_shared_bytes<TP>(neurons, stage_rows);
     RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<TP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     int dev = 0, sms = 0, per_sm = 0;
     RINGBLAS_CUDA_TRY(cudaGetDevice(&dev));
@@ -72,11 +76,13 @@ int tail_capacity(int neurons) {
   return capacity;
 }
 
+bool tail_stages(int neurons) { return neurons <= StagedTail::max_neurons; }
+
 void launch_tail(const TailArgs& A, cudaStream_t s, bool sync) {
   if (A.count == 0 || A.bound <= 0) return;
-  const bool fits = with_tail_policy(A.neurons, [&](auto tp) {
+  const bool fits = with_tail_policy(A.neurons, A.stage_rows, [&](auto tp) {
     using TP = decltype(tp);
-    const int bytes = tail_shared_bytes<TP>(A.neurons);
+    const int bytes = tail_shared_bytes<TP>(A.neurons, A.stage_rows);
     RINGBLAS_CUDA_TRY(cudaFuncSetAttribute(sparse_layer_tail_kernel<TP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     const unsigned grid = unsigned((A.bound + TP::minibatch - 1) / TP::minibatch);
     sparse_layer_tail_kernel<TP><<<grid, TP::threads, bytes, s>>>(A);

@@ -32,12 +32,16 @@ void launch_layer(const LayerView& L, const FeatureArgs& F, const BiasReluClamp&
 void launch_layer(const LayerView& L, const FeatureArgs& F, const ColumnEpilogue& epi, cudaStream_t s,
                   bool sync);
 
-/// The tail kernel over A.bound features (grid: one block per Tail::minibatch of them).
+/// The tail kernel over A.bound features (grid: one block per minibatch of them): StagedTail when
+/// A.stage_rows > 0 and tail_stages(A.neurons), else Tail or WideTail.
 void launch_tail(const TailArgs& A, cudaStream_t s, bool sync);
 
-/// Features the tail kernel runs in one wave on the current device for `neurons` (0 when its
-/// shared memory does not fit).
-int tail_capacity(int neurons);
+/// Features the tail kernel that launch_tail picks for (neurons, stage_rows) runs in one wave on
+/// the current device (0 when its shared memory does not fit).
+int tail_capacity(int neurons, int stage_rows);
+
+/// Whether the staged tail kernel runs networks of `neurons` (else launch_tail takes the rows one).
+bool tail_stages(int neurons);
 
 }  // namespace ringblas::cuda::sparse_layer
 

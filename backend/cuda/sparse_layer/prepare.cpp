@@ -41,7 +41,7 @@ Matrix transpose_host(const Matrix& w) {
   return Matrix::from_csr(n, m, tp, tc, tv);
 }
 
-PreparedLayer prepare_layer(const Matrix& a) {
+PreparedLayer prepare_layer(const Matrix& a, EllFill fill) {
   using P = Policy;
   if (a.location() != Location::host)
     throw InvalidValue("sparse_layer::prepare_layer: the matrix must be on the host");
@@ -107,6 +107,7 @@ PreparedLayer prepare_layer(const Matrix& a) {
         }
         for (std::int32_t e = 0; e < width; ++e) {
           std::uint32_t used = 0;
+          std::int32_t reads[32];  // per used bank: the slot its first reader in the row took
           for (int k = 0; k < 32; ++k) {
             const int lane = (k + e) & 31;  // rotate who picks first
             if (!bank_mask[lane]) {
@@ -114,18 +115,33 @@ PreparedLayer prepare_layer(const Matrix& a) {
               row_value[lane] = 0.0f;
               continue;
             }
-            // Among the free banks, drain the one this warp still needs most.
-            std::uint32_t options = bank_mask[lane] & ~used;
-            if (!options) options = bank_mask[lane];
-            int b = __builtin_ctz(options);
-            for (std::uint32_t o = options & (options - 1); o; o &= o - 1) {
-              const int c = __builtin_ctz(o);
-              if (demand[c] > demand[b]) b = c;
+            int b = -1;
+            std::size_t at = 0;
+            // EllFill::broadcast: a slot an earlier lane of the row reads costs no wavefront
+            // (outputs that share inputs, 16 per input set in RadiX-Net, then read in lockstep).
+            if (fill == EllFill::broadcast)
+              for (std::uint32_t o = bank_mask[lane] & used; o && b < 0; o &= o - 1) {
+                const int c = __builtin_ctz(o);
+                const std::vector<Index>& list = by_bank[lane][c];
+                for (std::size_t i = 0; i < list.size() && b < 0; ++i)
+                  if (slot[std::size_t(ci[std::size_t(list[i])])] == reads[c]) b = c, at = i;
+              }
+            if (b < 0) {
+              // Among the free banks, drain the one this warp still needs most.
+              std::uint32_t options = bank_mask[lane] & ~used;
+              if (!options) options = bank_mask[lane];
+              b = __builtin_ctz(options);
+              for (std::uint32_t o = options & (options - 1); o; o &= o - 1) {
+                const int c = __builtin_ctz(o);
+                if (demand[c] > demand[b]) b = c;
+              }
+              at = by_bank[lane][b].size() - 1;
             }
             --demand[b];
-            const Index p = by_bank[lane][b].back();
-            by_bank[lane][b].pop_back();
+            const Index p = by_bank[lane][b][at];
+            by_bank[lane][b].erase(by_bank[lane][b].begin() + std::ptrdiff_t(at));
             if (by_bank[lane][b].empty()) bank_mask[lane] &= ~(1u << b);
+            if (!(used >> b & 1u)) reads[b] = slot[std::size_t(ci[std::size_t(p)])];
             used |= 1u << b;
             row_index[lane] = std::uint16_t(slot[std::size_t(ci[std::size_t(p)])]);
             row_value[lane] = v[std::size_t(p)];
@@ -146,6 +162,8 @@ PreparedLayer prepare_layer(const Matrix& a) {
   L.blocks = blocks;
   L.stages = std::int32_t(map_displ.size() - 1);
   L.entries = std::int64_t(value.size());
+  for (std::size_t st = 0; st + 1 < map_displ.size(); ++st)
+    L.max_stage = std::max(L.max_stage, map_displ[st + 1] - map_displ[st]);
   std::size_t w = 0;
   auto place = [&](std::size_t words) {
     const std::size_t at = w;
@@ -244,7 +262,7 @@ Matrix permute_layer(const Matrix& a, const std::vector<std::int32_t>& order,
   return Matrix::from_csr(a.nrows(), a.ncols(), tp, tc, tv);
 }
 
-PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads) {
+PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads, EllFill fill) {
   PreparedChain out;
   std::vector<Matrix> relabeled;
   std::vector<std::int32_t> label;  // the previous layer's inverse order (empty: layer 1)
@@ -255,7 +273,8 @@ PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads
     label.assign(out.order.back().size(), 0);
     for (std::size_t t = 0; t < label.size(); ++t) label[std::size_t(out.order.back()[t])] = std::int32_t(t);
   }
-  out.layers = in_parallel(relabeled.size(), threads, [&](std::size_t k) { return prepare_layer(relabeled[k]); });
+  out.layers = in_parallel(relabeled.size(), threads,
+                           [&](std::size_t k) { return prepare_layer(relabeled[k], fill); });
   return out;
 }
 

@@ -19,6 +19,7 @@ namespace ringblas::cuda::sparse_layer {
 struct BlobLayout {
   std::int32_t outputs = 0, inputs = 0, blocks = 0, stages = 0;
   std::int64_t entries = 0;  ///< padded ELL slots (multiple of 32)
+  std::int32_t max_stage = 0;   ///< most map rows of any stage (the staged tail's buffer)
   std::size_t stage_displ = 0;  ///< int32[blocks + 1]: first stage of each block
   std::size_t map_displ = 0;    ///< int32[stages + 1]: first map slot of each stage
   std::size_t map = 0;          ///< int32[map total]: input row of each buffer slot
@@ -34,9 +35,18 @@ struct PreparedLayer {
   std::vector<std::uint32_t> blob;
 };
 
+/// How the host orders each lane's entries into a warp's ELL rows (the kernels read row by row;
+/// a row's 32 reads cost as many shared-memory wavefronts as the most distinct words of a bank):
+/// `bank` (the default, and what prepare_layers_device does): each lane takes a bank no earlier
+/// lane of the row took, the one the warp still needs most; `broadcast` (host only, being
+/// measured: bench_spdnn --fill): first a slot an earlier lane of the row already reads (free),
+/// then as `bank`. On the Graph Challenge 1024 x 120 blobs: 2.38 wavefronts per row (1.79 in
+/// layer 1) with bank, 1.015 with broadcast (spdnn_e2e_notes.md, session 10).
+enum class EllFill { bank, broadcast };
+
 /// Prepares A (host CSR, fp32 values after cast; rows = output neurons, columns = inputs): the
 /// product computed is out(j, f) = ⊕_i A(j, i) ⊗ in(i, f).
-PreparedLayer prepare_layer(const Matrix& a);
+PreparedLayer prepare_layer(const Matrix& a, EllFill fill = EllFill::bank);
 
 /// prepare_layer(transpose_host(w)) of every host matrix in `weights`, the layers spread over the
 /// host's cores (they are independent; one thread per layer at a time, `threads` 0 = all cores).
@@ -61,7 +71,8 @@ struct PreparedChain {
 };
 
 /// The chain on the host (the streamed path; prepare_layers_device gives the same bytes).
-PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads = 0);
+PreparedChain prepare_chain(const std::vector<Matrix>& weights, unsigned threads = 0,
+                            EllFill fill = EllFill::bank);
 
 /// Every layer of a network prepared on the device (prepare_device.cu): the blobs of
 /// prepare_chain, byte for byte, one after another in one device buffer, and the orders.
@@ -153,6 +164,15 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
 
 /// Makes `stream` (a cudaStream_t; null: the legacy stream) wait until w's blobs are complete.
 void wait_ready(const DeviceWeights& w, void* stream);
+
+/// A host-prepared chain on ctx's device as prepare_layers_device lays it out (blobs one after
+/// another, the orders), complete on return: network_holding makes it a SparseNetwork (bench_spdnn
+/// --fill broadcast, and its tests).
+DeviceWeights device_weights(const PreparedChain& chain, Context& ctx);
+
+/// The SparseNetwork that holds `w` (prepared on `device`), as prepare_network returns it.
+SparseNetwork network_holding(DeviceWeights w, Index neurons, const std::vector<float>& bias,
+                              float ymax, int device);
 
 /// Host transpose of a CSR matrix (fp32 values), used to turn W (i -> j) into outputs-by-row.
 Matrix transpose_host(const Matrix& w);

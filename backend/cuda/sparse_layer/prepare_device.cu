@@ -492,6 +492,30 @@ void wait_ready(const DeviceWeights& w, void* stream) {
                                           static_cast<cudaEvent_t>(w.ready.get()), 0));
 }
 
+DeviceWeights device_weights(const PreparedChain& chain, Context& ctx) {
+  DeviceWeights out;
+  std::vector<std::uint32_t> words;
+  std::vector<std::int32_t> orders;
+  for (std::size_t k = 0; k < chain.layers.size(); ++k) {
+    out.layout.push_back(chain.layers[k].layout);
+    out.offset.push_back(words.size());
+    words.insert(words.end(), chain.layers[k].blob.begin(), chain.layers[k].blob.end());
+    orders.insert(orders.end(), chain.order[k].begin(), chain.order[k].end());
+  }
+  out.words = words.size();
+  out.blob = Buffer(std::max<std::size_t>(words.size(), 1) * 4, Location::device, &ctx);
+  out.order = Buffer(std::max<std::size_t>(orders.size(), 1) * 4, Location::device, &ctx);
+  cudaStream_t s = stream_of(ctx);
+  if (!words.empty())
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(out.blob.data(), words.data(), words.size() * 4,
+                                      cudaMemcpyHostToDevice, s));
+  if (!orders.empty())
+    RINGBLAS_CUDA_TRY(cudaMemcpyAsync(out.order.data(), orders.data(), orders.size() * 4,
+                                      cudaMemcpyHostToDevice, s));
+  RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the host vectors go out of scope
+  return out;
+}
+
 BlockStaging block_staging_from_env() {
   return env_choice("RINGBLAS_SPDNN_BLOCK_STAGING", {"global", "shared"}) == 0
              ? BlockStaging::global
@@ -735,10 +759,11 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
   std::size_t total = 0;
   for (int k = 0; k < nl; ++k) {
     std::vector<int> stage_displ{0}, map_displ{0}, warp_displ{0};
-    int map_total = 0;
+    int map_total = 0, max_stage = 0;
     for (int b = 0; b < blocks; ++b) {
       const int u = inputs_h[std::size_t(k) * blocks + b];
       const int stages = (u + P::buffer - 1) / P::buffer;
+      max_stage = std::max(max_stage, std::min(u, P::buffer));
       for (int st = 0; st < stages; ++st) {
         map_displ.push_back(map_total + std::min(u, (st + 1) * P::buffer));
         for (int w = 0; w < P::warps; ++w)
@@ -753,6 +778,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     L.inputs = n;
     L.blocks = blocks;
     L.stages = int(map_displ.size() - 1);
+    L.max_stage = max_stage;
     L.entries = std::int64_t(warp_displ.back()) * 32;
     std::size_t w = 0;
     auto place = [&](std::size_t words_needed) {  // as prepare_layer: 16-byte aligned arrays
