@@ -719,8 +719,9 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
 
 /// Session 10 (spgemm_notes.md, "Round 8"): tuning::sync_free_rows (the symbolic phase of calls
 /// of up to that many rows without the host reading the analysis' counters: k_symbolic_small),
-/// one_workspace (the plan's arrays in one allocation) and both with the fused scan, on top of
-/// the defaults (wide bins only without block rows), of session 9's (no wide bins) and of the
+/// sync_free_bins 3 (rows of block bins 3-4 take the synced symbolic phase too), one_workspace
+/// (the plan's arrays in one allocation) and sync-free + one workspace with the fused scan, on top
+/// of the defaults (wide bins only without block rows), of session 9's (no wide bins) and of the
 /// wide bins beside block rows, against the cpu: rows in the partial-warp bins only (a mesh),
 /// in every bin k_symbolic_small takes (block bins 0-4), and past them (the last block bin: the
 /// symbolic phase again with the sync), with empty rows, masks and a complemented valued mask with
@@ -742,7 +743,7 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
   const std::pair<const char*, tuning> bases[] = {
       {"defaults", tuning::defaults()}, {"session9", session9}, {"wide beside blocks", beside}};
   for (const auto& [base_name, base] : bases)
-    for (const char* mode : {"nosync1", "onealloc", "lean10"})
+    for (const char* mode : {"nosync1", "nosync1b3", "onealloc", "lean10"})
       for (const std::vector<Index>* rows : {&mesh, &blocks, &past})
         for (const Index stride : {Index(7), Index(1)})
           for (const Index above : {Index(0), Index(1)}) {
@@ -752,7 +753,9 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
             bin_matrices(*rows, 1, A, B, 60 + std::uint64_t(stride + rows->size()), stride);
             tuning t = base;
             if (sync_free) t.sync_free_rows = int(A.nrows() - above);
-            t.one_workspace = std::string(mode) != "nosync1";
+            const bool b3 = std::string(mode) == "nosync1b3";
+            if (b3) t.sync_free_bins = 3;
+            t.one_workspace = std::string(mode) == "onealloc" || std::string(mode) == "lean10";
             if (std::string(mode) == "lean10") t.fused_scan_rows = 4096;
             TuningScope scope(t);
             const std::string tag = std::string(base_name) + " " + mode + ", " +
@@ -760,7 +763,8 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
                                     std::to_string(t.sync_free_rows) + ", stride " +
                                     std::to_string(stride);
             const std::string notes = bin_notes(A, B);
-            const bool expect_free = sync_free && !above && rows != &past;
+            // blocks: rows of up to 8192 products (block bins 0-4); past: the last block bin.
+            const bool expect_free = sync_free && !above && rows != &past && (!b3 || rows == &mesh);
             EXPECT_EQ(notes.find("symbolic (sync-free) rows per bin") != std::string::npos,
                       expect_free)
                 << tag << "\n"

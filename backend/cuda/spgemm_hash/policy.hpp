@@ -149,6 +149,10 @@ struct policy {
   /// thousand rows). 0: off (session 10, until measured).
   static constexpr int sync_free_rows = 0;
   static constexpr int small_block_bins = 5;  // tables up to 8192 keys = 32 KiB of shared memory
+  /// ... of which it takes block bins 0 .. sync_free_bins - 1 (1-5; tuning::sync_free_bins):
+  /// rows of bins 3-4 get 256 threads in it instead of 512-1024 (bcsstk13/16, rajat01, wiki-Vote,
+  /// facebook have 100s to 1000s of them), rows past it rerun the symbolic phase with the sync.
+  static constexpr int sync_free_bins = small_block_bins;
   /// The plan's counters, row products, row ranges and bin lists in one pool allocation instead
   /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
   static constexpr bool one_workspace = false;

@@ -240,10 +240,10 @@ __global__ void __launch_bounds__(scan_threads)
 
 /// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, pwarp_block /
 /// Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). `block`: which group of rows of the
-/// list this block takes; `keys`: its tables in shared memory.
-template <class I, int Group, int Table>
+/// list (`rows`: a pointer or row_segments) this block takes; `keys`: its tables in shared memory.
+template <class I, int Group, int Table, class Rows>
 __device__ __forceinline__ void symbolic_pwarp_rows(const csr_ref<I>& A, const csr_ref<I>& B,
-                                                    const mask_ref<I>& M, const I* rows,
+                                                    const mask_ref<I>& M, const Rows& rows,
                                                     std::int64_t n, I* row_nnz, int split,
                                                     std::int64_t block, int (*keys)[Table]) {
   constexpr int rows_per_block = P::pwarp_block / Group;
@@ -270,7 +270,8 @@ __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
                      I* row_nnz, int split) {
   __shared__ int keys[P::pwarp_block / Group][Table];
-  symbolic_pwarp_rows<I, Group, Table>(A, B, M, rows, n, row_nnz, split, blockIdx.x, keys);
+  symbolic_pwarp_rows<I, Group, Table>(A, B, M, rows, n, row_nnz, split, std::int64_t(blockIdx.x),
+                                       keys);
 }
 
 template <class I>
@@ -391,14 +392,20 @@ constexpr int small_table = P::symbolic_table(P::small_block_bins - 1);
 static_assert(P::small_block_bins <= P::num_block_bins - 1 && small_table * 4 <= 48 * 1024,
               "k_symbolic_small's table is static shared memory and leaves the last bin out");
 static_assert(P::pwarp_rows * P::pwarp_table <= small_table &&
+                  P::pwarp_block / 32 * P::symbolic_table(0) <= small_table &&
+                  P::max_products(0) <= P::symbolic_table(0) &&
                   P::pwarp_block / P::pwarp2_group * P::pwarp2_table <= small_table &&
                   P::pwarp_block / P::pwarp3_group * P::pwarp3_table <= small_table,
               "k_symbolic_small's table holds a block's partial-warp tables");
 
 /// Item `x` of k_symbolic_small (false: past the last). Items, largest rows first: one per row of
-/// block bins small_block_bins - 1 .. 0 (bin 0 with the folded wide rows), then one per group of
-/// pwarp_block / Group rows of the pwarp3, pwarp2 (unless folded) and pwarp bins. Uniform over
-/// the block (x and the counts are).
+/// block bins paths::sync_free_bins - 1 .. 1 (at most small_block_bins - 1); one per 8 rows of
+/// block bin 0 (with the folded wide rows: at most 512 products each), a warp per row with a
+/// 512-slot hash table and the B rows of short A rows spread over lanes (pwarp_split mode 1), which
+/// keeps as many rows in flight as k_symbolic_block's 64-thread blocks where a 256-thread block per
+/// row would cut them by 4 (bayer10: 5.7K such rows); then one per group of pwarp_block / Group
+/// rows of the pwarp3, pwarp2 (unless folded) and pwarp bins. Uniform over the block (x and the
+/// counts are).
 template <class I>
 __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const csr_ref<I>& B,
                                     const mask_ref<I>& M, const I* lists, std::int64_t n,
@@ -406,44 +413,52 @@ __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const c
                                     const std::int64_t* products, const int2* range, int* keys,
                                     int* cnt, I* row_nnz, const paths& pa) {
   auto list = [&](int bin) { return lists + std::int64_t(bin - 1) * n; };
-  for (int b = P::small_block_bins - 1; b >= 0; --b) {
+  for (int b = pa.sync_free_bins - 1; b >= 1; --b) {
     const int bin = P::bin_block0 + b;
-    const row_segments<I> rows = b == 0 ? block0_rows(lists, n, count, fold)
-                                        : row_segments<I>::one(list(bin), std::int64_t(count[bin]));
-    const std::int64_t m = rows.end[2];
+    const std::int64_t m = std::int64_t(count[bin]);
     if (x < m) {
-      symbolic_block_row(A, B, M, rows[x], products, range, unsigned(P::symbolic_table(b)), keys,
-                         cnt, row_nnz, pa.bitmap);
+      symbolic_block_row(A, B, M, std::int64_t(list(bin)[x]), products, range,
+                         unsigned(P::symbolic_table(b)), keys, cnt, row_nnz, pa.bitmap);
       return true;
     }
     x -= m;
   }
-  auto pwarp = [&](auto group, auto table, int bin) {
+  // Rows of `rows_in` (m of them), pwarp_block / G per item, with G-thread groups and T-slot
+  // tables; true when item x was one of them.
+  auto pwarp = [&](auto group, auto table, const auto& rows_in, std::int64_t m, int split) {
     constexpr int G = decltype(group)::value, T = decltype(table)::value;
-    const std::int64_t rows = std::int64_t(count[bin]), per = P::pwarp_block / G;
-    const std::int64_t m = (rows + per - 1) / per;
-    if (x < m)
-      symbolic_pwarp_rows<I, G, T>(A, B, M, list(bin), rows, row_nnz, pa.pwarp_split, x,
+    constexpr std::int64_t per = P::pwarp_block / G;
+    const std::int64_t items = (m + per - 1) / per;
+    if (x < items)
+      symbolic_pwarp_rows<I, G, T>(A, B, M, rows_in, m, row_nnz, split, x,
                                    reinterpret_cast<int(*)[T]>(keys));
-    x -= m;
+    x -= items;
     return x < 0;
   };
   using std::integral_constant;
-  if (!fold && pwarp(integral_constant<int, P::pwarp3_group>{},
-                     integral_constant<int, P::pwarp3_table>{}, P::bin_pwarp3))
+  const row_segments<I> bin0 = block0_rows(lists, n, count, fold);
+  if (pwarp(integral_constant<int, 32>{}, integral_constant<int, P::symbolic_table(0)>{}, bin0,
+            bin0.end[2], 1))
     return true;
-  if (!fold && pwarp(integral_constant<int, P::pwarp2_group>{},
-                     integral_constant<int, P::pwarp2_table>{}, P::bin_pwarp2))
+  auto bin_rows = [&](auto group, auto table, int bin) {
+    return pwarp(group, table, list(bin), std::int64_t(count[bin]), pa.pwarp_split);
+  };
+  if (!fold && bin_rows(integral_constant<int, P::pwarp3_group>{},
+                        integral_constant<int, P::pwarp3_table>{}, P::bin_pwarp3))
     return true;
-  return pwarp(integral_constant<int, P::pwarp_group>{}, integral_constant<int, P::pwarp_table>{},
-               P::bin_pwarp);
+  if (!fold && bin_rows(integral_constant<int, P::pwarp2_group>{},
+                        integral_constant<int, P::pwarp2_table>{}, P::bin_pwarp2))
+    return true;
+  return bin_rows(integral_constant<int, P::pwarp_group>{},
+                  integral_constant<int, P::pwarp_table>{}, P::bin_pwarp);
 }
 
 /// The symbolic phase of a small call without the host reading k_analyze's counters
 /// (paths::sync_free_rows): persistent blocks of pwarp_block threads walk the items of
-/// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 0-4
-/// take 256 threads instead of their bin's 64-1024 (one launch, one block shape); rows of the
-/// last block bin and the global bin are left to the synced symbolic phase (sync_free_plan).
+/// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 1-4
+/// take 256 threads instead of their bin's 128-1024 (one launch, one block shape); rows of the
+/// bins from paths::sync_free_bins on (at least the last block bin and the global bin) are left
+/// to the synced symbolic phase (sync_free_plan).
 template <class I>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_small(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* lists, std::int64_t n,
@@ -587,6 +602,22 @@ void allocate_arrays(plan<I>& p, std::size_t n, std::size_t ncounters, const pat
   p.row_products = reinterpret_cast<std::int64_t*>(at[1]);
   p.row_range = reinterpret_cast<int2*>(at[2]);
   p.rows = reinterpret_cast<I*>(at[3]);
+}
+
+/// Zeroes the plan's counters and runs k_analyze (with `lean`, it also zeroes C's row pointers):
+/// products, column ranges and the symbolic bins' lists and counts.
+template <class I>
+void analyze(plan<I>& p, const csr_ref<I>& A, const csr_ref<I>& B, const paths& pa, bool lean,
+             const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.cnt, 0, (lean ? 2 : 1) * sizeof(counters), s));
+  if (p.nrows > 0) {
+    k_analyze<I><<<grid_for(std::size_t(p.nrows) * 32, analyze_block), analyze_block, 0, s>>>(
+        A, B, p.row_products, p.row_range, p.rows, p.cnt, pa, lean ? p.row_ptr.data() : nullptr);
+    RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
+  } else if (lean) {
+    p.row_ptr.fill_zero(ctx);
+  }
 }
 
 /// The analysis' totals into p and the budget resolved; false (p.too_large) when C's bound and
@@ -772,9 +803,20 @@ plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr
   return p;
 }
 
-/// Persistent blocks of k_symbolic_small per SM (32 KiB of shared memory and 256 threads each: up
-/// to 6 fit an H100's 228 KiB; more would only wait).
-constexpr int small_blocks_per_sm = 6;
+/// Persistent blocks of k_symbolic_small per SM: as many as are resident at once (the
+/// occupancy of the first device that asks; 32 KiB of shared memory and ~46 registers x 256
+/// threads each: 5 on an H100), since a block that waits for a slot would start its share of the
+/// items last.
+template <class I>
+int small_blocks_per_sm() {
+  static const int blocks = [] {
+    int b = 0;
+    RINGBLAS_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k_symbolic_small<I>, P::pwarp_block, 0));
+    return std::max(b, 1);
+  }();
+  return blocks;
+}
 
 /// The symbolic phase and the classification of a small call without a host sync between them
 /// and the analysis (paths::sync_free_rows), then both counters in one read. A row that
@@ -787,7 +829,7 @@ plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, cons
   cudaStream_t s = stream_of(ctx);
   const std::int64_t n = p.nrows;
   const unsigned grid = unsigned(std::min<std::int64_t>(
-      n, std::int64_t(device_props(ctx.device).sm_count) * small_blocks_per_sm));
+      n, std::int64_t(device_props(ctx.device).sm_count) * small_blocks_per_sm<I>()));
   k_symbolic_small<I><<<grid, P::pwarp_block, 0, s>>>(A, B, M, p.rows, n, p.cnt, p.row_products,
                                                       p.row_range, p.row_ptr.data(), pa);
   RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
@@ -798,12 +840,11 @@ plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, cons
   counters c[2];
   read_counters(c, p.cnt, 2, true, ctx);
   phase_log::mark("plan: counters read", s);
-  for (int b = P::bin_block0 + P::small_block_bins; b <= P::bin_global; ++b)
+  for (int b = P::bin_block0 + pa.sync_free_bins; b <= P::bin_global; ++b)
     if (c[0].bin_count[b]) {
-      // The analysis stands; the symbolic counts were scanned over: zero them and the
-      // classification's counters again and go on as with the sync.
-      p.row_ptr.fill_zero(ctx);
-      RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.cnt + 1, 0, sizeof(counters), s));
+      // The classification refilled the bins' lists and the scan ran over the symbolic counts:
+      // the analysis again (same counts as c[0], which stands) and on as with the sync.
+      analyze(p, A, B, pa, true, ctx);
       plan<I> q = synced_plan(std::move(p), c[0], A, B, M, budget_bytes, entry_bytes, row_bytes, pa,
                               streams, min_kernels, true, ctx);
       q.symbolic_note += std::string(q.symbolic_note.empty() ? "" : "; ") +
@@ -833,23 +874,12 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
   p.ncols = B.ncols;
   // Counters of the analysis [0] and of the numeric classification [1]: one memset for both on
   // the lean path; else one array zeroed before each.
-  const std::size_t ncounters = lean ? 2 : 1;
-  auto zero_counters = [&] {
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.cnt, 0, ncounters * sizeof(counters), s));
-  };
   // Row lists per bin (n slots each), filled by k_analyze for the symbolic phase and refilled by
   // k_classify_numeric for the numeric phase once the symbolic kernels are done with them.
-  allocate_arrays(p, std::size_t(n), ncounters, pa, ctx);
-  zero_counters();
+  allocate_arrays(p, std::size_t(n), lean ? 2 : 1, pa, ctx);
   if (lean) p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
   phase_log::mark("plan: allocated", s);
-  if (n > 0) {
-    k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products, p.row_range, p.rows, p.cnt, pa, lean ? p.row_ptr.data() : nullptr);
-    RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
-  } else if (lean) {
-    p.row_ptr.fill_zero(ctx);
-  }
+  analyze(p, A, B, pa, lean, ctx);
   phase_log::mark("plan: analyze launched", s);
   if (lean && n > 0 && n <= pa.sync_free_rows)
     return sync_free_plan(std::move(p), A, B, M, budget_bytes, entry_bytes, row_bytes, pa, streams,
