@@ -342,6 +342,23 @@ struct TuningScope {
   ~TuningScope() { cuda::spgemm_hash::set_tuning(saved); }
 };
 
+/// C = A B against the cpu: plus_times fp64, plus_pair int64, plus_times under a structural mask
+/// and max_times with accumulate and replace under a complemented valued mask (a random mask of
+/// density 0.3 from `mask_seed`).
+void verify_products_and_masks(const std::string& tag, const Matrix& A, const Matrix& B,
+                               std::uint64_t mask_seed) {
+  const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+  verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
+             hash_desc(), C0);
+  verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64), A, B,
+             hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
+  const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, mask_seed);
+  verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
+             hash_desc(MaskMode::structure), C0);
+  verify_mxm(tag + " complemented", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+             hash_desc(MaskMode::complement_value, true), C0);
+}
+
 /// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
 /// the wide pwarp bins for rows of 33-128 products, the lean host path; session 8: bucket rank
 /// sort of hash rows, wide pwarp bins only without block rows, the one-block scan +
@@ -443,21 +460,11 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
     for (auto [per_row, stride] : {std::pair<Index, Index>{1, 7}, {3, 7}, {2, 1}}) {
       Matrix A, B;
       bin_matrices(boundary_degrees(), per_row, A, B, 91 + std::uint64_t(per_row), stride);
-      const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
       const std::string tag = std::string(name) + " per_row=" + std::to_string(per_row) +
                               " stride=" + std::to_string(stride);
-      verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A,
-                 B, hash_desc(), C0);
       verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A,
                  B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::fp32));
-      verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64),
-                 A, B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
-      const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 6);
-      verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
-                 hash_desc(MaskMode::structure), C0);
-      verify_mxm(tag + " complemented", &M, BinaryOpCode::plus,
-                 semiring("max_times", Type::fp64), A, B,
-                 hash_desc(MaskMode::complement_value, true), C0);
+      verify_products_and_masks(tag, A, B, 6);
     }
     const Matrix C0(P.nrows(), P.ncols(), Type::fp64);
     verify_mxm(std::string(name) + " rmat13 plus_times", nullptr, no_accum,
@@ -772,18 +779,7 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
             EXPECT_EQ(notes.find("symbolic rows per bin") != std::string::npos, !expect_free)
                 << tag << "\n"
                 << notes;
-            const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
-            verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
-                       hash_desc(), C0);
-            verify_mxm(tag + " plus_pair int64", nullptr, no_accum,
-                       semiring("plus_pair", Type::int64), A, B, hash_desc(),
-                       Matrix(A.nrows(), B.ncols(), Type::int64));
-            const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 17);
-            verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
-                       hash_desc(MaskMode::structure), C0);
-            verify_mxm(tag + " complemented", &M, BinaryOpCode::plus,
-                       semiring("max_times", Type::fp64), A, B,
-                       hash_desc(MaskMode::complement_value, true), C0);
+            verify_products_and_masks(tag, A, B, 17);
           }
 }
 #endif
