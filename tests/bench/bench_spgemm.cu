@@ -10,7 +10,8 @@
 //        the pipeline under each named tuning of LIST (default "new,new-alone128,new-bucket-r2,
 //        new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,
 //        new-alone128-flat,new-wide128-flat": tuning::defaults (or the knobs given) and session 8's
-//        and 9's switches, see session8_switch; X-split / X-flat: variant X with
+//        and 9's switches, see session8_switch; session 10's new-nosync1, new-nosync1b3,
+//        new-onealloc, new-lean10, see session10_switch; X-split / X-flat: variant X with
 //        tuning::pwarp_split 1 / 2; also new-wide64/128: wide pwarp bins whatever the rows;
 //        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
 //        defaults, "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is
@@ -459,6 +460,22 @@ bool session8_switch(const std::string& name, ringblas::cuda::spgemm_hash::tunin
   return std::find(std::begin(known), std::end(known), name) != std::end(known);
 }
 
+/// Session 10's variants of versus mode (small calls' fixed cost, spgemm_notes.md "Round 8"):
+/// new-nosync1 (symbolic phase without the host sync up to 16384 rows, tuning::sync_free_rows,
+/// block bins 0-4 in k_symbolic_small), new-nosync1b3 (block bins 0-2 in it: calls with rows of
+/// more than 2048 products rerun the symbolic phase with the sync), new-onealloc (the plan's
+/// arrays in one allocation, tuning::one_workspace), new-lean10 (new-nosync1 + new-onealloc +
+/// the one-block scan and classification up to 4096 rows). False for other names.
+bool session10_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuning& t) {
+  const bool nosync = name == "new-nosync1" || name == "new-nosync1b3" || name == "new-lean10";
+  if (!nosync && name != "new-onealloc") return false;
+  if (nosync) t.sync_free_rows = 16384;
+  if (name == "new-nosync1b3") t.sync_free_bins = 3;
+  if (name == "new-onealloc" || name == "new-lean10") t.one_workspace = true;
+  if (name == "new-lean10") t.fused_scan_rows = 4096;
+  return true;
+}
+
 /// The named tunings of versus mode (Options::variants); throws on an unknown name.
 ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const Options& o) {
   using tuning = ringblas::cuda::spgemm_hash::tuning;
@@ -485,7 +502,7 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   else if (name == "new-mink4") t.concurrent_min_kernels = 4;
   else if (name == "new-nostreams") t.concurrent_bins = false;
   else if (name == "new-min4") t.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
-  else if (!session8_switch(name, t))
+  else if (!session8_switch(name, t) && !session10_switch(name, t))
     throw std::runtime_error("unknown variant " + name);
   return t;
 }

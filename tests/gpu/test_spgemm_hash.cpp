@@ -342,6 +342,23 @@ struct TuningScope {
   ~TuningScope() { cuda::spgemm_hash::set_tuning(saved); }
 };
 
+/// C = A B against the cpu: plus_times fp64, plus_pair int64, plus_times under a structural mask
+/// and max_times with accumulate and replace under a complemented valued mask (a random mask of
+/// density 0.3 from `mask_seed`).
+void verify_products_and_masks(const std::string& tag, const Matrix& A, const Matrix& B,
+                               std::uint64_t mask_seed) {
+  const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+  verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A, B,
+             hash_desc(), C0);
+  verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64), A, B,
+             hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
+  const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, mask_seed);
+  verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
+             hash_desc(MaskMode::structure), C0);
+  verify_mxm(tag + " complemented", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+             hash_desc(MaskMode::complement_value, true), C0);
+}
+
 /// The issue-14 paths (bitmap symbolic rows, windowed dense numeric rows, bins on side streams,
 /// the wide pwarp bins for rows of 33-128 products, the lean host path; session 8: bucket rank
 /// sort of hash rows, wide pwarp bins only without block rows, the one-block scan +
@@ -401,6 +418,11 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   flat.pwarp_split = wide_flat.pwarp_split = 2;
   tuning fused = tuning::defaults(), fused_all = both;
   fused.fused_scan_rows = fused_all.fused_scan_rows = 1 << 20;  // rmat13: two tiles of rows
+  // Session 10: every call sync-free (rows past k_symbolic_small's bins: the symbolic phase again
+  // with the sync), the plan's arrays in one allocation, with and without the lean host path.
+  tuning lean10 = fused, one_slow = tuning::previous();
+  lean10.sync_free_rows = 1 << 20;
+  lean10.one_workspace = one_slow.one_workspace = true;
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"session9", session9},
                                                   {"previous", tuning::previous()},
@@ -429,28 +451,20 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
                                                   {"pwarp flat", flat},
                                                   {"wide pwarp + flat", wide_flat},
                                                   {"fused scan", fused},
-                                                  {"fused scan + bucket + wide alone", fused_all}};
+                                                  {"fused scan + bucket + wide alone", fused_all},
+                                                  {"sync-free + one workspace + fused", lean10},
+                                                  {"one workspace, previous", one_slow}};
   const Matrix P = rmat(13, 16, 4243);
   for (const auto& [name, t] : cases) {
     TuningScope scope(t);
     for (auto [per_row, stride] : {std::pair<Index, Index>{1, 7}, {3, 7}, {2, 1}}) {
       Matrix A, B;
       bin_matrices(boundary_degrees(), per_row, A, B, 91 + std::uint64_t(per_row), stride);
-      const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
       const std::string tag = std::string(name) + " per_row=" + std::to_string(per_row) +
                               " stride=" + std::to_string(stride);
-      verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A,
-                 B, hash_desc(), C0);
       verify_mxm(tag + " min_plus fp32", nullptr, no_accum, semiring("min_plus", Type::fp32), A,
                  B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::fp32));
-      verify_mxm(tag + " plus_pair int64", nullptr, no_accum, semiring("plus_pair", Type::int64),
-                 A, B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::int64));
-      const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 6);
-      verify_mxm(tag + " masked", &M, no_accum, semiring("plus_times", Type::fp64), A, B,
-                 hash_desc(MaskMode::structure), C0);
-      verify_mxm(tag + " complemented", &M, BinaryOpCode::plus,
-                 semiring("max_times", Type::fp64), A, B,
-                 hash_desc(MaskMode::complement_value, true), C0);
+      verify_products_and_masks(tag, A, B, 6);
     }
     const Matrix C0(P.nrows(), P.ncols(), Type::fp64);
     verify_mxm(std::string(name) + " rmat13 plus_times", nullptr, no_accum,
@@ -708,6 +722,65 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
                  hash_desc(MaskMode::structure, true), C0);
     }
   }
+}
+
+/// Session 10 (spgemm_notes.md, "Round 8"): tuning::sync_free_rows (the symbolic phase of calls
+/// of up to that many rows without the host reading the analysis' counters: k_symbolic_small),
+/// sync_free_bins 3 (rows of block bins 3-4 take the synced symbolic phase too), one_workspace
+/// (the plan's arrays in one allocation) and sync-free + one workspace with the fused scan, on top
+/// of the defaults (wide bins only without block rows), of session 9's (no wide bins) and of the
+/// wide bins beside block rows, against the cpu: rows in the partial-warp bins only (a mesh),
+/// in every bin k_symbolic_small takes (block bins 0-4), and past them (the last block bin: the
+/// symbolic phase again with the sync), with empty rows, masks and a complemented valued mask with
+/// accumulate; calls of n rows at the threshold (sync-free) and of n = threshold + 1 (synced),
+/// which path ran read from the phase log.
+TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
+  using cuda::spgemm_hash::tuning;
+  std::vector<Index> mesh = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
+  std::vector<Index> blocks = mesh, past;
+  for (const Index d : {129, 200, 511, 512, 513, 1023, 1025, 2047, 2049, 4095, 4097, 8191, 8192})
+    blocks.push_back(d);
+  past = blocks;
+  for (const Index d : {8193, 16385, 40000}) past.push_back(d);
+  tuning session9 = tuning::defaults(), beside = tuning::defaults();
+  session9.wide_pwarp = 0;
+  session9.wide_pwarp_alone = false;
+  beside.wide_pwarp = 128;
+  beside.wide_pwarp_alone = false;
+  const std::pair<const char*, tuning> bases[] = {
+      {"defaults", tuning::defaults()}, {"session9", session9}, {"wide beside blocks", beside}};
+  for (const auto& [base_name, base] : bases)
+    for (const char* mode : {"nosync1", "nosync1b3", "onealloc", "lean10"})
+      for (const std::vector<Index>* rows : {&mesh, &blocks, &past})
+        for (const Index stride : {Index(7), Index(1)})
+          for (const Index above : {Index(0), Index(1)}) {
+            const bool sync_free = std::string(mode) != "onealloc";
+            if (above && !sync_free) continue;
+            Matrix A, B;
+            bin_matrices(*rows, 1, A, B, 60 + std::uint64_t(stride + rows->size()), stride);
+            tuning t = base;
+            if (sync_free) t.sync_free_rows = int(A.nrows() - above);
+            const bool b3 = std::string(mode) == "nosync1b3";
+            if (b3) t.sync_free_bins = 3;
+            t.one_workspace = std::string(mode) == "onealloc" || std::string(mode) == "lean10";
+            if (std::string(mode) == "lean10") t.fused_scan_rows = 4096;
+            TuningScope scope(t);
+            const std::string tag = std::string(base_name) + " " + mode + ", " +
+                                    std::to_string(A.nrows()) + " rows, threshold " +
+                                    std::to_string(t.sync_free_rows) + ", stride " +
+                                    std::to_string(stride);
+            const std::string notes = bin_notes(A, B);
+            // blocks: rows of up to 8192 products (block bins 0-4); past: the last block bin.
+            const bool expect_free = sync_free && !above && rows != &past && (!b3 || rows == &mesh);
+            EXPECT_EQ(notes.find("symbolic (sync-free) rows per bin") != std::string::npos,
+                      expect_free)
+                << tag << "\n"
+                << notes;
+            EXPECT_EQ(notes.find("symbolic rows per bin") != std::string::npos, !expect_free)
+                << tag << "\n"
+                << notes;
+            verify_products_and_masks(tag, A, B, 17);
+          }
 }
 #endif
 

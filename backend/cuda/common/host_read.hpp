@@ -8,7 +8,8 @@
 namespace ringblas::cuda {
 
 /// The most bytes read_to_host reads through its pinned buffer (larger reads stage as pageable).
-inline constexpr std::size_t kPinnedReadBytes = 256;
+/// 512: spgemm_hash's sync-free small calls read both of their planner's counters at once (448).
+inline constexpr std::size_t kPinnedReadBytes = 512;
 
 /// Copies `bytes` from device memory `src` to host memory `dst` after the work queued on ctx's
 /// stream, and waits for it. Through a pinned buffer of the calling host thread: a pageable

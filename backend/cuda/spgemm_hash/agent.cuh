@@ -71,6 +71,9 @@ struct paths {
   float bucket_max_ratio = 0.f;      ///< bucket rank only for rows of at most this many products
                                      ///< per output (0: any)
   int pwarp_split = 0;  ///< partial-warp rows: 1 lanes share a B row, 2 flat walks (pwarp)
+  std::int64_t sync_free_rows = 0;  ///< symbolic phase without host sync up to this many rows
+  int sync_free_bins = 1;           ///< ... taking block bins 0 .. sync_free_bins - 1 in it
+  bool one_workspace = false;       ///< the plan's arrays in one allocation (host side)
 };
 
 /// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank

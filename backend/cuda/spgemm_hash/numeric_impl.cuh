@@ -418,6 +418,9 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.wide_alone = tu.wide_pwarp_alone;
   pa.bucket_max_ratio = float(tu.bucket_max_ratio);
   pa.pwarp_split = tu.pwarp_split;
+  pa.sync_free_rows = tu.sync_free_rows;
+  pa.sync_free_bins = std::clamp(tu.sync_free_bins, 1, P::small_block_bins);
+  pa.one_workspace = tu.one_workspace;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
                            tu.concurrent_min_kernels, tu.lean_host, ctx);
@@ -426,7 +429,9 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   info.products += p.products;
   auto split = [&] {
     out.too_large = true;
-    std::vector<std::int64_t> prod = p.row_products.to_host(ctx);
+    std::vector<std::int64_t> prod(std::size_t(p.nrows));
+    ringblas::detail::copy_bytes(prod.data(), Location::host, p.row_products, Location::device,
+                                 prod.size() * sizeof(std::int64_t), &ctx);
     for (auto& x : prod) x = std::min<std::int64_t>(x, a.B.ncols);
     out.row_bound = std::move(prod);
     return std::move(out);
@@ -468,8 +473,8 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   a.c_rp = p.row_ptr.data();
   a.c_ci = ci.data();
   a.c_v = vals.data();
-  a.range = p.row_range.data();
-  const I* rows = p.rows.data();
+  a.range = p.row_range;
+  const I* rows = p.rows;
   phase_log::mark("pass: C allocated", s);
   {
     // Set once per device (an attribute of the function; each call costs a driver call).
@@ -513,7 +518,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       const std::size_t hist_bytes =
           buckets ? std::size_t(P::bucket_hist * P::block_threads(b)) * sizeof(int) : 0;
       kernel<<<unsigned(m), P::block_threads(b), table * slot_bytes + hist_bytes, bs>>>(
-          a, rows + nb.offset[bin], p.row_products.data(), table, pa);
+          a, rows + nb.offset[bin], p.row_products, table, pa);
       RINGBLAS_CHECK_LAUNCH("k_numeric_block", bs, ctx.debug_sync);
     }
   }
@@ -557,8 +562,8 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
     device_array<Acc> v_in(total, ctx), v_out(total, ctx);
     const I* grows = rows + nb.offset[P::bin_global];
     k_numeric_global<S, I><<<g, P::global_threads, 0, s>>>(
-        a, grows, m, p.row_products.data(), tkeys.data(), tvals.data(), max_slots, direct,
-        cursor.data(), seg_begin.data(), seg_end.data(), k_in.data(), v_in.data());
+        a, grows, m, p.row_products, tkeys.data(), tvals.data(), max_slots, direct, cursor.data(),
+        seg_begin.data(), seg_end.data(), k_in.data(), v_in.data());
     RINGBLAS_CHECK_LAUNCH("k_numeric_global", s, ctx.debug_sync);
     if (!direct) {
       std::size_t bytes = 0;

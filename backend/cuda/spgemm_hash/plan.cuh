@@ -44,10 +44,16 @@ template <class I> struct plan {
   std::size_t budget = 0;  ///< the budget the plan used (resolved when it came as unknown)
   std::int64_t nrows = 0, ncols = 0;
   std::int64_t products = 0, products_cap = 0, nnz = 0;
-  device_array<std::int64_t> row_products;  ///< per row of A
-  device_array<int2> row_range;             ///< per row: first and last column it can reach
-  device_array<I> row_ptr;                  ///< C's row pointers (nrows + 1)
-  device_array<I> rows;  ///< row ids per numeric bin: bin b at (b - 1) nrows (bin_table offsets)
+  /// Storage of the four arrays below: one pool allocation each, or all in store[0]
+  /// (paths::one_workspace).
+  device_array<unsigned char> store[4];
+  counters* cnt = nullptr;  ///< the analysis' [0] and (lean path) the classification's [1]
+  std::int64_t* row_products = nullptr;  ///< per row of A
+  int2* row_range = nullptr;             ///< per row: first and last column it can reach
+  I* rows = nullptr;  ///< row ids per numeric bin: bin b at (b - 1) nrows (bin_table offsets)
+  void* scan_temp = nullptr;   ///< cub's scan storage in store[0] (paths::one_workspace), or none
+  std::size_t scan_bytes = 0;  ///< ... and its size
+  device_array<I> row_ptr;  ///< C's row pointers (nrows + 1): their own allocation, they become C's
   bin_table numeric_bins;
   std::int64_t bucket_rows[policy::num_bins] = {};  ///< counters::bucket_rows
   std::int64_t global_max_nnz = 0, global_nnz = 0;

@@ -141,6 +141,21 @@ struct policy {
   /// measured (session 9: bench rows new-split, new-flat, new-alone128-flat,
   /// new-wide128-flat).
   static constexpr int pwarp_split = 0;
+  /// Calls of 1 .. sync_free_rows rows launch the symbolic phase without reading the analysis'
+  /// counters first (host sync 1 of the two a call takes; notes, "Round 8"): one persistent kernel
+  /// (k_symbolic_small) takes the rows of the partial-warp bins and block bins up to
+  /// `small_block_bins` - 1 in 256-thread blocks, reading the bins' counts on the device; a call
+  /// with a row in a larger bin or the global bin redoes the plan with the sync (rare below a few
+  /// thousand rows). 0: off (session 10, until measured).
+  static constexpr int sync_free_rows = 0;
+  static constexpr int small_block_bins = 5;  // tables up to 8192 keys = 32 KiB of shared memory
+  /// ... of which it takes block bins 0 .. sync_free_bins - 1 (1-5; tuning::sync_free_bins):
+  /// rows of bins 3-4 get 256 threads in it instead of 512-1024 (bcsstk13/16, rajat01, wiki-Vote,
+  /// facebook have 100s to 1000s of them), rows past it rerun the symbolic phase with the sync.
+  static constexpr int sync_free_bins = small_block_bins;
+  /// The plan's counters, row products, row ranges and bin lists in one pool allocation instead
+  /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
+  static constexpr bool one_workspace = false;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -55,6 +55,9 @@ struct tuning {
   int fused_scan_rows = policy::fused_scan_rows;  ///< policy::fused_scan_rows (0: off)
   double bucket_max_ratio = policy::bucket_max_ratio;  ///< policy::bucket_max_ratio (0: any)
   int pwarp_split = policy::pwarp_split;  ///< policy::pwarp_split (0: off, 1: lanes, 2: flat)
+  int sync_free_rows = policy::sync_free_rows;  ///< policy::sync_free_rows (0: off)
+  int sync_free_bins = policy::sync_free_bins;  ///< policy::sync_free_bins (1-5)
+  bool one_workspace = policy::one_workspace;   ///< policy::one_workspace
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
   static tuning session4();  ///< the defaults of the previous session (streams always, no lean

@@ -30,6 +30,15 @@ namespace {
 using P = policy;
 constexpr int analyze_block = 256;
 
+/// Does a count per bin (counters::bin_count, bin_table::count) have a row in a block bin or the
+/// global bin? Then paths::wide_alone folds the wide pwarp rows into block bin 0.
+template <class C>
+__host__ __device__ bool any_block_rows(const C* count) {
+  for (int b = P::bin_block0; b <= P::bin_global; ++b)
+    if (count[b] > 0) return true;
+  return false;
+}
+
 /// One warp per row of A: its products, the first and last column they reach, its symbolic bin
 /// (rows appended to the bin's list, aggregated per block). With `row_nnz` (lean host path) it
 /// also zeroes C's row pointers (n + 1), which the symbolic kernels then overwrite for rows with
@@ -110,10 +119,19 @@ __device__ __forceinline__ int classify_row(std::int64_t nnz, std::int64_t produ
   return b;
 }
 
+/// The numeric classification's paths: without the wide pwarp bins when `fold_from` (the
+/// analysis' counters, given when the symbolic phase ran without the host reading them) has a
+/// block row: the device-side form of fold_wide_rows' decision.
+__device__ __forceinline__ paths numeric_paths(paths pa, const counters* fold_from) {
+  if (fold_from && any_block_rows(fold_from->bin_count)) pa.wide_pwarp = 0;
+  return pa;
+}
+
 template <class I>
 __global__ void k_classify_numeric(std::int64_t nrows, const std::int64_t* products,
                                    const int2* range, const I* rp, I* lists, counters* cnt,
-                                   paths pa) {
+                                   paths given, const counters* fold_from) {
+  const paths pa = numeric_paths(given, fold_from);
   __shared__ unsigned hist[P::num_bins], bucket[P::num_bins];
   __shared__ unsigned long long base[P::num_bins];
   __shared__ unsigned long long block_max, block_global;
@@ -170,7 +188,8 @@ constexpr int scan_threads = 1024, scan_items = 8;
 template <class I>
 __global__ void __launch_bounds__(scan_threads)
     k_scan_classify(std::int64_t n, const std::int64_t* products, const int2* range, I* rp,
-                    I* lists, counters* cnt, paths pa) {
+                    I* lists, counters* cnt, paths given, const counters* fold_from) {
+  const paths pa = numeric_paths(given, fold_from);
   using Scan = cub::BlockScan<long long, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan;
   __shared__ unsigned hist[P::num_bins], bucket[P::num_bins];
@@ -220,15 +239,16 @@ __global__ void __launch_bounds__(scan_threads)
 }
 
 /// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, pwarp_block /
-/// Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64).
-template <class I, int Group, int Table>
-__global__ void __launch_bounds__(P::pwarp_block)
-    k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
-                     I* row_nnz, int split) {
+/// Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). `block`: which group of rows of the
+/// list (`rows`: a pointer or row_segments) this block takes; `keys`: its tables in shared memory.
+template <class I, int Group, int Table, class Rows>
+__device__ __forceinline__ void symbolic_pwarp_rows(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                    const mask_ref<I>& M, const Rows& rows,
+                                                    std::int64_t n, I* row_nnz, int split,
+                                                    std::int64_t block, int (*keys)[Table]) {
   constexpr int rows_per_block = P::pwarp_block / Group;
-  __shared__ int keys[rows_per_block][Table];
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
-  const std::int64_t r = std::int64_t(blockIdx.x) * rows_per_block + local_row;
+  const std::int64_t r = block * rows_per_block + local_row;
   int* tab = keys[local_row];
   for (int s = t; s < Table; s += Group) tab[s] = empty_key;
   __syncwarp();
@@ -243,6 +263,15 @@ __global__ void __launch_bounds__(P::pwarp_block)
   }
   for (int d = 1; d < Group; d <<= 1) count += __shfl_xor_sync(0xffffffffu, count, d);
   if (r < n && t == 0) row_nnz[rows[r]] = I(count);
+}
+
+template <class I, int Group, int Table>
+__global__ void __launch_bounds__(P::pwarp_block)
+    k_symbolic_pwarp(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* rows, std::int64_t n,
+                     I* row_nnz, int split) {
+  __shared__ int keys[P::pwarp_block / Group][Table];
+  symbolic_pwarp_rows<I, Group, Table>(A, B, M, rows, n, row_nnz, split, std::int64_t(blockIdx.x),
+                                       keys);
 }
 
 template <class I>
@@ -297,7 +326,7 @@ template <class I>
 struct row_segments {
   const I* list[3] = {};
   std::int64_t end[3] = {};  ///< rows before the end of each segment
-  static row_segments one(const I* rows, std::int64_t n) {
+  __host__ __device__ static row_segments one(const I* rows, std::int64_t n) {
     row_segments r;
     r.list[0] = r.list[1] = r.list[2] = rows;
     r.end[0] = r.end[1] = r.end[2] = n;
@@ -310,24 +339,139 @@ struct row_segments {
   }
 };
 
+/// One row of a block bin with a table of `table_size` keys at `keys` in shared memory.
+template <class I>
+__device__ __forceinline__ void symbolic_block_row(const csr_ref<I>& A, const csr_ref<I>& B,
+                                                   const mask_ref<I>& M, std::int64_t row,
+                                                   const std::int64_t* products, const int2* range,
+                                                   unsigned table_size, int* keys, int* cnt,
+                                                   I* row_nnz, bool bitmap) {
+  // Direct addressing when the table covers the row's column span (then only span slots are used).
+  const int2 rg = range[row];
+  const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
+  const bool direct = span <= std::int64_t(table_size);
+  if (!direct && bitmap && span <= 32 * std::int64_t(table_size)) {
+    symbolic_row_bitmap(A, B, M, row, products[row], reinterpret_cast<unsigned*>(keys),
+                        unsigned((span + 31) / 32), rg.x, cnt, row_nnz);
+    return;
+  }
+  const unsigned size = direct ? unsigned(span) : table_size;
+  symbolic_row(A, B, M, row, products[row], keys, size, direct, rg.x, cnt, row_nnz);
+}
+
 template <class I>
 __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, row_segments<I> rows,
                                  const std::int64_t* products, const int2* range,
                                  unsigned table_size, I* row_nnz, bool bitmap) {
   extern __shared__ int smem_keys[];
   __shared__ int cnt;
-  const std::int64_t row = rows[blockIdx.x];
-  // Direct addressing when the table covers the row's column span (then only span slots are used).
-  const int2 rg = range[row];
-  const std::int64_t span = std::int64_t(rg.y) - rg.x + 1;
-  const bool direct = span <= std::int64_t(table_size);
-  if (!direct && bitmap && span <= 32 * std::int64_t(table_size)) {
-    symbolic_row_bitmap(A, B, M, row, products[row], reinterpret_cast<unsigned*>(smem_keys),
-                        unsigned((span + 31) / 32), rg.x, &cnt, row_nnz);
-    return;
+  symbolic_block_row(A, B, M, rows[blockIdx.x], products, range, table_size, smem_keys, &cnt,
+                     row_nnz, bitmap);
+}
+
+/// Block bin 0's rows for one launch: its own list, and under paths::wide_alone with a block row
+/// present the wide pwarp bins' lists behind it (fold_wide_rows on the host, k_symbolic_small on
+/// the device). `count`: rows per bin (bin_table::count, counters::bin_count).
+template <class I, class C>
+__host__ __device__ row_segments<I> block0_rows(const I* lists, std::int64_t n, const C* count,
+                                                bool fold) {
+  const int bins[3] = {P::bin_block0, P::bin_pwarp2, P::bin_pwarp3};
+  row_segments<I> r;
+  std::int64_t end = 0;
+  for (int i = 0; i < 3; ++i) {
+    r.list[i] = lists + std::int64_t(bins[i] - 1) * n;
+    end += i == 0 || fold ? std::int64_t(count[bins[i]]) : 0;
+    r.end[i] = end;
   }
-  const unsigned size = direct ? unsigned(span) : table_size;
-  symbolic_row(A, B, M, row, products[row], smem_keys, size, direct, rg.x, &cnt, row_nnz);
+  return r;
+}
+
+/// The shared memory of k_symbolic_small: the table of block bin small_block_bins - 1, which also
+/// holds a block's partial-warp tables (P::pwarp_block / Group rows x Table = 2048 keys).
+constexpr int small_table = P::symbolic_table(P::small_block_bins - 1);
+static_assert(P::small_block_bins <= P::num_block_bins - 1 && small_table * 4 <= 48 * 1024,
+              "k_symbolic_small's table is static shared memory and leaves the last bin out");
+static_assert(P::pwarp_rows * P::pwarp_table <= small_table &&
+                  P::pwarp_block / 32 * P::symbolic_table(0) <= small_table &&
+                  P::max_products(0) <= P::symbolic_table(0) &&
+                  P::pwarp_block / P::pwarp2_group * P::pwarp2_table <= small_table &&
+                  P::pwarp_block / P::pwarp3_group * P::pwarp3_table <= small_table,
+              "k_symbolic_small's table holds a block's partial-warp tables");
+
+/// Item `x` of k_symbolic_small (false: past the last). Items, largest rows first: one per row of
+/// block bins paths::sync_free_bins - 1 .. 1 (at most small_block_bins - 1); one per 8 rows of
+/// block bin 0 (with the folded wide rows: at most 512 products each), a warp per row with a
+/// 512-slot hash table and the B rows of short A rows spread over lanes (pwarp_split mode 1), which
+/// keeps as many rows in flight as k_symbolic_block's 64-thread blocks where a 256-thread block per
+/// row would cut them by 4 (bayer10: 5.7K such rows); then one per group of pwarp_block / Group
+/// rows of the pwarp3, pwarp2 (unless folded) and pwarp bins. Uniform over the block (x and the
+/// counts are).
+template <class I>
+__device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const csr_ref<I>& B,
+                                    const mask_ref<I>& M, const I* lists, std::int64_t n,
+                                    const unsigned long long* count, bool fold,
+                                    const std::int64_t* products, const int2* range, int* keys,
+                                    int* cnt, I* row_nnz, const paths& pa) {
+  auto list = [&](int bin) { return lists + std::int64_t(bin - 1) * n; };
+  for (int b = pa.sync_free_bins - 1; b >= 1; --b) {
+    const int bin = P::bin_block0 + b;
+    const std::int64_t m = std::int64_t(count[bin]);
+    if (x < m) {
+      symbolic_block_row(A, B, M, std::int64_t(list(bin)[x]), products, range,
+                         unsigned(P::symbolic_table(b)), keys, cnt, row_nnz, pa.bitmap);
+      return true;
+    }
+    x -= m;
+  }
+  // Rows of `rows_in` (m of them), pwarp_block / G per item, with G-thread groups and T-slot
+  // tables; true when item x was one of them.
+  auto pwarp = [&](auto group, auto table, const auto& rows_in, std::int64_t m, int split) {
+    constexpr int G = decltype(group)::value, T = decltype(table)::value;
+    constexpr std::int64_t per = P::pwarp_block / G;
+    const std::int64_t items = (m + per - 1) / per;
+    if (x < items)
+      symbolic_pwarp_rows<I, G, T>(A, B, M, rows_in, m, row_nnz, split, x,
+                                   reinterpret_cast<int(*)[T]>(keys));
+    x -= items;
+    return x < 0;
+  };
+  using std::integral_constant;
+  const row_segments<I> bin0 = block0_rows(lists, n, count, fold);
+  if (pwarp(integral_constant<int, 32>{}, integral_constant<int, P::symbolic_table(0)>{}, bin0,
+            bin0.end[2], 1))
+    return true;
+  auto bin_rows = [&](auto group, auto table, int bin) {
+    return pwarp(group, table, list(bin), std::int64_t(count[bin]), pa.pwarp_split);
+  };
+  if (!fold && bin_rows(integral_constant<int, P::pwarp3_group>{},
+                        integral_constant<int, P::pwarp3_table>{}, P::bin_pwarp3))
+    return true;
+  if (!fold && bin_rows(integral_constant<int, P::pwarp2_group>{},
+                        integral_constant<int, P::pwarp2_table>{}, P::bin_pwarp2))
+    return true;
+  return bin_rows(integral_constant<int, P::pwarp_group>{},
+                  integral_constant<int, P::pwarp_table>{}, P::bin_pwarp);
+}
+
+/// The symbolic phase of a small call without the host reading k_analyze's counters
+/// (paths::sync_free_rows): persistent blocks of pwarp_block threads walk the items of
+/// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 1-4
+/// take 256 threads instead of their bin's 128-1024 (one launch, one block shape); rows of the
+/// bins from paths::sync_free_bins on (at least the last block bin and the global bin) are left
+/// to the synced symbolic phase (sync_free_plan).
+template <class I>
+__global__ void __launch_bounds__(P::pwarp_block)
+    k_symbolic_small(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* lists, std::int64_t n,
+                     const counters* cnt, const std::int64_t* products, const int2* range,
+                     I* row_nnz, paths pa) {
+  __shared__ int keys[small_table];
+  __shared__ int rc;
+  const unsigned long long* count = cnt->bin_count;
+  const bool fold = pa.wide_alone && pa.wide_pwarp > 0 && any_block_rows(count);
+  for (std::int64_t x = blockIdx.x; symbolic_small_item(x, A, B, M, lists, n, count, fold, products,
+                                                        range, keys, &rc, row_nnz, pa);
+       x += gridDim.x)
+    __syncthreads();  // the next item reuses the tables
 }
 
 template <class I>
@@ -346,13 +490,15 @@ __global__ void k_symbolic_global(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, con
   }
 }
 
-/// counters[i] to the host (synchronises ctx's stream). `lean`: through the pinned buffer of
-/// read_to_host (a pageable copy stages through the driver and costs several microseconds more).
-counters read_counters(const device_array<counters>& c, std::size_t i, bool lean,
-                       const Context& ctx) {
-  if (!lean) return c.to_host(ctx, i + 1)[i];
-  static_assert(sizeof(counters) <= kPinnedReadBytes, "counters fit the pinned read buffer");
-  return read_value(c.data() + i, ctx);
+/// `count` counters from `c` to the host (synchronises ctx's stream). `lean`: through the pinned
+/// buffer of read_to_host (a pageable copy stages through the driver and costs several
+/// microseconds more).
+void read_counters(counters* out, const counters* c, std::size_t count, bool lean,
+                   const Context& ctx) {
+  static_assert(2 * sizeof(counters) <= kPinnedReadBytes, "two counters fit the pinned buffer");
+  if (lean) return read_to_host(out, c, count * sizeof(counters), ctx);
+  ringblas::detail::copy_bytes(out, Location::host, c, Location::device, count * sizeof(counters),
+                               &ctx);
 }
 
 /// Bin b's rows are slots (b - 1) n .. (b - 1) n + count - 1 of the lists (k_analyze,
@@ -386,18 +532,10 @@ std::string bin_note(const char* phase, const bin_table& t) {
 /// block rows lost 10-30 us under it (hep-th 0.166 -> 0.196 ms, G51 0.099 -> 0.114, fidapex6
 /// 0.103 -> 0.122; spgemm_vs_speck_s9_h100.md).
 template <class I>
-bool fold_wide_rows(bin_table& t, const I* lists, row_segments<I>& bin0) {
-  bool blocks = false;
-  for (int b = P::bin_block0; b <= P::bin_global; ++b) blocks |= t.count[b] > 0;
-  if (!blocks) return false;
-  const int block0 = P::bin_block0;
-  bin0.list[0] = lists + t.offset[block0];
-  bin0.list[1] = lists + t.offset[P::bin_pwarp2];
-  bin0.list[2] = lists + t.offset[P::bin_pwarp3];
-  bin0.end[0] = t.count[block0];
-  bin0.end[1] = bin0.end[0] + t.count[P::bin_pwarp2];
-  bin0.end[2] = bin0.end[1] + t.count[P::bin_pwarp3];
-  t.count[block0] = bin0.end[2];
+bool fold_wide_rows(bin_table& t, const I* lists, std::int64_t n, row_segments<I>& bin0) {
+  if (!any_block_rows(t.count)) return false;
+  bin0 = block0_rows(lists, n, t.count, true);
+  t.count[P::bin_block0] = bin0.end[2];
   t.count[P::bin_pwarp2] = t.count[P::bin_pwarp3] = 0;
   return true;
 }
@@ -431,54 +569,137 @@ int phase_streams(int streams, int kernels, bool global_rows, int min_kernels) {
   return std::min(streams, total - 1);
 }
 
+namespace {
+
+/// The plan's `ncounters` counters, row products, row ranges and bin lists (n slots per bin):
+/// one pool allocation each, or one for all with each array at a 256-byte boundary (`one`,
+/// paths::one_workspace: 3 host pool calls fewer per call), then also the temporary storage of
+/// cub's scan of C's row counts when the call takes it (1 more fewer: scan_classify).
 template <class I>
-plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
-                  std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
-                  const paths& pa, int streams, int min_kernels, bool lean, const Context& ctx) {
+void allocate_arrays(plan<I>& p, std::size_t n, std::size_t ncounters, const paths& pa,
+                     const Context& ctx) {
+  const std::size_t bytes[4] = {ncounters * sizeof(counters), n * sizeof(std::int64_t),
+                                n * sizeof(int2), n * std::size_t(P::num_bins - 1) * sizeof(I)};
+  auto up = [](std::size_t b) { return (b + 255) / 256 * 256; };
+  unsigned char* at[4];
+  if (pa.one_workspace) {
+    if (n == 0 || std::int64_t(n) > pa.fused_scan_rows)  // a query on the host, no GPU work
+      RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, p.scan_bytes, (I*)nullptr,
+                                                      (I*)nullptr, n + 1, stream_of(ctx)));
+    std::size_t total = up(p.scan_bytes);
+    for (std::size_t b : bytes) total += up(b);
+    p.store[0] = device_array<unsigned char>(total, ctx);
+    at[0] = p.store[0].data();
+    for (int i = 1; i < 4; ++i) at[i] = at[i - 1] + up(bytes[i - 1]);
+    if (p.scan_bytes) p.scan_temp = at[3] + up(bytes[3]);
+  } else {
+    for (int i = 0; i < 4; ++i) {
+      p.store[i] = device_array<unsigned char>(bytes[i], ctx);
+      at[i] = p.store[i].data();
+    }
+  }
+  p.cnt = reinterpret_cast<counters*>(at[0]);
+  p.row_products = reinterpret_cast<std::int64_t*>(at[1]);
+  p.row_range = reinterpret_cast<int2*>(at[2]);
+  p.rows = reinterpret_cast<I*>(at[3]);
+}
+
+/// Zeroes the plan's counters and runs k_analyze (with `lean`, it also zeroes C's row pointers):
+/// products, column ranges and the symbolic bins' lists and counts.
+template <class I>
+void analyze(plan<I>& p, const csr_ref<I>& A, const csr_ref<I>& B, const paths& pa, bool lean,
+             const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
-  plan<I> p;
-  const std::int64_t n = A.nrows;
-  p.nrows = n;
-  p.ncols = B.ncols;
-  // Counters of the analysis [0] and of the numeric classification [1]: one memset for both on
-  // the lean path; else one array zeroed before each.
-  device_array<counters> cnt(lean ? 2 : 1, ctx);
-  cnt.fill_zero(ctx);
-  p.row_products = device_array<std::int64_t>(std::size_t(n), ctx);
-  p.row_range = device_array<int2>(std::size_t(n), ctx);
-  // Row lists per bin (n slots each), filled by k_analyze for the symbolic phase and refilled by
-  // k_classify_numeric for the numeric phase once the symbolic kernels are done with them.
-  p.rows = device_array<I>(std::size_t(n) * (P::num_bins - 1), ctx);
-  if (lean) p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
-  phase_log::mark("plan: allocated", s);
-  if (n > 0) {
-    k_analyze<I><<<grid_for(std::size_t(n) * 32, analyze_block), analyze_block, 0, s>>>(
-        A, B, p.row_products.data(), p.row_range.data(), p.rows.data(), cnt.data(), pa,
-        lean ? p.row_ptr.data() : nullptr);
+  RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.cnt, 0, (lean ? 2 : 1) * sizeof(counters), s));
+  if (p.nrows > 0) {
+    k_analyze<I><<<grid_for(std::size_t(p.nrows) * 32, analyze_block), analyze_block, 0, s>>>(
+        A, B, p.row_products, p.row_range, p.rows, p.cnt, pa, lean ? p.row_ptr.data() : nullptr);
     RINGBLAS_CHECK_LAUNCH("k_analyze", s, ctx.debug_sync);
   } else if (lean) {
     p.row_ptr.fill_zero(ctx);
   }
-  phase_log::mark("plan: analyze launched", s);
-  counters c = read_counters(cnt, 0, lean, ctx);
-  phase_log::mark("plan: counters read", s);
+}
+
+/// The analysis' totals into p and the budget resolved; false (p.too_large) when C's bound and
+/// the per-row workspace exceed it.
+template <class I>
+bool take_analysis(plan<I>& p, const counters& c, std::size_t budget_bytes, std::size_t entry_bytes,
+                   std::size_t row_bytes) {
   p.products = std::int64_t(c.total_products);
   p.products_cap = std::int64_t(c.total_cap);
   const std::int64_t need =
-      p.products_cap * std::int64_t(entry_bytes) + n * std::int64_t(row_bytes);
+      p.products_cap * std::int64_t(entry_bytes) + p.nrows * std::int64_t(row_bytes);
   const bool global_tables =
       c.bin_count[P::bin_global] > 0 || p.products > (std::int64_t(1) << 24);
   p.budget = resolve_budget(budget_bytes, std::size_t(need), global_tables);
-  const std::size_t budget = p.budget;
-  if (need > std::int64_t(budget) && n > 1) {
-    p.too_large = true;  // the caller splits the rows into chunks
-    return p;
+  p.too_large = need > std::int64_t(p.budget) && p.nrows > 1;  // the caller splits the rows
+  return !p.too_large;
+}
+
+/// C's row pointers from the symbolic counts (exclusive scan in place) and the numeric bins'
+/// lists and counters (`cnt2`): k_scan_classify up to paths::fused_scan_rows rows, else cub's
+/// scan and k_classify_numeric. `fold_from`: see numeric_paths.
+template <class I>
+void scan_classify(plan<I>& p, counters* cnt2, const paths& numeric_pa, const counters* fold_from,
+                   const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const std::int64_t n = p.nrows;
+  I* row_nnz = p.row_ptr.data();
+  if (n > 0 && n <= numeric_pa.fused_scan_rows) {
+    k_scan_classify<I><<<1, scan_threads, 0, s>>>(n, p.row_products, p.row_range, row_nnz, p.rows,
+                                                  cnt2, numeric_pa, fold_from);
+    RINGBLAS_CHECK_LAUNCH("k_scan_classify", s, ctx.debug_sync);
+    return;
   }
+  std::size_t bytes = p.scan_bytes;
+  device_array<unsigned char> tmp;  // unless allocate_arrays set it aside
+  if (!p.scan_temp) {
+    RINGBLAS_CUDA_TRY(
+        cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz, std::size_t(n) + 1, s));
+    tmp = device_array<unsigned char>(bytes, ctx);
+  }
+  RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(p.scan_temp ? p.scan_temp : tmp.data(), bytes,
+                                                  row_nnz, row_nnz, std::size_t(n) + 1, s));
+  if (n > 0) {
+    k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
+        n, p.row_products, p.row_range, row_nnz, p.rows, cnt2, numeric_pa, fold_from);
+    RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
+  }
+}
+
+/// The numeric classification's counters into p (p.need_wide when nnz(C) overflows I).
+template <class I>
+void take_numeric(plan<I>& p, const counters& c) {
+  if (c.overflow) {
+    p.need_wide = true;  // nnz(C) needs 64-bit row pointers: the caller reruns with them
+    return;
+  }
+  p.nnz = std::int64_t(c.nnz);
+  p.numeric_bins = make_bins(c, p.nrows);
+  for (int b = 0; b < P::num_bins; ++b) p.bucket_rows[b] = std::int64_t(c.bucket_rows[b]);
+  p.numeric_groups = nonempty_groups(p.numeric_bins);
+  if (phase_log::on()) phase_log::note(bin_note("numeric", p.numeric_bins));
+  p.global_max_nnz = std::int64_t(c.max_global);
+  p.global_nnz = std::int64_t(c.global_nnz);
+}
+
+/// The plan after the host has read the analysis' counters `c` (sync 1): budget, the bins'
+/// launch sizes, the symbolic kernels, the scan and classification, sync 2.
+template <class I>
+plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr_ref<I>& B,
+                    const mask_ref<I>& M, std::size_t budget_bytes, std::size_t entry_bytes,
+                    std::size_t row_bytes, const paths& pa, int streams, int min_kernels, bool lean,
+                    const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const std::int64_t n = p.nrows;
+  const std::size_t ncounters = lean ? 2 : 1;
+  if (!take_analysis(p, c, budget_bytes, entry_bytes, row_bytes)) return p;
+  const std::size_t budget = p.budget;
   bin_table sb = make_bins(c, n);
   paths numeric_pa = pa;  // the numeric classification's paths
   row_segments<I> bin0 =
-      row_segments<I>::one(p.rows.data() + sb.offset[P::bin_block0], sb.count[P::bin_block0]);
-  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows.data(), bin0))
+      row_segments<I>::one(p.rows + sb.offset[P::bin_block0], sb.count[P::bin_block0]);
+  if (pa.wide_alone && pa.wide_pwarp > 0 && fold_wide_rows(sb, p.rows, n, bin0))
     numeric_pa.wide_pwarp = 0;
   p.symbolic_groups = nonempty_groups(sb);
   if (phase_log::on()) phase_log::note(bin_note("symbolic", sb));
@@ -488,7 +709,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
     p.row_ptr.fill_zero(ctx);
   }
   I* row_nnz = p.row_ptr.data();
-  const I* sr = p.rows.data();
+  const I* sr = p.rows;
   {
     // Set once per device (an attribute of the function; each call costs a driver call).
     static std::atomic<std::uint64_t> set{0};
@@ -516,7 +737,7 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
       cudaStream_t bs = fork.next();
       const row_segments<I> rows = b == 0 ? bin0 : row_segments<I>::one(sr + sb.offset[bin], m);
       k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), bs>>>(
-          A, B, M, rows, p.row_products.data(), p.row_range.data(), table, row_nnz, pa.bitmap);
+          A, B, M, rows, p.row_products, p.row_range, table, row_nnz, pa.bitmap);
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
   }
@@ -563,51 +784,111 @@ plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M
                             std::to_string(budget) + " bytes",
                         std::size_t(max_slots) * sizeof(int));
     device_array<int> tables(std::size_t(g) * std::size_t(max_slots), ctx);
-    k_symbolic_global<I><<<g, P::global_threads, 0, s>>>(A, B, M, sr + sb.offset[P::bin_global],
-                                                          m, p.row_products.data(), tables.data(),
-                                                          max_slots, row_nnz);
+    k_symbolic_global<I><<<g, P::global_threads, 0, s>>>(A, B, M, sr + sb.offset[P::bin_global], m,
+                                                         p.row_products, tables.data(), max_slots,
+                                                         row_nnz);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_global", s, ctx.debug_sync);
     if (g < m)
       p.symbolic_note = std::to_string(m) + " global rows in chunks of " + std::to_string(g);
   }
   fork.join();
   phase_log::mark("plan: symbolic launched", s);
-  counters* cnt2 = cnt.data() + (lean ? 1 : 0);
-  if (!lean) cnt.fill_zero(ctx);
-  if (n > 0 && n <= pa.fused_scan_rows) {
-    k_scan_classify<I><<<1, scan_threads, 0, s>>>(n, p.row_products.data(), p.row_range.data(),
-                                                  p.row_ptr.data(), p.rows.data(), cnt2,
-                                                  numeric_pa);
-    RINGBLAS_CHECK_LAUNCH("k_scan_classify", s, ctx.debug_sync);
-  } else {
-    std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_nnz, row_nnz,
-                                                    std::size_t(n) + 1, s));
-    device_array<unsigned char> tmp(bytes, ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, row_nnz, row_nnz,
-                                                    std::size_t(n) + 1, s));
-    if (n > 0) {
-      k_classify_numeric<I><<<grid_for(std::size_t(n), 256), 256, 0, s>>>(
-          n, p.row_products.data(), p.row_range.data(), p.row_ptr.data(), p.rows.data(), cnt2,
-          numeric_pa);
-      RINGBLAS_CHECK_LAUNCH("k_classify_numeric", s, ctx.debug_sync);
-    }
-  }
+  if (!lean) RINGBLAS_CUDA_TRY(cudaMemsetAsync(p.cnt, 0, ncounters * sizeof(counters), s));
+  scan_classify(p, p.cnt + (lean ? 1 : 0), numeric_pa, nullptr, ctx);
   phase_log::mark("plan: scan+classify launched", s);
-  c = read_counters(cnt, lean ? 1 : 0, lean, ctx);
+  counters cn;
+  read_counters(&cn, p.cnt + (lean ? 1 : 0), 1, lean, ctx);
   phase_log::mark("plan: counters read", s);
-  if (c.overflow) {
-    p.need_wide = true;  // nnz(C) needs 64-bit row pointers: the caller reruns with them
-    return p;
-  }
-  p.nnz = std::int64_t(c.nnz);
-  p.numeric_bins = make_bins(c, n);
-  for (int b = 0; b < P::num_bins; ++b) p.bucket_rows[b] = std::int64_t(c.bucket_rows[b]);
-  p.numeric_groups = nonempty_groups(p.numeric_bins);
-  if (phase_log::on()) phase_log::note(bin_note("numeric", p.numeric_bins));
-  p.global_max_nnz = std::int64_t(c.max_global);
-  p.global_nnz = std::int64_t(c.global_nnz);
+  take_numeric(p, cn);
   return p;
+}
+
+/// Persistent blocks of k_symbolic_small per SM: as many as are resident at once (the
+/// occupancy of the first device that asks; 32 KiB of shared memory and ~46 registers x 256
+/// threads each: 5 on an H100), since a block that waits for a slot would start its share of the
+/// items last.
+template <class I>
+int small_blocks_per_sm() {
+  static const int blocks = [] {
+    int b = 0;
+    RINGBLAS_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k_symbolic_small<I>, P::pwarp_block, 0));
+    return std::max(b, 1);
+  }();
+  return blocks;
+}
+
+/// The symbolic phase and the classification of a small call without a host sync between them
+/// and the analysis (paths::sync_free_rows), then both counters in one read. A row that
+/// k_symbolic_small leaves out (the last block bin, the global bin) makes the plan run again
+/// with the sync.
+template <class I>
+plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
+                       std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
+                       const paths& pa, int streams, int min_kernels, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const std::int64_t n = p.nrows;
+  const unsigned grid = unsigned(std::min<std::int64_t>(
+      n, std::int64_t(device_props(ctx.device).sm_count) * small_blocks_per_sm<I>()));
+  k_symbolic_small<I><<<grid, P::pwarp_block, 0, s>>>(A, B, M, p.rows, n, p.cnt, p.row_products,
+                                                      p.row_range, p.row_ptr.data(), pa);
+  RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
+  phase_log::mark("plan: symbolic launched (sync-free)", s);
+  const bool fold = pa.wide_alone && pa.wide_pwarp > 0;
+  scan_classify(p, p.cnt + 1, pa, fold ? p.cnt : nullptr, ctx);
+  phase_log::mark("plan: scan+classify launched", s);
+  counters c[2];
+  read_counters(c, p.cnt, 2, true, ctx);
+  phase_log::mark("plan: counters read", s);
+  for (int b = P::bin_block0 + pa.sync_free_bins; b <= P::bin_global; ++b)
+    if (c[0].bin_count[b]) {
+      // The classification refilled the bins' lists and the scan ran over the symbolic counts:
+      // the analysis again (same counts as c[0], which stands) and on as with the sync.
+      analyze(p, A, B, pa, true, ctx);
+      plan<I> q = synced_plan(std::move(p), c[0], A, B, M, budget_bytes, entry_bytes, row_bytes, pa,
+                              streams, min_kernels, true, ctx);
+      q.symbolic_note += std::string(q.symbolic_note.empty() ? "" : "; ") +
+                         "symbolic phase again with the sync (a row past k_symbolic_small)";
+      return q;
+    }
+  if (!take_analysis(p, c[0], budget_bytes, entry_bytes, row_bytes)) return p;
+  bin_table sb = make_bins(c[0], n);
+  row_segments<I> bin0;
+  if (fold) fold_wide_rows(sb, p.rows, n, bin0);
+  p.symbolic_groups = nonempty_groups(sb);
+  if (phase_log::on()) phase_log::note(bin_note("symbolic (sync-free)", sb));
+  take_numeric(p, c[1]);
+  return p;
+}
+
+}  // namespace
+
+template <class I>
+plan<I> make_plan(const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
+                  std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
+                  const paths& pa, int streams, int min_kernels, bool lean, const Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  plan<I> p;
+  const std::int64_t n = A.nrows;
+  p.nrows = n;
+  p.ncols = B.ncols;
+  // Counters of the analysis [0] and of the numeric classification [1]: one memset for both on
+  // the lean path; else one array zeroed before each.
+  // Row lists per bin (n slots each), filled by k_analyze for the symbolic phase and refilled by
+  // k_classify_numeric for the numeric phase once the symbolic kernels are done with them.
+  allocate_arrays(p, std::size_t(n), lean ? 2 : 1, pa, ctx);
+  if (lean) p.row_ptr = device_array<I>(std::size_t(n) + 1, ctx);
+  phase_log::mark("plan: allocated", s);
+  analyze(p, A, B, pa, lean, ctx);
+  phase_log::mark("plan: analyze launched", s);
+  if (lean && n > 0 && n <= pa.sync_free_rows)
+    return sync_free_plan(std::move(p), A, B, M, budget_bytes, entry_bytes, row_bytes, pa, streams,
+                          min_kernels, ctx);
+  counters c;
+  read_counters(&c, p.cnt, 1, lean, ctx);
+  phase_log::mark("plan: counters read", s);
+  return synced_plan(std::move(p), c, A, B, M, budget_bytes, entry_bytes, row_bytes, pa, streams,
+                     min_kernels, lean, ctx);
 }
 
 template plan<std::int32_t> make_plan(const csr_ref<std::int32_t>&, const csr_ref<std::int32_t>&,
