@@ -14,12 +14,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
+#include "support/env_trace.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 
@@ -160,19 +160,13 @@ TEST_F(TopkRadix, ManyRows) {
 TEST_F(TopkRadix, TraceNamesTheSearch) {
   const Matrix A = rows_of(50, 60, {40}, Values::wide, Type::fp32, IndexType::i32, 3);
   for (const char* search : {"radix", "bitwise", static_cast<const char*>(nullptr)}) {
-    if (search)
-      setenv("RINGBLAS_EWISE_TOPK", search, 1);
-    else
-      unsetenv("RINGBLAS_EWISE_TOPK");
-    std::ostringstream trace;
-    Context ctx(Backend::cuda);
-    ctx.trace = true;
-    ctx.trace_out = &trace;
-    Matrix C(50, 60, Type::fp32);
-    select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)),
-           A.to(Location::device, ctx), {}, ctx);
+    const std::string trace = trace_with_env("RINGBLAS_EWISE_TOPK", search, [&](Context& ctx) {
+      Matrix C(50, 60, Type::fp32);
+      select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)),
+             A.to(Location::device, ctx), {}, ctx);
+    });
     const bool radix = search && std::string(search) == "radix";
-    EXPECT_EQ(trace.str().find("by 8-bit digits") != std::string::npos, radix) << trace.str();
+    EXPECT_EQ(trace.find("by 8-bit digits") != std::string::npos, radix) << trace;
   }
   setenv("RINGBLAS_EWISE_TOPK", "radx", 1);
   Context ctx(Backend::cuda);
