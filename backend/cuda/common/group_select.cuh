@@ -66,24 +66,26 @@ constexpr int radix_hist_words = 128;
 /// search walks the exponent and mantissa one bit a round). A round costs R match + atomic steps,
 /// 128 / G shared words per lane, a scan over G lanes and two __syncwarp: heavier than a bitwise
 /// round, lighter than 8 of them. `hist`: radix_hist_words words of shared memory only this group
-/// uses (any content on entry). Invalid items are not counted, whatever key they hold.
+/// uses, 16-byte aligned (any content on entry). Invalid items are not counted, whatever key
+/// they hold.
 template <int G, int R, class K>
 __device__ __forceinline__ K group_kth_largest_radix(const K (&key)[R], unsigned valid, unsigned k,
                                                      unsigned& take_equal, unsigned* hist) {
   static_assert(std::is_unsigned_v<K>, "keys are unsigned (order-preserving maps)");
   constexpr int bits = 8 * int(sizeof(K)), W = radix_hist_words / G;  // words a lane scans
-  static_assert(W >= 1 && radix_hist_words % G == 0, "G divides the 128 counter words");
+  static_assert(W % 4 == 0, "a lane's words are whole 16-byte vectors (G <= 32)");
   static_assert(G * R <= 511, "counts of up to 511 items travel in 9 bits of one shuffle");
   const unsigned gm = group_mask<G>(), below = lanes_below_me() & gm;
   const int lane = int(threadIdx.x % G);
   // Lane l scans the words (G - 1 - l) * W + j: lane 0 the highest digits, so that an inclusive
   // scan over the lanes counts the keys at or above each lane's lowest digit.
   unsigned* mine = hist + (G - 1 - lane) * W;
+  uint4* mine4 = reinterpret_cast<uint4*>(mine);  // zeroed and summed 16 bytes at a time
   K prefix = 0;       // the digits chosen so far in place, zero below them
   unsigned need = k;  // how many of the keys matching prefix the selection still takes
   for (int shift = bits - 8; shift >= 0; shift -= 8) {
 #pragma unroll
-    for (int j = 0; j < W; ++j) mine[j] = 0;
+    for (int j = 0; j < W / 4; ++j) mine4[j] = make_uint4(0, 0, 0, 0);
     __syncwarp(gm);
     const K high = shift + 8 < bits ? K(~K(0) << (shift + 8)) : K(0);
 #pragma unroll
@@ -95,9 +97,13 @@ __device__ __forceinline__ K group_kth_largest_radix(const K (&key)[R], unsigned
         atomicAdd(hist + (digit >> 1), unsigned(__popc(same)) << (16 * (digit & 1u)));
     }
     __syncwarp(gm);
-    unsigned total = 0;
+    unsigned packed = 0;  // both halves' sums stay under 2^16 (<= 511 items): no carry
 #pragma unroll
-    for (int j = 0; j < W; ++j) total += (mine[j] & 0xffffu) + (mine[j] >> 16);
+    for (int j = 0; j < W / 4; ++j) {
+      const uint4 w = mine4[j];
+      packed += w.x + w.y + w.z + w.w;
+    }
+    const unsigned total = (packed & 0xffffu) + (packed >> 16);
     unsigned at_or_above = total;  // keys at or above this lane's lowest digit
 #pragma unroll
     for (int o = 1; o < G; o *= 2) {

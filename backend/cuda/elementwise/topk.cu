@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(Policy::block)
   if (needs_block(len, k)) return;
   unsigned* hist = nullptr;
   if constexpr (S == TopkSearch::radix) {
-    __shared__ unsigned group_hist[Policy::block / G * radix_hist_words];
+    __shared__ __align__(16) unsigned group_hist[Policy::block / G * radix_hist_words];
     hist = group_hist + threadIdx.x / G * radix_hist_words;
   }
   const int items = int(len), per_lane = (items + G - 1) / G;
