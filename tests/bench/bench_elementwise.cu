@@ -10,7 +10,7 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
-//        [--merge count_fill,onepass,onepass_runs]
+//        [--merge count_fill,onepass,onepass_runs] [--topk bitwise,radix]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
@@ -20,7 +20,9 @@
 // ewise_mult once per listed merge kernel (`count_fill`, the default: count, scan, fill;
 // `onepass` / `onepass_runs`: merge and write in one kernel with a decoupled look-back, writing
 // in coalesced rounds / a contiguous run per lane; selected through RINGBLAS_EWISE_MERGE, rows
-// named "op [onepass]", the cpu run only with count_fill). A full run takes several
+// named "op [onepass]", the cpu run only with count_fill); --topk likewise runs row_topk and
+// col_topk once per listed search of the k-th key (`bitwise`, the default; `radix`: by 8-bit
+// digits; RINGBLAS_EWISE_TOPK, rows "op [radix]"). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
@@ -48,7 +50,8 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"};
+  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"},
+                                        topk = {"bitwise"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -235,6 +238,8 @@ int main(int argc, char** argv) {
       o.variants = split_list(v);
     else if (k == "--merge")
       o.merges = split_list(v);
+    else if (k == "--topk")
+      o.topk = split_list(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -286,12 +291,22 @@ int main(int argc, char** argv) {
   auto out_like = [](const Matrix& a) {
     return Matrix(a.nrows(), a.ncols(), a.type(), IndexType::i32);
   };
+  // A developer switch between cuda paths (backend/cuda/common/env_choice.hpp): its variable,
+  // the default path's name (run with the variable unset, rows without a suffix), and the paths
+  // the command line lists.
+  struct PathSwitch {
+    const char* env;
+    std::string fallback;
+    const std::vector<std::string>* paths;
+  };
+  const PathSwitch merge_paths{"RINGBLAS_EWISE_MERGE", "count_fill", &o.merges};
+  const PathSwitch topk_paths{"RINGBLAS_EWISE_TOPK", "bitwise", &o.topk};
   struct Case {
     std::string name;
     int arity;
     Op f;
-    bool row_filter = false;  ///< variant row_filter computes it
-    bool merge = false;       ///< ewise_add / ewise_mult: one row per --merge kernel
+    bool row_filter = false;           ///< variant row_filter computes it
+    const PathSwitch* path = nullptr;  ///< one row per path it lists (--merge, --topk)
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
@@ -300,14 +315,14 @@ int main(int argc, char** argv) {
          ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], d, c);
          return C;
        },
-       false, true},
+       false, &merge_paths},
       {"ewise_mult times", 2,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
          return C;
        },
-       false, true},
+       false, &merge_paths},
       {"apply abs", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
@@ -348,14 +363,16 @@ int main(int argc, char** argv) {
          select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       }},
+       },
+       false, &topk_paths},
       {"select col_topk 8", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       }},
+       },
+       false, &topk_paths},
   };
 
   std::vector<Row> rows;
@@ -364,24 +381,24 @@ int main(int argc, char** argv) {
       if (!selected(o.ops, c.name)) continue;
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
-      const std::vector<std::string> merges =
-          c.merge ? o.merges : std::vector<std::string>{"count_fill"};
+      const std::vector<std::string> paths =
+          c.path ? *c.path->paths : std::vector<std::string>{std::string()};
       for (const std::string& vname : o.variants)
-        for (const std::string& merge : merges) {
+        for (const std::string& path : paths) {
           const Variant v = parse_variant(vname);
           if (v == Variant::row_filter && !c.row_filter) continue;
-          const bool other = merge != "count_fill";
+          const bool other = c.path && path != c.path->fallback;
           if (other)
-            setenv("RINGBLAS_EWISE_MERGE", merge.c_str(), 1);
-          else
-            unsetenv("RINGBLAS_EWISE_MERGE");
+            setenv(c.path->env, path.c_str(), 1);
+          else if (c.path)
+            unsetenv(c.path->env);  // the default row runs the default, whatever the caller set
           Options oo = o;
           oo.cpu = o.cpu && !other;
           const std::string name =
               (v == Variant::automatic ? c.name : c.name + " [" + vname + "]") +
-              (other ? " [" + merge + "]" : "");
+              (other ? " [" + path + "]" : "");
           rows.push_back(run(oo, name, in.name, args, c.f, v));
-          unsetenv("RINGBLAS_EWISE_MERGE");
+          if (c.path) unsetenv(c.path->env);
           const Row& r = rows.back();
           const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
           std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs

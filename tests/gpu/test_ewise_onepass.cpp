@@ -11,11 +11,11 @@
 
 #include <cstdlib>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <utility>
 
 #include "ringblas/ringblas.hpp"
+#include "support/env_trace.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/op_cases.hpp"
 #include "support/random_matrix.hpp"
@@ -176,18 +176,12 @@ TEST_F(EwiseOnePass, TraceNamesTheKernel) {
       {"onepass_runs", "(one pass, look-back, runs)"},
       {nullptr, "(one pass"}};
   for (const auto& [kernel, name] : cases) {
-    if (kernel)
-      setenv("RINGBLAS_EWISE_MERGE", kernel, 1);
-    else
-      unsetenv("RINGBLAS_EWISE_MERGE");
-    std::ostringstream trace;
-    Context ctx(Backend::cuda);
-    ctx.trace = true;
-    ctx.trace_out = &trace;
-    Matrix C(50, 50, Type::fp32);
-    ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, A.to(Location::device, ctx),
-              B.to(Location::device, ctx), {}, ctx);
-    EXPECT_EQ(trace.str().find(name) != std::string::npos, kernel != nullptr) << trace.str();
+    const std::string trace = trace_with_env("RINGBLAS_EWISE_MERGE", kernel, [&](Context& ctx) {
+      Matrix C(50, 50, Type::fp32);
+      ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, A.to(Location::device, ctx),
+                B.to(Location::device, ctx), {}, ctx);
+    });
+    EXPECT_EQ(trace.find(name) != std::string::npos, kernel != nullptr) << trace;
   }
 }
 
