@@ -64,10 +64,6 @@ std::unordered_map<cudaStream_t, MetadataEntry>& metadata_cache() {
   return *cache;
 }
 
-/// Makes `entry`'s device buffer hold `bytes` (on `stream`): skips the upload when they equal the
-/// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
-/// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
-/// so stream order protects the buffer.
 /// Makes `entry`'s device buffer (of ctx's stream) hold at least n bytes; when it grows, the old
 /// one is freed first (in stream order) so that the pool may reuse its block.
 void reserve_metadata(MetadataEntry& entry, std::size_t n, Context& ctx) {
@@ -86,6 +82,10 @@ void copy_metadata(MetadataEntry& entry, const unsigned char* bytes, std::size_t
   ctx.transfers.bytes_host_to_device += n;
 }
 
+/// Makes `entry`'s device buffer hold `bytes` (on `stream`): skips the upload when they equal the
+/// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
+/// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
+/// so stream order protects the buffer.
 void upload_metadata(MetadataEntry& entry, const std::vector<unsigned char>& bytes,
                      cudaStream_t stream, Context& ctx) {
   if (entry.device.data() && entry.last.size() == bytes.size() &&
