@@ -30,7 +30,7 @@ constexpr const char* kNotCompiled =
 
 namespace detail {
 void* device_allocate(std::size_t, const Context*) { not_compiled("device allocation"); }
-void device_free(void*) noexcept {}
+void device_free(void*, void*) noexcept {}
 void device_fill(void*, const void*, std::size_t, std::size_t, const Context*) {
   not_compiled("device fill");
 }

@@ -31,7 +31,11 @@ class Context {
 
   Backend backend = Backend::automatic;
   int device = 0;
-  void* stream = nullptr;  ///< cudaStream_t; nullptr means the legacy default stream
+  /// cudaStream_t; nullptr means the legacy default stream. Not owned: the caller creates and
+  /// destroys it. Device memory allocated through this context is freed on this stream (in its
+  /// order, buffer.hpp), so the stream must outlive the objects allocated with it (destroy them,
+  /// or hand their buffers to another stream with Buffer::set_stream, before the stream).
+  void* stream = nullptr;
   bool trace = false;      ///< print one line per dispatch decision to trace_out
   std::ostream* trace_out;
   bool debug_sync = false;  ///< synchronize and check after every kernel launch

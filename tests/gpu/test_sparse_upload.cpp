@@ -104,6 +104,10 @@ void expect_packed_equal(const std::vector<Matrix>& mats, bool want_iso, const s
   ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(gpu.stream)), cudaSuccess) << what;
   EXPECT_EQ(p.iso, want_iso) << what;
   expect_arrays_equal(p, mats, what);
+  // A crew allocates on its own stream; the arrays are handed to the caller's, which they may
+  // outlive the crew's on (buffer.hpp).
+  for (const Buffer* b : {&p.row_ptr, &p.col_idx, &p.values})
+    EXPECT_EQ(b->stream(), gpu.stream) << what;
 }
 
 /// Every case of PackedArraysEqualTheHostArrays, the packing threads run `threads`.

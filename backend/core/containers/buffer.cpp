@@ -13,11 +13,12 @@ namespace ringblas {
 void Buffer::Deleter::operator()(void* p) const {
   if (!p) return;
   if (loc == Location::host) std::free(p);
-  else detail::device_free(p);
+  else
+    detail::device_free(p, stream);
 }
 
 Buffer::Buffer(std::size_t bytes, Location where, const Context* ctx)
-    : ptr_(nullptr, Deleter{where}), bytes_(bytes), loc_(where) {
+    : ptr_(nullptr, Deleter{where, ctx ? ctx->stream : nullptr}), bytes_(bytes), loc_(where) {
   if (bytes == 0) return;
   void* p = nullptr;
   if (where == Location::host) {
@@ -29,9 +30,18 @@ Buffer::Buffer(std::size_t bytes, Location where, const Context* ctx)
   ptr_.reset(p);
 }
 
-Buffer::Buffer(const Buffer& other) : Buffer(other.bytes_, other.loc_, nullptr) {
-  if (bytes_) detail::copy_bytes(data(), loc_, other.data(), other.loc_, bytes_, nullptr);
+namespace {
+/// A context that only names a stream: for copies made without one.
+Context on_stream(void* stream) {
+  Context ctx;
+  ctx.stream = stream;
+  return ctx;
 }
+}  // namespace
+
+// On the source's stream, the one its last writes were queued on (the legacy stream, where the
+// copy used to run, does not wait for a non-blocking stream's work).
+Buffer::Buffer(const Buffer& other) : Buffer(other.to(other.loc_, on_stream(other.stream()))) {}
 
 Buffer& Buffer::operator=(const Buffer& other) {
   if (this != &other) *this = Buffer(other);

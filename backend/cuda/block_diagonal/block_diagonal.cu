@@ -26,13 +26,6 @@ struct BlockItem {
 
 std::size_t align16(std::size_t x) { return (x + 15) / 16 * 16; }
 
-/// Frees a stream-ordered allocation in that stream's order, also when a launch throws.
-struct StreamFree {
-  void* p;
-  cudaStream_t stream;
-  ~StreamFree() { cudaFreeAsync(p, stream); }
-};
-
 __device__ long long index_of(const void* a, bool wide, long long k) {
   return wide ? static_cast<const long long*>(a)[k] : static_cast<const int*>(a)[k];
 }
@@ -103,9 +96,8 @@ Matrix block_diagonal(const std::vector<Matrix>& items, const ringblas::detail::
       scratch = align16(scratch + static_cast<std::size_t>(items[b].nnz()) * tsz);
     }
   const auto stream = static_cast<cudaStream_t>(ctx.stream);
-  void* raw = nullptr;
-  RINGBLAS_CUDA_TRY(cudaMallocAsync(&raw, scratch, stream));
-  const StreamFree release{raw, stream};
+  Buffer scratch_buf(scratch, Location::device, &ctx);
+  void* raw = scratch_buf.data();
   auto* base = static_cast<unsigned char*>(raw);
   for (std::size_t b = 0; b < items.size(); ++b) {
     const Matrix& a = items[b];

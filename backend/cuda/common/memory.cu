@@ -114,9 +114,10 @@ void* device_allocate(std::size_t bytes, const Context* ctx) {
   return p;
 }
 
-void device_free(void* p) noexcept {
-  // Freed on the legacy stream, which orders after all work already queued on blocking streams.
-  cudaFreeAsync(p, cudaStream_t{});
+void device_free(void* p, void* stream) noexcept {
+  // On the stream the memory was allocated (or handed) to, after the work queued there: the pool
+  // reuses the block only in that order (buffer.hpp says what the owner must guarantee).
+  cudaFreeAsync(p, static_cast<cudaStream_t>(stream));
 }
 
 void copy_bytes(void* dst, Location dst_loc, const void* src, Location src_loc, std::size_t bytes,

@@ -92,8 +92,8 @@ struct Worker {
 
 /// w's stream and events, on the current device. Non-blocking: the copies need not wait for work
 /// queued on the legacy stream before them (prepare_network's kernels, when the features are
-/// staged meanwhile); what they depend on is `allocated`, and the caller's stream and the legacy
-/// one wait for `decoded` (upload_packed).
+/// staged meanwhile); what they depend on is `allocated`, and the caller's stream waits for
+/// `decoded` (upload_packed).
 void open_worker(Worker& w) {
   RINGBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
   RINGBLAS_CUDA_TRY(cudaEventCreateWithFlags(&w.decoded, cudaEventDisableTiming));
@@ -265,7 +265,11 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
   // Slots cut so that every packing thread gets several: the busiest one sets the host time.
   const Plan plan = plan_slots(from.src, width, workers_for(kMaxWorkers));
   const std::size_t slots = plan.slot_first.size() - 1;
-  if (slots == 0) return out;  // no matrices
+  if (slots == 0) {  // no matrices: the outputs go to ctx's stream once allocated (as below)
+    RINGBLAS_CUDA_TRY(cudaStreamSynchronize(stream_of(alloc)));
+    for (Buffer* b : {&out.row_ptr, &out.col_idx, &out.values}) b->set_stream(ctx.stream);
+    return out;
+  }
   const double plan_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
 
   // Workers: slot s goes to worker s % T, into its pinned slot (s / T) % 2 and device slot alike;
@@ -346,14 +350,12 @@ PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
   for (unsigned t = 0; t < T; ++t) {
     const Worker& w = workers[t];
     if (failure && w.stream) cudaStreamSynchronize(w.stream);  // no copy reads a slot given back
-    if (w.decoded && !failure) {
-      RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, w.decoded, 0));
-      // Device memory is freed on the legacy stream (device_slots when this returns): it too
-      // waits for the decoding (it does already when it is the caller's stream, or orders after
-      // it when that is a blocking stream).
-      if (main != nullptr) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, w.decoded, 0));
-    }
+    if (w.decoded && !failure) RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(main, w.decoded, 0));
   }
+  // ctx's stream now follows every decode (or they are done): the buffers allocated on the crew's
+  // stream are freed on ctx's instead (device_slots when this returns, the outputs with their
+  // owner), which outlives this call where the crew's stream may not.
+  for (Buffer* b : {&out.row_ptr, &out.col_idx, &out.values, &device_slots}) b->set_stream(main);
   for (Worker& w : own) close_worker(w);
   if (!crew) PinnedSlots::instance().give_back(pinned);
   cudaEventDestroy(allocated);

@@ -119,8 +119,8 @@ LayerTranspose layer_transpose_from_env();
 /// Whether prepare_layers_device waits for its last kernel (the blob fill, ~0.85 ms at 1024 x 120)
 /// before returning: `synced` (sessions 7-8), or `early`: it returns with the fill queued, so that
 /// the host's next work (mxm_layers packing the features) overlaps it. Then the blobs are complete
-/// in stream order on ctx's stream and on the legacy stream (so on every blocking stream; the
-/// scratch is freed there), and any other stream waits with wait_ready.
+/// in stream order on ctx's stream and on the legacy stream (so on every blocking stream), and
+/// any other stream waits with wait_ready.
 enum class PrepareReturn { synced, early };
 
 /// PrepareReturn::early unless RINGBLAS_SPDNN_PREPARE_RETURN=synced (the default since s9: whole

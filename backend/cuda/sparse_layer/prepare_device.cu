@@ -828,10 +828,10 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
       tg_d.data(), tp.data(), tc.data(), tv.data(), rank.data(), order, n, blocks, words,
       bitmap.data(), prefix.data(), out.blob.as<unsigned>());
   RINGBLAS_CHECK_LAUNCH("sparse_layer fill_blocks", s, ctx.debug_sync);
-  // The scratch arrays are freed when this returns, on the legacy stream (the pool reuses memory
-  // in stream order), and the host vectors copied from above must outlive their asynchronous
-  // copies: synced waits for everything; early makes the legacy stream wait for the fill and keeps
-  // the host vectors with the event.
+  // The scratch arrays are freed when this returns, in s's order (after the fill), and the host
+  // vectors copied from above must outlive their asynchronous copies: synced waits for
+  // everything; early keeps the host vectors with the event (and makes the legacy stream wait for
+  // the fill too: prepare.hpp's promise to every blocking stream).
   if (opt.ret == PrepareReturn::synced) {
     RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   } else {

@@ -13,7 +13,7 @@ namespace ringblas::cuda::spgemm_hash {
 /// goes to the caller's stream (n kernels need n - 1 side streams; each costs an event record and
 /// a wait, ~1 us of host time). Events belong to the calling host thread, so concurrent callers
 /// never wait on each other's records. Call join() before freeing or reading anything the forked
-/// kernels use (device_free orders on the legacy stream only).
+/// kernels use (device memory is freed in the caller's stream's order only).
 class bin_fork {
  public:
   bin_fork(cudaStream_t main, int device, int count, bool main_first);

@@ -52,8 +52,7 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 /// The device copy of the last batch metadata uploaded on a stream (see run_batched_spmm).
 /// Deliberately never freed: it lives as long as the process, a few KB per stream.
 struct MetadataEntry {
-  void* device = nullptr;
-  std::size_t capacity = 0;
+  Buffer device;  ///< allocated on the entry's stream, so freed in its order when it grows
   std::vector<unsigned char> last;  ///< the bytes the device buffer holds (empty: unknown)
 };
 std::mutex& metadata_mutex() {
@@ -65,28 +64,31 @@ std::unordered_map<cudaStream_t, MetadataEntry>& metadata_cache() {
   return *cache;
 }
 
-/// Makes `entry`'s device buffer hold `bytes` (on `stream`): skips the upload when they equal the
-/// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
-/// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
-/// so stream order protects the buffer.
+/// Makes `entry`'s device buffer (of ctx's stream) hold at least n bytes; when it grows, the old
+/// one is freed first (in stream order) so that the pool may reuse its block.
+void reserve_metadata(MetadataEntry& entry, std::size_t n, Context& ctx) {
+  if (entry.device.size() >= n) return;
+  entry.device = Buffer();
+  entry.device = Buffer(n, Location::device, &ctx);
+}
+
 /// Copies `bytes` (n of them) into `entry`'s device buffer, grown first if needed (stream order).
 void copy_metadata(MetadataEntry& entry, const unsigned char* bytes, std::size_t n,
                    cudaStream_t stream, Context& ctx) {
-  if (entry.capacity < n) {
-    if (entry.device) RINGBLAS_CUDA_TRY(cudaFreeAsync(entry.device, stream));
-    entry.device = nullptr;
-    RINGBLAS_CUDA_TRY(cudaMallocAsync(&entry.device, n, stream));
-    entry.capacity = n;
-  }
+  reserve_metadata(entry, n, ctx);
   // Pageable source: the copy is staged before cudaMemcpyAsync returns, so `bytes` may change.
-  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(entry.device, bytes, n, cudaMemcpyHostToDevice, stream));
+  RINGBLAS_CUDA_TRY(cudaMemcpyAsync(entry.device.data(), bytes, n, cudaMemcpyHostToDevice, stream));
   ctx.transfers.host_to_device += 1;
   ctx.transfers.bytes_host_to_device += n;
 }
 
+/// Makes `entry`'s device buffer hold `bytes` (on `stream`): skips the upload when they equal the
+/// last upload on this stream (a GCN layer multiplying the same batch every epoch), else grows
+/// the buffer if needed and copies. The caller holds metadata_mutex until its launch is queued,
+/// so stream order protects the buffer.
 void upload_metadata(MetadataEntry& entry, const std::vector<unsigned char>& bytes,
                      cudaStream_t stream, Context& ctx) {
-  if (entry.device && entry.last.size() == bytes.size() &&
+  if (entry.device.data() && entry.last.size() == bytes.size() &&
       std::memcmp(entry.last.data(), bytes.data(), bytes.size()) == 0)
     return;
   entry.last.clear();  // unknown until the copy below is queued
@@ -170,7 +172,7 @@ bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, con
   // batch's memory traffic, not its arithmetic, is this path's host cost).
   const std::size_t items_bytes = align_up(batch * sizeof(BatchItem));
   const std::size_t total = items_bytes + (batch + 1) * sizeof(int);
-  bool changed = !entry.device || entry.last.size() != total;
+  bool changed = !entry.device.data() || entry.last.size() != total;
   if (changed) entry.last.resize(total);
   auto* items = reinterpret_cast<BatchItem*>(entry.last.data());
   auto* offsets = reinterpret_cast<int*>(entry.last.data() + items_bytes);
@@ -237,7 +239,7 @@ bool run_resident_batch(std::size_t batch, ItemFn&& item, const Semiring& s, con
       throw;
     }
   }
-  const auto* base = static_cast<const unsigned char*>(entry.device);
+  const auto* base = static_cast<const unsigned char*>(entry.device.data());
   BatchedProblem p;
   p.batch = static_cast<int>(batch);
   p.n = n;
@@ -393,14 +395,9 @@ void run_batched_spmm(const std::vector<DenseMatrix*>& C, const std::vector<cons
   if (cached) {
     lock.lock();
     entry = &metadata_cache()[stream];
-    if (entry->capacity < up.bytes.size()) {
-      if (entry->device) RINGBLAS_CUDA_TRY(cudaFreeAsync(entry->device, stream));
-      entry->device = nullptr;
-      entry->last.clear();
-      RINGBLAS_CUDA_TRY(cudaMallocAsync(&entry->device, up.bytes.size(), stream));
-      entry->capacity = up.bytes.size();
-    }
-    base_ptr = static_cast<unsigned char*>(entry->device);
+    if (entry->device.size() < up.bytes.size()) entry->last.clear();
+    reserve_metadata(*entry, up.bytes.size(), ctx);
+    base_ptr = entry->device.as<unsigned char>();
   } else {
     dev = Buffer(std::max<std::size_t>(up.bytes.size(), 1), Location::device, &ctx);
     base_ptr = static_cast<unsigned char*>(dev.data());
