@@ -9,7 +9,7 @@
 // the images staged on the device (stage_features) by a second host thread while prepare_network
 // runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
 // --tail rows,staged runs every (network, upload) once per tail kernel read path
-// (LayerChainOptions::tail; default rows), one row each.
+// (LayerChainOptions::tail; default staged), one row each.
 // --fill bank,broadcast runs each of those once per ELL fill (sparse_layer::EllFill, prepare.hpp;
 // default bank): broadcast networks are prepared on the host once per row (prepare_chain, then
 // device_weights), outside the timed runs, so their whole time is mxm_layers alone and their
@@ -256,7 +256,7 @@ int main(int argc, char** argv) {
   bool quick = false, baseline = true;
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
-  std::string tails = "rows";   // comma-separated SparseTail names
+  std::string tails = "staged";   // comma-separated SparseTail names
   std::string fills = "bank";   // comma-separated EllFill names
   int repeats = 3;
   bool trace = false;
