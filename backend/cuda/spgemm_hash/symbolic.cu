@@ -472,7 +472,8 @@ __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const c
 /// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 1-4
 /// take 256 threads instead of their bin's 128-1024 (one launch, one block shape); rows of the
 /// bins from paths::sync_free_bins on (at least the last block bin and the global bin) are left
-/// to the synced symbolic phase (sync_free_plan).
+/// to the synced symbolic phase (sync_free_plan), or with paths::sync_free_big_grid all but those
+/// two to grid-stride k_symbolic_block launches after it (launch_sync_free_block_bins).
 template <class I>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_small(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* lists, std::int64_t n,
