@@ -11,8 +11,9 @@
 //        new-bucket-r3,new-bucket-r4,new-both-r3,new-fuse,new-fuse4k,new-split,new-flat,
 //        new-alone128-flat,new-wide128-flat": tuning::defaults (or the knobs given) and session 8's
 //        and 9's switches, see session8_switch; session 10's new-nosync1, new-nosync1b3,
-//        new-onealloc, new-lean10, see session10_switch; X-split / X-flat: variant X with
-//        tuning::pwarp_split 1 / 2; also new-wide64/128: wide pwarp bins whatever the rows;
+//        new-onealloc, new-lean10, new-nosync2, new-nosync2g1, new-lean11, see session10_switch;
+//        X-split / X-flat: variant X with tuning::pwarp_split 1 / 2; also new-wide64/128: wide
+//        pwarp bins whatever the rows;
 //        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
 //        defaults, "old" = tuning::previous, "new-min4" = dense min nnz / 4); every variant's C is
 //        checked against cuSPARSE's; cuSPARSE, and spECK's time read from SPECK.txt ("<name> <ms>"
@@ -465,14 +466,20 @@ bool session8_switch(const std::string& name, ringblas::cuda::spgemm_hash::tunin
 /// block bins 0-4 in k_symbolic_small), new-nosync1b3 (block bins 0-2 in it: calls with rows of
 /// more than 2048 products rerun the symbolic phase with the sync), new-onealloc (the plan's
 /// arrays in one allocation, tuning::one_workspace), new-lean10 (new-nosync1 + new-onealloc +
-/// the one-block scan and classification up to 4096 rows). False for other names.
+/// the one-block scan and classification up to 4096 rows), new-nosync2 / new-lean11 (new-nosync1
+/// / new-lean10 with block bins 3-4 in their own grid-stride kernels after k_symbolic_small,
+/// tuning::sync_free_bins 3 + sync_free_big_grid: as many blocks per SM as are resident),
+/// new-nosync2g1 (new-nosync2 with one block per SM). False for other names.
 bool session10_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuning& t) {
-  const bool nosync = name == "new-nosync1" || name == "new-nosync1b3" || name == "new-lean10";
+  const bool big = name == "new-nosync2" || name == "new-nosync2g1" || name == "new-lean11";
+  const bool lean = name == "new-lean10" || name == "new-lean11";
+  const bool nosync = name == "new-nosync1" || name == "new-nosync1b3" || lean || big;
   if (!nosync && name != "new-onealloc") return false;
   if (nosync) t.sync_free_rows = 16384;
-  if (name == "new-nosync1b3") t.sync_free_bins = 3;
-  if (name == "new-onealloc" || name == "new-lean10") t.one_workspace = true;
-  if (name == "new-lean10") t.fused_scan_rows = 4096;
+  if (name == "new-nosync1b3" || big) t.sync_free_bins = 3;
+  if (big) t.sync_free_big_grid = name == "new-nosync2g1" ? 1 : 32;
+  if (name == "new-onealloc" || lean) t.one_workspace = true;
+  if (lean) t.fused_scan_rows = 4096;
   return true;
 }
 

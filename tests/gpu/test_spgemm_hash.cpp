@@ -733,15 +733,32 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
 /// in every bin k_symbolic_small takes (block bins 0-4), and past them (the last block bin: the
 /// symbolic phase again with the sync), with empty rows, masks and a complemented valued mask with
 /// accumulate; calls of n rows at the threshold (sync-free) and of n = threshold + 1 (synced),
-/// which path ran read from the phase log.
+/// which path ran read from the phase log. Modes nosync2 / lean11 / nosync2g1 (nosync1b3 /
+/// lean10 with tuning::sync_free_big_grid 32 / 32 / 1): block bins 3-4 in grid-stride kernels
+/// after k_symbolic_small, no rerun for them: rows in bins 3 and 4 (`blocks`, read from the
+/// note), block rows with bins 3-4 empty (`low`: rows of at most 512 products stay in bins 0-2),
+/// and with nosync2g1 more rows in bins 3 and 4 than the grid has blocks (`many`: 200 each, a
+/// grid of one block per SM), so that a block takes several rows.
 TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
   using cuda::spgemm_hash::tuning;
   std::vector<Index> mesh = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
-  std::vector<Index> blocks = mesh, past;
+  std::vector<Index> blocks = mesh, past, low = mesh, many = mesh;
   for (const Index d : {129, 200, 511, 512, 513, 1023, 1025, 2047, 2049, 4095, 4097, 8191, 8192})
     blocks.push_back(d);
   past = blocks;
   for (const Index d : {8193, 16385, 40000}) past.push_back(d);
+  for (const Index d : {129, 200, 511, 512}) low.push_back(d);
+  for (int i = 0; i < 200; ++i)
+    for (const Index d : {Index(2100), Index(4200), Index(700)}) many.push_back(d);
+  // Rows of block bins 3 and 4 in the note of the phase that ran.
+  auto bins34 = [](const std::string& notes) {
+    const std::size_t at = notes.find("symbolic");
+    const std::size_t blocks_at = notes.find("blocks", at);
+    std::istringstream in(notes.substr(blocks_at + 6));
+    long c[6] = {};
+    for (long& x : c) in >> x;
+    return std::pair<long, long>{c[3], c[4]};
+  };
   tuning session9 = tuning::defaults(), beside = tuning::defaults();
   session9.wide_pwarp = 0;
   session9.wide_pwarp_alone = false;
@@ -750,20 +767,28 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
   const std::pair<const char*, tuning> bases[] = {
       {"defaults", tuning::defaults()}, {"session9", session9}, {"wide beside blocks", beside}};
   for (const auto& [base_name, base] : bases)
-    for (const char* mode : {"nosync1", "nosync1b3", "onealloc", "lean10"})
-      for (const std::vector<Index>* rows : {&mesh, &blocks, &past})
+    for (const std::string mode :
+         {"nosync1", "nosync1b3", "onealloc", "lean10", "nosync2", "lean11", "nosync2g1"})
+      for (const std::vector<Index>* rows : {&mesh, &blocks, &past, &low, &many})
         for (const Index stride : {Index(7), Index(1)})
           for (const Index above : {Index(0), Index(1)}) {
-            const bool sync_free = std::string(mode) != "onealloc";
+            const bool sync_free = mode != "onealloc";
+            const bool big = mode == "nosync2" || mode == "lean11" || mode == "nosync2g1";
+            const bool lean = mode == "lean10" || mode == "lean11";
             if (above && !sync_free) continue;
+            if (rows == &low && !big) continue;
+            if (rows == &many &&
+                (mode != "nosync2g1" || above || base_name != std::string("defaults")))
+              continue;
             Matrix A, B;
             bin_matrices(*rows, 1, A, B, 60 + std::uint64_t(stride + rows->size()), stride);
             tuning t = base;
             if (sync_free) t.sync_free_rows = int(A.nrows() - above);
-            const bool b3 = std::string(mode) == "nosync1b3";
-            if (b3) t.sync_free_bins = 3;
-            t.one_workspace = std::string(mode) == "onealloc" || std::string(mode) == "lean10";
-            if (std::string(mode) == "lean10") t.fused_scan_rows = 4096;
+            const bool b3 = mode == "nosync1b3";
+            if (b3 || big) t.sync_free_bins = 3;
+            if (big) t.sync_free_big_grid = mode == "nosync2g1" ? 1 : 32;
+            t.one_workspace = mode == "onealloc" || lean;
+            if (lean) t.fused_scan_rows = 4096;
             TuningScope scope(t);
             const std::string tag = std::string(base_name) + " " + mode + ", " +
                                     std::to_string(A.nrows()) + " rows, threshold " +
@@ -776,6 +801,12 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
                       expect_free)
                 << tag << "\n"
                 << notes;
+            if (rows == &low) EXPECT_EQ(bins34(notes), (std::pair<long, long>{0, 0})) << tag;
+            if (rows == &blocks || rows == &many) {
+              const auto [b3rows, b4rows] = bins34(notes);
+              EXPECT_GT(b3rows, rows == &many ? 100 : 0) << tag << "\n" << notes;
+              EXPECT_GT(b4rows, rows == &many ? 100 : 0) << tag << "\n" << notes;
+            }
             EXPECT_EQ(notes.find("symbolic rows per bin") != std::string::npos, !expect_free)
                 << tag << "\n"
                 << notes;

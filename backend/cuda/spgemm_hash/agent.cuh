@@ -73,6 +73,7 @@ struct paths {
   int pwarp_split = 0;  ///< partial-warp rows: 1 lanes share a B row, 2 flat walks (pwarp)
   std::int64_t sync_free_rows = 0;  ///< symbolic phase without host sync up to this many rows
   int sync_free_bins = 1;           ///< ... taking block bins 0 .. sync_free_bins - 1 in it
+  int sync_free_big_grid = 0;  ///< ... and the larger block bins but the last grid-stride (> 0)
   bool one_workspace = false;       ///< the plan's arrays in one allocation (host side)
 };
 

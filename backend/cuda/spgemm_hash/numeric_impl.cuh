@@ -420,6 +420,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.pwarp_split = tu.pwarp_split;
   pa.sync_free_rows = tu.sync_free_rows;
   pa.sync_free_bins = std::clamp(tu.sync_free_bins, 1, P::small_block_bins);
+  pa.sync_free_big_grid = std::max(tu.sync_free_big_grid, 0);
   pa.one_workspace = tu.one_workspace;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,

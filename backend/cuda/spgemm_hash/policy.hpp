@@ -153,6 +153,14 @@ struct policy {
   /// rows of bins 3-4 get 256 threads in it instead of 512-1024 (bcsstk13/16, rajat01, wiki-Vote,
   /// facebook have 100s to 1000s of them), rows past it rerun the symbolic phase with the sync.
   static constexpr int sync_free_bins = small_block_bins;
+  /// ... and with sync_free_big_grid > 0 the block bins from sync_free_bins up to the one before
+  /// the last run right after it on the same stream in their own kernels (k_symbolic_block: 512 /
+  /// 1024 threads for bins 3 / 4 instead of k_symbolic_small's 256), with a fixed grid of SMs x
+  /// min(sync_free_big_grid, resident blocks) walking the bin's rows grid-stride, their count read
+  /// on the device: no rerun for them (session 10: sync_free_bins 5 cost wiki-Vote 0.82 -> 1.09
+  /// ms, facebook 0.44 -> 0.61; 3 made G51, fidapex6, bcsstk13 pay the rerun). 0: off (until
+  /// measured: bench rows new-nosync2, new-lean11).
+  static constexpr int sync_free_big_grid = 0;
   /// The plan's counters, row products, row ranges and bin lists in one pool allocation instead
   /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
   static constexpr bool one_workspace = false;

@@ -57,6 +57,7 @@ struct tuning {
   int pwarp_split = policy::pwarp_split;  ///< policy::pwarp_split (0: off, 1: lanes, 2: flat)
   int sync_free_rows = policy::sync_free_rows;  ///< policy::sync_free_rows (0: off)
   int sync_free_bins = policy::sync_free_bins;  ///< policy::sync_free_bins (1-5)
+  int sync_free_big_grid = policy::sync_free_big_grid;  ///< policy::sync_free_big_grid (0: off)
   bool one_workspace = policy::one_workspace;   ///< policy::one_workspace
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off

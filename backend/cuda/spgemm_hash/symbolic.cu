@@ -12,6 +12,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <limits>
 #include <string>
@@ -359,14 +360,27 @@ __device__ __forceinline__ void symbolic_block_row(const csr_ref<I>& A, const cs
   symbolic_row(A, B, M, row, products[row], keys, size, direct, rg.x, cnt, row_nnz);
 }
 
+/// One block per row of `rows` (the synced launch: a block per row, `count` null), or with
+/// `count` (the bin's row count on the device, sync_free_plan) a fixed grid walking rows
+/// blockIdx.x, + gridDim.x, ... below *count: a block of an empty bin exits at once.
 template <class I>
 __global__ void k_symbolic_block(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, row_segments<I> rows,
                                  const std::int64_t* products, const int2* range,
-                                 unsigned table_size, I* row_nnz, bool bitmap) {
+                                 unsigned table_size, I* row_nnz, bool bitmap,
+                                 const unsigned long long* count) {
   extern __shared__ int smem_keys[];
   __shared__ int cnt;
-  symbolic_block_row(A, B, M, rows[blockIdx.x], products, range, table_size, smem_keys, &cnt,
-                     row_nnz, bitmap);
+  if (!count) {
+    symbolic_block_row(A, B, M, rows[blockIdx.x], products, range, table_size, smem_keys, &cnt,
+                       row_nnz, bitmap);
+    return;
+  }
+  const std::int64_t m = std::int64_t(*count);
+  for (std::int64_t x = blockIdx.x; x < m; x += gridDim.x) {
+    symbolic_block_row(A, B, M, rows[x], products, range, table_size, smem_keys, &cnt, row_nnz,
+                       bitmap);
+    __syncthreads();  // the next row reuses the table and cnt (the bitmap path ends unsynced)
+  }
 }
 
 /// Block bin 0's rows for one launch: its own list, and under paths::wide_alone with a block row
@@ -458,7 +472,8 @@ __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const c
 /// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 1-4
 /// take 256 threads instead of their bin's 128-1024 (one launch, one block shape); rows of the
 /// bins from paths::sync_free_bins on (at least the last block bin and the global bin) are left
-/// to the synced symbolic phase (sync_free_plan).
+/// to the synced symbolic phase (sync_free_plan), or with paths::sync_free_big_grid all but those
+/// two to grid-stride k_symbolic_block launches after it (launch_sync_free_block_bins).
 template <class I>
 __global__ void __launch_bounds__(P::pwarp_block)
     k_symbolic_small(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* lists, std::int64_t n,
@@ -737,7 +752,7 @@ plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr
       cudaStream_t bs = fork.next();
       const row_segments<I> rows = b == 0 ? bin0 : row_segments<I>::one(sr + sb.offset[bin], m);
       k_symbolic_block<I><<<unsigned(m), P::block_threads(b), table * sizeof(int), bs>>>(
-          A, B, M, rows, p.row_products, p.row_range, table, row_nnz, pa.bitmap);
+          A, B, M, rows, p.row_products, p.row_range, table, row_nnz, pa.bitmap, nullptr);
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
   }
@@ -818,10 +833,52 @@ int small_blocks_per_sm() {
   return blocks;
 }
 
+/// Resident blocks per SM of k_symbolic_block for block bin b (1 .. num_block_bins - 2: tables of
+/// at most 32 KiB, no attribute needed), of the first device that asks.
+template <class I>
+int block_bin_blocks_per_sm(int b) {
+  static const auto blocks = [] {
+    std::array<int, P::num_block_bins> r{};
+    for (int i = 1; i < P::num_block_bins - 1; ++i) {
+      RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &r[i], k_symbolic_block<I>, P::block_threads(i),
+          std::size_t(P::symbolic_table(i)) * sizeof(int)));
+      r[i] = std::max(r[i], 1);
+    }
+    return r;
+  }();
+  return blocks[b];
+}
+
+/// paths::sync_free_big_grid: block bins sync_free_bins .. num_block_bins - 2 (largest first), on
+/// s after k_symbolic_small, in their own block shapes and tables, a fixed grid each walking the
+/// bin's rows grid-stride with the count read on the device. Returns the first bin left to the
+/// rerun with the sync.
+template <class I>
+int launch_sync_free_block_bins(plan<I>& p, const csr_ref<I>& A, const csr_ref<I>& B,
+                                const mask_ref<I>& M, const paths& pa, const Context& ctx) {
+  if (pa.sync_free_big_grid <= 0) return P::bin_block0 + pa.sync_free_bins;
+  cudaStream_t s = stream_of(ctx);
+  const int sms = device_props(ctx.device).sm_count;
+  for (int b = P::num_block_bins - 2; b >= pa.sync_free_bins; --b) {
+    const int bin = P::bin_block0 + b;
+    const unsigned table = unsigned(P::symbolic_table(b));
+    const unsigned grid =
+        unsigned(sms * std::min(pa.sync_free_big_grid, block_bin_blocks_per_sm<I>(b)));
+    // The bin's list has room for n rows; the count bounds the walk.
+    const auto rows = row_segments<I>::one(p.rows + std::int64_t(bin - 1) * p.nrows, p.nrows);
+    k_symbolic_block<I><<<grid, P::block_threads(b), table * sizeof(int), s>>>(
+        A, B, M, rows, p.row_products, p.row_range, table, p.row_ptr.data(), pa.bitmap,
+        &p.cnt->bin_count[bin]);
+    RINGBLAS_CHECK_LAUNCH("k_symbolic_block (grid-stride)", s, ctx.debug_sync);
+  }
+  return P::bin_block0 + P::num_block_bins - 1;
+}
+
 /// The symbolic phase and the classification of a small call without a host sync between them
 /// and the analysis (paths::sync_free_rows), then both counters in one read. A row that
-/// k_symbolic_small leaves out (the last block bin, the global bin) makes the plan run again
-/// with the sync.
+/// k_symbolic_small and the grid-stride block bins leave out (the last block bin, the global bin)
+/// makes the plan run again with the sync.
 template <class I>
 plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, const mask_ref<I>& M,
                        std::size_t budget_bytes, std::size_t entry_bytes, std::size_t row_bytes,
@@ -833,6 +890,7 @@ plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, cons
   k_symbolic_small<I><<<grid, P::pwarp_block, 0, s>>>(A, B, M, p.rows, n, p.cnt, p.row_products,
                                                       p.row_range, p.row_ptr.data(), pa);
   RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
+  const int rerun_from = launch_sync_free_block_bins(p, A, B, M, pa, ctx);
   phase_log::mark("plan: symbolic launched (sync-free)", s);
   const bool fold = pa.wide_alone && pa.wide_pwarp > 0;
   scan_classify(p, p.cnt + 1, pa, fold ? p.cnt : nullptr, ctx);
@@ -840,7 +898,7 @@ plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, cons
   counters c[2];
   read_counters(c, p.cnt, 2, true, ctx);
   phase_log::mark("plan: counters read", s);
-  for (int b = P::bin_block0 + pa.sync_free_bins; b <= P::bin_global; ++b)
+  for (int b = rerun_from; b <= P::bin_global; ++b)
     if (c[0].bin_count[b]) {
       // The classification refilled the bins' lists and the scan ran over the symbolic counts:
       // the analysis again (same counts as c[0], which stands) and on as with the sync.
