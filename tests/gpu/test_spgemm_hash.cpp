@@ -391,6 +391,12 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   session9.wide_pwarp_alone = false;
   session9.bucket_sort_min = 0;
   session9.bucket_max_ratio = 0;
+  session9.sync_free_rows = session9.fused_scan_rows = 0;
+  session9.one_workspace = false;
+  // Session 10's first defaults: new-both-r3 with the synced symbolic phase (sync 1 kept).
+  tuning synced = tuning::defaults();
+  synced.sync_free_rows = synced.fused_scan_rows = 0;
+  synced.one_workspace = false;
   tuning bucket = tuning::defaults(), bucket512 = tuning::defaults();
   bucket.bucket_sort_min = 1;  // every hash row of bins 0-4
   bucket512.bucket_sort_min = 512;
@@ -425,6 +431,7 @@ TEST_F(SpgemmHash, Issue14PathsAloneAndTogetherMatchCpu) {
   lean10.one_workspace = one_slow.one_workspace = true;
   const std::pair<const char*, tuning> cases[] = {{"defaults", tuning::defaults()},
                                                   {"session9", session9},
+                                                  {"synced", synced},
                                                   {"previous", tuning::previous()},
                                                   {"session4", tuning::session4()},
                                                   {"forced", forced},

@@ -134,7 +134,7 @@ struct policy {
   /// single-block kernel (k_scan_classify) instead of cub's two scan kernels plus
   /// k_classify_numeric: 2 launches fewer for small inputs (round 5's traces: scan +
   /// classification ~15 us of a 72-200 us call). 0: off (session 8, until measured).
-  static constexpr int fused_scan_rows = 0;
+  static constexpr int fused_scan_rows = 4096;  // session 10 (new-lean10)
   /// Partial-warp rows of few A entries: 1 spreads each entry's B row over several of the
   /// group's threads (pwarp_lanes, agent.cuh) instead of one thread per A entry; 2 also walks
   /// rows of at most a group of entries flat (for_each_pwarp_product). 0: off until
@@ -147,7 +147,11 @@ struct policy {
   /// `small_block_bins` - 1 in 256-thread blocks, reading the bins' counts on the device; a call
   /// with a row in a larger bin or the global bin redoes the plan with the sync (rare below a few
   /// thousand rows). 0: off (session 10, until measured).
-  static constexpr int sync_free_rows = 0;
+  /// Session 10: 16384 with one_workspace and fused_scan_rows 4096 (new-lean10: geomean time /
+  /// spECK 0.815, slower on 3 of 23, against 0.934 and 8 synced; wiki-Vote and facebook_combined,
+  /// with many rows in block bins 3-4, lose ~35% to the synced path: sync_free_big_grid is the
+  /// measured alternative, 0.849).
+  static constexpr int sync_free_rows = 16384;
   static constexpr int small_block_bins = 5;  // tables up to 8192 keys = 32 KiB of shared memory
   /// ... of which it takes block bins 0 .. sync_free_bins - 1 (1-5; tuning::sync_free_bins):
   /// rows of bins 3-4 get 256 threads in it instead of 512-1024 (bcsstk13/16, rajat01, wiki-Vote,
@@ -163,7 +167,7 @@ struct policy {
   static constexpr int sync_free_big_grid = 0;
   /// The plan's counters, row products, row ranges and bin lists in one pool allocation instead
   /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
-  static constexpr bool one_workspace = false;
+  static constexpr bool one_workspace = true;  // session 10 (new-lean10)
 };
 
 }  // namespace ringblas::cuda::spgemm_hash
