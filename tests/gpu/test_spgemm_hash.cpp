@@ -701,6 +701,7 @@ TEST_F(SpgemmHash, WidePwarpBinsOnlyWithoutBlockRows) {
   cuda::spgemm_hash::tuning t = cuda::spgemm_hash::tuning::defaults();
   t.wide_pwarp = 128;
   t.wide_pwarp_alone = true;
+  t.sync_free_rows = 0;  // the synced symbolic phase's note (SyncFreeSmallCallsMatchCpu: the other)
   TuningScope scope(t);
   const std::vector<Index> small = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
   std::vector<Index> mixed = small;
@@ -790,6 +791,9 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
             Matrix A, B;
             bin_matrices(*rows, 1, A, B, 60 + std::uint64_t(stride + rows->size()), stride);
             tuning t = base;
+            // Each mode on the synced form of its base (the defaults are new-lean10 since s10).
+            t.sync_free_rows = t.fused_scan_rows = 0;
+            t.one_workspace = false;
             if (sync_free) t.sync_free_rows = int(A.nrows() - above);
             const bool b3 = mode == "nosync1b3";
             if (b3 || big) t.sync_free_bins = 3;
