@@ -4,6 +4,7 @@
 // mxv and vxm, u on the device.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,70 @@ TEST_F(SpmvFullInput, FullOutputAccumulatesInPlace) {
         EXPECT_EQ(w.location(), Location::device);
       }
     }
+}
+
+TEST_F(SpmvFullInput, AccumulateIntoWIsOneLaunchAndMatchesCpu) {
+  // w full on the device, of the semiring's type, no mask, w not u: the pull kernel itself folds
+  // each row's result into w (the trace says so) and rows without a product keep w(r). Against
+  // the cpu executor for several accumulators, semirings with and without terminals, rows empty
+  // and dense, mxv and vxm; then w = u (aliased) takes the ordinary path.
+  const Index m = 140, n = 120;
+  std::uint64_t seed = 300;
+  Context cpu(Backend::cpu);
+  for (const char* sname : {"plus_times", "min_plus", "max_times", "plus_pair"})
+    for (BinaryOpCode acc : {BinaryOpCode::plus, BinaryOpCode::min, BinaryOpCode::second,
+                             BinaryOpCode::times})
+      for (bool vxm_dir : {false, true}) {
+        const Semiring s = semiring(sname, Type::fp64);
+        const Matrix A = random_matrix(m, n, 0.05, Type::fp64, ++seed, Pattern::empty_rows,
+                                       ValueKind::integral);
+        const Index in = vxm_dir ? m : n, out = vxm_dir ? n : m;
+        const Vector u = random_vector(in, 0.6, Type::fp64, ++seed, ValueKind::integral);
+        const Vector w0 = random_vector(out, 1.0, Type::fp64, ++seed, ValueKind::integral);
+        Vector want = w0;
+        Descriptor d;
+        d.variant = Variant::spmv_pull;
+        if (vxm_dir)
+          vxm(want, nullptr, acc, s, u, A, d, cpu);
+        else
+          mxv(want, nullptr, acc, s, A, u, d, cpu);
+        std::ostringstream trace;
+        Context ctx(Backend::cuda);
+        ctx.trace = true;
+        ctx.trace_out = &trace;
+        const Matrix Ad = A.to(Location::device, ctx);
+        const Vector ud = u.to(Location::device, ctx);
+        Vector w = w0.to(Location::device, ctx);
+        if (vxm_dir)
+          vxm(w, nullptr, acc, s, ud, Ad, d, ctx);
+        else
+          mxv(w, nullptr, acc, s, Ad, ud, d, ctx);
+        const std::string what = std::string(sname) + " accum " +
+                                 std::string(binary_op_name(acc)) + (vxm_dir ? " vxm" : " mxv");
+        EXPECT_NE(trace.str().find("accumulates into w in place"), std::string::npos)
+            << what << ": " << trace.str();
+        const Vector got = w.to(Location::host, ctx);
+        EXPECT_EQ(got.indices_vector(), want.indices_vector()) << what;
+        EXPECT_EQ(got.values_vector<double>(), want.values_vector<double>()) << what;
+      }
+  // w is u: not in place (each row would read entries other rows already replaced).
+  const Semiring s = semiring("plus_times", Type::fp64);
+  const Matrix A = random_matrix(n, n, 0.05, Type::fp64, ++seed, Pattern::empty_rows,
+                                 ValueKind::integral);
+  const Vector w0 = random_vector(n, 1.0, Type::fp64, ++seed, ValueKind::integral);
+  Vector want = w0;
+  Descriptor d;
+  d.variant = Variant::spmv_pull;
+  mxv(want, nullptr, BinaryOpCode::plus, s, A, w0, d, cpu);
+  std::ostringstream trace;
+  Context ctx(Backend::cuda);
+  ctx.trace = true;
+  ctx.trace_out = &trace;
+  const Matrix Ad = A.to(Location::device, ctx);
+  Vector w = w0.to(Location::device, ctx);
+  mxv(w, nullptr, BinaryOpCode::plus, s, Ad, w, d, ctx);
+  EXPECT_EQ(trace.str().find("accumulates into w in place"), std::string::npos) << trace.str();
+  EXPECT_EQ(w.to(Location::host, ctx).values_vector<double>(), want.values_vector<double>());
 }
 
 }  // namespace

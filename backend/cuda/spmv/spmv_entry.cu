@@ -55,9 +55,19 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
   const Vector& ud = on_device(u, u_hold, ctx);
   Buffer admit = mask_admit(mask, n_out, desc.mask_structure, desc.mask_complement, ctx);
   const std::size_t tsz = type_size(T);
+  // w = w accum (A ⊕.⊗ u) into a full device w of the semiring's type, no mask (PageRank's
+  // ranks, FastSV's labels): the pull kernel accumulates into w in place, so the call is one
+  // launch with no t, no memset and no write-back (issue 9, per-call host cost). Not when w is
+  // u (each row would read entries other rows have already replaced).
+  const bool accum_into_w = !push && !mask && accum && !is_positional(*accum) &&
+                            w.location() == Location::device && n_out > 0 && w.nnz() == n_out &&
+                            w.type() == T && w.values().data() != ud.values().data();
   // Padded to whole 4-byte words: the push kernel updates 1-byte values through their word.
-  Buffer t_values((std::max<std::size_t>(static_cast<std::size_t>(n_out), 1) * tsz + 15) / 16 * 16, Location::device, &ctx);
-  Buffer t_present(std::max<std::size_t>(static_cast<std::size_t>(n_out), 1), Location::device, &ctx);
+  Buffer t_values, t_present;
+  if (!accum_into_w) {
+    t_values = Buffer((std::max<std::size_t>(static_cast<std::size_t>(n_out), 1) * tsz + 15) / 16 * 16, Location::device, &ctx);
+    t_present = Buffer(std::max<std::size_t>(static_cast<std::size_t>(n_out), 1), Location::device, &ctx);
+  }
   auto stream = static_cast<cudaStream_t>(ctx.stream);
 
   SpmvProblem p;
@@ -68,8 +78,9 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
   p.col_idx = P.col_idx;
   p.a_values = P.values;
   p.allowed = admit.size() ? admit.as<unsigned char>() : nullptr;
-  p.t_values = t_values.data();
-  p.t_present = t_present.as<unsigned char>();
+  p.t_values = accum_into_w ? w.values().data() : t_values.data();
+  p.t_present = accum_into_w ? nullptr : t_present.as<unsigned char>();
+  if (accum_into_w) p.accum_into_t = static_cast<int>(*accum);
   Buffer u_dense, u_present, u_idx, u_list;
   int log_sw = 0;
   if (push) {
@@ -104,7 +115,9 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
       p.u_values = u_values ? u_dense.data() : nullptr;
     }
     p.u_present = u_present.size() ? u_present.as<unsigned char>() : nullptr;
-    RINGBLAS_CUDA_TRY(cudaMemsetAsync(t_present.data(), 0, t_present.size(), stream));
+    // The pull kernel writes t_present for every row the mask admits: only rows it excludes
+    // need the zeroes.
+    if (p.allowed) RINGBLAS_CUDA_TRY(cudaMemsetAsync(t_present.data(), 0, t_present.size(), stream));
     log_sw = log_subwarp(n_out ? double(A.nnz()) / double(n_out) : 0.0);
     if (s.add == MonoidCode::any) log_sw = std::min(log_sw, kPullAnyMaxLog);
   }
@@ -113,6 +126,7 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
                  std::to_string(u.nnz()) + " of " + std::to_string(n_in) + ", nnz(A) " + std::to_string(A.nnz()) +
                  (transposed ? ", transposes A" : "") + ", sub-warp " + std::to_string(1 << log_sw) +
                  (mask ? (desc.mask_complement ? ", complemented mask" : ", mask") : "") +
+                 (accum_into_w ? ", accumulates into w in place" : "") +
                  (!push && !a_values && !u_values && !is_positional(s.mul) && ud.nnz() == n_in
                       ? ", one product value per row: row lengths only"
                       : "") +
@@ -123,6 +137,7 @@ void run_spmv(Vector& w, const Vector* mask, Accum accum, const Semiring& s, con
     if (push) spmv_push_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
     else spmv_pull_launch<S>(p, log_sw, ctx.stream, ctx.debug_sync);
   });
+  if (accum_into_w) return;
   if (accumulate_in_place(w, t_values.data(), T, t_present.as<unsigned char>(), p.allowed, accum,
                           ctx))
     return;

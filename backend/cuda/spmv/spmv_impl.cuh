@@ -21,6 +21,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/monoid_atomics.cuh"
+#include "backend/cuda/common/row_merge.cuh"
 #include "backend/cuda/spmv/spmv_problem.hpp"
 #include "semirings/semiring.hpp"
 
@@ -131,8 +132,13 @@ __global__ void __launch_bounds__(256) spmv_pull_kernel(SpmvProblem p, int log_s
       }
     }
     if (valid && lane == 0) {
-      p.t_present[r] = found ? 1 : 0;
-      static_cast<T*>(p.t_values)[r] = found ? acc : S::identity();
+      T* tv = static_cast<T*>(p.t_values);
+      if (p.accum_into_t >= 0) {  // t_values is w: rows without a product keep w(r)
+        if (found) tv[r] = binary_op_at<T>(BinaryOpCode(p.accum_into_t), tv[r], acc, r, 0, r, 0);
+      } else {
+        p.t_present[r] = found ? 1 : 0;
+        tv[r] = found ? acc : S::identity();
+      }
     }
   }
 }

@@ -21,6 +21,10 @@ struct SpmvProblem {
   const unsigned char* allowed = nullptr;
   void* t_values = nullptr;
   unsigned char* t_present = nullptr;
+  /// Pull only. >= 0 (a BinaryOpCode, not positional): t_values is the full w itself, in the
+  /// semiring's type, and each row with a product becomes w(r) = w(r) accum t(r) in place;
+  /// t_present is not written (PageRank's ranks: one launch, no t, no write-back; issue 9).
+  int accum_into_t = -1;
 };
 
 /// Instantiated per spmv row of backend/cuda/manifest.def.
