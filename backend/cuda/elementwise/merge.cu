@@ -311,10 +311,18 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
 /// B in their rows (j, for an A step, the B entry it pairs with when `pair`; i, for a B step, is
 /// meaningless); `pair`: the other row has the column too (an A step: b[j] is its column; a B
 /// step: the step before it, the A entry taken just before, has it, since ties take A first).
+/// `in_global`: the rows are in global memory (not staged), so that each window's refill would
+/// wait a full memory latency: the lanes prefetch into L1 the lines `ahead` entries past both
+/// tiles (a window takes at most G entries of a row, `lines` 128-byte lines), a few windows
+/// before the refills read them.
 template <int G, class I, class Visit>
-__device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb, Visit&& visit) {
+__device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb, bool in_global,
+                                            Visit&& visit) {
   constexpr I end = I(~std::make_unsigned_t<I>(0) >> 1);  // above every column
   constexpr int steps = G == 32 ? 5 : G == 16 ? 4 : G == 8 ? 3 : G == 4 ? 2 : G == 2 ? 1 : 0;
+  constexpr int line = 128 / int(sizeof(I)), lines = G > line ? G / line : 1;
+  constexpr int ahead = 4 * (G > line ? G : line);
+  static_assert(2 * lines <= G, "one lane per line prefetched");
   const unsigned gm = group_mask<G>();
   const int lane = int(threadIdx.x % G);
   const I total = na + nb;
@@ -322,6 +330,12 @@ __device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb
   I x = I(lane) < na ? ra[lane] : end, y = I(lane) < nb ? rb[lane] : end;
   I prev = I(-1);  // the last step's column (no step before the first)
   for (I d0 = 0; d0 < total; d0 += I(G)) {
+    if (in_global && lane < 2 * lines) {
+      const bool side_a = lane < lines;
+      const I at = (side_a ? ia : jb) + I(ahead + (lane % lines) * line);
+      if (at < (side_a ? na : nb))
+        asm volatile("prefetch.global.L1 [%0];" ::"l"((side_a ? ra : rb) + at));
+    }
     // Merge path over the tiles for diagonal `lane`: the split lies in [0, lane], found in
     // `steps` rounds (a range of at most G candidates); every lane shuffles in every round.
     int lo = 0, hi = lane;
@@ -416,7 +430,7 @@ __global__ void __launch_bounds__(Policy::block)
   // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
   I count = 0;  // the row's outputs so far (the same in every lane)
-  merge_tiles<G>(ra, na, rb, nb, [&](bool step, bool from_a, bool pair, I, I i, I j) {
+  merge_tiles<G>(ra, na, rb, nb, !staged, [&](bool step, bool from_a, bool pair, I, I i, I j) {
     const bool e = step && emits(from_a, pair);
     const unsigned em = __ballot_sync(gm, e) & gm;
     if (staged && e)
@@ -449,7 +463,7 @@ __global__ void __launch_bounds__(Policy::block)
     return;
   }
   I out = base;
-  merge_tiles<G>(ra, na, rb, nb, [&](bool step, bool from_a, bool pair, I col, I i, I j) {
+  merge_tiles<G>(ra, na, rb, nb, !staged, [&](bool step, bool from_a, bool pair, I col, I i, I j) {
     const bool e = step && emits(from_a, pair);
     const unsigned em = __ballot_sync(gm, e) & gm;
     if (e) write(out + I(__popc(em & below)), col, from_a, !from_a || pair, i, j);
