@@ -302,10 +302,12 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
 /// Merges sorted rows ra[0, na) and rb[0, nb) with a group of G lanes in windows of G merged
 /// steps, A first on ties, each column read once from global memory and kept in registers: lane
 /// l holds entry ia + l of A's tile and jb + l of B's (padded with `end`). In a window, lane l
-/// finds the split of the first l steps by merge path over the two tiles (log2(G) rounds of two
-/// shuffles), so that it holds step d0 + l: i = split, j = l - i, the step is A's entry i when
-/// a[i] <= b[j] (else B's entry j). Then the window's A steps and B steps are shifted out of the
-/// tiles (a shuffle) and the lanes left empty load the next entries (one contiguous load).
+/// ranks its A entry among B's tile (entries below it: log2(G) + 1 rounds of one shuffle), which
+/// places it at step l + rank of the merged tiles; one OR-reduction of the places under G gives
+/// every lane the window's A steps as a bit mask, so that lane l holds step d0 + l: A's entry i
+/// (i = A steps before it) when its bit is set, else B's entry j = l - i. Then the window's A
+/// steps and B steps are shifted out of the tiles (a shuffle) and the lanes left empty load the
+/// next entries (one contiguous load).
 /// visit(step, from_a, pair, col, i, j) is called by every lane of the group once per window
 /// (it may hold ballots): `step` false past the row pair's end; i, j: the step's entries of A and
 /// B in their rows (j, for an A step, the B entry it pairs with when `pair`; i, for a B step, is
@@ -319,7 +321,6 @@ template <int G, class I, class Visit>
 __device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb, bool in_global,
                                             Visit&& visit) {
   constexpr I end = I(~std::make_unsigned_t<I>(0) >> 1);  // above every column
-  constexpr int steps = G == 32 ? 5 : G == 16 ? 4 : G == 8 ? 3 : G == 4 ? 2 : G == 2 ? 1 : 0;
   constexpr int line = 128 / int(sizeof(I)), lines = G > line ? G / line : 1;
   constexpr int ahead = 4 * (G > line ? G : line);
   static_assert(2 * lines <= G, "one lane per line prefetched");
@@ -336,30 +337,24 @@ __device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb
       if (at < (side_a ? na : nb))
         asm volatile("prefetch.global.L1 [%0];" ::"l"((side_a ? ra : rb) + at));
     }
-    // Merge path over the tiles for diagonal `lane`: the split lies in [0, lane], found in
-    // `steps` rounds (a range of at most G candidates); every lane shuffles in every round.
-    int lo = 0, hi = lane;
+    // rank: B's tile entries below x (ties: A first), by a binary search over the lanes' y
+    // (G - 1 at most from the halving rounds, then one compare for G).
+    int rank = 0;
 #pragma unroll
-    for (int s = 0; s < steps; ++s) {
-      const int mid = (lo + hi) / 2;
-      const I am = __shfl_sync(gm, x, mid, G);
-      const I bm = __shfl_sync(gm, y, (lane - 1 - mid) & (G - 1), G);
-      if (lo < hi) {
-        if (am <= bm)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-    }
-    const int i = lo, j = lane - lo;
+    for (int h = G / 2; h >= 1; h /= 2)
+      if (__shfl_sync(gm, y, rank + h - 1, G) < x) rank += h;
+    if (__shfl_sync(gm, y, rank, G) < x) ++rank;
+    const int place = lane + rank;
+    const unsigned a_steps = __reduce_or_sync(gm, place < G ? 1u << place : 0u);
+    const bool from_a = (a_steps >> lane) & 1u;
+    const int i = __popc(a_steps & ((1u << lane) - 1u)), j = lane - i;
     const I ai = __shfl_sync(gm, x, i, G), bj = __shfl_sync(gm, y, j, G);
-    const bool from_a = ai <= bj;
     const I col = from_a ? ai : bj;
     const I up = __shfl_up_sync(gm, col, 1, G);
     const bool pair = from_a ? bj == ai : (lane == 0 ? prev : up) == bj;
     visit(d0 + I(lane) < total, from_a, pair, col, ia + I(i), jb + I(j));
     // Shift out what the window took: ca steps of A, G - ca of B.
-    const int ca = __popc(__ballot_sync(gm, from_a) & gm), cb = G - ca;
+    const int ca = __popc(a_steps), cb = G - ca;
     prev = __shfl_sync(gm, col, G - 1, G);
     const I xs = __shfl_down_sync(gm, x, unsigned(ca), G);
     const I ys = __shfl_down_sync(gm, y, unsigned(cb), G);
