@@ -351,7 +351,8 @@ __device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb
     const I ai = __shfl_sync(gm, x, i, G), bj = __shfl_sync(gm, y, j, G);
     const I col = from_a ? ai : bj;
     const I up = __shfl_up_sync(gm, col, 1, G);
-    const bool pair = from_a ? bj == ai : (lane == 0 ? prev : up) == bj;
+    // An A step pairs with B's next entry bj; a B step with the step before it.
+    const bool pair = (from_a ? bj : lane == 0 ? prev : up) == col;
     visit(d0 + I(lane) < total, from_a, pair, col, ia + I(i), jb + I(j));
     // Shift out what the window took: ca steps of A, G - ca of B.
     const int ca = __popc(a_steps), cb = G - ca;
@@ -424,12 +425,13 @@ __global__ void __launch_bounds__(Policy::block)
   const bool staged = stage_rows<G>(ra, na, rb, nb, stage[g][0], stage[g][1], I(cap));
   // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
+  unsigned* const src = out_src[g];
   I count = 0;  // the row's outputs so far (the same in every lane)
   merge_tiles<G>(ra, na, rb, nb, !staged, [&](bool step, bool from_a, bool pair, I, I i, I j) {
     const bool e = step && emits(from_a, pair);
     const unsigned em = __ballot_sync(gm, e) & gm;
     if (staged && e)
-      out_src[g][count + I(__popc(em & below))] =
+      src[count + I(__popc(em & below))] =
           (from_a ? unsigned(i) : none) | (from_a && !pair ? none : unsigned(j)) << 16;
     count += I(__popc(em));
   });
@@ -452,7 +454,7 @@ __global__ void __launch_bounds__(Policy::block)
   };
   if (staged) {
     for (I k = I(lane); k < count; k += I(G)) {
-      const unsigned src = out_src[g][k], i = src & none, j = src >> 16;
+      const unsigned i = src[k] & none, j = src[k] >> 16;
       write(base + k, i != none ? ra[i] : rb[j], i != none, j != none, I(i), I(j));
     }
     return;
