@@ -393,9 +393,9 @@ __device__ __forceinline__ void tile_row_offsets(I* row_off, typename TileLookba
 /// (stage_rows) and the group keeps, for each output, its entries of A and B there (16 bits
 /// each); the tile's offset in T comes from the decoupled look-back; then the group writes its
 /// row from shared memory (coalesced: consecutive lanes, consecutive positions), reading the
-/// values of the outputs only. Rows that do not fit are merged in global memory twice, counting,
-/// then writing as they go. Columns are read from global memory once (twice for rows that do not
-/// fit), values once.
+/// values of the outputs only. Rows that do not fit are merged in global memory by the whole warp
+/// (one such row after another), twice: counting, then writing as they go. Columns are read from
+/// global memory once (twice for rows that do not fit), values once.
 template <class V, class I, bool Union, int G>
 __global__ void __launch_bounds__(Policy::block)
     k_merge_tiles(Index nrows, BinaryOpCode op, typename TileLookback<I>::State tiles,
@@ -427,45 +427,74 @@ __global__ void __launch_bounds__(Policy::block)
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
   unsigned* const src = out_src[g];
   I count = 0;  // the row's outputs so far (the same in every lane)
-  merge_tiles<G>(ra, na, rb, nb, !staged, [&](bool step, bool from_a, bool pair, I, I i, I j) {
-    const bool e = step && emits(from_a, pair);
-    const unsigned em = __ballot_sync(gm, e) & gm;
-    if (staged && e)
-      src[count + I(__popc(em & below))] =
-          (from_a ? unsigned(i) : none) | (from_a && !pair ? none : unsigned(j)) << 16;
-    count += I(__popc(em));
-  });
+  if (staged)
+    merge_tiles<G>(ra, na, rb, nb, false, [&](bool step, bool from_a, bool pair, I, I i, I j) {
+      const bool e = step && emits(from_a, pair);
+      const unsigned em = __ballot_sync(gm, e) & gm;
+      if (e)
+        src[count + I(__popc(em & below))] =
+            (from_a ? unsigned(i) : none) | (from_a && !pair ? none : unsigned(j)) << 16;
+      count += I(__popc(em));
+    });
+  // Rows that do not fit are merged in global memory by the whole warp, one after the other
+  // (windows of 32 steps: an 8-lane group would walk a power-law hub row 8 steps at a time),
+  // counting now and writing after the look-back. `long_rows`: their groups' first lanes.
+  constexpr unsigned all = 0xffffffffu;
+  const int wl = int(threadIdx.x % 32);
+  const unsigned long_rows = __ballot_sync(all, !staged && lane == 0);
+  // Row `leader`'s merge by the warp: visit as merge_tiles's, with the row's number and offsets.
+  auto warp_merge = [&](int leader, auto&& visit) {
+    const Index lr = __shfl_sync(all, r, leader);
+    const I la0 = __shfl_sync(all, a0, leader), lb0 = __shfl_sync(all, b0, leader);
+    const I lna = __shfl_sync(all, na, leader), lnb = __shfl_sync(all, nb, leader);
+    merge_tiles<32>(a_ci + la0, lna, b_ci + lb0, lnb, true,
+                    [&](bool step, bool from_a, bool pair, I col, I i, I j) {
+                      visit(lr, la0, lb0, step && emits(from_a, pair), from_a, pair, col, i, j);
+                    });
+  };
+  for (unsigned left = long_rows; left != 0; left &= left - 1) {
+    const int leader = __ffs(left) - 1;
+    I n = 0;
+    warp_merge(leader, [&](Index, I, I, bool e, bool, bool, I, I, I) {
+      n += I(__popc(__ballot_sync(all, e)));
+    });
+    if (wl == leader) count = n;
+  }
   if (lane == 0) row_off[g] = count;
   __syncthreads();
   tile_row_offsets<I, R>(row_off, tiles, lookback, nrows, out_rp);
   __syncthreads();
-  if (r >= nrows) return;
   const I base = row_off[g];
-  if (lane == 0) out_rp[r] = base;
-  // T's entry pos: column col from A's entry i (has_a) and / or B's entry j (has_b).
-  auto write = [&](I pos, I col, bool has_a, bool has_b, I i, I j) {
+  if (r < nrows && lane == 0) out_rp[r] = base;
+  // T's entry pos of row rr (its rows of A and B at ao, bo): column col from A's entry i
+  // (has_a) and / or B's entry j (has_b).
+  auto write = [&](Index rr, I ao, I bo, I pos, I col, bool has_a, bool has_b, I i, I j) {
     o_ci[pos] = col;
     if (!has_b)
-      o_v[pos] = a_v[a0 + i];
+      o_v[pos] = a_v[ao + i];
     else if (!has_a)
-      o_v[pos] = b_v[b0 + j];
+      o_v[pos] = b_v[bo + j];
     else
-      o_v[pos] = binary_op_at<V>(op, a_v[a0 + i], b_v[b0 + j], r, col, r, col);
+      o_v[pos] = binary_op_at<V>(op, a_v[ao + i], b_v[bo + j], rr, col, rr, col);
   };
-  if (staged) {
+  // Staged rows (rows past nrows among them, with no outputs): from shared memory, coalesced.
+  if (staged)
     for (I k = I(lane); k < count; k += I(G)) {
       const unsigned i = src[k] & none, j = src[k] >> 16;
-      write(base + k, i != none ? ra[i] : rb[j], i != none, j != none, I(i), I(j));
+      write(r, a0, b0, base + k, i != none ? ra[i] : rb[j], i != none, j != none, I(i), I(j));
     }
-    return;
+  for (unsigned left = long_rows; left != 0; left &= left - 1) {
+    const int leader = __ffs(left) - 1;
+    I out = __shfl_sync(all, base, leader);
+    warp_merge(leader, [&](Index lr, I la0, I lb0, bool e, bool from_a, bool pair, I col, I i,
+                           I j) {
+      const unsigned em = __ballot_sync(all, e);
+      if (e)
+        write(lr, la0, lb0, out + I(__popc(em & lanes_below_me())), col, from_a, !from_a || pair,
+              i, j);
+      out += I(__popc(em));
+    });
   }
-  I out = base;
-  merge_tiles<G>(ra, na, rb, nb, !staged, [&](bool step, bool from_a, bool pair, I col, I i, I j) {
-    const bool e = step && emits(from_a, pair);
-    const unsigned em = __ballot_sync(gm, e) & gm;
-    if (e) write(out + I(__popc(em & below)), col, from_a, !from_a || pair, i, j);
-    out += I(__popc(em));
-  });
 }
 
 template <class V, class I, bool Union, int G>
