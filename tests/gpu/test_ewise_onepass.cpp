@@ -3,12 +3,12 @@
 // default): ewise_add and ewise_mult on matrices, forced onto `ewise_onepass` and run on
 // Backend::verify, which compares every entry with the cpu executor (SuiteSparse). Shapes aim at
 // the kernel's seams: empty matrices and rows, 1x1, one dense row longer than a group stages
-// (merged in global memory, twice), rows of very different lengths, both group widths (8 lanes
-// and a warp per row), rows spanning many merge windows, operands that never share a column
-// (interleaved, and one row wholly before the other) or always do (one pattern), and thousands
-// of tiles (the decoupled look-back across blocks); every operator (positional ones see the
-// row), the 5 value types, 32/64-bit indices, masks, accumulators, replace and transposes (T is
-// formed the same way under all of them).
+// (merged in global memory by the whole warp, twice; with 8-lane groups too), rows of very
+// different lengths, both group widths (8 lanes and a warp per row), rows spanning many merge
+// windows, operands that never share a column (interleaved, and one row wholly before the
+// other) or always do (one pattern), and thousands of tiles (the decoupled look-back across
+// blocks); every operator (positional ones see the row), the 5 value types, 32/64-bit indices,
+// masks, accumulators, replace and transposes (T is formed the same way under all of them).
 #include <gtest/gtest.h>
 
 #include <functional>
