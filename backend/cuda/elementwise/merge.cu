@@ -427,8 +427,11 @@ __global__ void __launch_bounds__(Policy::block)
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
   unsigned* const src = out_src[g];
   I count = 0;  // the row's outputs so far (the same in every lane)
+  // (The staged rows by their shared-memory names, so that the refills are shared loads.)
+  const I* const sa = stage[g][0];
+  const I* const sb = stage[g][1];
   if (staged)
-    merge_tiles<G>(ra, na, rb, nb, false, [&](bool step, bool from_a, bool pair, I, I i, I j) {
+    merge_tiles<G>(sa, na, sb, nb, false, [&](bool step, bool from_a, bool pair, I, I i, I j) {
       const bool e = step && emits(from_a, pair);
       const unsigned em = __ballot_sync(gm, e) & gm;
       if (e)
@@ -481,7 +484,7 @@ __global__ void __launch_bounds__(Policy::block)
   if (staged)
     for (I k = I(lane); k < count; k += I(G)) {
       const unsigned i = src[k] & none, j = src[k] >> 16;
-      write(r, a0, b0, base + k, i != none ? ra[i] : rb[j], i != none, j != none, I(i), I(j));
+      write(r, a0, b0, base + k, i != none ? sa[i] : sb[j], i != none, j != none, I(i), I(j));
     }
   for (unsigned left = long_rows; left != 0; left &= left - 1) {
     const int leader = __ffs(left) - 1;
