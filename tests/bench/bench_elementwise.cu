@@ -9,18 +9,16 @@
 // against the device's copy bandwidth measured here (cudaMemcpy device to device, read + write).
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
-//        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
-//        [--merge count_fill,onepass,onepass_runs] [--topk bitwise,radix]
+//        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1]
+//        [--variants automatic,row_filter,ewise_onepass] [--topk bitwise,radix]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
 // only one); --variants runs each operation once per listed cuda variant that computes it
 // (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
-// by A; rows named "op [variant]", the cpu run only with `automatic`); --merge runs ewise_add and
-// ewise_mult once per listed merge kernel (`count_fill`, the default: count, scan, fill;
-// `onepass` / `onepass_runs`: merge and write in one kernel with a decoupled look-back, writing
-// in coalesced rounds / a contiguous run per lane; selected through RINGBLAS_EWISE_MERGE, rows
-// named "op [onepass]", the cpu run only with count_fill); --topk likewise runs row_topk and
+// by A; `ewise_onepass`: matrix ewise_add and ewise_mult merged and written in one kernel, merge
+// windows in registers, offsets by decoupled look-back; rows named "op [variant]", the cpu run
+// only with `automatic`); --topk runs row_topk and
 // col_topk once per listed search of the k-th key (`bitwise`, the default; `radix`: by 8-bit
 // digits; RINGBLAS_EWISE_TOPK, rows "op [radix]"). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
@@ -50,8 +48,7 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"},
-                                        topk = {"bitwise"};
+  std::vector<std::string> ops, inputs, variants = {"automatic"}, topk = {"bitwise"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -236,8 +233,6 @@ int main(int argc, char** argv) {
       o.cpu = v != "0";
     else if (k == "--variants")
       o.variants = split_list(v);
-    else if (k == "--merge")
-      o.merges = split_list(v);
     else if (k == "--topk")
       o.topk = split_list(v);
     else {
@@ -299,14 +294,14 @@ int main(int argc, char** argv) {
     std::string fallback;
     const std::vector<std::string>* paths;
   };
-  const PathSwitch merge_paths{"RINGBLAS_EWISE_MERGE", "count_fill", &o.merges};
   const PathSwitch topk_paths{"RINGBLAS_EWISE_TOPK", "bitwise", &o.topk};
   struct Case {
     std::string name;
     int arity;
     Op f;
-    bool row_filter = false;           ///< variant row_filter computes it
-    const PathSwitch* path = nullptr;  ///< one row per path it lists (--merge, --topk)
+    /// The cuda variant besides `elementwise` that computes it (row_filter, ewise_onepass).
+    Variant own = Variant::automatic;
+    const PathSwitch* path = nullptr;  ///< one row per path it lists (--topk)
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
@@ -315,14 +310,14 @@ int main(int argc, char** argv) {
          ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], d, c);
          return C;
        },
-       false, &merge_paths},
+       Variant::ewise_onepass},
       {"ewise_mult times", 2,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
          return C;
        },
-       false, &merge_paths},
+       Variant::ewise_onepass},
       {"apply abs", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
@@ -343,14 +338,14 @@ int main(int argc, char** argv) {
          apply(C, in[0], no_accum, UnaryOpCode::identity, *in[0], d, c);
          return C;
        },
-       true},
+       Variant::row_filter},
       {"select value_gt 0", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          select(C, nullptr, no_accum, SelectOpCode::value_gt, Scalar(0.0f), *in[0], d, c);
          return C;
        },
-       true},
+       Variant::row_filter},
       {"select tril", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
@@ -364,7 +359,7 @@ int main(int argc, char** argv) {
                 c);
          return C;
        },
-       false, &topk_paths},
+       Variant::automatic, &topk_paths},
       {"select col_topk 8", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
@@ -372,7 +367,7 @@ int main(int argc, char** argv) {
                 c);
          return C;
        },
-       false, &topk_paths},
+       Variant::automatic, &topk_paths},
   };
 
   std::vector<Row> rows;
@@ -386,7 +381,7 @@ int main(int argc, char** argv) {
       for (const std::string& vname : o.variants)
         for (const std::string& path : paths) {
           const Variant v = parse_variant(vname);
-          if (v == Variant::row_filter && !c.row_filter) continue;
+          if (v != Variant::automatic && v != Variant::elementwise && v != c.own) continue;
           const bool other = c.path && path != c.path->fallback;
           if (other)
             setenv(c.path->env, path.c_str(), 1);

@@ -386,7 +386,7 @@ TEST(KernelsCommand, ListsEveryOperationOfOperationsDefFromTheTables) {
       "mxv cpu: suitesparse cuda: spmv_pull,spmv_push",
       "vxm cpu: suitesparse cuda: spmv_pull,spmv_push",
       "mxm_batched cpu: suitesparse cuda: spmm_batched,spmm_batched_coo",
-      "ewise_add cpu: suitesparse cuda: elementwise",
+      "ewise_add cpu: suitesparse cuda: elementwise,ewise_onepass",
       "apply cpu: suitesparse cuda: elementwise,row_filter",
       "select cpu: suitesparse cuda: elementwise,row_filter",
       "reduce cpu: suitesparse cuda: reduce",

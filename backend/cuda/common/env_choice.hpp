@@ -1,6 +1,6 @@
 // The environment's choice among a step's paths (RINGBLAS_SPDNN_*, read by the *_from_env
-// functions of sparse_layer/prepare.hpp and packed_upload.hpp; RINGBLAS_EWISE_MERGE and
-// RINGBLAS_EWISE_TOPK, by elementwise's merge_kernel_from_env and topk_search_from_env): a GPU
+// functions of sparse_layer/prepare.hpp and packed_upload.hpp; RINGBLAS_EWISE_TOPK, by
+// elementwise's topk_search_from_env): a GPU
 // round compares the paths with one binary (the CLI and the benches unchanged) before a default
 // is flipped.
 #pragma once

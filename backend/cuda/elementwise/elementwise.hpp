@@ -16,12 +16,10 @@ namespace ringblas::cuda::elementwise {
 enum class Merge : std::uint8_t { union_of, intersection };
 
 /// How merge forms T: count_fill (count per row, scan, fill: a binary search per entry in the
-/// other row) or one kernel that merges and writes, the rows' offsets by decoupled look-back
-/// (merge.cu k_merge_onepass), writing in coalesced rounds (onepass) or one contiguous run per
-/// lane (onepass_runs). count_fill stays the default until a GPU round times the others:
-/// RINGBLAS_EWISE_MERGE=onepass / onepass_runs selects them (merge_kernel_from_env).
-enum class MergeKernel : std::uint8_t { count_fill, onepass, onepass_runs };
-MergeKernel merge_kernel_from_env();
+/// other row) or tiles: one kernel that merges in windows of a group's width held in registers
+/// and writes, the rows' offsets by decoupled look-back (merge.cu k_merge_tiles). count_fill
+/// stays the default until a GPU round times tiles; Variant::ewise_onepass forces it.
+enum class MergeKernel : std::uint8_t { count_fill, tiles };
 
 /// T = A ∪ B or A ∩ B with z = op(a, b) at the values' type. A and B: on the device, same shape,
 /// same index type, same value type (the operator's). Positional operators see (i, j) twice.

@@ -24,13 +24,12 @@ namespace {
 using elementwise::MapOp;
 using elementwise::Merge;
 
-/// Throws NotImplemented for a forced variant of another family (row_filter: only where
-/// `row_filter` says it runs) or a positional accumulator (as the cpu executor does), before
+/// Throws NotImplemented for a forced variant of another family (row_filter, ewise_onepass: only
+/// where `own` names it) or a positional accumulator (as the cpu executor does), before
 /// anything is computed.
 void check_common(const char* op, const Descriptor& d, const Accum& accum,
-                  bool row_filter = false) {
-  if (d.variant != Variant::automatic && d.variant != Variant::elementwise &&
-      !(row_filter && d.variant == Variant::row_filter))
+                  Variant own = Variant::elementwise) {
+  if (d.variant != Variant::automatic && d.variant != Variant::elementwise && d.variant != own)
     throw NotImplemented(std::string(op) + ": variant " + std::string(variant_name(d.variant)) +
                          " does not compute " + op + " (its cuda variant is elementwise)");
   if (accum && is_positional(*accum))
@@ -74,7 +73,7 @@ bool admits_nothing(const Matrix* M, const Descriptor& d) { return !M && d.mask_
 void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum accum,
                   BinaryOpCode op, const Matrix& A, const Matrix& B, const Descriptor& d,
                   Context& ctx) {
-  check_common(name, d, accum);
+  check_common(name, d, accum, Variant::ewise_onepass);
   const IndexType it = index_for({&A, &B}, A.nnz() + B.nnz());
   if (admits_nothing(M, d))
     return finish(name, "complemented empty mask", C, M, accum, d,
@@ -82,14 +81,14 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
-  const elementwise::MergeKernel kernel = elementwise::merge_kernel_from_env();
-  Matrix T = elementwise::merge(a, b, op, how, ctx, kernel);
+  const bool onepass = d.variant == Variant::ewise_onepass;
+  Matrix T = elementwise::merge(
+      a, b, op, how, ctx,
+      onepass ? elementwise::MergeKernel::tiles : elementwise::MergeKernel::count_fill);
   finish(name,
          std::string(how == Merge::union_of ? "union" : "intersection") + " by " +
              std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())) +
-             (kernel == elementwise::MergeKernel::onepass        ? " (one pass, look-back)"
-              : kernel == elementwise::MergeKernel::onepass_runs ? " (one pass, look-back, runs)"
-                                                                 : ""),
+             (onepass ? " (one pass, merge tiles, look-back)" : ""),
          C, M, accum, d, std::move(T), ctx);
 }
 
@@ -206,7 +205,7 @@ void ewise_mult(Vector& w, const Vector* m, Accum accum, BinaryOpCode op, const 
 
 void apply(Matrix& C, const Matrix* M, Accum accum, UnaryOpCode op, const Matrix& A,
            const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum, true);
+  check_common("apply", d, accum, Variant::row_filter);
   check_unary("cuda::apply (unary)", op, C.type());
   MapOp f;
   f.unary = op;
@@ -231,7 +230,7 @@ void apply(Vector& w, const Vector* m, Accum accum, UnaryOpCode op, const Vector
 
 void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide side, const Scalar& s,
            const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum, true);
+  check_common("apply", d, accum, Variant::row_filter);
   MapOp f;
   f.kind = side == BindSide::first ? MapOp::Kind::bind_first : MapOp::Kind::bind_second;
   f.binary = op;
@@ -244,7 +243,7 @@ void apply(Matrix& C, const Matrix* M, Accum accum, BinaryOpCode op, BindSide si
 
 void apply(Matrix& C, const Matrix* M, Accum accum, IndexUnaryOpCode op, Index thunk,
            const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("apply", d, accum, true);
+  check_common("apply", d, accum, Variant::row_filter);
   MapOp f;
   f.kind = MapOp::Kind::index_unary;
   f.index_op = op;
@@ -257,7 +256,7 @@ void apply(Matrix& C, const Matrix* M, Accum accum, IndexUnaryOpCode op, Index t
 
 void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scalar& thunk,
             const Matrix& A, const Descriptor& d, Context& ctx) {
-  check_common("select", d, accum, true);
+  check_common("select", d, accum, Variant::row_filter);
   if (d.variant == Variant::row_filter)
     if (const auto why = can_implement_select_row_filter(C, op))
       throw NotImplemented("select: variant row_filter: " + *why);

@@ -13,9 +13,11 @@
 // When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
 // entry-by-entry pass instead (columns copied, values combined).
 //
-// onepass (MergeKernel, RINGBLAS_EWISE_MERGE; not the default until timed): one kernel merges
-// and writes, each tile of rows finding its offset in T by decoupled look-back, T allocated for
-// its upper bound (k_merge_onepass, merge_onepass_typed).
+// tiles (MergeKernel::tiles, variant ewise_onepass; not the default until timed): one kernel
+// merges and writes, a group of lanes merging its rows in windows of G steps held in registers
+// (merge_tiles: a merge path over two G-entry tiles by shuffles, no search per entry), each
+// tile of rows finding its offset in T by decoupled look-back, T allocated for its upper bound
+// (k_merge_tiles, merge_tiles_typed).
 //
 // kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
 //
@@ -28,7 +30,6 @@
 #include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
-#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/common/group_select.cuh"
 #include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/common/tile_lookback.cuh"
@@ -101,6 +102,23 @@ __device__ __forceinline__ void merge_path_walk(const I* ra, I na, const I* rb, 
   }
 }
 
+/// When both rows (na, nb entries) fit `cap` entries, a group of G lanes copies their columns to
+/// sa and sb in shared memory (one coalesced pass, every load in flight at once), so that the
+/// searches and walks that follow read shared memory rather than chains of dependent global
+/// loads, and points ra and rb at the copies; true when it did.
+template <int G, class I>
+__device__ __forceinline__ bool stage_rows(const I*& ra, I na, const I*& rb, I nb, I* sa, I* sb,
+                                           I cap) {
+  if (na > cap || nb > cap) return false;
+  const I lane = I(threadIdx.x % G);
+  for (I t = lane; t < na; t += I(G)) sa[t] = ra[t];
+  for (I t = lane; t < nb; t += I(G)) sb[t] = rb[t];
+  __syncwarp(group_mask<G>());
+  ra = sa;
+  rb = sb;
+  return true;
+}
+
 /// A group of G lanes per row of this launch's class (from_len <= max(lenA, lenB) < to_len);
 /// longer rows are counted in *longer_rows when it is given.
 /// Fill = false: out_rp[r] = entries of row r of T. Fill = true: writes them from out_rp[r].
@@ -109,9 +127,7 @@ __global__ void __launch_bounds__(Policy::block)
     k_merge_group(Index nrows, Index from_len, Index to_len, I* longer_rows, BinaryOpCode op,
                   const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
                   const V* b_v, I* out_rp, I* o_ci, V* o_v) {
-  // Each group stages both rows' columns in shared memory when they fit (one coalesced pass,
-  // every load in flight at once), so that the binary searches hit shared memory rather than
-  // chains of dependent global loads.
+  // Rows that fit are staged in shared memory for the binary searches (stage_rows).
   constexpr int cap = Policy::merge_stage_per_lane * G;
   __shared__ I stage[Policy::block / G][2][cap];
   const Index r = (Index(blockIdx.x) * blockDim.x + threadIdx.x) / G;
@@ -129,15 +145,7 @@ __global__ void __launch_bounds__(Policy::block)
   }
   const I* ra = a_ci + a0;  // the rows' columns, t = 0 .. na - 1 (nb)
   const I* rb = b_ci + b0;
-  if (na <= I(cap) && nb <= I(cap)) {
-    I* sa = stage[threadIdx.x / G][0];
-    I* sb = stage[threadIdx.x / G][1];
-    for (I t = I(lane); t < na; t += I(G)) sa[t] = ra[t];
-    for (I t = I(lane); t < nb; t += I(G)) sb[t] = rb[t];
-    __syncwarp(gm);
-    ra = sa;
-    rb = sb;
-  }
+  stage_rows<G>(ra, na, rb, nb, stage[threadIdx.x / G][0], stage[threadIdx.x / G][1], I(cap));
   if constexpr (!Fill) {
     // The count needs only |A ∩ B|: merge path, lane l taking diagonals [d0, d1), counting an
     // equal pair when it takes the pair's A entry (so a pair split between two lanes counts once).
@@ -291,33 +299,118 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
                               rp.release(), ci.release(), vals.release());
 }
 
-/// One pass: a block is a tile of R = Policy::block / G rows, a group of G lanes per row, and
-/// lane l of a row takes steps [l * per, (l + 1) * per) of the row's merged sequence (per =
-/// ceil((na + nb) / G)): one merge-path search, then a walk counting its outputs. A scan over
-/// the group gives each lane its offset in the row, a scan over the tile each row its offset in
-/// the tile, and the decoupled look-back (common/tile_lookback.cuh) the tile its offset in T.
-/// Then the writes, in one of two orders (which is faster is for a GPU round to say):
-/// - Runs: the lanes walk their steps again, each writing its outputs as one contiguous run
-///   (no search per entry, but a warp's store spans G runs: ~per / 4 partial sectors a lane).
-/// - otherwise, rounds: step d = k * G + lane in round k, its split found by a search of at
-///   most log2(G) + 1 steps (it lies in [i_k, i_k + lane], i_k the A entries of the first k * G
-///   steps), outputs placed by a ballot, so that a warp's stores are consecutive (coalesced).
-/// Everything reads the rows staged in shared memory (rows of up to
-/// Policy::merge_stage_per_lane * G entries; longer rows are read in global memory), so each
-/// column is read once from global memory. The last tile writes out_rp[nrows] = nnz(T).
-template <class V, class I, bool Union, int G, bool Runs>
-__global__ void __launch_bounds__(Policy::block)
-    k_merge_onepass(Index nrows, BinaryOpCode op, typename TileLookback<I>::State tiles,
-                    const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
-                    const V* b_v, I* out_rp, I* o_ci, V* o_v) {
-  constexpr int R = Policy::block / G;
+/// Merges sorted rows ra[0, na) and rb[0, nb) with a group of G lanes in windows of G merged
+/// steps, A first on ties, each column read once from global memory and kept in registers: lane
+/// l holds entry ia + l of A's tile and jb + l of B's (padded with `end`). In a window, lane l
+/// ranks its A entry among B's tile (entries below it: log2(G) + 1 rounds of one shuffle), which
+/// places it at step l + rank of the merged tiles; one OR-reduction of the places under G gives
+/// every lane the window's A steps as a bit mask, so that lane l holds step d0 + l: A's entry i
+/// (i = A steps before it) when its bit is set, else B's entry j = l - i. Then the window's A
+/// steps and B steps are shifted out of the tiles (a shuffle) and the lanes left empty load the
+/// next entries (one contiguous load).
+/// visit(step, from_a, pair, col, i, j) is called by every lane of the group once per window
+/// (it may hold ballots): `step` false past the row pair's end; i, j: the step's entries of A and
+/// B in their rows (j, for an A step, the B entry it pairs with when `pair`; i, for a B step, is
+/// meaningless); `pair`: the other row has the column too (an A step: b[j] is its column; a B
+/// step: the step before it, the A entry taken just before, has it, since ties take A first).
+/// `in_global`: the rows are in global memory (not staged), so that each window's refill would
+/// wait a full memory latency: the lanes prefetch into L1 the lines `ahead` entries past both
+/// tiles (a window takes at most G entries of a row, `lines` 128-byte lines), a few windows
+/// before the refills read them.
+template <int G, class I, class Visit>
+__device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb, bool in_global,
+                                            Visit&& visit) {
+  constexpr I end = I(~std::make_unsigned_t<I>(0) >> 1);  // above every column
+  constexpr int line = 128 / int(sizeof(I)), lines = G > line ? G / line : 1;
+  constexpr int ahead = 4 * (G > line ? G : line);
+  static_assert(2 * lines <= G, "one lane per line prefetched");
+  const unsigned gm = group_mask<G>();
+  const int lane = int(threadIdx.x % G);
+  const I total = na + nb;
+  I ia = 0, jb = 0;  // entries of A and B taken by the windows so far (the same in every lane)
+  I x = I(lane) < na ? ra[lane] : end, y = I(lane) < nb ? rb[lane] : end;
+  I prev = I(-1);  // the last step's column (no step before the first)
+  for (I d0 = 0; d0 < total; d0 += I(G)) {
+    if (in_global && lane < 2 * lines) {
+      const bool side_a = lane < lines;
+      const I at = (side_a ? ia : jb) + I(ahead + (lane % lines) * line);
+      if (at < (side_a ? na : nb))
+        asm volatile("prefetch.global.L1 [%0];" ::"l"((side_a ? ra : rb) + at));
+    }
+    // rank: B's tile entries below x (ties: A first), by a binary search over the lanes' y
+    // (G - 1 at most from the halving rounds, then one compare for G).
+    int rank = 0;
+#pragma unroll
+    for (int h = G / 2; h >= 1; h /= 2)
+      if (__shfl_sync(gm, y, rank + h - 1, G) < x) rank += h;
+    if (__shfl_sync(gm, y, rank, G) < x) ++rank;
+    const int place = lane + rank;
+    const unsigned a_steps = __reduce_or_sync(gm, place < G ? 1u << place : 0u);
+    const bool from_a = (a_steps >> lane) & 1u;
+    const int i = __popc(a_steps & ((1u << lane) - 1u)), j = lane - i;
+    const I ai = __shfl_sync(gm, x, i, G), bj = __shfl_sync(gm, y, j, G);
+    const I col = from_a ? ai : bj;
+    const I up = __shfl_up_sync(gm, col, 1, G);
+    // An A step pairs with B's next entry bj; a B step with the step before it.
+    const bool pair = (from_a ? bj : lane == 0 ? prev : up) == col;
+    visit(d0 + I(lane) < total, from_a, pair, col, ia + I(i), jb + I(j));
+    // Shift out what the window took: ca steps of A, G - ca of B.
+    const int ca = __popc(a_steps), cb = G - ca;
+    prev = __shfl_sync(gm, col, G - 1, G);
+    const I xs = __shfl_down_sync(gm, x, unsigned(ca), G);
+    const I ys = __shfl_down_sync(gm, y, unsigned(cb), G);
+    ia += I(ca);
+    jb += I(cb);
+    x = lane + ca < G ? xs : (ia + I(lane) < na ? ra[ia + lane] : end);
+    y = lane + cb < G ? ys : (jb + I(lane) < nb ? rb[jb + lane] : end);
+  }
+}
+
+/// The first warp of a block (threadIdx.x < 32) turns the outputs of the tile's R rows,
+/// row_off[0, R), into their offsets in T: a scan over the rows and the decoupled look-back
+/// (common/tile_lookback.cuh) for the tile's offset. The last tile writes out_rp[nrows] = nnz(T).
+template <class I, int R>
+__device__ __forceinline__ void tile_row_offsets(I* row_off, typename TileLookback<I>::State& tiles,
+                                                 typename TileLookback<I>::TempStorage& lookback,
+                                                 Index nrows, I* out_rp) {
   static_assert(R <= 32, "the tile's rows are scanned by one warp");
+  if (threadIdx.x >= 32) return;
+  const I c = threadIdx.x < R ? row_off[threadIdx.x] : I(0);
+  I s = c;  // inclusive scan over the tile's rows
+  for (int o = 1; o < 32; o *= 2) {
+    const I y = __shfl_up_sync(0xffffffffu, s, o);
+    if (int(threadIdx.x) >= o) s += y;
+  }
+  const I aggregate = __shfl_sync(0xffffffffu, s, 31);
+  const I base = tile_exclusive_prefix<I>(tiles, lookback, aggregate);
+  if (threadIdx.x < R) row_off[threadIdx.x] = base + s - c;
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) out_rp[nrows] = base + aggregate;
+}
+
+/// MergeKernel::tiles, one pass: a block is a tile of R = Policy::block / G rows, a group of G
+/// lanes per row merging it by windows (merge_tiles). When both rows fit the group's staging
+/// (Policy::merge_stage_per_lane * G entries each), their columns are copied to shared memory
+/// (stage_rows) and the group keeps, for each output, its entries of A and B there (16 bits
+/// each); the tile's offset in T comes from the decoupled look-back; then the group writes its
+/// row from shared memory (coalesced: consecutive lanes, consecutive positions), reading the
+/// values of the outputs only. Rows that do not fit are merged in global memory by the whole warp
+/// (one such row after another), twice: counting, then writing as they go. Columns are read from
+/// global memory once (twice for rows that do not fit), values once.
+template <class V, class I, bool Union, int G>
+__global__ void __launch_bounds__(Policy::block)
+    k_merge_tiles(Index nrows, BinaryOpCode op, typename TileLookback<I>::State tiles,
+                  const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
+                  const V* b_v, I* out_rp, I* o_ci, V* o_v) {
+  constexpr int R = Policy::block / G;
   constexpr int cap = Policy::merge_stage_per_lane * G;
+  constexpr unsigned none = 0xffffu;  // no entry of that operand (a source's 16-bit half)
+  static_assert(cap < int(none), "a staged entry's place fits 16 bits");
   __shared__ I stage[R][2][cap];
-  __shared__ I row_off[R];  // the rows' output counts, then their offsets in T
+  __shared__ unsigned out_src[R][cap];  // the outputs' entries of A (low 16 bits) and B (high)
+  __shared__ I row_off[R];              // the rows' output counts, then their offsets in T
   __shared__ typename TileLookback<I>::TempStorage lookback;
   const int g = int(threadIdx.x) / G;
-  const unsigned lane = threadIdx.x % G, gm = group_mask<G>();
+  const unsigned lane = threadIdx.x % G, gm = group_mask<G>(), below = lanes_below_me() & gm;
   const Index r = Index(blockIdx.x) * R + g;
   // Rows past nrows are empty (their lanes still take part in the tile's scan).
   I a0 = 0, b0 = 0, na = 0, nb = 0;
@@ -329,104 +422,105 @@ __global__ void __launch_bounds__(Policy::block)
   }
   const I* ra = a_ci + a0;
   const I* rb = b_ci + b0;
-  if (na <= I(cap) && nb <= I(cap)) {
-    I* sa = stage[g][0];
-    I* sb = stage[g][1];
-    for (I t = I(lane); t < na; t += I(G)) sa[t] = ra[t];
-    for (I t = I(lane); t < nb; t += I(G)) sb[t] = rb[t];
-    __syncwarp(gm);
-    ra = sa;
-    rb = sb;
-  }
-  const I total = na + nb, per = (total + I(G) - 1) / I(G);
-  const I d0 = I(lane) * per < total ? I(lane) * per : total;
-  const I d1 = d0 + per < total ? d0 + per : total;
-  const I i0 = merge_path_split(ra, na, rb, nb, d0);
+  const bool staged = stage_rows<G>(ra, na, rb, nb, stage[g][0], stage[g][1], I(cap));
   // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
-  I mine = 0;
-  merge_path_walk(ra, na, rb, nb, i0, d0, d1, [&](I, I, bool from_a, bool pair, I) {
-    mine += emits(from_a, pair) ? I(1) : I(0);
-  });
-  I incl = mine;  // inclusive scan over the group's lanes
-  for (int o = 1; o < G; o *= 2) {
-    const I y = __shfl_up_sync(gm, incl, o, G);
-    if (int(lane) >= o) incl += y;
-  }
-  if (lane == G - 1) row_off[g] = incl;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    const I c = threadIdx.x < R ? row_off[threadIdx.x] : I(0);
-    I s = c;  // inclusive scan over the tile's rows
-    for (int o = 1; o < 32; o *= 2) {
-      const I y = __shfl_up_sync(0xffffffffu, s, o);
-      if (int(threadIdx.x) >= o) s += y;
-    }
-    const I aggregate = __shfl_sync(0xffffffffu, s, 31);
-    const I base = tile_exclusive_prefix<I>(tiles, lookback, aggregate);
-    if (threadIdx.x < R) row_off[threadIdx.x] = base + s - c;
-    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) out_rp[nrows] = base + aggregate;
-  }
-  __syncthreads();
-  if (r >= nrows) return;
-  if (lane == 0) out_rp[r] = row_off[g];
-  auto write = [&](I pos, I i, I j, bool from_a, bool pair, I col) {
-    o_ci[pos] = col;
-    if (from_a)
-      o_v[pos] = pair ? binary_op_at<V>(op, a_v[a0 + i], b_v[b0 + j], r, col, r, col) : a_v[a0 + i];
-    else
-      o_v[pos] = b_v[b0 + j];
-  };
-  if constexpr (Runs) {
-    I pos = row_off[g] + incl - mine;
-    merge_path_walk(ra, na, rb, nb, i0, d0, d1, [&](I i, I j, bool from_a, bool pair, I col) {
-      if (emits(from_a, pair)) write(pos++, i, j, from_a, pair, col);
-    });
-  } else {
-    const unsigned below = lanes_below_me() & gm;
-    I out = row_off[g], ik = 0;  // T's next position and i_k: the same in every lane
-    for (I k0 = 0; k0 < total; k0 += I(G)) {
-      const I d = k0 + I(lane);
-      bool from_a = false, pair = false;
-      I i = 0, j = 0, col = 0;
-      if (d < total) {
-        i = merge_path_split_in(ra, rb, d, d - nb > ik ? d - nb : ik,
-                                ik + I(lane) < na ? ik + I(lane) : na);
-        j = d - i;
-        from_a = i < na && (j >= nb || ra[i] <= rb[j]);
-        col = from_a ? ra[i] : rb[j];
-        pair = from_a ? j < nb && rb[j] == col : i > 0 && ra[i - 1] == col;
-      }
-      const bool e = d < total && emits(from_a, pair);
+  unsigned* const src = out_src[g];
+  I count = 0;  // the row's outputs so far (the same in every lane)
+  // (The staged rows by their shared-memory names, so that the refills are shared loads.)
+  const I* const sa = stage[g][0];
+  const I* const sb = stage[g][1];
+  if (staged)
+    merge_tiles<G>(sa, na, sb, nb, false, [&](bool step, bool from_a, bool pair, I, I i, I j) {
+      const bool e = step && emits(from_a, pair);
       const unsigned em = __ballot_sync(gm, e) & gm;
-      if (e) write(out + I(__popc(em & below)), i, j, from_a, pair, col);
-      out += I(__popc(em));
-      ik += I(__popc(__ballot_sync(gm, d < total && from_a) & gm));
+      if (e)
+        src[count + I(__popc(em & below))] =
+            (from_a ? unsigned(i) : none) | (from_a && !pair ? none : unsigned(j)) << 16;
+      count += I(__popc(em));
+    });
+  // Rows that do not fit are merged in global memory by the whole warp, one after the other
+  // (windows of 32 steps: an 8-lane group would walk a power-law hub row 8 steps at a time),
+  // counting now and writing after the look-back. `long_rows`: their groups' first lanes.
+  constexpr unsigned all = 0xffffffffu;
+  const int wl = int(threadIdx.x % 32);
+  const unsigned long_rows = __ballot_sync(all, !staged && lane == 0);
+  // Row `leader`'s merge by the warp: visit as merge_tiles's, with the row's number and offsets.
+  auto warp_merge = [&](int leader, auto&& visit) {
+    const Index lr = __shfl_sync(all, r, leader);
+    const I la0 = __shfl_sync(all, a0, leader), lb0 = __shfl_sync(all, b0, leader);
+    const I lna = __shfl_sync(all, na, leader), lnb = __shfl_sync(all, nb, leader);
+    merge_tiles<32>(a_ci + la0, lna, b_ci + lb0, lnb, true,
+                    [&](bool step, bool from_a, bool pair, I col, I i, I j) {
+                      visit(lr, la0, lb0, step && emits(from_a, pair), from_a, pair, col, i, j);
+                    });
+  };
+  for (unsigned left = long_rows; left != 0; left &= left - 1) {
+    const int leader = __ffs(left) - 1;
+    I n = 0;
+    warp_merge(leader, [&](Index, I, I, bool e, bool, bool, I, I, I) {
+      n += I(__popc(__ballot_sync(all, e)));
+    });
+    if (wl == leader) count = n;
+  }
+  if (lane == 0) row_off[g] = count;
+  __syncthreads();
+  tile_row_offsets<I, R>(row_off, tiles, lookback, nrows, out_rp);
+  __syncthreads();
+  const I base = row_off[g];
+  if (r < nrows && lane == 0) out_rp[r] = base;
+  // T's entry pos of row rr (its rows of A and B at ao, bo): column col from A's entry i
+  // (has_a) and / or B's entry j (has_b).
+  auto write = [&](Index rr, I ao, I bo, I pos, I col, bool has_a, bool has_b, I i, I j) {
+    o_ci[pos] = col;
+    if (!has_b)
+      o_v[pos] = a_v[ao + i];
+    else if (!has_a)
+      o_v[pos] = b_v[bo + j];
+    else
+      o_v[pos] = binary_op_at<V>(op, a_v[ao + i], b_v[bo + j], rr, col, rr, col);
+  };
+  // Staged rows (rows past nrows among them, with no outputs): from shared memory, coalesced.
+  if (staged)
+    for (I k = I(lane); k < count; k += I(G)) {
+      const unsigned i = src[k] & none, j = src[k] >> 16;
+      write(r, a0, b0, base + k, i != none ? sa[i] : sb[j], i != none, j != none, I(i), I(j));
     }
+  for (unsigned left = long_rows; left != 0; left &= left - 1) {
+    const int leader = __ffs(left) - 1;
+    I out = __shfl_sync(all, base, leader);
+    warp_merge(leader, [&](Index lr, I la0, I lb0, bool e, bool from_a, bool pair, I col, I i,
+                           I j) {
+      const unsigned em = __ballot_sync(all, e);
+      if (e)
+        write(lr, la0, lb0, out + I(__popc(em & lanes_below_me())), col, from_a, !from_a || pair,
+              i, j);
+      out += I(__popc(em));
+    });
   }
 }
 
-template <class V, class I, bool Union, int G, bool Runs>
-void launch_merge_onepass(const Matrix& A, const Matrix& B, BinaryOpCode op, I* rp, I* ci, V* vals,
-                          const Context& ctx) {
+template <class V, class I, bool Union, int G>
+void launch_merge_tiles(const Matrix& A, const Matrix& B, BinaryOpCode op, I* rp, I* ci, V* vals,
+                        const Context& ctx) {
   constexpr int R = Policy::block / G;
   const Index n = A.nrows();
   const int ntiles = int((n + R - 1) / R);
   TileLookback<I> tiles(ntiles, ctx);
-  k_merge_onepass<V, I, Union, G, Runs><<<unsigned(ntiles), Policy::block, 0, stream_of(ctx)>>>(
+  k_merge_tiles<V, I, Union, G><<<unsigned(ntiles), Policy::block, 0, stream_of(ctx)>>>(
       n, op, tiles.state, A.row_ptr().as<I>(), A.col_idx().as<I>(), A.values().as<V>(),
       B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp, ci, vals);
-  RINGBLAS_CHECK_LAUNCH("k_merge_onepass", stream_of(ctx), ctx.debug_sync);
+  RINGBLAS_CHECK_LAUNCH("k_merge_tiles", stream_of(ctx), ctx.debug_sync);
 }
 
-/// MergeKernel::onepass (Runs: onepass_runs). T is allocated for its upper bound before the merge:
-/// nnz(A) + nnz(B) (union) or min(nnz(A), nnz(B)) (intersection); nnz(T) is read back once at the
-/// end. The buffers are kept at that capacity (as SuiteSparse keeps a matrix's allocation larger
-/// than its entries) while it is at most Policy::merge_onepass_max_slack * nnz(T), which a union
-/// always is (|A ∪ B| >= (|A| + |B|) / 2); an intersection much smaller than its bound is copied
-/// into exact buffers, so that T never holds (or moves to the host) more than that slack.
-template <class V, class I, bool Union, bool Runs>
-Matrix merge_onepass_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
+/// MergeKernel::tiles. T is allocated for its upper bound before the merge: nnz(A) + nnz(B)
+/// (union) or min(nnz(A), nnz(B)) (intersection); nnz(T) is read back once at the end. The
+/// buffers are kept at that capacity (as SuiteSparse keeps a matrix's allocation larger than its
+/// entries) while it is at most Policy::merge_onepass_max_slack * nnz(T), which a union always
+/// is (|A ∪ B| >= (|A| + |B|) / 2); an intersection much smaller than its bound is copied into
+/// exact buffers, so that T never holds (or moves to the host) more than that slack.
+template <class V, class I, bool Union>
+Matrix merge_tiles_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
   const Index n = A.nrows();
   const Index bound = Union ? A.nnz() + B.nnz() : std::min(A.nnz(), B.nnz());
   device_array<I> rp(std::size_t(n) + 1, ctx), ci(std::size_t(bound), ctx);
@@ -436,9 +530,9 @@ Matrix merge_onepass_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, co
     rp.fill_zero(ctx);
   } else {
     if (merge_by_warps(A, B))
-      launch_merge_onepass<V, I, Union, 32, Runs>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
+      launch_merge_tiles<V, I, Union, 32>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
     else
-      launch_merge_onepass<V, I, Union, 8, Runs>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
+      launch_merge_tiles<V, I, Union, 8>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
     nnz = read_value(rp.data() + n, ctx);
   }
   if (double(bound) > Policy::merge_onepass_max_slack * double(nnz)) {
@@ -521,17 +615,6 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 
 }  // namespace
 
-MergeKernel merge_kernel_from_env() {
-  switch (env_choice("RINGBLAS_EWISE_MERGE", {"count_fill", "onepass", "onepass_runs"})) {
-    case 1:
-      return MergeKernel::onepass;
-    case 2:
-      return MergeKernel::onepass_runs;
-    default:
-      return MergeKernel::count_fill;
-  }
-}
-
 Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
              MergeKernel kernel) {
   require_same(A, B, "cuda elementwise::merge");
@@ -542,12 +625,9 @@ Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const
       using V = decltype(v);
       using I = decltype(i);
       const bool u = how == Merge::union_of;
-      if (kernel == MergeKernel::onepass)
-        return u ? merge_onepass_typed<V, I, true, false>(A, B, op, ctx)
-                 : merge_onepass_typed<V, I, false, false>(A, B, op, ctx);
-      if (kernel == MergeKernel::onepass_runs)
-        return u ? merge_onepass_typed<V, I, true, true>(A, B, op, ctx)
-                 : merge_onepass_typed<V, I, false, true>(A, B, op, ctx);
+      if (kernel == MergeKernel::tiles)
+        return u ? merge_tiles_typed<V, I, true>(A, B, op, ctx)
+                 : merge_tiles_typed<V, I, false>(A, B, op, ctx);
       return u ? merge_typed<V, I, true>(A, B, op, ctx) : merge_typed<V, I, false>(A, B, op, ctx);
     });
   });
