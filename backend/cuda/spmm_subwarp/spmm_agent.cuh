@@ -50,13 +50,23 @@ template <class S, int V> struct RowAgent {
   /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
   /// columns (`first`: acc starts with this product).
   /// bv = B(k, col0 .. col0 + V - 1) (one 16-byte load when V > 1; T{} when the multiply
-  /// does not read B).
-  __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0, const DenseView<T>& d) {
+  /// does not read B). `ReadOnly`: 16-byte loads through the non-coherent path (ld.global.nc),
+  /// which the compiler may move past the kernel's stores to C (B and C never overlap).
+  template <bool ReadOnly = false>
+  __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0,
+                                                const DenseView<T>& d) {
     if constexpr (S::reads_b) {
       if constexpr (V == 1) {
         bv[0] = d.b[k * d.b_rs + col0 * d.b_cs];
       } else {
-        const auto vec = *reinterpret_cast<const VecOf<T, V>*>(d.b + k * d.b_rs + col0);
+        VecOf<T, V> vec;
+        const T* src = d.b + k * d.b_rs + col0;
+        if constexpr (ReadOnly && sizeof(vec) == 16) {
+          const int4 bits = __ldg(reinterpret_cast<const int4*>(src));
+          memcpy(&vec, &bits, 16);
+        } else {
+          vec = *reinterpret_cast<const VecOf<T, V>*>(src);
+        }
 #pragma unroll
         for (int v = 0; v < V; ++v) bv[v] = vec.v[v];
       }
