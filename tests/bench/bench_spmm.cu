@@ -605,10 +605,13 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
     }
     // The one-pass mode (SpmmPolicy::nnzsplit_one_pass: one kernel, no row pass, no atomics):
     // flags zeroed once here (every launch leaves them zero); `_memset` zeroes them inside each
-    // call (what a call without flags kept between calls would pay).
+    // call (what a call without flags kept between calls would pay); `kernel_nnzsplit_onepass_L<x>`
+    // at half and twice the run length (no atomics nor row pass to weigh against more runs).
     {
       constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
-      const std::size_t nruns = std::size_t((a.nnz() + L - 1) / L) * std::size_t(ns.chunks);
+      const int shortest = std::max(1, L / 2);
+      const std::size_t nruns =
+          std::size_t((a.nnz() + shortest - 1) / shortest) * std::size_t(ns.chunks);
       std::int32_t* flags = nullptr;
       void* slots = nullptr;
       BENCH_CUDA(cudaMalloc(&flags, nruns * 4));
@@ -630,8 +633,15 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
         spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 4, true, true>(p, ns, L, true, own, false,
                                                                     one);
       });
+      for (int x : {shortest, L * 2})
+        if (x != L)
+          record("single", cfg, "kernel_nnzsplit_onepass_L" + std::to_string(x), a.nnz(), n, [&] {
+            spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true>(p, ns, x, true, own, false,
+                                                                         one);
+          });
       record("single", cfg, base + "_memset", a.nnz(), n, [&] {
-        BENCH_CUDA(cudaMemsetAsync(flags, 0, nruns * 4, own));
+        BENCH_CUDA(
+            cudaMemsetAsync(flags, 0, std::size_t((a.nnz() + L - 1) / L) * ns.chunks * 4, own));
         spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true>(p, ns, L, true, own, false,
                                                                      one);
       });
