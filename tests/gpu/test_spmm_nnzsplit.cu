@@ -61,6 +61,44 @@ DenseMatrix with_front_column(const DenseMatrix& B) {
   return DenseMatrix::from_values(B.nrows(), B.ncols() + 1, v);
 }
 
+/// ReLU, a bias of n_B values (-3 .. 3) and bias + ReLU + clamp at 4: the epilogues the tests
+/// run (the bias kept here, since an Epilogue points at it).
+struct Epilogues {
+  DenseVector bias;
+  explicit Epilogues(Index n) {
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < v.size(); ++j) v[j] = float(int(j % 7) - 3);
+    bias = DenseVector::from_values(v);
+  }
+  std::vector<Epilogue> all() const {
+    Epilogue clamp = Epilogue::bias_relu(bias);
+    clamp.clamp = 4.0;
+    return {Epilogue::relu(), Epilogue::bias_add(bias), clamp};
+  }
+};
+
+/// Rectangular and degenerate shapes (one row, fewer rows than a warp with every other row
+/// empty, more rows than columns with one full row over many runs) at n_B 3, 64 and 200 (a
+/// multiple of 4 or not): f(A, B, "m x k"), A seeded from `seed`, B from seed + 1.
+template <class F>
+void for_random_shapes(std::uint64_t seed, F&& f) {
+  struct Shape {
+    Index m, k;
+    double density;
+    Pattern pattern;
+  };
+  for (const Shape& sh :
+       {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
+        Shape{3000, 300, 0.03, Pattern::dense_row}})
+    for (Index n : {Index(3), Index(64), Index(200)}) {
+      const Matrix A = random_matrix(sh.m, sh.k, sh.density, Type::fp32, seed + sh.m, sh.pattern,
+                                     ValueKind::integral, IndexType::i32);
+      const DenseMatrix B =
+          random_dense(sh.k, n, Type::fp32, seed + 1 + n, Layout::row_major, ValueKind::integral);
+      f(A, B, std::to_string(sh.m) + "x" + std::to_string(sh.k));
+    }
+}
+
 class SpmmNnzsplit : public GpuTest {
  protected:
   /// C = epilogue(A ⊕.⊗ B) by the nnz-split launcher (run length L, at most MaxNV vectors per
@@ -187,12 +225,8 @@ TEST_F(SpmmNnzsplit, MinPlusAtomicsAndEpilogues) {
     const DenseMatrix B =
         random_dense(1700, n, Type::fp32, 209 + n, Layout::row_major, ValueKind::integral);
     EXPECT_EQ((launch_and_compare<MinPlus, 2>(semiring("min_plus", Type::fp32), A, B, 16, 2)), "");
-    std::vector<float> bias(static_cast<std::size_t>(n));
-    for (std::size_t j = 0; j < bias.size(); ++j) bias[j] = float(int(j % 7) - 3);
-    const DenseVector b = DenseVector::from_values(bias);
-    Epilogue clamp = Epilogue::bias_relu(b);
-    clamp.clamp = 4.0;
-    for (const Epilogue& ep : {Epilogue::relu(), Epilogue::bias_add(b), clamp}) {
+    const Epilogues eps(n);
+    for (const Epilogue& ep : eps.all()) {
       EXPECT_EQ(launch_and_compare<PlusTimes>(semiring("plus_times", Type::fp32), A, B, 16, 2, ep),
                 "")
           << "epilogue kind " << int(ep.kind);
@@ -243,26 +277,14 @@ TEST_F(SpmmNnzsplit, RowPassOptionsOnRandomShapes) {
   // empty, more rows than columns with one full row over many runs), each option combination,
   // n_B a multiple of 4 or not.
   const Semiring pt = semiring("plus_times", Type::fp32);
-  struct Shape {
-    Index m, k;
-    double density;
-    Pattern pattern;
-  };
   const RowPass hows[] = {{true, false, false}, {false, true, false}, {true, true, true}};
-  for (const Shape& sh :
-       {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
-        Shape{3000, 300, 0.03, Pattern::dense_row}})
+  for_random_shapes(219, [&](const Matrix& A, const DenseMatrix& B, const std::string& shape) {
     for (const RowPass& how : hows)
-      for (Index n : {Index(3), Index(64), Index(200)}) {
-        const Matrix A = random_matrix(sh.m, sh.k, sh.density, Type::fp32, 219 + sh.m, sh.pattern,
-                                       ValueKind::integral, IndexType::i32);
-        const DenseMatrix B =
-            random_dense(sh.k, n, Type::fp32, 220 + n, Layout::row_major, ValueKind::integral);
-        for (int L : {4, 16, 128})
-          EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
-              << sh.m << "x" << sh.k << " overlap " << how.overlap << " run rows " << how.run_rows
-              << " unaligned B " << how.unaligned_b;
-      }
+      for (int L : {4, 16, 128})
+        EXPECT_EQ(launch_and_compare<PlusTimes>(pt, A, B, L, 1, Epilogue::none(), how), "")
+            << shape << " overlap " << how.overlap << " run rows " << how.run_rows
+            << " unaligned B " << how.unaligned_b;
+  });
 }
 
 TEST_F(SpmmNnzsplit, OnePassAroundRowBoundariesAndEmptyRows) {
@@ -309,12 +331,8 @@ TEST_F(SpmmNnzsplit, OnePassMinPlusEpiloguesAndPowerLaw) {
         random_dense(G.ncols(), n, Type::fp32, 238 + n, Layout::row_major, ValueKind::integral);
     for (int L : {4, 16, 33})
       EXPECT_EQ((launch_and_compare<MinPlus, 2, false, true>(mp, A, B, L, 1)), "");
-    std::vector<float> bias(static_cast<std::size_t>(n));
-    for (std::size_t j = 0; j < bias.size(); ++j) bias[j] = float(int(j % 7) - 3);
-    const DenseVector b = DenseVector::from_values(bias);
-    Epilogue clamp = Epilogue::bias_relu(b);
-    clamp.clamp = 4.0;
-    for (const Epilogue& ep : {Epilogue::relu(), Epilogue::bias_add(b), clamp}) {
+    const Epilogues eps(n);
+    for (const Epilogue& ep : eps.all()) {
       EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, A, B, 16, 1, ep)), "")
           << "epilogue kind " << int(ep.kind);
       for (int L : {16, 64})
@@ -322,23 +340,10 @@ TEST_F(SpmmNnzsplit, OnePassMinPlusEpiloguesAndPowerLaw) {
             << "epilogue kind " << int(ep.kind);
     }
   }
-  struct Shape {
-    Index m, k;
-    double density;
-    Pattern pattern;
-  };
-  for (const Shape& sh :
-       {Shape{1, 50, 0.5, Pattern::random}, Shape{37, 2000, 0.01, Pattern::empty_rows},
-        Shape{3000, 300, 0.03, Pattern::dense_row}})
-    for (Index n : {Index(3), Index(64), Index(200)}) {
-      const Matrix R = random_matrix(sh.m, sh.k, sh.density, Type::fp32, 239 + sh.m, sh.pattern,
-                                     ValueKind::integral, IndexType::i32);
-      const DenseMatrix B =
-          random_dense(sh.k, n, Type::fp32, 240 + n, Layout::row_major, ValueKind::integral);
-      for (int L : {4, 16, 128})
-        EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, R, B, L, 1)), "")
-            << sh.m << "x" << sh.k;
-    }
+  for_random_shapes(239, [&](const Matrix& R, const DenseMatrix& B, const std::string& shape) {
+    for (int L : {4, 16, 128})
+      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, R, B, L, 1)), "") << shape;
+  });
 }
 
 TEST_F(SpmmNnzsplit, PipelinedLoadsWithAndWithoutTheRowPass) {
