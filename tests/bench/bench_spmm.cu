@@ -602,6 +602,12 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       record("single", cfg, base + "_unroll2", a.nnz(), n, [&] {
         spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 4, true>(p, ns, L, true, own, false, opt);
       });
+      // SpmmPolicy::nnzsplit_lean: fewer instructions per nonzero (FFMA from -0, 32-bit offsets).
+      record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + "_overlap_runrows_lean",
+             a.nnz(), n, [&] {
+               spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, false, true>(p, ns, L, true,
+                                                                                   own, false, opt);
+             });
     }
     // The one-pass mode (SpmmPolicy::nnzsplit_one_pass: one kernel, no row pass, no atomics):
     // flags zeroed once here (every launch leaves them zero); `_memset` zeroes them inside each
@@ -632,6 +638,10 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       record("single", cfg, base + "_pipe_unroll2", a.nnz(), n, [&] {
         spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 4, true, true>(p, ns, L, true, own, false,
                                                                     one);
+      });
+      record("single", cfg, base + "_lean", a.nnz(), n, [&] {
+        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true, true>(p, ns, L, true, own,
+                                                                           false, one);
       });
       for (int x : {shortest, L * 2})
         if (x != L)
@@ -918,7 +928,8 @@ int main(int argc, char** argv) {
                "`_pipe` "
                "pipelined B loads (`_minblocks3`, `_unroll2`: its registers), `_onepass` one "
                "kernel "
-               "without row pass (flags zeroed once; `_memset`: zeroed in each call); "
+               "without row pass (flags zeroed once; `_memset`: zeroed in each call), `_lean` sums "
+               "from -0 in FFMAs and 32-bit B offsets; "
                "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). "
                "Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per "

@@ -102,10 +102,10 @@ void for_random_shapes(std::uint64_t seed, F&& f) {
 class SpmmNnzsplit : public GpuTest {
  protected:
   /// C = epilogue(A ⊕.⊗ B) by the nnz-split launcher (run length L, at most MaxNV vectors per
-  /// lane, nv of them when the width allows; Pipe and OnePass: the launcher's knobs of those
-  /// names), compared with the cpu; "" when equal. OnePass: slots poisoned, flags zeroed before
-  /// and checked to be zero after the launch.
-  template <class S, int MaxNV = 4, bool Pipe = false, bool OnePass = false>
+  /// lane, nv of them when the width allows; Pipe, OnePass and Lean: the launcher's knobs of
+  /// those names), compared with the cpu; "" when equal. OnePass: slots poisoned, flags zeroed
+  /// before and checked to be zero after the launch.
+  template <class S, int MaxNV = 4, bool Pipe = false, bool OnePass = false, bool Lean = false>
   std::string launch_and_compare(const Semiring& s, const Matrix& A, const DenseMatrix& B, int L,
                                  int nv, const Epilogue& ep = Epilogue::none(), RowPass how = {}) {
     using namespace ringblas::cuda::detail;
@@ -161,7 +161,7 @@ class SpmmNnzsplit : public GpuTest {
       // No synchronisation between the launches when they may overlap (debug sync would wait
       // for the row pass before the dependent launch).
       spmm_nnzsplit_launch_tuned<S, MaxNV, SpmmPolicy::nnzsplit_unroll,
-                                 SpmmPolicy::nnzsplit_min_blocks, Pipe, OnePass>(
+                                 SpmmPolicy::nnzsplit_min_blocks, Pipe, OnePass, Lean>(
           p, shape, L, false, own, !how.overlap, opt);
     } catch (const Error& e) {
       launched = e.what();
@@ -371,6 +371,40 @@ TEST_F(SpmmNnzsplit, PipelinedLoadsWithAndWithoutTheRowPass) {
       EXPECT_EQ((launch_and_compare<PlusTimes, 4, true, true>(pt, G, Bg, L, 1, Epilogue::relu())),
                 "");
     }
+  }
+}
+
+TEST_F(SpmmNnzsplit, LeanSumsWithAndWithoutTheRowPass) {
+  // Lean: plus sums from -0 (one multiply-add per product), B's row offset in 32 bits; min_plus
+  // keeps its first-product start (only the offset changes). Rows around run boundaries and
+  // R-MAT, with the library's row-pass options and in the one-pass mode, an epilogue, B
+  // unaligned (scalar path).
+  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 246);
+  const Matrix G = integral_fp32(rmat(11, 8, 247).adjacency, 248);
+  const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
+  RowPass lib, unaligned;
+  lib.overlap = lib.run_rows = true;
+  unaligned.unaligned_b = true;
+  for (Index n : {Index(5), Index(64), Index(256)}) {
+    const DenseMatrix B =
+        random_dense(1700, n, Type::fp32, 249 + n, Layout::row_major, ValueKind::integral);
+    const DenseMatrix Bg =
+        random_dense(G.ncols(), n, Type::fp32, 250 + n, Layout::row_major, ValueKind::integral);
+    for (int L : {1, 16, 33}) {
+      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, A, B, L, 1,
+                                                                      Epilogue::none(), lib)),
+                "");
+      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true, true>(pt, A, B, L, 1)), "");
+      EXPECT_EQ((launch_and_compare<MinPlus, 2, false, false, true>(mp, A, B, L, 1,
+                                                                    Epilogue::none(), lib)),
+                "");
+    }
+    EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, A, B, 16, 1,
+                                                                    Epilogue::none(), unaligned)),
+              "");
+    EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, G, Bg, 64, 1,
+                                                                    Epilogue::relu(), lib)),
+              "");
   }
 }
 

@@ -24,6 +24,8 @@
 // A reduction starts with its first product (not the identity), which is what the any monoid
 // needs.
 #pragma once
+#include <type_traits>
+
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/dependent_launch.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
@@ -109,7 +111,7 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
   }
 }
 
-template <class S, int V, int NV, int Unroll, int MinBlocks, bool Pipe, bool OnePass>
+template <class S, int V, int NV, int Unroll, int MinBlocks, bool Pipe, bool OnePass, bool Lean>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c,
@@ -160,6 +162,19 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   int row_begin = rp[r], row_end = rp[r + 1];
   T acc[NV][V];
   bool started = false;
+  // Lean: sums start from the plus monoid's neutral value (RowAgent::neutral_start), so each
+  // product is one multiply-add without the first-product select; B's row offset in 32 bits.
+  constexpr bool kNeutral = Lean && Agent::neutral_start;
+  auto restart = [&]() {
+    started = false;
+    if constexpr (kNeutral) {
+#pragma unroll
+      for (int j = 0; j < NV; ++j)
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc[j][v] = Agent::neutral();
+    }
+  };
+  restart();
   // One pass (spmm_nnzsplit_one_pass.cuh): empty rows are this run's to store when their
   // position rp[row] lies in it (or is nnz, for the last run); the head row, when it began in an
   // earlier run and ends here, is kept in acc_head and closed after the run.
@@ -232,26 +247,27 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     __syncwarp(mask);
     if (q + batch < end) fetch(q + batch);
     const int cnt = min(batch, end - q);
-    // A round: the B rows of nonzeros q + j0 .. q + j0 + Unroll - 1 (those below cnt).
-    auto load_round = [&](T(&bv)[Unroll][NV][V], int j0) {
+    // A round: the B rows of nonzeros q + j0 .. q + j0 + Unroll - 1 (those below cnt; `whole`,
+    // a std::bool_constant: all of them, known without a test per nonzero).
+    auto load_round = [&](T(&bv)[Unroll][NV][V], int j0, auto whole) {
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) {
-        if (j0 + u < cnt) {
+        if (decltype(whole)::value || j0 + u < cnt) {
           const int k = s_col[stage0 + j0 + u];
 #pragma unroll
           for (int j = 0; j < NV; ++j)
-            if (on[j]) Agent::template load_b<Pipe>(bv[u][j], k, col[j], d);
+            if (on[j]) Agent::template load_b<Pipe, Lean>(bv[u][j], k, col[j], d);
         }
       }
     };
-    auto combine_round = [&](const T(&bv)[Unroll][NV][V], int j0) {
+    auto combine_round = [&](const T(&bv)[Unroll][NV][V], int j0, auto whole) {
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) {
-        if (j0 + u < cnt) {
+        if (decltype(whole)::value || j0 + u < cnt) {
           const int pos = q + j0 + u;
           if (pos >= row_end) {  // row r is done (it has entries here: pos > first): store it
             flush_row();
-            started = false;
+            restart();
             do {
               ++r;
               row_begin = row_end;
@@ -264,7 +280,8 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
           T a{};
           if constexpr (S::reads_a) a = s_val[stage0 + j0 + u];
 #pragma unroll
-          for (int j = 0; j < NV; ++j) Agent::combine(acc[j], !started, a, bv[u][j], r, k, col[j]);
+          for (int j = 0; j < NV; ++j)
+            Agent::template combine<kNeutral>(acc[j], !started, a, bv[u][j], r, k, col[j]);
           started = true;
         }
       }
@@ -272,21 +289,27 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     if constexpr (Pipe) {
       // Two rounds in flight: the next round's loads are issued before this one is combined.
       T b0[Unroll][NV][V], b1[Unroll][NV][V];
-      load_round(b0, 0);
+      load_round(b0, 0, std::false_type{});
       for (int j0 = 0; j0 < cnt; j0 += 2 * Unroll) {
         const bool second = j0 + Unroll < cnt;
-        if (second) load_round(b1, j0 + Unroll);
-        combine_round(b0, j0);
+        if (second) load_round(b1, j0 + Unroll, std::false_type{});
+        combine_round(b0, j0, std::false_type{});
         if (second) {
-          if (j0 + 2 * Unroll < cnt) load_round(b0, j0 + 2 * Unroll);
-          combine_round(b1, j0 + Unroll);
+          if (j0 + 2 * Unroll < cnt) load_round(b0, j0 + 2 * Unroll, std::false_type{});
+          combine_round(b1, j0 + Unroll, std::false_type{});
         }
       }
     } else {
       for (int j0 = 0; j0 < cnt; j0 += Unroll) {
         T bv[Unroll][NV][V];
-        load_round(bv, j0);
-        combine_round(bv, j0);
+        // Lean: whole rounds (every round of a full batch) without a bound test per nonzero.
+        if (Lean && j0 + Unroll <= cnt) {
+          load_round(bv, j0, std::true_type{});
+          combine_round(bv, j0, std::true_type{});
+        } else {
+          load_round(bv, j0, std::false_type{});
+          combine_round(bv, j0, std::false_type{});
+        }
       }
     }
     __syncwarp(mask);
@@ -305,14 +328,16 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
 }
 
 /// MaxNV (vectors per lane at most), Unroll, MinBlocks (registers), Pipe (two rounds of B
-/// loads in flight, read-only loads: SpmmPolicy::nnzsplit_pipeline) and OnePass (no row pass:
-/// SpmmPolicy::nnzsplit_one_pass) are the knobs that change code; the library launches
+/// loads in flight, read-only loads: SpmmPolicy::nnzsplit_pipeline), OnePass (no row pass:
+/// SpmmPolicy::nnzsplit_one_pass) and Lean (fewer instructions per nonzero:
+/// SpmmPolicy::nnzsplit_lean) are the knobs that change code; the library launches
 /// SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from nnzsplit_shape
 /// (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds at least
 /// (nnz + L - 1) / L ints; OnePass: its flags and slots, and neither overlap nor run_rows).
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
           int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks,
-          bool Pipe = SpmmPolicy::nnzsplit_pipeline, bool OnePass = false>
+          bool Pipe = SpmmPolicy::nnzsplit_pipeline, bool OnePass = false,
+          bool Lean = SpmmPolicy::nnzsplit_lean>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
                                 bool stream_c, void* stream, bool sync,
                                 const NnzsplitOptions& opt = {}) {
@@ -359,20 +384,25 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
         constexpr int W = vec_width<T>();
-        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks, Pipe, OnePass>);
+        if (shape.nv == 1)
+          go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         if constexpr (MaxNV >= 2)
-          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks, Pipe, OnePass>);
+          if (shape.nv == 2)
+            go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         if constexpr (MaxNV >= 4)
-          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks, Pipe, OnePass>);
+          if (shape.nv == 4)
+            go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         launched = true;
       }
     }
     if (!launched) {
-      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks, Pipe, OnePass>);
+      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
       if constexpr (MaxNV >= 2)
-        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks, Pipe, OnePass>);
+        if (shape.nv == 2)
+          go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
       if constexpr (MaxNV >= 4)
-        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks, Pipe, OnePass>);
+        if (shape.nv == 4)
+          go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
     }
     RINGBLAS_CHECK_LAUNCH("spmm_nnzsplit_kernel", s, sync);
   }
@@ -388,8 +418,8 @@ void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L
   // SpmmPolicy::nnzsplit_one_pass: the caller gives the flags and slots (spmm_entry.cu).
   spmm_nnzsplit_launch_tuned<S, SpmmPolicy::nnzsplit_max_vectors, SpmmPolicy::nnzsplit_unroll,
                              SpmmPolicy::nnzsplit_min_blocks, SpmmPolicy::nnzsplit_pipeline,
-                             SpmmPolicy::nnzsplit_one_pass>(p, shape, L, stream_c, stream, sync,
-                                                            opt);
+                             SpmmPolicy::nnzsplit_one_pass, SpmmPolicy::nnzsplit_lean>(
+      p, shape, L, stream_c, stream, sync, opt);
 }
 
 }  // namespace ringblas::cuda::detail

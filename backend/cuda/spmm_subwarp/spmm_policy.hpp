@@ -86,6 +86,13 @@ struct SpmmPolicy {
   /// and soc-Epinions1's row pass (10.5 us of 52.8, on the kernel's critical path since the
   /// kernel reads its run rows). Needs flags that stay zeroed between calls (NnzsplitOptions).
   static constexpr bool nnzsplit_one_pass = false;
+  /// Fewer instructions per nonzero (s11, not yet measured: off; bench rows ..._lean): ncu s11
+  /// (soc-Epinions1 n_B = 64) has the kernel issuing on 58% of cycles, ALU the busiest pipe,
+  /// about 30 warp instructions per nonzero. Plus-monoid sums start from -0 (the same sums: see
+  /// RowAgent::neutral_start), so a product is one FFMA instead of FMUL + FADD + select per
+  /// column, B's row offset is a 32 x 32 -> 64-bit multiply, and whole rounds of loads skip
+  /// the bound test per nonzero.
+  static constexpr bool nnzsplit_lean = false;
   /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
   /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
