@@ -50,13 +50,27 @@ template <class S, int V> struct RowAgent {
   /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
   /// columns (`first`: acc starts with this product).
   /// bv = B(k, col0 .. col0 + V - 1) (one 16-byte load when V > 1; T{} when the multiply
-  /// does not read B).
-  __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0, const DenseView<T>& d) {
+  /// does not read B). `ReadOnly`: 16-byte loads through the non-coherent path (ld.global.nc),
+  /// which the compiler may move past the kernel's stores to C (B and C never overlap).
+  /// `Narrow`: the row offset as a 32 x 32 -> 64-bit multiply (B's row stride is below 2^31:
+  /// n_B or 1, n_B an int), one instruction instead of a 64-bit multiply.
+  template <bool ReadOnly = false, bool Narrow = false>
+  __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0,
+                                                const DenseView<T>& d) {
     if constexpr (S::reads_b) {
+      const long long row =
+          Narrow ? static_cast<long long>(k) * static_cast<int>(d.b_rs) : k * d.b_rs;
       if constexpr (V == 1) {
-        bv[0] = d.b[k * d.b_rs + col0 * d.b_cs];
+        bv[0] = d.b[row + col0 * d.b_cs];
       } else {
-        const auto vec = *reinterpret_cast<const VecOf<T, V>*>(d.b + k * d.b_rs + col0);
+        VecOf<T, V> vec;
+        const T* src = d.b + row + col0;
+        if constexpr (ReadOnly && sizeof(vec) == 16) {
+          const int4 bits = __ldg(reinterpret_cast<const int4*>(src));
+          memcpy(&vec, &bits, 16);
+        } else {
+          vec = *reinterpret_cast<const VecOf<T, V>*>(src);
+        }
 #pragma unroll
         for (int v = 0; v < V; ++v) bv[v] = vec.v[v];
       }
@@ -66,13 +80,30 @@ template <class S, int V> struct RowAgent {
     }
   }
 
-  /// acc[v] (+)= a (x) bv[v] for B(k, col0 + v) already loaded.
-  __device__ __forceinline__ static void combine(T (&acc)[V], bool first, T a, const T (&bv)[V], int row,
-                                                 int k, int col0) {
+  /// Plus monoids: a sum may start from neutral() instead of its first product, the same value
+  /// (x + -0 == x for every x, -0 and NaN included; 0 for integers), so that each step is one
+  /// (fused) multiply-add without the first-product select.
+  static constexpr bool neutral_start = S::add_monoid::code == MonoidCode::plus;
+  __host__ __device__ static constexpr T neutral() {
+    if constexpr (std::is_floating_point_v<T>)
+      return T(-0.0);
+    else
+      return T(0);
+  }
+
+  /// acc[v] (+)= a (x) bv[v] for B(k, col0 + v) already loaded. `FromNeutral` (neutral_start
+  /// monoids only): acc holds neutral() or a partial sum, `first` is ignored.
+  template <bool FromNeutral = false>
+  __device__ __forceinline__ static void combine(T (&acc)[V], bool first, T a, const T (&bv)[V],
+                                                 int row, int k, int col0) {
+    static_assert(!FromNeutral || neutral_start, "a neutral start needs a plus monoid");
 #pragma unroll
     for (int v = 0; v < V; ++v) {
       const T prod = S::mul(a, bv[v], row, k, k, col0 + v);
-      acc[v] = first ? prod : S::add(acc[v], prod);
+      if constexpr (FromNeutral)
+        acc[v] = S::add(acc[v], prod);
+      else
+        acc[v] = first ? prod : S::add(acc[v], prod);
     }
   }
 

@@ -16,15 +16,20 @@
 // - Rows that lie inside one run are stored with their epilogue (evict-first when C is larger
 //   than L2). A row that crosses a run boundary is combined into C with the monoid's atomic
 //   after nnzsplit_rows_kernel set it to the identity; its epilogue runs in a last pass. Empty rows
-//   get epilogue(identity) from the first pass.
+//   get epilogue(identity) from the first pass. The one-pass mode (OnePass) has neither pass nor
+//   atomics: runs hand crossing rows to the run that closes them (spmm_nnzsplit_one_pass.cuh)
+//   and store the empty rows at their positions.
 // Shared memory (dynamic): per block, 256 (512 for sub-warps under 8 lanes) column indices and
 // values.
 // A reduction starts with its first product (not the identity), which is what the any monoid
 // needs.
 #pragma once
+#include <type_traits>
+
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/dependent_launch.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
+#include "backend/cuda/spmm_subwarp/spmm_nnzsplit_one_pass.cuh"
 
 namespace ringblas::cuda::detail {
 
@@ -75,11 +80,16 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
     const int b = p.row_ptr[row], e = p.row_ptr[row + 1];
     empty = b == e;
     crossing = !empty && b / L != (e - 1) / L;
-    // Runs g with g L in [b, e) start in this row (one column chunk writes them).
+    // Runs g with g L in [b, e) start in this row (one column chunk writes them). Unsigned:
+    // b + L - 1 and g L stay below nnz + L <= 2^32 (32-bit division, not the 64-bit routine).
     if (run_rows && blockIdx.y == 0)
-      for (long long g = (static_cast<long long>(b) + L - 1) / L; g * L < e; ++g) run_rows[g] = row;
+      for (unsigned g = (unsigned(b) + unsigned(L) - 1u) / unsigned(L);
+           g * unsigned(L) < unsigned(e); ++g)
+        run_rows[g] = row;
   }
   unsigned todo = __ballot_sync(0xffffffffu, finish ? crossing : empty || crossing);
+  // Which rows are empty, for the loop below (no reload of their pointers between its stores).
+  const unsigned empties = __ballot_sync(0xffffffffu, empty);
   const int col0 = (static_cast<int>(blockIdx.y) * 32 + lane) * V;
   if (col0 >= p.n) return;  // after the ballot: lanes past n_B only looked at rows
   while (todo) {
@@ -87,7 +97,7 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
     todo &= todo - 1;
     const int r = static_cast<int>(row0) + i;
     T* c = d.c + r * d.c_rs + col0 * d.c_cs;
-    const bool was_empty = p.row_ptr[r] == p.row_ptr[r + 1];  // (L1: this warp just read it)
+    const bool was_empty = (empties >> i) & 1u;
     if constexpr (V == 1) {
       *c = finish ? ep(*c, col0) : (was_empty ? ep(identity, col0) : identity);
     } else {
@@ -101,7 +111,7 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
   }
 }
 
-template <class S, int V, int NV, int Unroll, int MinBlocks>
+template <class S, int V, int NV, int Unroll, int MinBlocks, bool Pipe, bool OnePass, bool Lean>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c,
@@ -143,7 +153,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   }
 
   int r;
-  if (opt.run_rows) {
+  if (!OnePass && opt.run_rows) {
     if (opt.overlap) grid_dependency_wait();  // run_rows comes from the row pass
     r = opt.run_rows[start / L];
   } else {
@@ -152,8 +162,59 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   int row_begin = rp[r], row_end = rp[r + 1];
   T acc[NV][V];
   bool started = false;
+  // Lean: sums start from the plus monoid's neutral value (RowAgent::neutral_start), so each
+  // product is one multiply-add without the first-product select; B's row offset in 32 bits.
+  constexpr bool kNeutral = Lean && Agent::neutral_start;
+  auto restart = [&]() {
+    started = false;
+    if constexpr (kNeutral) {
+#pragma unroll
+      for (int j = 0; j < NV; ++j)
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc[j][v] = Agent::neutral();
+    }
+  };
+  restart();
+  // One pass (spmm_nnzsplit_one_pass.cuh): empty rows are this run's to store when their
+  // position rp[row] lies in it (or is nnz, for the last run); the head row, when it began in an
+  // earlier run and ends here, is kept in acc_head and closed after the run.
+  const int run = static_cast<int>(start / L);
+  const OnePassRows<S, V, NV> one{static_cast<T*>(opt.slots), opt.flags,
+                                  static_cast<long long>(gridDim.y) * chunk_cols,
+                                  static_cast<int>(gridDim.y), static_cast<int>(blockIdx.y)};
+  T acc_head[NV][V];
+  int head_row = -1, head_begin = 0;
+  auto store_empty = [&](int row) {
+#pragma unroll
+    for (int j = 0; j < NV; ++j)
+      if (on[j]) {
+        T id[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) id[v] = S::identity();
+        Agent::flush(id, true, row, col[j], d, ep, stream_c);
+      }
+  };
+  if constexpr (OnePass) {
+    if (row_begin == first)  // empty rows just before r sit at position `first`
+      for (int e = r - 1; e >= 0 && rp[e] == first; --e) store_empty(e);
+  }
   auto flush_row = [&]() {
     const bool whole = row_begin >= first && row_end <= end;
+    if constexpr (OnePass) {
+      if (row_end > end) {  // the run's last row goes on: its part for the closer
+        one.publish(acc, run, col, on, lane, mask);
+        return;
+      }
+      if (!whole) {  // the head row, begun in an earlier run, ends here: closed after the run
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+#pragma unroll
+          for (int v = 0; v < V; ++v) acc_head[j][v] = acc[j][v];
+        head_row = r;
+        head_begin = row_begin;
+        return;
+      }
+    }
 #pragma unroll
     for (int j = 0; j < NV; ++j)
       if (on[j]) Agent::flush(acc[j], whole, r, col[j], d, ep, stream_c);
@@ -174,7 +235,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   fetch(first);
   // The row pass must be done before the first store to C (crossing rows set to the identity);
   // everything above only read A.
-  if (opt.overlap && !opt.run_rows) grid_dependency_wait();
+  if (!OnePass && opt.overlap && !opt.run_rows) grid_dependency_wait();
   for (int q = first; q < end; q += batch) {
 #pragma unroll
     for (int i = 0; i < kNnzsplitMaxReps; ++i) {
@@ -186,50 +247,97 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     __syncwarp(mask);
     if (q + batch < end) fetch(q + batch);
     const int cnt = min(batch, end - q);
-    for (int j0 = 0; j0 < cnt; j0 += Unroll) {
-      T bv[Unroll][NV][V];
+    // A round: the B rows of nonzeros q + j0 .. q + j0 + Unroll - 1 (those below cnt; `whole`,
+    // a std::bool_constant: all of them, known without a test per nonzero).
+    auto load_round = [&](T(&bv)[Unroll][NV][V], int j0, auto whole) {
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) {
-        if (j0 + u < cnt) {
+        if (decltype(whole)::value || j0 + u < cnt) {
           const int k = s_col[stage0 + j0 + u];
 #pragma unroll
           for (int j = 0; j < NV; ++j)
-            if (on[j]) Agent::load_b(bv[u][j], k, col[j], d);
+            if (on[j]) Agent::template load_b<Pipe, Lean>(bv[u][j], k, col[j], d);
         }
       }
+    };
+    auto combine_round = [&](const T(&bv)[Unroll][NV][V], int j0, auto whole) {
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) {
-        if (j0 + u < cnt) {
+        if (decltype(whole)::value || j0 + u < cnt) {
           const int pos = q + j0 + u;
           if (pos >= row_end) {  // row r is done (it has entries here: pos > first): store it
             flush_row();
-            started = false;
+            restart();
             do {
               ++r;
               row_begin = row_end;
               row_end = rp[r + 1];
-            } while (pos >= row_end);  // empty rows: stored by the first pass
+              if constexpr (OnePass)
+                if (pos >= row_end) store_empty(r);
+            } while (pos >= row_end);  // empty rows: stored by the first pass (one pass: here)
           }
           const int k = s_col[stage0 + j0 + u];
           T a{};
           if constexpr (S::reads_a) a = s_val[stage0 + j0 + u];
 #pragma unroll
-          for (int j = 0; j < NV; ++j) Agent::combine(acc[j], !started, a, bv[u][j], r, k, col[j]);
+          for (int j = 0; j < NV; ++j)
+            Agent::template combine<kNeutral>(acc[j], !started, a, bv[u][j], r, k, col[j]);
           started = true;
+        }
+      }
+    };
+    if constexpr (Pipe) {
+      // Two rounds in flight: the next round's loads are issued before this one is combined.
+      T b0[Unroll][NV][V], b1[Unroll][NV][V];
+      load_round(b0, 0, std::false_type{});
+      for (int j0 = 0; j0 < cnt; j0 += 2 * Unroll) {
+        const bool second = j0 + Unroll < cnt;
+        if (second) load_round(b1, j0 + Unroll, std::false_type{});
+        combine_round(b0, j0, std::false_type{});
+        if (second) {
+          if (j0 + 2 * Unroll < cnt) load_round(b0, j0 + 2 * Unroll, std::false_type{});
+          combine_round(b1, j0 + Unroll, std::false_type{});
+        }
+      }
+    } else {
+      for (int j0 = 0; j0 < cnt; j0 += Unroll) {
+        T bv[Unroll][NV][V];
+        // Lean: whole rounds (every round of a full batch) without a bound test per nonzero.
+        if (Lean && j0 + Unroll <= cnt) {
+          load_round(bv, j0, std::true_type{});
+          combine_round(bv, j0, std::true_type{});
+        } else {
+          load_round(bv, j0, std::false_type{});
+          combine_round(bv, j0, std::false_type{});
         }
       }
     }
     __syncwarp(mask);
   }
   flush_row();  // the run's last row (it has entries in the run)
+  if constexpr (OnePass) {
+    if (end == p.nnz)  // the rows after the last nonzero
+      for (int e = r + 1; e < p.m; ++e) store_empty(e);
+    if (head_row >= 0) {  // after this run's own publish: no run waits on a waiting run
+      one.gather(acc_head, head_begin / L, run, col, on, lane, sw, mask);
+#pragma unroll
+      for (int j = 0; j < NV; ++j)
+        if (on[j]) Agent::flush(acc_head[j], true, head_row, col[j], d, ep, stream_c);
+    }
+  }
 }
 
-/// MaxNV (vectors per lane at most), Unroll and MinBlocks (registers) are the knobs that change
-/// code; the library launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape`
-/// from nnzsplit_shape (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds
-/// at least (nnz + L - 1) / L ints).
+/// MaxNV (vectors per lane at most), Unroll, MinBlocks (registers), Pipe (two rounds of B
+/// loads in flight, read-only loads: SpmmPolicy::nnzsplit_pipeline), OnePass (no row pass:
+/// SpmmPolicy::nnzsplit_one_pass) and Lean (fewer instructions per nonzero:
+/// SpmmPolicy::nnzsplit_lean) are the knobs that change code; the library launches
+/// SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from nnzsplit_shape
+/// (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds at least
+/// (nnz + L - 1) / L ints; OnePass: its flags and slots, and neither overlap nor run_rows).
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
-          int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks>
+          int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks,
+          bool Pipe = SpmmPolicy::nnzsplit_pipeline, bool OnePass = false,
+          bool Lean = SpmmPolicy::nnzsplit_lean>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
                                 bool stream_c, void* stream, bool sync,
                                 const NnzsplitOptions& opt = {}) {
@@ -238,6 +346,9 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   if (L < 1 || shape.nv < 1 || shape.nv > MaxNV || (shape.nv & (shape.nv - 1)) != 0)
     throw InvalidValue("spmm_nnzsplit: run length " + std::to_string(L) + ", " +
                        std::to_string(shape.nv) + " vectors per lane");
+  if (OnePass && (!opt.flags || !opt.slots || opt.overlap || opt.run_rows))
+    throw InvalidValue(
+        "spmm_nnzsplit: a one-pass launch takes flags and slots, no row pass options");
   auto s = static_cast<cudaStream_t>(stream);
   const auto d = dense_view<S>(p);
   const Epi<T> ep(p.epilogue);
@@ -259,7 +370,7 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
           p, d, ep, S::identity(), L, finish, run_rows);
     RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
   };
-  rows_pass(false);
+  if (!OnePass || p.nnz == 0) rows_pass(false);  // one pass: only to fill C when A is empty
   if (p.nnz > 0) {
     const long long groups = (p.nnz + L - 1) / L;
     const dim3 grid(grid_for(groups << shape.log_sw), shape.chunks);
@@ -273,25 +384,30 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
         constexpr int W = vec_width<T>();
-        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks>);
+        if (shape.nv == 1)
+          go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         if constexpr (MaxNV >= 2)
-          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks>);
+          if (shape.nv == 2)
+            go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         if constexpr (MaxNV >= 4)
-          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks>);
+          if (shape.nv == 4)
+            go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
         launched = true;
       }
     }
     if (!launched) {
-      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks>);
+      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
       if constexpr (MaxNV >= 2)
-        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks>);
+        if (shape.nv == 2)
+          go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
       if constexpr (MaxNV >= 4)
-        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks>);
+        if (shape.nv == 4)
+          go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
     }
     RINGBLAS_CHECK_LAUNCH("spmm_nnzsplit_kernel", s, sync);
   }
   const EpilogueArgs& e = p.epilogue;
-  if (e.bias || e.relu || e.clamp) {
+  if (!OnePass && (e.bias || e.relu || e.clamp)) {  // one pass: the closers applied it
     rows_pass(true);
   }
 }
@@ -299,7 +415,11 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
 template <class S>
 void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, bool stream_c,
                           void* stream, bool sync, const NnzsplitOptions& opt) {
-  spmm_nnzsplit_launch_tuned<S>(p, shape, L, stream_c, stream, sync, opt);
+  // SpmmPolicy::nnzsplit_one_pass: the caller gives the flags and slots (spmm_entry.cu).
+  spmm_nnzsplit_launch_tuned<S, SpmmPolicy::nnzsplit_max_vectors, SpmmPolicy::nnzsplit_unroll,
+                             SpmmPolicy::nnzsplit_min_blocks, SpmmPolicy::nnzsplit_pipeline,
+                             SpmmPolicy::nnzsplit_one_pass, SpmmPolicy::nnzsplit_lean>(
+      p, shape, L, stream_c, stream, sync, opt);
 }
 
 }  // namespace ringblas::cuda::detail

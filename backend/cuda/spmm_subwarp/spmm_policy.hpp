@@ -72,6 +72,27 @@ struct SpmmPolicy {
   /// Nonzeros whose B rows are loaded back to back before they are combined (s4 round 3: 2 was
   /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
+  /// Software-pipelined B loads (s11, issue 14, not yet measured: off): the next round of
+  /// nnzsplit_unroll B rows is loaded (read-only path, ld.global.nc) before the current round is
+  /// combined, so two rounds are in flight across the round's row flushes, which plain loads
+  /// cannot be moved past. ncu s9: soc-Epinions1 n_B = 64's kernel is latency bound (SM 55%,
+  /// L2 44%, DRAM 23%). Twice the B registers of a round, like unroll 8, but without unroll 8's
+  /// longer wait for its first B row (bench_spmm rows kernel_nnzsplit_L<L>_..._pipe).
+  static constexpr bool nnzsplit_pipeline = false;
+  /// One kernel, no row pass, no atomics (s11, issue 14, not yet measured: off; bench_spmm rows
+  /// kernel_nnzsplit_L<L>_onepass): a row crossing run boundaries is closed by the run holding
+  /// its last nonzero from the other runs' published parts (spmm_nnzsplit_one_pass.cuh). For the
+  /// launch-bound calls (ncu s9, PubMed n_B = 64: row pass 5.9 us + kernel 10.3 us, 13% DRAM)
+  /// and soc-Epinions1's row pass (10.5 us of 52.8, on the kernel's critical path since the
+  /// kernel reads its run rows). Needs flags that stay zeroed between calls (NnzsplitOptions).
+  static constexpr bool nnzsplit_one_pass = false;
+  /// Fewer instructions per nonzero (s11, not yet measured: off; bench rows ..._lean): ncu s11
+  /// (soc-Epinions1 n_B = 64) has the kernel issuing on 58% of cycles, ALU the busiest pipe,
+  /// about 30 warp instructions per nonzero. Plus-monoid sums start from -0 (the same sums: see
+  /// RowAgent::neutral_start), so a product is one FFMA instead of FMUL + FADD + select per
+  /// column, B's row offset is a 32 x 32 -> 64-bit multiply, and whole rounds of loads skip
+  /// the bound test per nonzero.
+  static constexpr bool nnzsplit_lean = false;
   /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
   /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
@@ -94,9 +115,16 @@ struct SpmmPolicy {
 ///   each run's first nonzero (it reads every row's bounds anyway) and the kernel reads it
 ///   instead of its (sub-warp + 1)-ary search (about log_17(m) dependent loads: 4 on PubMed).
 ///   With `overlap` the kernel waits for the pass before reading it. nullptr: search.
+/// - `flags`, `slots` (one-pass launches only, spmm_nnzsplit_launch_tuned<..., OnePass = true>):
+///   the crossing rows' handshake (spmm_nnzsplit_one_pass.cuh): (nnz + L - 1) / L x chunks ints,
+///   zero before the launch and zero again after it, and as many rows of chunks x chunk_cols
+///   values of the semiring's type (any content). The one-pass launch has no row pass, so it
+///   takes neither `overlap` nor `run_rows`.
 struct NnzsplitOptions {
   bool overlap = false;
   std::int32_t* run_rows = nullptr;
+  std::int32_t* flags = nullptr;
+  void* slots = nullptr;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
