@@ -112,6 +112,9 @@ std::string can_implement(const Semiring&, const Matrix&, const DenseMatrix&, co
                           const Descriptor&) {
   return kNotCompiled;
 }
+std::optional<std::string> can_implement_chain(const LayerChainOptions&, Index) {
+  return kNotCompiled;
+}
 DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, float,
                       const DenseMatrix&, std::vector<Index>&, const LayerChainOptions&,
                       LayerChainStats*, Context&) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringblas/context.hpp"
@@ -25,14 +26,20 @@ enum class SparseUpload {
 };
 
 /// How the tail kernel (LayerChainOptions::fused_tail) reads the activations it keeps in shared
-/// memory (backend/cuda/sparse_layer/tail.cuh; the results are the same):
+/// memory (backend/cuda/sparse_layer/tail.cuh; the results are the same). Names (--tail of
+/// `ringblas spdnn` and bench_spdnn): auto, rows, staged.
 enum class SparseTail {
-  rows,    ///< each weight reads its input's row through the layer's map (session 9)
-  staged,  ///< (default since session 10: 1024 x 120 layers 3.77 ms against 4.18 with rows, H100,
-           ///< spdnn_s10_h100.md) per layer each block first copies the rows its weights read into a buffer laid
-           ///< out as the per-layer kernel stages them (bank-conflict-free reads); networks of
-           ///< at most 1024 neurons (wider ones run rows)
+  automatic,  ///< (default) staged where it applies (at most 1024 neurons), else rows; the trace
+              ///< names the one that ran
+  rows,       ///< each weight reads its input's row through the layer's map (session 9)
+  staged,     ///< (1024 x 120 layers 3.77 ms against 4.18 with rows, H100, spdnn_s10_h100.md)
+              ///< per layer each block first copies the rows its weights read into a buffer laid
+              ///< out as the per-layer kernel stages them (bank-conflict-free reads); networks of
+              ///< at most 1024 neurons: asked for on a wider one with fused_tail on, mxm_layers
+              ///< throws NotImplemented (before any work) instead of running rows
 };
+std::string_view sparse_tail_name(SparseTail t);
+SparseTail parse_sparse_tail(std::string_view name);  ///< InvalidValue naming the valid ones
 
 struct LayerChainOptions {
   /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
@@ -48,7 +55,7 @@ struct LayerChainOptions {
   /// after layers 4, 6, 8, 12, 16, 24, ... to decide.
   bool fused_tail = true;
   /// The tail kernel's reads (bench_spdnn --tail compares them).
-  SparseTail tail = SparseTail::staged;
+  SparseTail tail = SparseTail::automatic;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;

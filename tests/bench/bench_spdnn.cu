@@ -8,15 +8,16 @@
 // (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
 // the images staged on the device (stage_features) by a second host thread while prepare_network
 // runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
-// --tail rows,staged runs every (network, upload) once per tail kernel read path
-// (LayerChainOptions::tail; default staged), one row each.
+// --tail auto,rows,staged runs every (network, upload) once per tail kernel read path
+// (LayerChainOptions::tail; default auto: staged up to 1024 neurons, else rows; an explicit
+// staged on a wider network is refused, NotImplemented), one row each.
 // --fill bank,broadcast runs each of those once per ELL fill (sparse_layer::EllFill, prepare.hpp;
 // default bank): broadcast networks are prepared on the host once per row (prepare_chain, then
 // device_weights), outside the timed runs, so their whole time is mxm_layers alone and their
 // prepare ms is the host preparation; compare their layers columns.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap]
-//        [--tail rows,staged] [--fill bank,broadcast] [--trace]
+//        [--tail auto,rows,staged] [--fill bank,broadcast] [--trace]
 // Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
 // RINGBLAS_SPDNN_TRANSPOSE=stack, RINGBLAS_SPDNN_PACK_THREADS=spawn,
 // RINGBLAS_SPDNN_PREPARE_RETURN=synced, RINGBLAS_SPDNN_BLOCK_STAGING=global select the
@@ -256,7 +257,7 @@ int main(int argc, char** argv) {
   bool quick = false, baseline = true;
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
-  std::string tails = "staged";   // comma-separated SparseTail names
+  std::string tails = "auto";   // comma-separated SparseTail names (parse_sparse_tail)
   std::string fills = "bank";   // comma-separated EllFill names
   int repeats = 3;
   bool trace = false;
@@ -281,7 +282,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
                    "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] "
-                   "[--tail rows,staged] [--fill bank,broadcast] [--trace]\n");
+                   "[--tail auto,rows,staged] [--fill bank,broadcast] [--trace]\n");
       return 2;
     }
   }
@@ -356,7 +357,8 @@ int main(int argc, char** argv) {
            "second "
            "host thread while the weights are prepared); *MB in*: what crossed it. *tail*: how the "
            "tail kernel reads the activations (SparseTail: rows, through each layer's map; "
-           "staged, a block's rows first copied to a buffer by slot). *fill*: the ELL fill "
+           "staged, a block's rows first copied to a buffer by slot; auto, staged up to 1024 "
+           "neurons, else rows). *fill*: the ELL fill "
            "(EllFill: "
            "bank, prepared on the device; broadcast, prepared on the host once outside the timed "
            "runs, so whole = on prepared net). *on prepared "
@@ -415,8 +417,11 @@ int main(int argc, char** argv) {
   for (std::size_t at = 0; at <= tails.size();) {
     const std::size_t comma = std::min(tails.find(',', at), tails.size());
     const std::string t = tails.substr(at, comma - at);
-    if (t != "rows" && t != "staged") {
-      std::fprintf(stderr, "bench_spdnn: --tail takes rows and/or staged, not '%s'\n", t.c_str());
+    SparseTail tail;
+    try {
+      tail = ringblas::parse_sparse_tail(t);
+    } catch (const ringblas::InvalidValue& e) {
+      std::fprintf(stderr, "bench_spdnn: --tail: %s\n", e.what());
       return 2;
     }
     for (const std::string& m : modes)
@@ -428,7 +433,7 @@ int main(int argc, char** argv) {
                        fl.c_str());
           return 2;
         }
-        runs.push_back({m, t == "rows" ? SparseTail::rows : SparseTail::staged,
+        runs.push_back({m, tail,
                         fl == "bank" ? sl::EllFill::bank : sl::EllFill::broadcast});
         fa = fc + 1;
       }
@@ -458,7 +463,7 @@ int main(int argc, char** argv) {
       double host_prepare_ms = 0;
       const SparseNetwork host_net =
           on_host ? host_prepared(net, run.fill, ctx, host_prepare_ms) : SparseNetwork{};
-      r.tail = tail == SparseTail::rows ? "rows" : "staged";
+      r.tail = ringblas::sparse_tail_name(tail);
       const bool overlap = mode == "overlap";
       const SparseUpload how = mode == "csr" ? SparseUpload::csr : SparseUpload::packed;
       LayerChainOptions defaults;  // the tail kernel where it applies

@@ -151,7 +151,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
   // The tail kernel: when it can run, its per-layer views are uploaded once. Staged, its buffers
   // hold the largest stage of the layers it may run (after the first check), rounded to the 32
   // banks.
-  int stage_rows = opt.tail == SparseTail::staged && tail_stages(n) ? 32 : 0;
+  // (an explicit staged on a wider network was refused by can_implement_chain)
+  int stage_rows = opt.tail != SparseTail::rows && tail_stages(n) ? 32 : 0;
   if (stage_rows > 0)
     for (int k = first_check + 1; k < nl; ++k)
       stage_rows = std::max(stage_rows, (w.layout[std::size_t(k)].max_stage + 31) / 32 * 32);

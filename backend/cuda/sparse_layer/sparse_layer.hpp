@@ -1,5 +1,7 @@
 // Entry points of the sparse_layer kernel family (plain C++; defined in the .cu files here).
 #pragma once
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ringblas/descriptor.hpp"
@@ -31,6 +33,11 @@ std::size_t reserve_staging(Context& ctx);
 /// ringblas::stage_features' cuda side: the features' CSR arrays on ctx.device (fp32 values).
 Matrix stage_features(const Matrix& features, SparseUpload upload, Context& ctx,
                       std::size_t* bytes_in);
+
+/// Whether the layer chain runs `options` on networks of `neurons` (both forms of mxm_layers ask,
+/// before any work): an explicit SparseTail::staged with the tail kernel on needs at most 1024
+/// neurons (SparseTail::automatic takes rows there). nullopt: yes; otherwise the reason.
+std::optional<std::string> can_implement_chain(const LayerChainOptions& options, Index neurons);
 
 /// mxm_layers(SparseNetwork, sparse features)'s cuda row (arguments validated there).
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
