@@ -10,7 +10,7 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1] [--variants automatic,row_filter]
-//        [--merge count_fill,onepass,onepass_runs] [--topk bitwise,radix]
+//        [--merge count_fill,onepass,onepass_runs]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
@@ -20,10 +20,8 @@
 // ewise_mult once per listed merge kernel (`count_fill`, the default: count, scan, fill;
 // `onepass` / `onepass_runs`: merge and write in one kernel with a decoupled look-back, writing
 // in coalesced rounds / a contiguous run per lane; selected through RINGBLAS_EWISE_MERGE, rows
-// named "op [onepass]", the cpu run only with count_fill); --topk likewise runs row_topk and
-// col_topk once per listed search of the k-th key (`bitwise`, the default; `radix`: by 8-bit
-// digits; RINGBLAS_EWISE_TOPK, rows "op [radix]"). A full run takes several
-// minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
+// named "op [onepass]", the cpu run only with count_fill). A full run takes several minutes,
+// mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -50,8 +48,7 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"},
-                                        topk = {"bitwise"};
+  std::vector<std::string> ops, inputs, variants = {"automatic"}, merges = {"count_fill"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -238,8 +235,6 @@ int main(int argc, char** argv) {
       o.variants = split_list(v);
     else if (k == "--merge")
       o.merges = split_list(v);
-    else if (k == "--topk")
-      o.topk = split_list(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -300,13 +295,12 @@ int main(int argc, char** argv) {
     const std::vector<std::string>* paths;
   };
   const PathSwitch merge_paths{"RINGBLAS_EWISE_MERGE", "count_fill", &o.merges};
-  const PathSwitch topk_paths{"RINGBLAS_EWISE_TOPK", "bitwise", &o.topk};
   struct Case {
     std::string name;
     int arity;
     Op f;
     bool row_filter = false;           ///< variant row_filter computes it
-    const PathSwitch* path = nullptr;  ///< one row per path it lists (--merge, --topk)
+    const PathSwitch* path = nullptr;  ///< one row per path it lists (--merge)
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
@@ -363,16 +357,14 @@ int main(int argc, char** argv) {
          select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       },
-       false, &topk_paths},
+       }},
       {"select col_topk 8", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       },
-       false, &topk_paths},
+       }},
   };
 
   std::vector<Row> rows;
