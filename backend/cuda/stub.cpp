@@ -121,11 +121,11 @@ DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, flo
   not_compiled("mxm_layers");
 }
 SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
-                              LayerChainStats*, SparseUpload, Context&) {
+                              LayerChainStats*, const NetworkPrepareOptions&, Context&) {
   not_compiled("prepare_network");
 }
 std::size_t reserve_staging(Context&) { return 0; }
-Matrix stage_features(const Matrix&, SparseUpload, Context&, std::size_t*) {
+Matrix stage_features(const Matrix&, SparseUpload, Context&, std::size_t*, PackThreads) {
   not_compiled("stage_features");
 }
 std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,

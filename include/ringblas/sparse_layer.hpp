@@ -41,6 +41,33 @@ enum class SparseTail {
 std::string_view sparse_tail_name(SparseTail t);
 SparseTail parse_sparse_tail(std::string_view name);  ///< InvalidValue naming the valid ones
 
+/// The threads that pack host matrices for SparseUpload::packed (the bytes sent and the arrays
+/// are the same; backend/cuda/sparse_layer/packed_upload.hpp): `crew` (default since session 9:
+/// whole 10.91 -> 9.39 ms at 1024 x 120 on an H100), threads with their streams and pinned slots
+/// kept per device; `spawn`, created and joined by every upload (sessions 7-8).
+enum class PackThreads { spawn, crew };
+
+/// prepare_network's paths (each pair gives the same prepared weights; the defaults are the
+/// measured faster ones, session 9, spdnn_s9_h100_*.md; backend/cuda/sparse_layer/prepare.hpp
+/// describes them). bench_spdnn's flags set them to compare.
+/// Renamed rows sorted by one thread per row (insertion) or one warp per row.
+enum class PrepareRowSort { insertion, warp };
+/// Layers transposed as one block-diagonal stack or each in place.
+enum class PrepareTranspose { stack, per_layer };
+/// prepare_network returns after the blob fill or with it queued (other streams: wait_ready).
+enum class PrepareReturn { synced, early };
+/// The per-block passes keep their data in global or shared memory.
+enum class PrepareStaging { global, shared };
+
+struct NetworkPrepareOptions {
+  SparseUpload upload = SparseUpload::csr;  ///< how host weights cross the bus
+  PrepareRowSort row_sort = PrepareRowSort::warp;
+  PrepareTranspose transpose = PrepareTranspose::per_layer;
+  PrepareReturn return_when = PrepareReturn::early;
+  PrepareStaging block_staging = PrepareStaging::shared;
+  PackThreads pack_threads = PackThreads::crew;  ///< with upload packed
+};
+
 struct LayerChainOptions {
   /// Device bytes the prepared weights may occupy; when the whole network needs more, the weights
   /// are streamed: the next layer is copied on a second stream into a double buffer while the
@@ -61,6 +88,8 @@ struct LayerChainOptions {
   std::function<void(Index layer, Index active)> on_layer;
   /// How host sparse features cross the bus (mxm_layers on a prepared network).
   SparseUpload upload = SparseUpload::csr;
+  /// Who packs them (upload packed).
+  PackThreads pack_threads = PackThreads::crew;
 };
 
 /// Where the time went, from CUDA events on the compute stream (milliseconds).
@@ -115,6 +144,10 @@ struct SparseNetwork {
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                               float ymax, Context& ctx, LayerChainStats* stats = nullptr,
                               SparseUpload upload = SparseUpload::csr);
+/// The same with every preparation path chosen (options.upload as `upload` above).
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, Context& ctx, LayerChainStats* stats,
+                              const NetworkPrepareOptions& options);
 
 /// Page-locks the host staging SparseUpload::packed copies through (kept for the process; the
 /// first packed upload does it otherwise), so that a timed run does not include this one-time

@@ -1,5 +1,5 @@
-// env_choice (backend/cuda/common/env_choice.hpp): the developer switches RINGBLAS_SPDNN_* and
-// RINGBLAS_EWISE_MERGE take one of their named values; unset or empty is the default, anything
+// env_choice (backend/cuda/common/env_choice.hpp): a developer switch (RINGBLAS_EWISE_MERGE)
+// takes one of its named values; unset or empty is the default, anything
 // else an error naming the variable and its values (never silently the default).
 #include <gtest/gtest.h>
 

@@ -189,8 +189,8 @@ TEST_F(SparseNetworkGpu, PerLayerTransposePreparesTheSameBlobs) {
 }
 
 // PrepareReturn::early returns with the blob fill queued: the blobs read back on the legacy
-// stream are the same; and a network prepared so (through prepare_network, the variable set for
-// this test only) used at once on a non-blocking stream, which only wait_ready orders after the
+// stream are the same; and a network prepared so (through prepare_network,
+// NetworkPrepareOptions::return_when) used at once on a non-blocking stream, which only wait_ready orders after the
 // fill, gives the cpu categories.
 TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
   expect_device_preparation_equals_host(
@@ -207,18 +207,14 @@ TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   side.stream = stream;
-  const char* was = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
-  const std::string saved = was ? was : "";
-  setenv("RINGBLAS_SPDNN_PREPARE_RETURN", "early", 1);
+  NetworkPrepareOptions early;
+  early.return_when = PrepareReturn::early;
   poison_device_pool(std::size_t(128) << 20, gpu);
   {
-    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    const SparseNetwork prepared =
+        prepare_network(net.weights, net.bias, net.ymax, gpu, nullptr, early);
     EXPECT_EQ(mxm_layers(prepared, y0, {}, nullptr, side), want);
   }
-  if (was)
-    setenv("RINGBLAS_SPDNN_PREPARE_RETURN", saved.c_str(), 1);
-  else
-    unsetenv("RINGBLAS_SPDNN_PREPARE_RETURN");
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }

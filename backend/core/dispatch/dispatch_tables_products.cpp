@@ -281,8 +281,8 @@ const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table() {
       {
           {Variant::sparse_layer, kCuda, always<P, SparseNetwork>,
            [](const P& p, SparseNetwork& out, Context& x) {
-             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats, p.upload,
-                                                       x);
+             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats,
+                                                       p.options, x);
            }},
       }};
   return t;

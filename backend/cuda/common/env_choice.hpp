@@ -1,8 +1,7 @@
-// The environment's choice among a step's paths (RINGBLAS_SPDNN_*, read by the *_from_env
-// functions of sparse_layer/prepare.hpp and packed_upload.hpp; RINGBLAS_EWISE_MERGE and
-// RINGBLAS_EWISE_TOPK, by elementwise's merge_kernel_from_env and topk_search_from_env): a GPU
-// round compares the paths with one binary (the CLI and the benches unchanged) before a default
-// is flipped.
+// The environment's choice among a step's paths (RINGBLAS_EWISE_MERGE, read by elementwise's
+// merge_kernel_from_env; the RINGBLAS_SPDNN_* switches are now NetworkPrepareOptions and
+// LayerChainOptions fields, and RINGBLAS_EWISE_TOPK went with the radix search). A library should
+// not read the environment: delete this header once merge.cu's switch is an option too.
 #pragma once
 #include <cstdlib>
 #include <cstring>
