@@ -52,7 +52,8 @@ Matrix infer_generic(const Network& net, Matrix y, Context& ctx, const LayerCall
 /// rows of an images x neurons sparse matrix.
 std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx,
                              const LayerCallback& on_layer, InferStats* stats, Matrix* scores,
-                             SparseUpload upload = SparseUpload::csr, bool overlap = false) {
+                             SparseUpload upload = SparseUpload::csr, bool overlap = false,
+                             SparseTail tail = SparseTail::automatic) {
   // With `overlap`, host features are staged on the device (stage_features) by a second host
   // thread while the weights are prepared: neither needs the other. Its own Context copy keeps the
   // trace and the transfer counters of the two threads apart.
@@ -74,6 +75,7 @@ std::vector<Index> run_fused(const Network& net, const Matrix& y0, Context& ctx,
   LayerChainOptions opt;
   opt.on_layer = on_layer;
   opt.upload = upload;
+  opt.tail = tail;
   DenseMatrix survivors;
   const std::vector<Index> ids =
       mxm_layers(prepared, staged_early ? staged : y0, opt, stats ? &stats->chain : nullptr, ctx,
@@ -237,7 +239,7 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx, const Lay
 
 std::vector<Index> infer_categories(const Network& net, const Matrix& features, Context& ctx,
                                     const LayerCallback& on_layer, InferStats* stats,
-                                    SparseUpload upload, bool overlap) {
+                                    SparseUpload upload, bool overlap, SparseTail tail) {
   net.check();
   if (stats) *stats = InferStats{};
   if (features.ncols() != net.neurons)
@@ -252,7 +254,7 @@ std::vector<Index> infer_categories(const Network& net, const Matrix& features, 
   }
   // The features go as they are (host or device, any value type): mxm_layers uploads the sparse
   // arrays and builds the dense layout on the device.
-  return run_fused(net, features, ctx, on_layer, stats, nullptr, upload, overlap);
+  return run_fused(net, features, ctx, on_layer, stats, nullptr, upload, overlap, tail);
 }
 
 std::vector<Index> categories(const Matrix& scores) {

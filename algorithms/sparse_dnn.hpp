@@ -65,11 +65,13 @@ Matrix infer(const Network& net, const Matrix& features, Context& ctx = default_
 /// network is prepared on the device (prepare_network), the features cross the bus in sparse
 /// form (`upload`: how the weights and the features go, SparseUpload) and only the ids of the
 /// images still active after the last layer come back. `overlap`: host features are staged on
-/// the device (stage_features) by a second host thread while the weights are prepared.
+/// the device (stage_features) by a second host thread while the weights are prepared. `tail`:
+/// how the fused chain's tail kernel reads (LayerChainOptions::tail).
 std::vector<Index> infer_categories(const Network& net, const Matrix& features,
                                     Context& ctx = default_context(),
                                     const LayerCallback& on_layer = {}, InferStats* stats = nullptr,
-                                    SparseUpload upload = SparseUpload::csr, bool overlap = false);
+                                    SparseUpload upload = SparseUpload::csr, bool overlap = false,
+                                    SparseTail tail = SparseTail::automatic);
 
 /// The rows of `scores` that hold at least one entry, ascending (0-based image ids).
 std::vector<Index> categories(const Matrix& scores);

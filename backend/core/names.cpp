@@ -5,6 +5,7 @@
 #include "ringblas/context.hpp"
 #include "ringblas/descriptor.hpp"
 #include "ringblas/error.hpp"
+#include "ringblas/sparse_layer.hpp"
 #include "ringblas/types.hpp"
 
 namespace ringblas {
@@ -38,6 +39,7 @@ constexpr std::array<std::string_view, 26> variant_names{
     "transpose", "extract", "assign", "spmm_rowsplit", "spgemm_dot", "host_dense", "cublas",
     "dense_nn", "spgemm_dot_hash", "sort", "spgemm_prune", "row_filter", "ewise_onepass"};
 constexpr std::array<std::string_view, 4> backend_names{"auto", "cpu", "cuda", "verify"};
+constexpr std::array<std::string_view, 3> sparse_tail_names{"auto", "rows", "staged"};
 
 }  // namespace
 
@@ -82,6 +84,13 @@ Backend parse_backend(const std::string& n) {
   return parse_name<Backend>(n, backend_names, "backend");
 }
 const char* backend_name(Backend b) { return backend_names[static_cast<std::size_t>(b)].data(); }
+
+std::string_view sparse_tail_name(SparseTail t) {
+  return sparse_tail_names[static_cast<std::size_t>(t)];
+}
+SparseTail parse_sparse_tail(std::string_view n) {
+  return parse_name<SparseTail>(n, sparse_tail_names, "tail");
+}
 
 Type Scalar::type() const { return static_cast<Type>(v_.index()); }
 

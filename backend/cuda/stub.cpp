@@ -112,17 +112,20 @@ std::string can_implement(const Semiring&, const Matrix&, const DenseMatrix&, co
                           const Descriptor&) {
   return kNotCompiled;
 }
+std::optional<std::string> can_implement_chain(const LayerChainOptions&, Index) {
+  return kNotCompiled;
+}
 DenseMatrix run_chain(const std::vector<Matrix>&, const std::vector<float>&, float,
                       const DenseMatrix&, std::vector<Index>&, const LayerChainOptions&,
                       LayerChainStats*, Context&) {
   not_compiled("mxm_layers");
 }
 SparseNetwork prepare_network(const std::vector<Matrix>&, const std::vector<float>&, float,
-                              LayerChainStats*, SparseUpload, Context&) {
+                              LayerChainStats*, const NetworkPrepareOptions&, Context&) {
   not_compiled("prepare_network");
 }
 std::size_t reserve_staging(Context&) { return 0; }
-Matrix stage_features(const Matrix&, SparseUpload, Context&, std::size_t*) {
+Matrix stage_features(const Matrix&, SparseUpload, Context&, std::size_t*, PackThreads) {
   not_compiled("stage_features");
 }
 std::vector<Index> run_network(const SparseNetwork&, const Matrix&, const LayerChainOptions&,

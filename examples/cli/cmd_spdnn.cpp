@@ -39,6 +39,9 @@ constexpr const char* kUsage =
     "  --upload U       how weights and images cross the bus on the GPU: csr (default, the arrays\n"
     "                   as stored) or packed (16-bit indices where they fit, one value for runs\n"
     "                   of equal values, pinned staging overlapping packing, copy and decoding)\n"
+    "  --tail T         (GPU) how the tail kernel of the fused chain reads its activations: auto\n"
+    "                   (default: staged up to 1024 neurons, else rows), rows, or staged (an\n"
+    "                   error on wider networks)\n"
     "  --overlap        (GPU) send the images from a second host thread while the weights are\n"
     "                   prepared (they do not depend on each other)\n"
     "  --progress P     print a progress line every P layers (default: every L/10 from 100 "
@@ -88,7 +91,7 @@ int run_single(const SpdnnOptions& opt) {
         if (p.progress > 0 && (k % p.progress == 0 || k == opt.layers))
           std::printf("  layer %lld: %lld images active\n", (long long)k, (long long)active);
       },
-      &stats, opt.upload, opt.overlap);
+      &stats, opt.upload, opt.overlap, opt.tail);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double edges = double(p.count) * double(p.net.edges());
@@ -125,7 +128,7 @@ int cmd_spdnn(Args& args) {
   const auto rebalance_opt = args.option("--rebalance-after");
   const auto threshold_opt = args.option("--rebalance-threshold");
   const auto baseline_opt = args.option("--baseline-ms");
-  const auto upload_opt = args.option("--upload");
+  const auto upload_opt = args.option("--upload"), tail_opt = args.option("--tail");
   SpdnnOptions opt;
   opt.trace = args.flag("--trace");
   opt.overlap = args.flag("--overlap");
@@ -150,6 +153,13 @@ int cmd_spdnn(Args& args) {
     if (*upload_opt != "csr" && *upload_opt != "packed")
       args.usage_error("--upload needs csr or packed, got '" + *upload_opt + "'");
     opt.upload = *upload_opt == "packed" ? SparseUpload::packed : SparseUpload::csr;
+  }
+  if (tail_opt) {
+    try {
+      opt.tail = parse_sparse_tail(*tail_opt);
+    } catch (const InvalidValue& e) {
+      args.usage_error(std::string("--tail: ") + e.what());
+    }
   }
   if (opt.gpus == 1) {
     if (opt.rebalance_after > 0) args.usage_error("--rebalance-after needs --gpus G > 1");

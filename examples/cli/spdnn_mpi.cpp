@@ -178,12 +178,13 @@ static_assert(sizeof(RankStats) == kStatFields * sizeof(double));
 /// back); adds the layer time to *layer_s.
 sd::FeatureSlice run_layers(const sd::Network& net, const sd::FeatureSlice& slice, Context& ctx,
                             const sd::LayerCallback& progress, RankStats& st, double* layer_s,
-                            bool last, SparseUpload upload, bool overlap) {
+                            bool last, const SpdnnOptions& opt) {
   sd::InferStats is;
   const auto t0 = clock_type::now();
   sd::FeatureSlice out;
   if (last) {
-    for (Index i : sd::infer_categories(net, slice.rows, ctx, progress, &is, upload, overlap))
+    for (Index i : sd::infer_categories(net, slice.rows, ctx, progress, &is, opt.upload, opt.overlap,
+                                             opt.tail))
       out.ids.push_back(slice.ids[std::size_t(i)]);
   } else {
     out = sd::active_rows(sd::infer(net, slice.rows, ctx, progress, &is), slice.ids);
@@ -279,8 +280,7 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
   MPI_Barrier(MPI_COMM_WORLD);
   const auto t0 = clock_type::now();
   on_all_ranks(mpi, "inference", [&] {
-    slice = run_layers(head, slice, ctx, progress(0), st, &st.head_s, tail.layers() == 0,
-                       opt.upload, opt.overlap);
+    slice = run_layers(head, slice, ctx, progress(0), st, &st.head_s, tail.layers() == 0, opt);
   });
   st.active_before = st.active_after = double(slice.ids.size());
   double imbalance = 0;
@@ -307,8 +307,7 @@ int run_spdnn_mpi(const SpdnnOptions& opt) {
     st.exchange_s = seconds_since(tx);
     st.active_after = double(slice.ids.size());
     on_all_ranks(mpi, "inference after the cut", [&] {
-      slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s, true, opt.upload,
-                         opt.overlap);
+      slice = run_layers(tail, slice, ctx, progress(cut), st, &st.tail_s, true, opt);
     });
   }
   on_all_ranks(mpi, "device check", [&] {

@@ -66,7 +66,8 @@ double load_kernels(const SpdnnOptions& opt, const sparse_dnn::Network& net, Con
   Context quiet = ctx;  // the warm-up is not traced
   quiet.trace = false;
   const auto t0 = std::chrono::steady_clock::now();
-  sparse_dnn::infer_categories(small, tiny, quiet, {}, nullptr, opt.upload, opt.overlap);
+  sparse_dnn::infer_categories(small, tiny, quiet, {}, nullptr, opt.upload, opt.overlap,
+                               opt.tail);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -25,6 +25,7 @@ struct SpdnnOptions {
   double baseline_ms = 0;            ///< 1-rank time for the scaling efficiency (0: not given)
   SparseUpload upload = SparseUpload::csr;  ///< how weights and images cross the bus (--upload)
   bool overlap = false;  ///< images staged on the device while the weights are prepared (--overlap)
+  SparseTail tail = SparseTail::automatic;  ///< the fused chain's tail kernel reads (--tail)
 };
 
 struct SpdnnProblem {

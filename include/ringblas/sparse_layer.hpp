@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringblas/context.hpp"
@@ -25,13 +26,46 @@ enum class SparseUpload {
 };
 
 /// How the tail kernel (LayerChainOptions::fused_tail) reads the activations it keeps in shared
-/// memory (backend/cuda/sparse_layer/tail.cuh; the results are the same):
+/// memory (backend/cuda/sparse_layer/tail.cuh; the results are the same). Names (--tail of
+/// `ringblas spdnn` and bench_spdnn): auto, rows, staged.
 enum class SparseTail {
-  rows,    ///< each weight reads its input's row through the layer's map (session 9)
-  staged,  ///< (default since session 10: 1024 x 120 layers 3.77 ms against 4.18 with rows, H100,
-           ///< spdnn_s10_h100.md) per layer each block first copies the rows its weights read into a buffer laid
-           ///< out as the per-layer kernel stages them (bank-conflict-free reads); networks of
-           ///< at most 1024 neurons (wider ones run rows)
+  automatic,  ///< (default) staged where it applies (at most 1024 neurons), else rows; the trace
+              ///< names the one that ran
+  rows,       ///< each weight reads its input's row through the layer's map (session 9)
+  staged,     ///< (1024 x 120 layers 3.77 ms against 4.18 with rows, H100, spdnn_s10_h100.md)
+              ///< per layer each block first copies the rows its weights read into a buffer laid
+              ///< out as the per-layer kernel stages them (bank-conflict-free reads); networks of
+              ///< at most 1024 neurons: asked for on a wider one with fused_tail on, mxm_layers
+              ///< throws NotImplemented (before any work) instead of running rows
+};
+std::string_view sparse_tail_name(SparseTail t);
+SparseTail parse_sparse_tail(std::string_view name);  ///< InvalidValue naming the valid ones
+
+/// The threads that pack host matrices for SparseUpload::packed (the bytes sent and the arrays
+/// are the same; backend/cuda/sparse_layer/packed_upload.hpp): `crew` (default since session 9:
+/// whole 10.91 -> 9.39 ms at 1024 x 120 on an H100), threads with their streams and pinned slots
+/// kept per device; `spawn`, created and joined by every upload (sessions 7-8).
+enum class PackThreads { spawn, crew };
+
+/// prepare_network's paths (each pair gives the same prepared weights; the defaults are the
+/// measured faster ones, session 9, spdnn_s9_h100_*.md; backend/cuda/sparse_layer/prepare.hpp
+/// describes them). bench_spdnn's flags set them to compare.
+/// Renamed rows sorted by one thread per row (insertion) or one warp per row.
+enum class PrepareRowSort { insertion, warp };
+/// Layers transposed as one block-diagonal stack or each in place.
+enum class PrepareTranspose { stack, per_layer };
+/// prepare_network returns after the blob fill or with it queued (other streams: wait_ready).
+enum class PrepareReturn { synced, early };
+/// The per-block passes keep their data in global or shared memory.
+enum class PrepareStaging { global, shared };
+
+struct NetworkPrepareOptions {
+  SparseUpload upload = SparseUpload::csr;  ///< how host weights cross the bus
+  PrepareRowSort row_sort = PrepareRowSort::warp;
+  PrepareTranspose transpose = PrepareTranspose::per_layer;
+  PrepareReturn return_when = PrepareReturn::early;
+  PrepareStaging block_staging = PrepareStaging::shared;
+  PackThreads pack_threads = PackThreads::crew;  ///< with upload packed
 };
 
 struct LayerChainOptions {
@@ -48,12 +82,14 @@ struct LayerChainOptions {
   /// after layers 4, 6, 8, 12, 16, 24, ... to decide.
   bool fused_tail = true;
   /// The tail kernel's reads (bench_spdnn --tail compares them).
-  SparseTail tail = SparseTail::staged;
+  SparseTail tail = SparseTail::automatic;
   /// Called on the host with (layer, active features) for every layer once the chain has run (the
   /// counts stay on the device until then: the host never stalls the layers to read them).
   std::function<void(Index layer, Index active)> on_layer;
   /// How host sparse features cross the bus (mxm_layers on a prepared network).
   SparseUpload upload = SparseUpload::csr;
+  /// Who packs them (upload packed).
+  PackThreads pack_threads = PackThreads::crew;
 };
 
 /// Where the time went, from CUDA events on the compute stream (milliseconds).
@@ -108,6 +144,10 @@ struct SparseNetwork {
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                               float ymax, Context& ctx, LayerChainStats* stats = nullptr,
                               SparseUpload upload = SparseUpload::csr);
+/// The same with every preparation path chosen (options.upload as `upload` above).
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, Context& ctx, LayerChainStats* stats,
+                              const NetworkPrepareOptions& options);
 
 /// Page-locks the host staging SparseUpload::packed copies through (kept for the process; the
 /// first packed upload does it otherwise), so that a timed run does not include this one-time

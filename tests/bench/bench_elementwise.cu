@@ -10,7 +10,7 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1]
-//        [--variants automatic,row_filter,ewise_onepass] [--topk bitwise,radix]
+//        [--variants automatic,row_filter,ewise_onepass]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
@@ -18,9 +18,7 @@
 // (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
 // by A; `ewise_onepass`: matrix ewise_add and ewise_mult merged and written in one kernel, merge
 // windows in registers, offsets by decoupled look-back; rows named "op [variant]", the cpu run
-// only with `automatic`); --topk runs row_topk and
-// col_topk once per listed search of the k-th key (`bitwise`, the default; `radix`: by 8-bit
-// digits; RINGBLAS_EWISE_TOPK, rows "op [radix]"). A full run takes several
+// only with `automatic`). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
@@ -48,7 +46,7 @@ using bench::splitmix;
 
 struct Options {
   std::string json = "elementwise.json", md = "elementwise.md", data = RINGBLAS_DATA_DIR;
-  std::vector<std::string> ops, inputs, variants = {"automatic"}, topk = {"bitwise"};
+  std::vector<std::string> ops, inputs, variants = {"automatic"};
   int reps = 10, cpu_reps = 3;
   bool cpu = true;
   double max_nnz = 1.2e8;
@@ -233,8 +231,6 @@ int main(int argc, char** argv) {
       o.cpu = v != "0";
     else if (k == "--variants")
       o.variants = split_list(v);
-    else if (k == "--topk")
-      o.topk = split_list(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -286,22 +282,12 @@ int main(int argc, char** argv) {
   auto out_like = [](const Matrix& a) {
     return Matrix(a.nrows(), a.ncols(), a.type(), IndexType::i32);
   };
-  // A developer switch between cuda paths (backend/cuda/common/env_choice.hpp): its variable,
-  // the default path's name (run with the variable unset, rows without a suffix), and the paths
-  // the command line lists.
-  struct PathSwitch {
-    const char* env;
-    std::string fallback;
-    const std::vector<std::string>* paths;
-  };
-  const PathSwitch topk_paths{"RINGBLAS_EWISE_TOPK", "bitwise", &o.topk};
   struct Case {
     std::string name;
     int arity;
     Op f;
     /// The cuda variant besides `elementwise` that computes it (row_filter, ewise_onepass).
     Variant own = Variant::automatic;
-    const PathSwitch* path = nullptr;  ///< one row per path it lists (--topk)
   };
   const std::vector<Case> cases = {
       {"ewise_add plus", 2,
@@ -358,16 +344,14 @@ int main(int argc, char** argv) {
          select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       },
-       Variant::automatic, &topk_paths},
+       }},
       {"select col_topk 8", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          select(C, nullptr, no_accum, SelectOpCode::col_topk, Scalar(std::int64_t(8)), *in[0], d,
                 c);
          return C;
-       },
-       Variant::automatic, &topk_paths},
+       }},
   };
 
   std::vector<Row> rows;
@@ -376,24 +360,11 @@ int main(int argc, char** argv) {
       if (!selected(o.ops, c.name)) continue;
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
-      const std::vector<std::string> paths =
-          c.path ? *c.path->paths : std::vector<std::string>{std::string()};
-      for (const std::string& vname : o.variants)
-        for (const std::string& path : paths) {
+      for (const std::string& vname : o.variants) {
           const Variant v = parse_variant(vname);
           if (v != Variant::automatic && v != Variant::elementwise && v != c.own) continue;
-          const bool other = c.path && path != c.path->fallback;
-          if (other)
-            setenv(c.path->env, path.c_str(), 1);
-          else if (c.path)
-            unsetenv(c.path->env);  // the default row runs the default, whatever the caller set
-          Options oo = o;
-          oo.cpu = o.cpu && !other;
-          const std::string name =
-              (v == Variant::automatic ? c.name : c.name + " [" + vname + "]") +
-              (other ? " [" + path + "]" : "");
-          rows.push_back(run(oo, name, in.name, args, c.f, v));
-          if (c.path) unsetenv(c.path->env);
+          const std::string name = v == Variant::automatic ? c.name : c.name + " [" + vname + "]";
+          rows.push_back(run(o, name, in.name, args, c.f, v));
           const Row& r = rows.back();
           const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
           std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs

@@ -8,20 +8,20 @@
 // (SparseUpload; default csr), one row each, so one call compares them. "overlap" is packed with
 // the images staged on the device (stage_features) by a second host thread while prepare_network
 // runs, as sparse_dnn::infer_categories(..., overlap) and `ringblas spdnn --overlap` do.
-// --tail rows,staged runs every (network, upload) once per tail kernel read path
-// (LayerChainOptions::tail; default staged), one row each.
+// --tail auto,rows,staged runs every (network, upload) once per tail kernel read path
+// (LayerChainOptions::tail; default auto: staged up to 1024 neurons, else rows; an explicit
+// staged on a wider network is refused, NotImplemented), one row each.
 // --fill bank,broadcast runs each of those once per ELL fill (sparse_layer::EllFill, prepare.hpp;
 // default bank): broadcast networks are prepared on the host once per row (prepare_chain, then
 // device_weights), outside the timed runs, so their whole time is mxm_layers alone and their
 // prepare ms is the host preparation; compare their layers columns.
 // Usage: bench_spdnn [--json out.json] [--md out.md] [--data DIR] [--quick] [--repeats R]
 //        [--no-baseline] [--only 1024x120,4096x120] [--upload csr,packed,overlap]
-//        [--tail rows,staged] [--fill bank,broadcast] [--trace]
-// Environment (recorded in the markdown header): RINGBLAS_SPDNN_ROW_SORT=insertion,
-// RINGBLAS_SPDNN_TRANSPOSE=stack, RINGBLAS_SPDNN_PACK_THREADS=spawn,
-// RINGBLAS_SPDNN_PREPARE_RETURN=synced, RINGBLAS_SPDNN_BLOCK_STAGING=global select the
-// non-default (before session 9) preparation paths (prepare.hpp, packed_upload.hpp), so that one
-// binary compares them.
+//        [--tail auto,rows,staged] [--fill bank,broadcast] [--trace]
+// Preparation paths (recorded in the markdown header; NetworkPrepareOptions and
+// LayerChainOptions::pack_threads): --row-sort insertion, --transpose stack, --pack-threads spawn,
+// --prepare-return synced, --block-staging global select the non-default (before session 9)
+// paths (prepare.hpp, packed_upload.hpp); warp, per_layer, crew, early, shared are the defaults.
 // --trace: the last timed run of each row prints ringblas' trace to stderr (per-phase wall times
 // of prepare_network and mxm_layers; synchronized, so that run is slower, and it is not timed).
 #include <cuda_runtime.h>
@@ -34,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <initializer_list>
 #include <memory>
 #include <set>
 #include <string>
@@ -201,33 +202,47 @@ DenseMatrix dense_features(const Matrix& images, Context& ctx) {
   return d.to(Location::device, ctx);
 }
 
-/// The preparation paths this run takes, each chosen by an environment variable (prepare.hpp,
-/// packed_upload.hpp), for the markdown header.
-std::string preparation_paths() {
-  namespace sl = ringblas::cuda::sparse_layer;
+/// The preparation paths this run takes (NetworkPrepareOptions, LayerChainOptions::pack_threads;
+/// prepare.hpp and packed_upload.hpp say what each does), for the markdown header.
+std::string preparation_paths(const NetworkPrepareOptions& o) {
   struct Choice {
     const char* what;
-    bool other;  ///< the path named first (other_path) runs
-    const char *other_path, *default_path, *variable;
+    bool second;  ///< the path named second runs
+    const char *first_path, *second_path, *flag;
   };
   const Choice choices[] = {
-      {"transposed rows sorted by", sl::row_sort_from_env() == sl::RowSort::insertion,
-       "one thread per row (insertion)", "one warp per row", "RINGBLAS_SPDNN_ROW_SORT"},
-      {"layers transposed", sl::layer_transpose_from_env() == sl::LayerTranspose::per_layer,
-       "per layer (count, scan, scatter)", "as one block-diagonal stack (cuda::transpose)",
-       "RINGBLAS_SPDNN_TRANSPOSE"},
-      {"packing threads", sl::pack_threads_from_env() == sl::PackThreads::crew, "a kept crew",
-       "spawned per upload", "RINGBLAS_SPDNN_PACK_THREADS"},
-      {"prepare_network returns", sl::prepare_return_from_env() == sl::PrepareReturn::early,
-       "with the blob fill queued", "after the blob fill", "RINGBLAS_SPDNN_PREPARE_RETURN"},
-      {"block passes' data", sl::block_staging_from_env() == sl::BlockStaging::shared,
-       "in shared memory", "in global memory", "RINGBLAS_SPDNN_BLOCK_STAGING"},
+      {"transposed rows sorted by", o.row_sort == PrepareRowSort::warp,
+       "one thread per row (insertion)", "one warp per row", "--row-sort"},
+      {"layers transposed", o.transpose == PrepareTranspose::per_layer,
+       "as one block-diagonal stack (cuda::transpose)", "per layer (count, scan, scatter)",
+       "--transpose"},
+      {"packing threads", o.pack_threads == PackThreads::crew, "spawned per upload",
+       "a kept crew", "--pack-threads"},
+      {"prepare_network returns", o.return_when == PrepareReturn::early, "after the blob fill",
+       "with the blob fill queued", "--prepare-return"},
+      {"block passes' data", o.block_staging == PrepareStaging::shared, "in global memory",
+       "in shared memory", "--block-staging"},
   };
   std::string out;
   for (const Choice& c : choices)
     out += std::string(out.empty() ? "" : "; ") + c.what + ": " +
-           (c.other ? c.other_path : c.default_path) + " (" + c.variable + ")";
+           (c.second ? c.second_path : c.first_path) + " (" + c.flag + ")";
   return out;
+}
+
+/// Sets `out` to the enum value named `value` (`names` in the enum's order); false when no name
+/// matches.
+template <class E>
+bool parse_choice(const std::string& value, std::initializer_list<const char*> names, E& out) {
+  int i = 0;
+  for (const char* n : names) {
+    if (value == n) {
+      out = E(i);
+      return true;
+    }
+    ++i;
+  }
+  return false;
 }
 
 /// The network prepared on the host with `fill` (prepare_chain) and put on ctx's device as
@@ -256,10 +271,11 @@ int main(int argc, char** argv) {
   bool quick = false, baseline = true;
   std::string only;  // comma-separated network names, e.g. 1024x120,4096x120
   std::string uploads = "csr";  // comma-separated SparseUpload names
-  std::string tails = "staged";   // comma-separated SparseTail names
+  std::string tails = "auto";   // comma-separated SparseTail names (parse_sparse_tail)
   std::string fills = "bank";   // comma-separated EllFill names
   int repeats = 3;
   bool trace = false;
+  NetworkPrepareOptions paths;  // upload: per row (--upload)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json_path = argv[++i];
@@ -277,11 +293,28 @@ int main(int argc, char** argv) {
       tails = argv[++i];
     else if (a == "--fill" && i + 1 < argc)
       fills = argv[++i];
+    else if (a == "--row-sort" && i + 1 < argc &&
+             parse_choice(argv[i + 1], {"insertion", "warp"}, paths.row_sort))
+      ++i;
+    else if (a == "--transpose" && i + 1 < argc &&
+             parse_choice(argv[i + 1], {"stack", "per_layer"}, paths.transpose))
+      ++i;
+    else if (a == "--pack-threads" && i + 1 < argc &&
+             parse_choice(argv[i + 1], {"spawn", "crew"}, paths.pack_threads))
+      ++i;
+    else if (a == "--prepare-return" && i + 1 < argc &&
+             parse_choice(argv[i + 1], {"synced", "early"}, paths.return_when))
+      ++i;
+    else if (a == "--block-staging" && i + 1 < argc &&
+             parse_choice(argv[i + 1], {"global", "shared"}, paths.block_staging))
+      ++i;
     else {
       std::fprintf(stderr,
                    "usage: bench_spdnn [--json F] [--md F] [--data DIR] [--quick] [--repeats R] "
                    "[--no-baseline] [--only 1024x120,...] [--upload csr,packed,overlap] "
-                   "[--tail rows,staged] [--fill bank,broadcast] [--trace]\n");
+                   "[--tail auto,rows,staged] [--fill bank,broadcast] [--trace] [--row-sort "
+                   "insertion|warp] [--transpose stack|per_layer] [--pack-threads spawn|crew] "
+                   "[--prepare-return synced|early] [--block-staging global|shared]\n");
       return 2;
     }
   }
@@ -339,7 +372,7 @@ int main(int argc, char** argv) {
         << "Features: the 1200 real 1024-pixel images replicated " << replicas
         << "x (upsampled by pixel replication for 4096/16384 neurons); layers past 120 and all "
            "4096/16384-neuron layers from algorithms/radixnet. Times are medians of "
-        << repeats << " runs after a warm-up. Preparation: " << preparation_paths()
+        << repeats << " runs after a warm-up. Preparation: " << preparation_paths(paths)
         << ". *layers*: CUDA events from the first layer to the last. "
            "*whole*: host wall clock of prepare_network (weights prepared on the device) + "
            "mxm_layers on the host's sparse images (features in, layers, category ids out), "
@@ -356,7 +389,8 @@ int main(int argc, char** argv) {
            "second "
            "host thread while the weights are prepared); *MB in*: what crossed it. *tail*: how the "
            "tail kernel reads the activations (SparseTail: rows, through each layer's map; "
-           "staged, a block's rows first copied to a buffer by slot). *fill*: the ELL fill "
+           "staged, a block's rows first copied to a buffer by slot; auto, staged up to 1024 "
+           "neurons, else rows). *fill*: the ELL fill "
            "(EllFill: "
            "bank, prepared on the device; broadcast, prepared on the host once outside the timed "
            "runs, so whole = on prepared net). *on prepared "
@@ -415,8 +449,11 @@ int main(int argc, char** argv) {
   for (std::size_t at = 0; at <= tails.size();) {
     const std::size_t comma = std::min(tails.find(',', at), tails.size());
     const std::string t = tails.substr(at, comma - at);
-    if (t != "rows" && t != "staged") {
-      std::fprintf(stderr, "bench_spdnn: --tail takes rows and/or staged, not '%s'\n", t.c_str());
+    SparseTail tail;
+    try {
+      tail = ringblas::parse_sparse_tail(t);
+    } catch (const ringblas::InvalidValue& e) {
+      std::fprintf(stderr, "bench_spdnn: --tail: %s\n", e.what());
       return 2;
     }
     for (const std::string& m : modes)
@@ -428,7 +465,7 @@ int main(int argc, char** argv) {
                        fl.c_str());
           return 2;
         }
-        runs.push_back({m, t == "rows" ? SparseTail::rows : SparseTail::staged,
+        runs.push_back({m, tail,
                         fl == "bank" ? sl::EllFill::bank : sl::EllFill::broadcast});
         fa = fc + 1;
       }
@@ -458,15 +495,19 @@ int main(int argc, char** argv) {
       double host_prepare_ms = 0;
       const SparseNetwork host_net =
           on_host ? host_prepared(net, run.fill, ctx, host_prepare_ms) : SparseNetwork{};
-      r.tail = tail == SparseTail::rows ? "rows" : "staged";
+      r.tail = ringblas::sparse_tail_name(tail);
       const bool overlap = mode == "overlap";
       const SparseUpload how = mode == "csr" ? SparseUpload::csr : SparseUpload::packed;
       LayerChainOptions defaults;  // the tail kernel where it applies
       defaults.upload = how;
+      defaults.pack_threads = paths.pack_threads;
+      NetworkPrepareOptions prepare_how = paths;
+      prepare_how.upload = how;
       defaults.tail = tail;
       std::vector<double> whole, total, kern, comp, trans, prep, on_prepared;
       std::vector<Index> ids;
       LayerChainStats st, ps;
+      std::string skipped;  // why this (network, options) row cannot run
       // rep 0 is the warm-up (and pins the staging); with --trace, one more traced run, untimed.
       for (int rep = 0; rep <= repeats + (trace ? 1 : 0); ++rep) {
         ctx.trace = rep > repeats;
@@ -482,14 +523,20 @@ int main(int argc, char** argv) {
             return stage_features(imgs, how, side, &staged_bytes);
           });
         const SparseNetwork prepared =
-            on_host ? host_net : prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, how);
+            on_host ? host_net
+                    : prepare_network(net.weights, net.bias, net.ymax, ctx, &ps, prepare_how);
         if (on_host) {
           ps = LayerChainStats{};
           ps.prepare_ms = host_prepare_ms;
         }
         const auto t1 = std::chrono::steady_clock::now();
-        ids = overlap ? mxm_layers(prepared, staged.get(), defaults, &st, ctx)
-                      : mxm_layers(prepared, imgs, defaults, &st, ctx);
+        try {
+          ids = overlap ? mxm_layers(prepared, staged.get(), defaults, &st, ctx)
+                        : mxm_layers(prepared, imgs, defaults, &st, ctx);
+        } catch (const NotImplemented& e) {  // --tail staged on a network over 1024 neurons
+          skipped = e.what();
+          break;
+        }
         if (overlap) st.bytes_in = staged_bytes;
         const auto t2 = std::chrono::steady_clock::now();
         const double ms = std::chrono::duration<double, std::milli>(t2 - t0).count();
@@ -504,13 +551,18 @@ int main(int argc, char** argv) {
         prep.push_back(st.prepare_ms);
       }
       ctx.trace = false;
+      if (!skipped.empty()) {
+        std::printf("%-10s upload %s, tail %s, fill %s: not run (%s)\n", r.name.c_str(),
+                    mode.c_str(), r.tail.c_str(), r.fill.c_str(), skipped.c_str());
+        continue;
+      }
       // ncu (RINGBLAS_BENCH_PROFILE): one more inference, untimed, on a network prepared outside
       // the profiled range (profile_targets.sh keeps the first layer kernels of it).
       const std::string label = r.name + " upload " + mode + " | mxm_layers";
       if (bench::profile_selected(label)) {
         const SparseNetwork prepared =
             on_host ? host_net
-                    : prepare_network(net.weights, net.bias, net.ymax, ctx, nullptr, how);
+                    : prepare_network(net.weights, net.bias, net.ymax, ctx, nullptr, prepare_how);
         bench::profile_once(label, 0,
                             [&] { (void)mxm_layers(prepared, imgs, defaults, nullptr, ctx); });
       }
@@ -529,7 +581,7 @@ int main(int argc, char** argv) {
       {
         // One launch per layer (no tail kernel), on one prepared network reused by every run.
         const SparseNetwork prepared =
-            on_host ? host_net : prepare_network(net.weights, net.bias, net.ymax, ctx);
+            on_host ? host_net : prepare_network(net.weights, net.bias, net.ymax, ctx, nullptr, paths);
         LayerChainOptions per_layer = defaults;
         per_layer.fused_tail = false;
         LayerChainStats ps2;

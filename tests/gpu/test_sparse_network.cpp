@@ -189,8 +189,8 @@ TEST_F(SparseNetworkGpu, PerLayerTransposePreparesTheSameBlobs) {
 }
 
 // PrepareReturn::early returns with the blob fill queued: the blobs read back on the legacy
-// stream are the same; and a network prepared so (through prepare_network, the variable set for
-// this test only) used at once on a non-blocking stream, which only wait_ready orders after the
+// stream are the same; and a network prepared so (through prepare_network,
+// NetworkPrepareOptions::return_when) used at once on a non-blocking stream, which only wait_ready orders after the
 // fill, gives the cpu categories.
 TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
   expect_device_preparation_equals_host(
@@ -207,18 +207,14 @@ TEST_F(SparseNetworkGpu, EarlyReturnPreparesTheSameBlobs) {
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   side.stream = stream;
-  const char* was = std::getenv("RINGBLAS_SPDNN_PREPARE_RETURN");
-  const std::string saved = was ? was : "";
-  setenv("RINGBLAS_SPDNN_PREPARE_RETURN", "early", 1);
+  NetworkPrepareOptions early;
+  early.return_when = PrepareReturn::early;
   poison_device_pool(std::size_t(128) << 20, gpu);
   {
-    const SparseNetwork prepared = prepare_network(net.weights, net.bias, net.ymax, gpu);
+    const SparseNetwork prepared =
+        prepare_network(net.weights, net.bias, net.ymax, gpu, nullptr, early);
     EXPECT_EQ(mxm_layers(prepared, y0, {}, nullptr, side), want);
   }
-  if (was)
-    setenv("RINGBLAS_SPDNN_PREPARE_RETURN", saved.c_str(), 1);
-  else
-    unsetenv("RINGBLAS_SPDNN_PREPARE_RETURN");
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
@@ -492,20 +488,54 @@ TEST_F(SparseNetworkGpu, StagedTailMatchesPerLayerLaunches) {
                           SparseTail::staged);
       if (HasFatalFailure()) return;
     }
-  // Wider than the staged kernel holds: the rows kernel runs instead.
+  // Wider than the staged kernel holds: an explicit staged is refused before any work (no silent
+  // rows tail), naming why; without the tail kernel the option does not matter.
   const sparse_dnn::Network wide = network_of(uneven_weights(rng, 3000, 9, 24), -0.03125f, 4.0f);
   Context gpu(Backend::cuda);
   const SparseNetwork prepared = prepare_network(wide.weights, wide.bias, wide.ymax, gpu);
+  const Matrix y0 = random_features(rng, 300, 3000, 0.05);
   LayerChainOptions staged;
   staged.tail = SparseTail::staged;
-  std::ostringstream trace;
-  gpu.trace = true;
-  gpu.trace_out = &trace;
-  LayerChainStats st;
-  (void)mxm_layers(prepared, random_features(rng, 300, 3000, 0.05), staged, &st, gpu);
-  EXPECT_GT(st.tail_from, 0);
-  EXPECT_NE(trace.str().find(", rows\n"), std::string::npos) << trace.str();
+  try {
+    (void)mxm_layers(prepared, y0, staged, nullptr, gpu);
+    ADD_FAILURE() << "staged ran on 3000 neurons";
+  } catch (const NotImplemented& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 1024 neurons"), std::string::npos) << e.what();
+  }
+  std::vector<Index> ids;  // the dense-features form asks the same question
+  EXPECT_THROW(mxm_layers(wide.weights, wide.bias, wide.ymax, DenseMatrix(3000, 4, Type::fp32),
+                          ids, staged, nullptr, gpu),
+               NotImplemented);
+  staged.fused_tail = false;
+  EXPECT_NO_THROW((void)mxm_layers(prepared, y0, staged, nullptr, gpu));
   if (have_challenge_data()) expect_challenge_tail(SparseTail::staged);
+}
+
+// SparseTail::automatic (the default): staged up to 1024 neurons, rows on wider networks (the
+// trace names which ran), the cpu path's categories on both.
+TEST_F(SparseNetworkGpu, AutomaticTailMatchesTheCpuOnBothSizes) {
+  test::Rng rng(53);
+  Context cpu(Backend::cpu);
+  for (Index n : {Index(1000), Index(3000)}) {
+    const sparse_dnn::Network net = network_of(uneven_weights(rng, n, 9, 24), -0.03125f, 4.0f);
+    const Matrix y0 = random_features(rng, 300, n, 0.05);
+    const std::vector<Index> want = sparse_dnn::categories(sparse_dnn::infer(net, y0, cpu));
+    Context gpu(Backend::cuda);
+    std::ostringstream trace;
+    gpu.trace = true;
+    gpu.trace_out = &trace;
+    sparse_dnn::InferStats is;
+    EXPECT_EQ(sparse_dnn::infer_categories(net, y0, gpu, {}, &is, SparseUpload::csr, false,
+                                           SparseTail::automatic),
+              want)
+        << n;
+    EXPECT_GT(is.chain.tail_from, 0) << n << ": the tail kernel did not run";
+    const std::string way = n <= 1024 ? ", staged (" : ", rows\n";
+    EXPECT_NE(trace.str().find("tail kernel from layer " + std::to_string(is.chain.tail_from) + way),
+              std::string::npos)
+        << n << ":\n"
+        << trace.str();
+  }
 }
 
 #if defined(RINGBLAS_HAS_CUDA)

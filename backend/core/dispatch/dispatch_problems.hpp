@@ -187,7 +187,7 @@ struct LayerNetworkProblem {
   const std::vector<float>& bias;
   float ymax;
   LayerChainStats* stats;
-  SparseUpload upload;
+  const NetworkPrepareOptions& options;
 };
 
 /// mxm_layers on a prepared network and sparse features; the output is the survivors' ids.

@@ -259,8 +259,12 @@ const Table<LayerChainProblem, DenseMatrix>& mxm_layers_table() {
   static const Table<P, DenseMatrix> t{
       "mxm_layers",
       {
-          // Arguments are validated by mxm_layers itself (bias <= 0, fp32, sizes).
-          {Variant::sparse_layer, kCuda, always<P, DenseMatrix>,
+          // Arguments are validated by mxm_layers itself (bias <= 0, fp32, sizes); the options
+          // here (an explicit staged tail needs a narrow network).
+          {Variant::sparse_layer, kCuda,
+           [](const P& p, const DenseMatrix&) {
+             return cuda::sparse_layer::can_implement_chain(p.options, p.features.nrows());
+           },
            [](const P& p, DenseMatrix& out, Context& x) {
              out = cuda::sparse_layer::run_chain(p.weights, p.bias, p.ymax, p.features, p.ids,
                                                  p.options, p.stats, x);
@@ -277,8 +281,8 @@ const Table<LayerNetworkProblem, SparseNetwork>& prepare_network_table() {
       {
           {Variant::sparse_layer, kCuda, always<P, SparseNetwork>,
            [](const P& p, SparseNetwork& out, Context& x) {
-             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats, p.upload,
-                                                       x);
+             out = cuda::sparse_layer::prepare_network(p.weights, p.bias, p.ymax, p.stats,
+                                                       p.options, x);
            }},
       }};
   return t;
@@ -289,7 +293,10 @@ const Table<PreparedLayersProblem, std::vector<Index>>& mxm_layers_prepared_tabl
   static const Table<P, std::vector<Index>> t{
       "mxm_layers (prepared network)",
       {
-          {Variant::sparse_layer, kCuda, always<P, std::vector<Index>>,
+          {Variant::sparse_layer, kCuda,
+           [](const P& p, const std::vector<Index>&) {
+             return cuda::sparse_layer::can_implement_chain(p.options, p.net.neurons);
+           },
            [](const P& p, std::vector<Index>& out, Context& x) {
              out = cuda::sparse_layer::run_network(p.net, p.features, p.options, p.stats,
                                                    p.survivors, x);

@@ -62,14 +62,22 @@ DenseMatrix mxm_layers(const std::vector<Matrix>& weights, const std::vector<flo
 
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
                               float ymax, Context& ctx, LayerChainStats* stats,
-                              SparseUpload upload) {
+                              const NetworkPrepareOptions& options) {
   const char* op = "prepare_network";
   if (weights.empty()) throw InvalidValue(std::string(op) + ": the network has no layers");
   check_network(op, weights, bias, ymax, weights[0].nrows());
   SparseNetwork out;
   run_cuda_only(detail::prepare_network_table(),
-                detail::LayerNetworkProblem{weights, bias, ymax, stats, upload}, out, ctx);
+                detail::LayerNetworkProblem{weights, bias, ymax, stats, options}, out, ctx);
   return out;
+}
+
+SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
+                              float ymax, Context& ctx, LayerChainStats* stats,
+                              SparseUpload upload) {
+  NetworkPrepareOptions options;
+  options.upload = upload;
+  return prepare_network(weights, bias, ymax, ctx, stats, options);
 }
 
 std::vector<Index> mxm_layers(const SparseNetwork& net, const Matrix& features, const LayerChainOptions& options,

@@ -1,6 +1,7 @@
 // Group-level (G lanes of one warp, G a power of two <= 32) selection primitives over keys held
-// in registers: the k-th largest key by a bitwise search from the top or by a radix select on
-// 8-bit digits, and the ranks that order a compaction. Shared by kernels that keep the k largest
+// in registers: the k-th largest key by a bitwise search from the top, and the ranks that order a
+// compaction. (A radix select on 8-bit digits was measured slower on every input, session 10,
+// topk_radix_s10_h100.md, and removed.) Shared by kernels that keep the k largest
 // entries of a row (element-wise top-k); the maxk family's warp_topk is the same search specialised
 // to one full warp of floats.
 #pragma once
@@ -23,131 +24,101 @@ __device__ __forceinline__ unsigned group_mask() {
 /// The lanes of the warp below this thread's (AND with group_mask: the group's lanes below it).
 __device__ __forceinline__ unsigned lanes_below_me() { return (1u << (threadIdx.x % 32)) - 1u; }
 
+/// AND and OR of x over the group's lanes (32-bit reductions; 64-bit keys take two each).
+template <class K>
+__device__ __forceinline__ void group_and_or(unsigned gm, K& all_and, K& all_or) {
+  static_assert(sizeof(K) == 4 || sizeof(K) == 8, "32- or 64-bit keys");
+  if constexpr (sizeof(K) == 4) {
+    all_and = __reduce_and_sync(gm, all_and);
+    all_or = __reduce_or_sync(gm, all_or);
+  } else {
+    const unsigned a_hi = __reduce_and_sync(gm, unsigned(all_and >> 32));
+    const unsigned a_lo = __reduce_and_sync(gm, unsigned(all_and));
+    const unsigned o_hi = __reduce_or_sync(gm, unsigned(all_or >> 32));
+    const unsigned o_lo = __reduce_or_sync(gm, unsigned(all_or));
+    all_and = (K(a_hi) << 32) | a_lo;
+    all_or = (K(o_hi) << 32) | o_lo;
+  }
+}
+
+/// The bits every valid key with `(key >> bit) == 1` shares from the top: `shared` gets them (zero
+/// below), the result is the highest bit where those keys differ, -1 when they are all equal (then
+/// `shared` is that key). At least one valid key must have `bit` as its highest set bit.
+template <int G, int R, class K>
+__device__ __forceinline__ int group_shared_prefix(const K (&key)[R], unsigned valid, int bit,
+                                                   K& shared) {
+  K all_and = ~K(0), all_or = 0;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (((valid >> r) & 1u) && (key[r] >> bit) == K(1)) {
+      all_and &= key[r];
+      all_or |= key[r];
+    }
+  group_and_or(group_mask<G>(), all_and, all_or);
+  const K differ = all_and ^ all_or;
+  if (differ == 0) {
+    shared = all_and;
+    return -1;
+  }
+  int top;
+  if constexpr (sizeof(K) == 8)
+    top = 63 - __clzll((long long)differ);
+  else
+    top = 31 - __clz(unsigned(differ));
+  shared = all_and & ~((K(2) << top) - K(1));
+  return top;
+}
+
 /// The k-th largest (1 <= k <= number of valid items) of the unsigned keys the group holds, R per
 /// lane (item t valid when bit t of `valid` is set): the largest t with #(keys >= t) >= k, built
-/// bit by bit from the top, one group-wide count per bit. The search stops as soon as exactly k
-/// keys are >= the candidate (random rows: after about log2(len / k) + 2 bits); the selection is
-/// then every key > the result plus `take_equal` keys equal to it (the first ones by position).
+/// bit by bit from the top, one group-wide count per bit; the selection is then every key > t
+/// plus `take_equal` keys equal to it (the first ones by position). It stops as soon as exactly
+/// k keys are >= the candidate (they are the selection; random rows: after about log2(len / k) + 2
+/// of the bits that tell the keys apart). Once the first bit is accepted, the k-th largest is
+/// among the keys whose highest set bit it is; the bits those keys share (group AND and OR, two
+/// reductions, four for 64-bit keys) are the k-th largest's too, so the search takes them at once
+/// and goes on below them, or ends when those keys are all equal. Floats of both signs (the
+/// bench's rows: the first bit is the sign) skip the exponent bits the positive ones share, about
+/// 9 rounds instead of 14; all-equal rows take 1 instead of 32; keys that differ only in low bits
+/// skip the high ones. The threshold and the selection are those of the plain search.
 /// Invalid items must hold key 0, which no candidate counts. Every lane of the group gets the
 /// same result. Cost: at most 8 * sizeof(K) rounds of R compares and one reduction (so R should
-/// be no larger than the items per lane need).
+/// be no larger than the items per lane need), plus the one prefix pass.
 template <int G, int R, class K>
 __device__ __forceinline__ K group_kth_largest(const K (&key)[R], unsigned valid, unsigned k,
                                                unsigned& take_equal) {
   static_assert(std::is_unsigned_v<K>, "keys are unsigned (order-preserving maps)");
   const unsigned gm = group_mask<G>();
-  K t = 0;
-  for (int bit = 8 * int(sizeof(K)) - 1; bit >= 0; --bit) {
-    const K cand = t | (K(1) << bit);
+  // #(keys >= cand) over the group (invalid items hold key 0, which no candidate counts).
+  auto at_least = [&](K cand) {
     unsigned n = 0;
 #pragma unroll
-    for (int r = 0; r < R; ++r) n += key[r] >= cand ? 1u : 0u;  // invalid items: key 0
-    const unsigned count = __reduce_add_sync(gm, n);
-    if (count >= k) t = cand;
-    if (count == k) break;
+    for (int r = 0; r < R; ++r) n += key[r] >= cand ? 1u : 0u;
+    return __reduce_add_sync(gm, n);
+  };
+  // The first accepted bit: the k-th largest key's highest set bit (none: every key is 0).
+  int bit = 8 * int(sizeof(K)) - 1;
+  unsigned count = 0;
+  for (; bit >= 0; --bit)
+    if ((count = at_least(K(1) << bit)) >= k) break;
+  K t = 0;
+  if (bit >= 0 && count == k) {
+    t = K(1) << bit;  // exactly k keys have a set bit there or above: they are the selection
+  } else if (bit >= 0) {
+    // Every key >= 1 << bit and below the last rejected candidate (2 << bit, or none) has `bit`
+    // as its highest set bit; the bits they share are the k-th largest's.
+    for (bit = group_shared_prefix<G, R>(key, valid, bit, t); bit >= 0; --bit) {
+      const K cand = t | (K(1) << bit);
+      count = at_least(cand);
+      if (count >= k) t = cand;
+      if (count == k) break;
+    }
   }
   unsigned gt = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r) gt += ((valid >> r) & 1u) && key[r] > t ? 1u : 0u;
   take_equal = k - __reduce_add_sync(gm, gt);
   return t;
-}
-
-/// Shared memory one group's radix select needs: 256 digit counters of 16 bits, two to a word.
-constexpr int radix_hist_words = 128;
-
-/// The same contract as group_kth_largest (a t with #(keys >= t) >= k, the selection being every
-/// key > t plus the first `take_equal` = k - #(keys > t) keys equal to it) by a radix select on
-/// 8-bit digits from the top. Each round histograms the digit of the keys that match the digits
-/// chosen so far (the lanes holding one digit in one item slot meet by __match_any_sync and add
-/// once), scans the 256 counters from the top for the digit that holds the k-th largest, and
-/// narrows to it: at most sizeof(K) rounds (fp32 keys 4, fp64 8), ending early when every key
-/// with the chosen digits is selected (random floats: after about 2 rounds, where the bitwise
-/// search walks the exponent and mantissa one bit a round). A round costs R match + atomic steps,
-/// 128 / G shared words per lane, a scan over G lanes and two __syncwarp: heavier than a bitwise
-/// round, lighter than 8 of them. `hist`: radix_hist_words words of shared memory only this group
-/// uses, 16-byte aligned (any content on entry). Invalid items are not counted, whatever key
-/// they hold.
-template <int G, int R, class K>
-__device__ __forceinline__ K group_kth_largest_radix(const K (&key)[R], unsigned valid, unsigned k,
-                                                     unsigned& take_equal, unsigned* hist) {
-  static_assert(std::is_unsigned_v<K>, "keys are unsigned (order-preserving maps)");
-  constexpr int bits = 8 * int(sizeof(K)), W = radix_hist_words / G;  // words a lane scans
-  static_assert(W % 4 == 0, "a lane's words are whole 16-byte vectors (G <= 32)");
-  static_assert(G * R <= 511, "counts of up to 511 items travel in 9 bits of one shuffle");
-  const unsigned gm = group_mask<G>(), below = lanes_below_me() & gm;
-  const int lane = int(threadIdx.x % G);
-  // Lane l scans the words (G - 1 - l) * W + j: lane 0 the highest digits, so that an inclusive
-  // scan over the lanes counts the keys at or above each lane's lowest digit.
-  unsigned* mine = hist + (G - 1 - lane) * W;
-  uint4* mine4 = reinterpret_cast<uint4*>(mine);  // zeroed and summed 16 bytes at a time
-  K prefix = 0;       // the digits chosen so far in place, zero below them
-  unsigned need = k;  // how many of the keys matching prefix the selection still takes
-  for (int shift = bits - 8; shift >= 0; shift -= 8) {
-#pragma unroll
-    for (int j = 0; j < W / 4; ++j) mine4[j] = make_uint4(0, 0, 0, 0);
-    __syncwarp(gm);
-    const K high = shift + 8 < bits ? K(~K(0) << (shift + 8)) : K(0);
-#pragma unroll
-    for (int t = 0; t < R; ++t) {
-      const bool in = ((valid >> t) & 1u) && (key[t] & high) == prefix;
-      const unsigned digit = in ? unsigned(key[t] >> shift) & 255u : 256u;  // 256: not counted
-      const unsigned same = __match_any_sync(gm, digit);
-      if (in && (same & below) == 0)
-        atomicAdd(hist + (digit >> 1), unsigned(__popc(same)) << (16 * (digit & 1u)));
-    }
-    __syncwarp(gm);
-    unsigned packed = 0;  // both halves' sums stay under 2^16 (<= 511 items): no carry
-#pragma unroll
-    for (int j = 0; j < W / 4; ++j) {
-      const uint4 w = mine4[j];
-      packed += w.x + w.y + w.z + w.w;
-    }
-    const unsigned total = (packed & 0xffffu) + (packed >> 16);
-    unsigned at_or_above = total;  // keys at or above this lane's lowest digit
-#pragma unroll
-    for (int o = 1; o < G; o *= 2) {
-      const unsigned n = __shfl_up_sync(gm, at_or_above, o, G);
-      if (lane >= o) at_or_above += n;
-    }
-    // The first lane (from the top) whose digits reach `need` keys holds the digit; it walks its
-    // counters down (again from shared memory: registers held across the walk would cost the
-    // whole kernel occupancy) and sends digit | keys above it << 8 | keys on it << 17 (<= 511
-    // each).
-    const int owner = (__ffs(__ballot_sync(gm, at_or_above >= need) & gm) - 1) % G;
-    unsigned found = 0;
-    if (lane == owner) {
-      unsigned above = at_or_above - total;
-#pragma unroll 1
-      for (int j = W - 1; j >= 0; --j) {
-        const unsigned w = mine[j], hi = w >> 16, lo = w & 0xffffu;
-        const unsigned digit = unsigned(2 * ((G - 1 - lane) * W + j));  // lo's; hi's is + 1
-        if (above + hi >= need) {
-          found = (digit + 1u) | (above << 8) | (hi << 17);
-          break;
-        }
-        if (above + hi + lo >= need) {
-          found = digit | ((above + hi) << 8) | (lo << 17);
-          break;
-        }
-        above += hi + lo;
-      }
-    }
-    found = __shfl_sync(gm, found, owner, G);
-    const unsigned on_digit = found >> 17;
-    need -= (found >> 8) & 0x1ffu;
-    prefix |= K(found & 255u) << shift;
-    if (on_digit == need && shift > 0) {
-      // Every key with these digits is selected: the result is the lowest such key's bound.
-      unsigned gt = 0;
-#pragma unroll
-      for (int t = 0; t < R; ++t) gt += ((valid >> t) & 1u) && key[t] > prefix ? 1u : 0u;
-      take_equal = k - __reduce_add_sync(gm, gt);
-      return prefix;
-    }
-  }
-  take_equal = need;  // prefix is the k-th largest key itself
-  return prefix;
 }
 
 }  // namespace ringblas::cuda

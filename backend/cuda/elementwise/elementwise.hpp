@@ -55,19 +55,10 @@ Matrix select_rows(const Matrix& A, SelectOpCode op, const Scalar& thunk, const 
 Matrix map_value_masked(const Matrix& A, const Matrix& M, bool complement, const MapOp& f,
                         const Context& ctx);
 
-/// How row_topk finds the k-th largest key of a row held in registers: bit by bit (one group
-/// count per bit, up to 32 / 64 rounds) or by a radix select on 8-bit digits (a shared-memory
-/// histogram per round, 4 / 8 rounds, usually 2 on random floats). bitwise stays the default
-/// until a GPU round times radix: RINGBLAS_EWISE_TOPK=radix selects it (topk_search_from_env).
-/// Rows over Policy::topk_short_row entries take the block path either way.
-enum class TopkSearch : std::uint8_t { bitwise, radix };
-TopkSearch topk_search_from_env();
-
 /// The k largest entries of each row of A (NaN below every number, ties to the smaller column),
-/// in column order: the k-th largest order-preserving key of each row by `search` (a group of
-/// lanes per row, a block for rows over 256 entries), no sort.
-Matrix row_topk(const Matrix& A, Index k, const Context& ctx,
-                TopkSearch search = TopkSearch::bitwise);
+/// in column order: the k-th largest order-preserving key of each row by a bitwise search (a
+/// group of lanes per row, a block for rows over 256 entries), no sort.
+Matrix row_topk(const Matrix& A, Index k, const Context& ctx);
 
 /// T = kron(A, B) with z = op(a, b): T(ia*mb + ib, ja*nb + jb) = op(A(ia, ja), B(ib, jb)).
 /// A and B on the device with the same index and value types; the index type must hold T.

@@ -266,15 +266,10 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
     throw InvalidValue("cuda::select: " + std::string(select_op_name(op)) + " needs k >= 0, got " +
                        std::to_string(k));
   const IndexType it = A.index_type();
-  const elementwise::TopkSearch search =
-      topk ? elementwise::topk_search_from_env() : elementwise::TopkSearch::bitwise;
   const std::string what =
       std::string(select_op_name(op)) +
       (topk ? " k = " + std::to_string(k) +
-                  (search == elementwise::TopkSearch::radix
-                       ? " (k-th key per row in registers by 8-bit digits; a block per row over "
-                         "256)"
-                       : " (k-th key per row in registers; a block per row over 256)")
+                  " (k-th key per row in registers; a block per row over 256)"
             : "");
   if (admits_nothing(M, d))
     return finish("select", "complemented empty mask", C, M, accum, d,
@@ -292,7 +287,7 @@ void select(Matrix& C, const Matrix* M, Accum accum, SelectOpCode op, const Scal
   // Lines to pick from as rows: op(A) for row_topk, op(A)ᵀ for col_topk (then T transposed back).
   const bool col = op == SelectOpCode::col_topk;
   const Matrix& y = prepare_operand(A, d.transpose_a != col, it, std::nullopt, hold, ctx);
-  Matrix picked = elementwise::row_topk(y, k, ctx, search);
+  Matrix picked = elementwise::row_topk(y, k, ctx);
   finish("select", what, C, M, accum, d, col ? transpose(picked, ctx) : std::move(picked), ctx);
 }
 

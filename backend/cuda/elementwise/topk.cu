@@ -8,21 +8,19 @@
 // - a short row (<= Policy::topk_short_row entries) is held in registers by a group of 8 lanes,
 //   or a warp when rows average Policy::topk_warp_min_avg entries or more (1, 2, 4, ... entries
 //   per lane, the smallest that holds the row),
-//   which finds the k-th largest key bit by bit (common/group_select.cuh; TopkSearch::radix:
-//   by 8-bit digits, a shared-memory histogram per group) and writes the keys above it and the
-//   first equal ones by ballots;
+//   which finds the k-th largest key bit by bit (common/group_select.cuh) and writes the keys
+//   above it and the first equal ones by ballots;
 // - a long row (rare: the size pass lists them, and their count comes back with nnz(T)) takes a
 //   block, which runs the same bitwise search over the row in global memory (block-wide counts;
 //   a row of a few thousand entries stays in L1 across the rounds) and compacts the kept entries
 //   in column order by block scans.
 // col_topk is row_topk between two transposes (entry.cpp). Deterministic. Shared memory: CUB's
-// block reduce / scan storage in the long-row kernel, 512 bytes per group in the radix search.
+// block reduce / scan storage in the long-row kernel.
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <string>
 
 #include "backend/cuda/common/device_array.cuh"
-#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/common/group_select.cuh"
 #include "backend/cuda/elementwise/agent.cuh"
 #include "backend/cuda/elementwise/elementwise.hpp"
@@ -53,10 +51,9 @@ __global__ void k_topk_sizes(std::size_t nrows, Index k, const I* rp, I* sizes, 
 
 /// The top k of one row of `items` entries (k < items <= G * R) from position b, held R per lane
 /// (item t of a lane is the row's entry t * G + lane), written in column order to T from o.
-/// `hist`: the group's radix_hist_words of shared memory (radix search only).
-template <class V, class I, int G, int R, TopkSearch S>
+template <class V, class I, int G, int R>
 __device__ __forceinline__ void topk_in_registers(I b, int items, Index k, const I* ci, const V* x,
-                                                  I o, I* o_ci, V* o_v, unsigned* hist) {
+                                                  I o, I* o_ci, V* o_v) {
   using K = typename order_key<V>::type;
   static_assert(R <= 32, "validity is one bit per item");
   const int lane = int(threadIdx.x % G);
@@ -72,11 +69,7 @@ __device__ __forceinline__ void topk_in_registers(I b, int items, Index k, const
     }
   }
   unsigned take_equal = 0;
-  K kth;
-  if constexpr (S == TopkSearch::radix)
-    kth = group_kth_largest_radix<G, R>(key, valid, unsigned(k), take_equal, hist);
-  else
-    kth = group_kth_largest<G, R>(key, valid, unsigned(k), take_equal);
+  const K kth = group_kth_largest<G, R>(key, valid, unsigned(k), take_equal);
   const unsigned gm = group_mask<G>(), below = lanes_below_me() & gm;
   unsigned equal_seen = 0, written = 0;
 #pragma unroll
@@ -103,7 +96,7 @@ __device__ __forceinline__ void topk_in_registers(I b, int items, Index k, const
 /// path are left to k_topk_long). The register path is instantiated for 1, 2, 4, ... items
 /// per lane up to Policy::topk_short_row / G and picked per row, so that a short row pays for
 /// the items it has (every round of the search visits each register slot).
-template <class V, class I, int G, TopkSearch S>
+template <class V, class I, int G>
 __global__ void __launch_bounds__(Policy::block)
     k_topk_short(std::size_t nrows, Index k, const I* rp, const I* ci, const V* x, const I* out_rp,
                  I* o_ci, V* o_v) {
@@ -120,25 +113,20 @@ __global__ void __launch_bounds__(Policy::block)
     return;
   }
   if (needs_block(len, k)) return;
-  unsigned* hist = nullptr;
-  if constexpr (S == TopkSearch::radix) {
-    __shared__ __align__(16) unsigned group_hist[Policy::block / G * radix_hist_words];
-    hist = group_hist + threadIdx.x / G * radix_hist_words;
-  }
   const int items = int(len), per_lane = (items + G - 1) / G;
   // Instantiated for 1, 2, 4, 8, 16 and R entries per lane (the smallest that holds the row).
   if (per_lane <= 1)
-    topk_in_registers<V, I, G, 1, S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, 1>(b, items, k, ci, x, o, o_ci, o_v);
   else if (per_lane <= 2)
-    topk_in_registers<V, I, G, 2, S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, 2>(b, items, k, ci, x, o, o_ci, o_v);
   else if (per_lane <= 4)
-    topk_in_registers<V, I, G, 4, S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, 4>(b, items, k, ci, x, o, o_ci, o_v);
   else if (per_lane <= 8)
-    topk_in_registers<V, I, G, (R < 8 ? R : 8), S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, (R < 8 ? R : 8)>(b, items, k, ci, x, o, o_ci, o_v);
   else if (per_lane <= 16)
-    topk_in_registers<V, I, G, (R < 16 ? R : 16), S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, (R < 16 ? R : 16)>(b, items, k, ci, x, o, o_ci, o_v);
   else
-    topk_in_registers<V, I, G, R, S>(b, items, k, ci, x, o, o_ci, o_v, hist);
+    topk_in_registers<V, I, G, R>(b, items, k, ci, x, o, o_ci, o_v);
 }
 
 /// One block per listed long row: the k-th largest key by the bitwise search of
@@ -203,16 +191,16 @@ __global__ void __launch_bounds__(Policy::block)
   }
 }
 
-/// k_topk_short with G lanes per row and search S over n rows.
-template <class V, class I, int G, TopkSearch S>
+/// k_topk_short with G lanes per row over n rows.
+template <class V, class I, int G>
 void launch_short(std::size_t n, Index k, const I* rp, const I* a_ci, const V* x, const I* out_rp,
                   I* o_ci, V* o_v, cudaStream_t s) {
-  k_topk_short<V, I, G, S>
+  k_topk_short<V, I, G>
       <<<blocks_for(n * G), Policy::block, 0, s>>>(n, k, rp, a_ci, x, out_rp, o_ci, o_v);
 }
 
 template <class V, class I>
-Matrix topk_typed(const Matrix& A, Index k, TopkSearch search, const Context& ctx) {
+Matrix topk_typed(const Matrix& A, Index k, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   const std::size_t nnz = std::size_t(A.nnz()), n = std::size_t(A.nrows());
   const I* rp = A.row_ptr().as<I>();
@@ -234,11 +222,7 @@ Matrix topk_typed(const Matrix& A, Index k, TopkSearch search, const Context& ct
     const I* a_ci = A.col_idx().as<I>();
     const V* x = A.values().as<V>();
     const bool warp = double(nnz) >= Policy::topk_warp_min_avg * double(n);
-    const bool radix = search == TopkSearch::radix;
-    auto launch = warp ? (radix ? launch_short<V, I, 32, TopkSearch::radix>
-                                : launch_short<V, I, 32, TopkSearch::bitwise>)
-                       : (radix ? launch_short<V, I, 8, TopkSearch::radix>
-                                : launch_short<V, I, 8, TopkSearch::bitwise>);
+    auto launch = warp ? launch_short<V, I, 32> : launch_short<V, I, 8>;
     launch(n, k, rp, a_ci, x, out_rp.data(), ci.data(), vals.data(), s);
     RINGBLAS_CHECK_LAUNCH("k_topk_short", s, ctx.debug_sync);
     if (block_rows > 0) {
@@ -253,19 +237,14 @@ Matrix topk_typed(const Matrix& A, Index k, TopkSearch search, const Context& ct
 
 }  // namespace
 
-TopkSearch topk_search_from_env() {
-  return env_choice("RINGBLAS_EWISE_TOPK", {"bitwise", "radix"}) == 1 ? TopkSearch::radix
-                                                                      : TopkSearch::bitwise;
-}
-
-Matrix row_topk(const Matrix& A, Index k, const Context& ctx, TopkSearch search) {
+Matrix row_topk(const Matrix& A, Index k, const Context& ctx) {
   if (k < 0)
     throw InvalidValue("cuda elementwise::row_topk: k must be >= 0, got " + std::to_string(k));
   if (A.location() != Location::device)
     throw InvalidValue("cuda elementwise::row_topk: the operand must be on the device");
   return visit_type(A.type(), [&](auto v) {
     return visit_index_type(A.index_type(), [&](auto i) {
-      return topk_typed<decltype(v), decltype(i)>(A, k, search, ctx);
+      return topk_typed<decltype(v), decltype(i)>(A, k, ctx);
     });
   });
 }

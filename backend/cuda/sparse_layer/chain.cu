@@ -151,7 +151,8 @@ void run_layers(Chain& c, const WeightSource& w, const float* in, long long in_r
   // The tail kernel: when it can run, its per-layer views are uploaded once. Staged, its buffers
   // hold the largest stage of the layers it may run (after the first check), rounded to the 32
   // banks.
-  int stage_rows = opt.tail == SparseTail::staged && tail_stages(n) ? 32 : 0;
+  // (an explicit staged on a wider network was refused by can_implement_chain)
+  int stage_rows = opt.tail != SparseTail::rows && tail_stages(n) ? 32 : 0;
   if (stage_rows > 0)
     for (int k = first_check + 1; k < nl; ++k)
       stage_rows = std::max(stage_rows, (w.layout[std::size_t(k)].max_stage + 31) / 32 * 32);
@@ -312,14 +313,15 @@ SparseNetwork network_holding(DeviceWeights w, Index neurons, const std::vector<
 }
 
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
-                              float ymax, LayerChainStats* stats, SparseUpload upload,
-                              Context& ctx) {
+                              float ymax, LayerChainStats* stats,
+                              const NetworkPrepareOptions& options, Context& ctx) {
   using clock = std::chrono::steady_clock;
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   const auto t0 = clock::now();
   std::size_t bytes_in = 0;
   SparseNetwork net =
-      network_holding(prepare_layers_device(weights, ctx, upload, &bytes_in),
+      network_holding(prepare_layers_device(weights, ctx, options.upload, &bytes_in,
+                                            prepare_options(options)),
                       weights.empty() ? 0 : weights[0].nrows(), bias, ymax, ctx.device);
   if (stats) {
     *stats = LayerChainStats{};
@@ -340,7 +342,7 @@ std::size_t reserve_staging(Context& ctx) {
 }
 
 Matrix stage_features(const Matrix& features, SparseUpload how, Context& ctx,
-                      std::size_t* bytes_in) {
+                      std::size_t* bytes_in, PackThreads threads) {
   RINGBLAS_CUDA_TRY(cudaSetDevice(ctx.device));
   if (bytes_in) *bytes_in = 0;
   Matrix held;
@@ -355,7 +357,7 @@ Matrix stage_features(const Matrix& features, SparseUpload how, Context& ctx,
   if (how == SparseUpload::packed) {
     const std::string why = packed_unavailable({f});
     if (why.empty()) {
-      PackedDevice pk = upload_packed({f}, ctx);
+      PackedDevice pk = upload_packed({f}, ctx, threads);
       if (bytes_in) *bytes_in = pk.bytes_sent;
       ctx.trace_line("mxm_layers: features packed, " + std::to_string(pk.bytes_sent) +
                      " bytes sent" + (pk.iso ? " (iso)" : ""));
@@ -402,7 +404,8 @@ std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,
   Matrix staged;
   const Matrix* f = &features;
   if (f->location() != Location::device || f->type() != Type::fp32) {
-    staged = sparse_layer::stage_features(features, opt.upload, ctx, &st.bytes_in);
+    staged =
+        sparse_layer::stage_features(features, opt.upload, ctx, &st.bytes_in, opt.pack_threads);
     f = &staged;
   }
   const void *rp = f->row_ptr().data(), *ci = f->col_idx().data();

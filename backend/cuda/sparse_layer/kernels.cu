@@ -4,6 +4,7 @@
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/sparse_layer/launch.cuh"
+#include "backend/cuda/sparse_layer/sparse_layer.hpp"
 #include "ringblas/error.hpp"
 
 namespace ringblas::cuda::sparse_layer {
@@ -77,6 +78,15 @@ int tail_capacity(int neurons, int stage_rows) {
 }
 
 bool tail_stages(int neurons) { return neurons <= StagedTail::max_neurons; }
+
+std::optional<std::string> can_implement_chain(const LayerChainOptions& options, Index neurons) {
+  if (options.fused_tail && options.tail == SparseTail::staged &&
+      neurons > Index(StagedTail::max_neurons))
+    return "the staged tail (SparseTail::staged) reads networks of at most " +
+           std::to_string(StagedTail::max_neurons) + " neurons, this one has " +
+           std::to_string(neurons) + " (SparseTail::automatic or rows run the rows tail)";
+  return std::nullopt;
+}
 
 void launch_tail(const TailArgs& A, cudaStream_t s, bool sync) {
   if (A.count == 0 || A.bound <= 0) return;

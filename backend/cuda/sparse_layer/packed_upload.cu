@@ -14,7 +14,6 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/sparse_layer/crew.hpp"
-#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/sparse_layer/packed_pack.hpp"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "ringblas/error.hpp"
@@ -185,11 +184,6 @@ struct CrewLease {
 };
 
 }  // namespace
-
-PackThreads pack_threads_from_env() {
-  return env_choice("RINGBLAS_SPDNN_PACK_THREADS", {"spawn", "crew"}) == 0 ? PackThreads::spawn
-                                                                          : PackThreads::crew;
-}
 
 std::string packed_unavailable(const std::vector<const Matrix*>& mats) {
   const unsigned width = width_for(mats);

@@ -19,6 +19,7 @@
 #include "ringblas/buffer.hpp"
 #include "ringblas/context.hpp"
 #include "ringblas/matrix.hpp"
+#include "ringblas/sparse_layer.hpp"
 
 namespace ringblas::cuda::sparse_layer {
 
@@ -44,17 +45,16 @@ std::string packed_unavailable(const std::vector<const Matrix*>& mats);
 /// per device (crew.hpp) with their streams, events and pinned slots, leased by a call and
 /// returned: no creation per call, and no wait for the last copies (the crew's next call waits
 /// for a slot's copy before packing into it again).
-enum class PackThreads { spawn, crew };
-
-/// PackThreads::crew unless RINGBLAS_SPDNN_PACK_THREADS=spawn (the default since s9: whole 10.91 ->
-/// 9.39 ms alone at 1024 x 120 on an H100; SparseUploadGpu.CrewUploadsTheSameArrays passed).
-PackThreads pack_threads_from_env();
+/// (The public ringblas::PackThreads, NetworkPrepareOptions::pack_threads and
+/// LayerChainOptions::pack_threads: crew is the default since s9, whole 10.91 -> 9.39 ms alone at
+/// 1024 x 120 on an H100; SparseUploadGpu.CrewUploadsTheSameArrays passed.)
+using ringblas::PackThreads;
 
 /// Uploads host CSR matrices (any index type; values cast to fp32 on the host when they are not
 /// fp32) as described above; the arrays are ready in stream order on ctx's stream when this
 /// returns. Throws NotImplemented with packed_unavailable's reason.
 PackedDevice upload_packed(const std::vector<const Matrix*>& mats, Context& ctx,
-                           PackThreads threads = pack_threads_from_env());
+                           PackThreads threads = PackThreads::crew);
 
 /// The device Matrix of a one-matrix PackedDevice (adopts its arrays).
 Matrix packed_matrix(PackedDevice&& p, Index nrows, Index ncols, Index nnz);

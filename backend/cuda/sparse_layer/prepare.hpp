@@ -93,13 +93,11 @@ struct DeviceWeights {
 /// `insertion`, a renaming pass then one thread per row (insertion sort: session 7's path), or
 /// `warp`, one pass of one warp per row (a bitonic sort in registers for rows of up to 32 entries,
 /// which Graph Challenge rows have; the insertion sort for longer ones).
-enum class RowSort { insertion, warp };
-
-/// RowSort::warp unless RINGBLAS_SPDNN_ROW_SORT=insertion (so that a GPU round can compare them with
-/// the CLI and bench_spdnn unchanged). warp is the default since session 8: on an H100,
-/// 1024 x 120 packed, prepare 4.30 against 5.60 ms (`spdnn_s8_warp_h100.md`, `spdnn_s8_h100.md`),
-/// the blobs byte-identical (SparseNetworkGpu.WarpRowSortPreparesTheSameBlobs, also under memcheck).
-RowSort row_sort_from_env();
+/// (The public PrepareRowSort, NetworkPrepareOptions::row_sort.) warp is the default since
+/// session 8: on an H100, 1024 x 120 packed, prepare 4.30 against 5.60 ms (`spdnn_s8_warp_h100.md`,
+/// `spdnn_s8_h100.md`), the blobs byte-identical (SparseNetworkGpu.WarpRowSortPreparesTheSameBlobs,
+/// also under memcheck).
+using RowSort = ringblas::PrepareRowSort;
 
 /// How prepare_layers_device turns every layer into outputs-by-row (the blobs are the same):
 /// `stack`, the layers as one block-diagonal matrix through the shared cuda::transpose (a stable
@@ -109,23 +107,19 @@ RowSort row_sort_from_env();
 /// layer scans the counts, and the entries are scattered to their slots. The slots are in arrival
 /// order, so every row is then sorted by input with the RowSort pass that layers 2..L run anyway
 /// (layer 1 included): a row's inputs are distinct, so the sort gives the stable order.
-enum class LayerTranspose { stack, per_layer };
-
-/// LayerTranspose::per_layer unless RINGBLAS_SPDNN_TRANSPOSE=stack (the default since s9: on an
-/// H100 it cut prepare 4.08 -> 3.30 ms at 1024 x 120, spdnn_s9_h100_*.md, and
-/// SparseNetworkGpu.PerLayerTransposePreparesTheSameBlobs passed).
-LayerTranspose layer_transpose_from_env();
+/// (The public PrepareTranspose, NetworkPrepareOptions::transpose.) per_layer is the default since
+/// s9: on an H100 it cut prepare 4.08 -> 3.30 ms at 1024 x 120, spdnn_s9_h100_*.md, and
+/// SparseNetworkGpu.PerLayerTransposePreparesTheSameBlobs passed.
+using LayerTranspose = ringblas::PrepareTranspose;
 
 /// Whether prepare_layers_device waits for its last kernel (the blob fill, ~0.85 ms at 1024 x 120)
 /// before returning: `synced` (sessions 7-8), or `early`: it returns with the fill queued, so that
 /// the host's next work (mxm_layers packing the features) overlaps it. Then the blobs are complete
 /// in stream order on ctx's stream and on the legacy stream (so on every blocking stream), and
 /// any other stream waits with wait_ready.
-enum class PrepareReturn { synced, early };
-
-/// PrepareReturn::early unless RINGBLAS_SPDNN_PREPARE_RETURN=synced (the default since s9: whole
-/// 10.91 -> 9.98 ms alone at 1024 x 120 on an H100; EarlyReturnPreparesTheSameBlobs passed).
-PrepareReturn prepare_return_from_env();
+/// (The public PrepareReturn, NetworkPrepareOptions::return_when.) early is the default since s9:
+/// whole 10.91 -> 9.98 ms alone at 1024 x 120 on an H100; EarlyReturnPreparesTheSameBlobs passed.
+using PrepareReturn = ringblas::PrepareReturn;
 
 /// Where the per-block passes keep their working data (the blobs are the same): `global`
 /// (sessions 7-8), or `shared`:
@@ -137,20 +131,24 @@ PrepareReturn prepare_return_from_env();
 ///     choices searches there, and every lane writes its index and value once per row, after the
 ///     row's choices (the loads off the serial chain, the stores coalesced), where `global` has
 ///     the chosen lane load and store them inside the chain.
-enum class BlockStaging { global, shared };
+/// (The public PrepareStaging, NetworkPrepareOptions::block_staging.) shared is the default since
+/// s9, with the other three: whole 7.52 ms with all four against 10.91 with none at 1024 x 120 on
+/// an H100; SharedBlockStagingPreparesTheSameBlobs passed, racecheck 0 hazards.
+using BlockStaging = ringblas::PrepareStaging;
 
-/// BlockStaging::shared unless RINGBLAS_SPDNN_BLOCK_STAGING=global (the default since s9, with the
-/// other three: whole 7.52 ms with all four against 10.91 with none at 1024 x 120 on an H100;
-/// SharedBlockStagingPreparesTheSameBlobs passed, racecheck 0 hazards).
-BlockStaging block_staging_from_env();
-
-/// The paths prepare_layers_device takes; each field defaults to its variable's choice.
+/// The paths prepare_layers_device takes (the defaults: NetworkPrepareOptions').
 struct PrepareOptions {
-  RowSort sort = row_sort_from_env();
-  LayerTranspose transpose = layer_transpose_from_env();
-  PrepareReturn ret = prepare_return_from_env();
-  BlockStaging staging = block_staging_from_env();
+  RowSort sort = RowSort::warp;
+  LayerTranspose transpose = LayerTranspose::per_layer;
+  PrepareReturn ret = PrepareReturn::early;
+  BlockStaging staging = BlockStaging::shared;
+  PackThreads pack = PackThreads::crew;  ///< packing the weights (upload packed)
 };
+
+/// The public options as prepare_layers_device takes them.
+inline PrepareOptions prepare_options(const NetworkPrepareOptions& o) {
+  return {o.row_sort, o.transpose, o.return_when, o.block_staging, o.pack_threads};
+}
 
 /// prepare_chain on the device: W_k (neurons x neurons, host or device, any index type; values
 /// other than fp32 are cast on the host) uploaded as stored (or packed, when `how` says so and

@@ -26,7 +26,6 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
-#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/sparse_layer/launch.cuh"
 #include "backend/cuda/sparse_layer/packed_upload.hpp"
 #include "backend/cuda/sparse_layer/phase_trace.cuh"
@@ -475,17 +474,6 @@ std::size_t words_for_u16(std::size_t n) { return (n + 1) / 2; }
 
 }  // namespace
 
-RowSort row_sort_from_env() {
-  return env_choice("RINGBLAS_SPDNN_ROW_SORT", {"insertion", "warp"}) == 0 ? RowSort::insertion
-                                                                          : RowSort::warp;
-}
-
-PrepareReturn prepare_return_from_env() {
-  return env_choice("RINGBLAS_SPDNN_PREPARE_RETURN", {"synced", "early"}) == 0
-             ? PrepareReturn::synced
-             : PrepareReturn::early;
-}
-
 void wait_ready(const DeviceWeights& w, void* stream) {
   if (w.ready)
     RINGBLAS_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream),
@@ -514,18 +502,6 @@ DeviceWeights device_weights(const PreparedChain& chain, Context& ctx) {
                                       cudaMemcpyHostToDevice, s));
   RINGBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the host vectors go out of scope
   return out;
-}
-
-BlockStaging block_staging_from_env() {
-  return env_choice("RINGBLAS_SPDNN_BLOCK_STAGING", {"global", "shared"}) == 0
-             ? BlockStaging::global
-             : BlockStaging::shared;
-}
-
-LayerTranspose layer_transpose_from_env() {
-  return env_choice("RINGBLAS_SPDNN_TRANSPOSE", {"stack", "per_layer"}) == 0
-             ? LayerTranspose::stack
-             : LayerTranspose::per_layer;
 }
 
 DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context& ctx,
@@ -557,7 +533,7 @@ DeviceWeights prepare_layers_device(const std::vector<Matrix>& weights, Context&
     ctx.trace_line("prepare_network: weights not packed (" + packed_unavailable(all) +
                    "), copied as stored");
   PackedDevice pk;
-  if (packed) pk = upload_packed(all, ctx);
+  if (packed) pk = upload_packed(all, ctx, opt.pack);
   std::vector<Matrix> held;  // host casts kept alive until the copies are done
   held.reserve(weights.size());
   std::vector<const Matrix*> use(weights.size());

@@ -1,5 +1,7 @@
 // Entry points of the sparse_layer kernel family (plain C++; defined in the .cu files here).
 #pragma once
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ringblas/descriptor.hpp"
@@ -20,17 +22,24 @@ std::string can_implement(const Semiring& s, const Matrix& a, const DenseMatrix&
 void run_mxm(DenseMatrix& c, const Semiring& s, const Matrix& a, const DenseMatrix& b,
              const Epilogue& ep, const Descriptor& desc, Context& ctx);
 
-/// prepare_network's cuda row: the weights prepared on ctx.device (prepare_layers_device).
+/// prepare_network's cuda row: the weights prepared on ctx.device (prepare_layers_device) the way
+/// `options` says.
 SparseNetwork prepare_network(const std::vector<Matrix>& weights, const std::vector<float>& bias,
-                              float ymax, LayerChainStats* stats, SparseUpload upload,
-                              Context& ctx);
+                              float ymax, LayerChainStats* stats,
+                              const NetworkPrepareOptions& options, Context& ctx);
 
 /// reserve_upload_staging's cuda side (packed_upload.hpp: reserve_packed_staging).
 std::size_t reserve_staging(Context& ctx);
 
-/// ringblas::stage_features' cuda side: the features' CSR arrays on ctx.device (fp32 values).
+/// ringblas::stage_features' cuda side: the features' CSR arrays on ctx.device (fp32 values),
+/// packed by `threads` (upload packed).
 Matrix stage_features(const Matrix& features, SparseUpload upload, Context& ctx,
-                      std::size_t* bytes_in);
+                      std::size_t* bytes_in, PackThreads threads = PackThreads::crew);
+
+/// Whether the layer chain runs `options` on networks of `neurons` (both forms of mxm_layers ask,
+/// before any work): an explicit SparseTail::staged with the tail kernel on needs at most 1024
+/// neurons (SparseTail::automatic takes rows there). nullopt: yes; otherwise the reason.
+std::optional<std::string> can_implement_chain(const LayerChainOptions& options, Index neurons);
 
 /// mxm_layers(SparseNetwork, sparse features)'s cuda row (arguments validated there).
 std::vector<Index> run_network(const SparseNetwork& net, const Matrix& features,

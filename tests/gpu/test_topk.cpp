@@ -1,43 +1,30 @@
-// GPU tests of row_topk's radix select (common/group_select.cuh group_kth_largest_radix,
-// elementwise::TopkSearch::radix, selected by RINGBLAS_EWISE_TOPK=radix until a GPU round makes
-// it the default): select row_topk and col_topk (the same kernel between transposes), forced onto
-// the cuda variant `elementwise` and run on Backend::verify, which compares every entry with the
-// cpu executor (SuiteSparse; ties to the smaller column, NaN below every number, -0 = +0).
-// Values aim at the search's rounds: all-equal rows, many keys equal at the threshold, wide
-// random values (every digit decides somewhere, early stops), negatives, signed zeros, NaN and
-// infinities; rows of every length 0..200 and 256 / 257 (the register path's end), by groups of
-// 8 lanes (short rows on average) and by warps, k from 0 to past every row, the 5 value types and
-// both index widths.
+// GPU tests of row_topk's search of the k-th key (common/group_select.cuh group_kth_largest, the
+// register path; the block path for rows over 256 entries): select row_topk and col_topk (the same
+// kernel between transposes), forced onto the cuda variant `elementwise` and run on
+// Backend::verify, which compares every entry with the cpu executor (SuiteSparse; ties to the
+// smaller column, NaN below every number, -0 = +0).
+// Values aim at the search's rounds and early stops: all-equal rows, many keys equal at the
+// threshold, keys that differ only in their low bits (the search starts below the bits every key
+// shares), wide random values, negatives, signed zeros, NaN and infinities; rows of every length
+// 0..200 and 256 / 257 (the register path's end), by groups of 8 lanes (short rows on average) and
+// by warps, k from 0 to past every row, the 5 value types and both index widths.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ringblas/ringblas.hpp"
-#include "support/env_trace.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_matrix.hpp"
 
 namespace ringblas::test {
 namespace {
 
-/// Every test runs the radix search; the default is restored after each.
-class TopkRadix : public PoisonedPoolTest<std::size_t(256) << 20> {
- protected:
-  void SetUp() override {
-    PoisonedPoolTest::SetUp();
-    setenv("RINGBLAS_EWISE_TOPK", "radix", 1);
-  }
-  void TearDown() override {
-    unsetenv("RINGBLAS_EWISE_TOPK");
-    PoisonedPoolTest::TearDown();
-  }
-};
+using RowTopk = PoisonedPoolTest<std::size_t(256) << 20>;
 
 /// What a row holds.
 enum class Values {
@@ -46,11 +33,12 @@ enum class Values {
   threshold,  ///< a few 9s and 7s, then mostly 5s: k usually falls inside the run of 5s
   wide,       ///< distinct-ish values over the type's range (floats in (-1, 1)), negatives
   special,    ///< floats: -0, +0, NaN, +-inf, +-1 and tiny values mixed
+  low_bits,   ///< one large value per row plus 0..7 units in the last place (negative in odd rows)
 };
-constexpr Values all_values[] = {Values::few, Values::all_equal, Values::threshold, Values::wide,
-                                 Values::special};
+constexpr Values all_values[] = {Values::few,  Values::all_equal, Values::threshold,
+                                 Values::wide, Values::special,   Values::low_bits};
 const char* values_name(Values v) {
-  constexpr const char* names[] = {"few", "all_equal", "threshold", "wide", "special"};
+  constexpr const char* names[] = {"few", "all_equal", "threshold", "wide", "special", "low_bits"};
   return names[int(v)];
 }
 
@@ -72,6 +60,15 @@ double draw(Rng& rng, Values kind, Type t, Index row) {
       const double pool[] = {
           -0.0, 0.0, std::numeric_limits<double>::quiet_NaN(), inf, -inf, 1.0, -1.0, 1e-30, -1e-30};
       return pool[rng.between(0, 8)];
+    }
+    case Values::low_bits: {
+      // Exact in the type: 1.5 plus j ulps (fp32 2^-23, fp64 2^-52), 2^30 or 2^52 plus j.
+      const double j = double(rng.between(0, 7));
+      const double v = t == Type::fp32   ? 1.5 + j * 0x1p-23
+                       : t == Type::fp64 ? 1.5 + j * 0x1p-52
+                       : t == Type::int32 ? 0x1p30 + j
+                                          : 0x1p52 + j;
+      return row % 2 ? -v : v;
     }
   }
   return 0.0;
@@ -121,7 +118,7 @@ std::vector<Index> lengths_up_to(Index last) {
 
 // Rows of every length 0..200 plus 256 and 257 (average ~103: a warp per row), and of 0..40
 // (average 20: groups of 8 lanes), each value kind, type and k, row and column top-k.
-TEST_F(TopkRadix, EveryRowLengthValueKindTypeAndK) {
+TEST_F(RowTopk, EveryRowLengthValueKindTypeAndK) {
   std::vector<Index> warp_rows = lengths_up_to(200);
   warp_rows.push_back(256);
   warp_rows.push_back(257);
@@ -143,9 +140,9 @@ TEST_F(TopkRadix, EveryRowLengthValueKindTypeAndK) {
       }
 }
 
-// Many rows (tens of thousands of groups, several blocks' shared histograms) of random lengths.
-TEST_F(TopkRadix, ManyRows) {
-  const std::vector<Index> lengths = {96, 0, 1, 17, 96, 150, 96, 5, 96, 64, 33, 96};
+// Many rows (tens of thousands of groups) of random lengths, including the block path (300).
+TEST_F(RowTopk, ManyRows) {
+  const std::vector<Index> lengths = {96, 0, 1, 17, 96, 150, 96, 5, 96, 64, 33, 96, 300};
   for (Type t : {Type::fp32, Type::fp64})
     for (Values kind : {Values::wide, Values::few}) {
       const Matrix A = rows_of(40000, 300, lengths, kind, t, IndexType::i32, 7);
@@ -155,25 +152,24 @@ TEST_F(TopkRadix, ManyRows) {
     }
 }
 
-// The switch engages (the trace names the digits), without it the default bitwise search runs,
-// and a misspelt value is an InvalidValue naming the variable rather than the default.
-TEST_F(TopkRadix, TraceNamesTheSearch) {
-  const Matrix A = rows_of(50, 60, {40}, Values::wide, Type::fp32, IndexType::i32, 3);
-  for (const char* search : {"radix", "bitwise", static_cast<const char*>(nullptr)}) {
-    const std::string trace = trace_with_env("RINGBLAS_EWISE_TOPK", search, [&](Context& ctx) {
-      Matrix C(50, 60, Type::fp32);
-      select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)),
-             A.to(Location::device, ctx), {}, ctx);
-    });
-    const bool radix = search && std::string(search) == "radix";
-    EXPECT_EQ(trace.find("by 8-bit digits") != std::string::npos, radix) << trace;
-  }
-  setenv("RINGBLAS_EWISE_TOPK", "radx", 1);
-  Context ctx(Backend::cuda);
-  Matrix C(50, 60, Type::fp32);
-  EXPECT_THROW(select(C, nullptr, no_accum, SelectOpCode::row_topk, Scalar(std::int64_t(4)),
-                      A.to(Location::device, ctx), {}, ctx),
-               InvalidValue);
+// The search's early stops on many equal keys (all keys equal: no round at all; ties at the
+// threshold: the selection takes the first equal ones by column) and on keys that differ only
+// in their low bits (the shared high bits are skipped), on many rows of the bench's length (96,
+// a warp per row), of 20 (groups of 8 lanes) and of 300 (the block path), every value type.
+TEST_F(RowTopk, ManyEqualValuesAndValuesDifferingInLowBits) {
+  int seed = 100;
+  for (const std::vector<Index>& lengths : {std::vector<Index>{96}, std::vector<Index>{20, 9},
+                                            std::vector<Index>{300, 96}})
+    for (Type t : {Type::fp32, Type::fp64, Type::int32, Type::int64, Type::boolean})
+      for (Values kind : {Values::all_equal, Values::threshold, Values::low_bits}) {
+        ++seed;
+        const Matrix A = rows_of(3000, 400, lengths, kind, t,
+                                 seed % 2 ? IndexType::i32 : IndexType::i64, std::uint64_t(seed));
+        for (std::int64_t k : {1, 8, 19, 95})
+          EXPECT_EQ(verify_topk(SelectOpCode::row_topk, A, k), "")
+              << "k " << k << " " << type_name(t) << " " << values_name(kind) << " rows of "
+              << lengths.front();
+      }
 }
 
 }  // namespace
