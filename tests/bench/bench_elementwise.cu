@@ -361,17 +361,17 @@ int main(int argc, char** argv) {
       std::vector<const Matrix*> args = {&in.a};
       if (c.arity == 2) args.push_back(&in.b);
       for (const std::string& vname : o.variants) {
-          const Variant v = parse_variant(vname);
-          if (v != Variant::automatic && v != Variant::elementwise && v != c.own) continue;
-          const std::string name = v == Variant::automatic ? c.name : c.name + " [" + vname + "]";
-          rows.push_back(run(o, name, in.name, args, c.f, v));
-          const Row& r = rows.back();
-          const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
-          std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs
-                    << " GB/s (" << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms
-                    << " ms" << (r.error.empty() ? "" : " | " + r.error) << "\n"
-                    << std::flush;
-        }
+        const Variant v = parse_variant(vname);
+        if (v != Variant::automatic && v != Variant::elementwise && v != c.own) continue;
+        const std::string name = v == Variant::automatic ? c.name : c.name + " [" + vname + "]";
+        rows.push_back(run(o, name, in.name, args, c.f, v));
+        const Row& r = rows.back();
+        const double gbs = r.gpu_ms > 0 ? r.bytes / (r.gpu_ms * 1e6) : 0.0;
+        std::cout << r.op << " | " << r.input << " | gpu " << r.gpu_ms << " ms, " << gbs
+                  << " GB/s (" << 100.0 * gbs / copy_gbs << "% of copy) | cpu " << r.cpu_ms << " ms"
+                  << (r.error.empty() ? "" : " | " + r.error) << "\n"
+                  << std::flush;
+      }
     }
   // kronecker: a generated X (x) a full k x k block (nnz(X) * k^2 entries).
   if (selected(o.ops, "kronecker times")) {
