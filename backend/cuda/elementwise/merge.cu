@@ -422,7 +422,9 @@ __global__ void __launch_bounds__(Policy::block)
   }
   const I* ra = a_ci + a0;
   const I* rb = b_ci + b0;
-  const bool staged = stage_rows<G>(ra, na, rb, nb, stage[g][0], stage[g][1], I(cap));
+  // Staged only when the pair's outputs fit out_src too (a union has up to na + nb of them).
+  const bool staged =
+      na + nb <= I(cap) && stage_rows<G>(ra, na, rb, nb, stage[g][0], stage[g][1], I(cap));
   // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
   auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
   unsigned* const src = out_src[g];
