@@ -22,7 +22,7 @@
 // Shared memory (dynamic): per block, 256 (512 for sub-warps under 8 lanes) column indices and
 // values.
 // A reduction starts with its first product (not the identity), which is what the any monoid
-// needs.
+// needs; Lean starts plus sums from -0 instead (RowAgent::neutral_start: the same sums).
 #pragma once
 #include <type_traits>
 
