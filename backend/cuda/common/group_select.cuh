@@ -89,29 +89,25 @@ __device__ __forceinline__ K group_kth_largest(const K (&key)[R], unsigned valid
                                                unsigned& take_equal) {
   static_assert(std::is_unsigned_v<K>, "keys are unsigned (order-preserving maps)");
   const unsigned gm = group_mask<G>();
-  // #(keys >= cand) over the group (invalid items hold key 0, which no candidate counts).
-  auto at_least = [&](K cand) {
+  K t = 0;
+  bool prefixed = false;  // the shared bits were taken (once, after the first accepted bit)
+  for (int bit = 8 * int(sizeof(K)) - 1; bit >= 0; --bit) {
+    const K cand = t | (K(1) << bit);
     unsigned n = 0;
 #pragma unroll
-    for (int r = 0; r < R; ++r) n += key[r] >= cand ? 1u : 0u;
-    return __reduce_add_sync(gm, n);
-  };
-  // The first accepted bit: the k-th largest key's highest set bit (none: every key is 0).
-  int bit = 8 * int(sizeof(K)) - 1;
-  unsigned count = 0;
-  for (; bit >= 0; --bit)
-    if ((count = at_least(K(1) << bit)) >= k) break;
-  K t = 0;
-  if (bit >= 0 && count == k) {
-    t = K(1) << bit;  // exactly k keys have a set bit there or above: they are the selection
-  } else if (bit >= 0) {
-    // Every key >= 1 << bit and below the last rejected candidate (2 << bit, or none) has `bit`
-    // as its highest set bit; the bits they share are the k-th largest's.
-    for (bit = group_shared_prefix<G, R>(key, valid, bit, t); bit >= 0; --bit) {
-      const K cand = t | (K(1) << bit);
-      count = at_least(cand);
-      if (count >= k) t = cand;
-      if (count == k) break;
+    for (int r = 0; r < R; ++r) n += key[r] >= cand ? 1u : 0u;  // invalid items: key 0
+    const unsigned count = __reduce_add_sync(gm, n);
+    if (count >= k) t = cand;
+    if (count == k) break;
+    if (count > k && !prefixed) {
+      // t == cand == 1 << bit: every key >= t and below the last rejected candidate (2t, or none)
+      // has `bit` as its highest set bit.
+      prefixed = true;
+      K shared;
+      bit = group_shared_prefix<G, R>(key, valid, bit, shared);
+      t = shared;
+      if (bit < 0) break;  // those keys are all equal: t is the k-th largest
+      ++bit;               // the loop's --bit: the next candidate is `top`
     }
   }
   unsigned gt = 0;
