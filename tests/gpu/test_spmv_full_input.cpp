@@ -105,12 +105,12 @@ TEST_F(SpmvFullInput, AccumulateIntoWIsOneLaunchAndMatchesCpu) {
         const Vector u = random_vector(in, 0.6, Type::fp64, ++seed, ValueKind::integral);
         const Vector w0 = random_vector(out, 1.0, Type::fp64, ++seed, ValueKind::integral);
         Vector want = w0;
+        if (vxm_dir)
+          vxm(want, nullptr, acc, s, u, A, {}, cpu);
+        else
+          mxv(want, nullptr, acc, s, A, u, {}, cpu);
         Descriptor d;
         d.variant = Variant::spmv_pull;
-        if (vxm_dir)
-          vxm(want, nullptr, acc, s, u, A, d, cpu);
-        else
-          mxv(want, nullptr, acc, s, A, u, d, cpu);
         std::ostringstream trace;
         Context ctx(Backend::cuda);
         ctx.trace = true;
@@ -136,9 +136,9 @@ TEST_F(SpmvFullInput, AccumulateIntoWIsOneLaunchAndMatchesCpu) {
                                  ValueKind::integral);
   const Vector w0 = random_vector(n, 1.0, Type::fp64, ++seed, ValueKind::integral);
   Vector want = w0;
+  mxv(want, nullptr, BinaryOpCode::plus, s, A, w0, {}, cpu);
   Descriptor d;
   d.variant = Variant::spmv_pull;
-  mxv(want, nullptr, BinaryOpCode::plus, s, A, w0, d, cpu);
   std::ostringstream trace;
   Context ctx(Backend::cuda);
   ctx.trace = true;
