@@ -72,27 +72,32 @@ struct SpmmPolicy {
   /// Nonzeros whose B rows are loaded back to back before they are combined (s4 round 3: 2 was
   /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
-  /// Software-pipelined B loads (s11, issue 14, not yet measured: off): the next round of
+  /// Software-pipelined B loads (s11, issue 14; off: measured slower on every configuration,
+  /// H100 s11, e.g. soc-Epinions1 n_B = 512 317.8 us against 265.2, PubMed 64 16.1 against
+  /// 14.6; spmm_single_s11_h100.md): the next round of
   /// nnzsplit_unroll B rows is loaded (read-only path, ld.global.nc) before the current round is
   /// combined, so two rounds are in flight across the round's row flushes, which plain loads
   /// cannot be moved past. ncu s9: soc-Epinions1 n_B = 64's kernel is latency bound (SM 55%,
   /// L2 44%, DRAM 23%). Twice the B registers of a round, like unroll 8, but without unroll 8's
   /// longer wait for its first B row (bench_spmm rows kernel_nnzsplit_L<L>_..._pipe).
   static constexpr bool nnzsplit_pipeline = false;
-  /// One kernel, no row pass, no atomics (s11, issue 14, not yet measured: off; bench_spmm rows
+  /// One kernel, no row pass, no atomics (s11, issue 14; off: measured slower on every
+  /// configuration, H100 s11, _onepass_memset PubMed 64 23.8 us against 14.6, Cora 64 15.7
+  /// against 8.7; the per-run search and the flag handshake cost more than the row pass; rows
   /// kernel_nnzsplit_L<L>_onepass): a row crossing run boundaries is closed by the run holding
   /// its last nonzero from the other runs' published parts (spmm_nnzsplit_one_pass.cuh). For the
   /// launch-bound calls (ncu s9, PubMed n_B = 64: row pass 5.9 us + kernel 10.3 us, 13% DRAM)
   /// and soc-Epinions1's row pass (10.5 us of 52.8, on the kernel's critical path since the
   /// kernel reads its run rows). Needs flags that stay zeroed between calls (NnzsplitOptions).
   static constexpr bool nnzsplit_one_pass = false;
-  /// Fewer instructions per nonzero (s11, not yet measured: off; bench rows ..._lean): ncu s11
+  /// Fewer instructions per nonzero (s11, on: H100 s11, faster on 11 of 12 configurations, 5-10%
+  /// on PubMed and soc-Epinions1, Cora 64 8.9 against 8.7 us; bench rows ..._lean): ncu s11
   /// (soc-Epinions1 n_B = 64) has the kernel issuing on 58% of cycles, ALU the busiest pipe,
   /// about 30 warp instructions per nonzero. Plus-monoid sums start from -0 (the same sums: see
   /// RowAgent::neutral_start), so a product is one FFMA instead of FMUL + FADD + select per
   /// column, B's row offset is a 32 x 32 -> 64-bit multiply, and whole rounds of loads skip
   /// the bound test per nonzero.
-  static constexpr bool nnzsplit_lean = false;
+  static constexpr bool nnzsplit_lean = true;
   /// __launch_bounds__ minimum blocks per SM of the nnz-split kernel (caps registers): 4 gives
   /// 64 registers without spills (fp32; left to itself ptxas took 75), 5 gives 48 with a few
   /// spills, 6 gives 40: both slower in s4 round 3 (R-MAT 20 n_B = 16: 540 / 681 / 713 us).
