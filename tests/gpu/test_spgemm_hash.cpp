@@ -835,7 +835,8 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
 /// k_symbolic_small takes and past it (the rerun with the sync), empty rows, masks and a
 /// complemented valued mask with accumulate; then pwarp bins of as many rows as the grid rule's
 /// steps (2 blocks per SM of 256 / 128 threads) and one more, and of pwarp_spread's rows and one
-/// more.
+/// more. The phase log says which shapes ran: k_symbolic_small's block, and each pwarp-bin
+/// launch's threads per row and block (the rule recomputed here from its rows and the SM count).
 TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
   using cuda::spgemm_hash::tuning;
   const std::vector<Index> mesh = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
@@ -866,6 +867,33 @@ TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
       {"lean12g16", with(0, 128, 512, 16)}};
   const std::pair<const std::vector<Index>*, Index> sets[] = {
       {&mesh, 1}, {&blocks, 1}, {&past, 1}, {&short_rows, 4}};
+  const long sms = long(cuda::device_props(0).sm_count);
+  // Checks every "<phase> pwarp launch: bin 1, <rows> rows, <g> threads per row, blocks of <b>"
+  // line of `notes` against tuning t; returns how many there were.
+  auto check_pwarp_launches = [&](const std::string& notes, const tuning& t,
+                                  const std::string& tag) {
+    std::istringstream in(notes);
+    std::string line;
+    int seen = 0;
+    while (std::getline(in, line)) {
+      const std::size_t at = line.find(" pwarp launch: bin 1, ");
+      if (at == std::string::npos) continue;
+      ++seen;
+      long rows = 0, group = 0, threads = 0;
+      std::string w;
+      std::istringstream fields(line.substr(at + 22));
+      fields >> rows >> w >> group >> w >> w >> w >> w >> w >> threads;
+      const bool spread = t.pwarp_spread > 0 && rows <= long(t.pwarp_spread) * sms;
+      EXPECT_EQ(group, spread ? long(t.pwarp_spread_group) : 4L) << tag << ": " << line;
+      long expect = t.pwarp_threads;
+      if (expect == 0) {
+        expect = 256;
+        while (expect > 64 && (rows + expect / group - 1) / (expect / group) < 2 * sms) expect /= 2;
+      }
+      EXPECT_EQ(threads, expect) << tag << ": " << line;
+    }
+    return seen;
+  };
   for (const auto& [mode, base] : modes)
     for (const auto& [rows, per_row] : sets)
       for (const bool sync_free : {true, false}) {
@@ -881,13 +909,23 @@ TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
                   sync_free && rows != &past)
             << tag << "\n"
             << notes;
+        const std::size_t small = notes.find("k_symbolic_small: ");
+        EXPECT_EQ(small != std::string::npos, sync_free) << tag << "\n" << notes;
+        if (small != std::string::npos) {
+          const std::string line = notes.substr(small, notes.find('\n', small) - small);
+          EXPECT_NE(line.find("blocks of " + std::to_string(t.sync_free_threads)),
+                    std::string::npos)
+              << tag << ": " << line;
+        }
+        // Every set has pwarp rows: at least the numeric launch of the pwarp bin.
+        EXPECT_GE(check_pwarp_launches(notes, t, tag), 1) << tag << "\n" << notes;
         verify_products_and_masks(tag, A, B, 19);
       }
   // The grid rule's steps and the spread's threshold: pwarp bins of m rows of 3 products.
-  const Index sms = Index(cuda::device_props(0).sm_count);
-  const Index per_block = 256 / 4, want = 2 * sms;  // rows per 256-thread block, blocks wanted
-  for (const Index m : {per_block / 2 * (want - 1), per_block / 2 * (want - 1) + 1,
-                        per_block * (want - 1), per_block * (want - 1) + 1, sms, sms + 1}) {
+  const Index per_block = 256 / 4, want = 2 * Index(sms);  // rows per 256-thread block, blocks
+  for (const Index m :
+       {per_block / 2 * (want - 1), per_block / 2 * (want - 1) + 1, per_block * (want - 1),
+        per_block * (want - 1) + 1, Index(sms), Index(sms) + 1}) {
     const std::vector<Index> rows(std::size_t(m), 3);
     Matrix A, B;
     bin_matrices(rows, 1, A, B, 7 + std::uint64_t(m), 7);
@@ -897,6 +935,8 @@ TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
                                   {"lean12 one row per SM", with(0, 1, 512)}}) {
       TuningScope scope(t);
       const std::string tag = std::string(mode) + ", " + std::to_string(m) + " pwarp rows";
+      const std::string notes = bin_notes(A, B);
+      EXPECT_GE(check_pwarp_launches(notes, t, tag), 1) << tag << "\n" << notes;
       const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
       verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), C0);
       const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 23);

@@ -542,6 +542,7 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
         <<<grid_for(std::size_t(m), std::size_t(threads / G)), threads, 0, bs>>>(
             a, rows + nb.offset[bin], m, split);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
+    note_pwarp_launch("numeric", bin, m, G, threads);
   };
   for_each_pwarp_launch(nb, pa, pwarp_launch);
   if (const std::int64_t m = mg) {

@@ -94,6 +94,11 @@ int pwarp_launch_threads(std::int64_t m, int group, const paths& pa, const Conte
 /// paths::pwarp_spread_rows for tuning::pwarp_spread = `per_sm` rows per SM of ctx's device.
 std::int64_t pwarp_spread_rows(int per_sm, const Context& ctx);
 
+/// Phase-log note of one partial-warp launch ("<phase> pwarp launch: bin <bin>, <rows> rows,
+/// <group> threads per row, blocks of <threads>"), when the log is on: tests and traces read which
+/// shape ran.
+void note_pwarp_launch(const char* phase, int bin, std::int64_t rows, int group, int threads);
+
 /// Calls launch(group, table, bin, split) (group and table as std::integral_constant) for each
 /// non-empty partial-warp bin of `t`: pwarp3, pwarp2, then the pwarp bin in its own shape or, when
 /// it spreads (pwarp_spreads), in pwarp2's or pwarp3's (paths::pwarp_spread_group) with B rows

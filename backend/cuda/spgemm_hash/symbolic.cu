@@ -593,6 +593,13 @@ std::int64_t pwarp_spread_rows(int per_sm, const Context& ctx) {
   return per_sm > 0 ? std::int64_t(per_sm) * device_props(ctx.device).sm_count : 0;
 }
 
+void note_pwarp_launch(const char* phase, int bin, std::int64_t rows, int group, int threads) {
+  if (!phase_log::on()) return;
+  phase_log::note(std::string(phase) + " pwarp launch: bin " + std::to_string(bin) + ", " +
+                  std::to_string(rows) + " rows, " + std::to_string(group) +
+                  " threads per row, blocks of " + std::to_string(threads));
+}
+
 std::size_t resolve_budget(std::size_t budget, std::size_t need, bool global_tables) {
   if (budget != budget_unknown) return budget;
   if (need <= P::small_need && !global_tables) return P::assumed_budget;
@@ -788,6 +795,7 @@ plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr
         <<<grid_for(std::size_t(m), std::size_t(threads / G)), threads, 0, bs>>>(
             A, B, M, sr + sb.offset[bin], m, row_nnz, split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
+    note_pwarp_launch("symbolic", bin, m, G, threads);
   };
   for_each_pwarp_launch(sb, pa, pwarp_launch);
   if (auto m = sb.count[P::bin_global]) {
@@ -848,6 +856,9 @@ void launch_symbolic_small(plan<I>& p, const csr_ref<I>& A, const csr_ref<I>& B,
   k_symbolic_small<I, Threads><<<grid, Threads, 0, s>>>(
       A, B, M, p.rows, p.nrows, p.cnt, p.row_products, p.row_range, p.row_ptr.data(), pa);
   RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
+  if (phase_log::on())
+    phase_log::note("symbolic (sync-free) k_symbolic_small: " + std::to_string(grid) +
+                    " blocks of " + std::to_string(Threads));
 }
 
 /// Resident blocks per SM of k_symbolic_block for block bin b (1 .. num_block_bins - 2: tables of
