@@ -759,9 +759,11 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
   for (const Index d : {129, 200, 511, 512}) low.push_back(d);
   for (int i = 0; i < 200; ++i)
     for (const Index d : {Index(2100), Index(4200), Index(700)}) many.push_back(d);
-  // Rows of block bins 3 and 4 in the note of the phase that ran.
+  // Rows of block bins 3 and 4 in the note of the phase that ran (other notes name the symbolic
+  // phase's launches, so the rows-per-bin note is looked up by its head).
   auto bins34 = [](const std::string& notes) {
-    const std::size_t at = notes.find("symbolic");
+    std::size_t at = notes.find("symbolic (sync-free) rows per bin");
+    if (at == std::string::npos) at = notes.find("symbolic rows per bin");
     const std::size_t blocks_at = notes.find("blocks", at);
     std::istringstream in(notes.substr(blocks_at + 6));
     long c[6] = {};
