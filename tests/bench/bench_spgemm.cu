@@ -12,6 +12,8 @@
 //        new-alone128-flat,new-wide128-flat": tuning::defaults (or the knobs given) and session 8's
 //        and 9's switches, see session8_switch; session 10's new-nosync1, new-nosync1b3,
 //        new-onealloc, new-lean10, new-nosync2, new-nosync2g1, new-lean11, see session10_switch;
+//        session 11's new-pw64, new-pwg8, new-pwg16, new-bins34, new-lean12, new-lean12g16, see
+//        session11_switch;
 //        X-split / X-flat: variant X with tuning::pwarp_split 1 / 2; also new-wide64/128: wide
 //        pwarp bins whatever the rows;
 //        new-lean, new-mink, new-mink4, new-nostreams: session 5's switches; "s4" = session 4's
@@ -483,6 +485,25 @@ bool session10_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuni
   return true;
 }
 
+/// Session 11's variants of versus mode (spgemm_notes.md "Round 9"): new-pw64 (partial-warp
+/// blocks of 256 / 128 / 64 threads by the grid, tuning::pwarp_threads 0), new-pwg8 / new-pwg16
+/// (the pwarp bin in the 8- / 16-thread wide shapes up to 128 rows per SM, tuning::pwarp_spread
+/// and pwarp_spread_group), new-bins34 (k_symbolic_small in 512-thread blocks,
+/// tuning::sync_free_threads), new-lean12 / new-lean12g16 (pw64 + pwg8 / pwg16 + bins34). False
+/// for other names.
+bool session11_switch(const std::string& name, ringblas::cuda::spgemm_hash::tuning& t) {
+  const char* known[] = {"new-pw64",   "new-pwg8",   "new-pwg16",
+                         "new-bins34", "new-lean12", "new-lean12g16"};
+  if (std::find(std::begin(known), std::end(known), name) == std::end(known)) return false;
+  const bool all = name.rfind("new-lean12", 0) == 0;
+  const bool g16 = name == "new-pwg16" || name == "new-lean12g16";
+  if (all || name == "new-pw64") t.pwarp_threads = 0;
+  if (all || name.rfind("new-pwg", 0) == 0) t.pwarp_spread = 128;
+  if (g16) t.pwarp_spread_group = 16;
+  if (all || name == "new-bins34") t.sync_free_threads = 512;
+  return true;
+}
+
 /// The named tunings of versus mode (Options::variants); throws on an unknown name.
 ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const Options& o) {
   using tuning = ringblas::cuda::spgemm_hash::tuning;
@@ -509,7 +530,7 @@ ringblas::cuda::spgemm_hash::tuning named_tuning(const std::string& name, const 
   else if (name == "new-mink4") t.concurrent_min_kernels = 4;
   else if (name == "new-nostreams") t.concurrent_bins = false;
   else if (name == "new-min4") t.dense_min_nnz = std::max(1, fresh.dense_min_nnz / 4);
-  else if (!session8_switch(name, t) && !session10_switch(name, t))
+  else if (!session8_switch(name, t) && !session10_switch(name, t) && !session11_switch(name, t))
     throw std::runtime_error("unknown variant " + name);
   return t;
 }

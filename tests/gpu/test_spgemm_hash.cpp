@@ -21,6 +21,7 @@
 #include "support/oracle.hpp"
 #include "support/random_matrix.hpp"
 #if defined(RINGBLAS_HAS_CUDA)
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/spgemm_hash/phase_log.hpp"
 #include "backend/cuda/spgemm_hash/spgemm_hash.hpp"
 #endif
@@ -758,9 +759,11 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
   for (const Index d : {129, 200, 511, 512}) low.push_back(d);
   for (int i = 0; i < 200; ++i)
     for (const Index d : {Index(2100), Index(4200), Index(700)}) many.push_back(d);
-  // Rows of block bins 3 and 4 in the note of the phase that ran.
+  // Rows of block bins 3 and 4 in the note of the phase that ran (other notes name the symbolic
+  // phase's launches, so the rows-per-bin note is looked up by its head).
   auto bins34 = [](const std::string& notes) {
-    const std::size_t at = notes.find("symbolic");
+    std::size_t at = notes.find("symbolic (sync-free) rows per bin");
+    if (at == std::string::npos) at = notes.find("symbolic rows per bin");
     const std::size_t blocks_at = notes.find("blocks", at);
     std::istringstream in(notes.substr(blocks_at + 6));
     long c[6] = {};
@@ -823,6 +826,126 @@ TEST_F(SpgemmHash, SyncFreeSmallCallsMatchCpu) {
                 << notes;
             verify_products_and_masks(tag, A, B, 17);
           }
+}
+
+/// Session 11 (spgemm_notes.md, "Round 9"): tuning::pwarp_threads (partial-warp blocks of 64 or
+/// 128 threads, and 0: by the grid), pwarp_spread (the pwarp bin in the wide bins' 8- or 16-thread
+/// shape, pwarp_spread_group, up to that many rows per SM) and sync_free_threads 512
+/// (k_symbolic_small in 512-thread blocks), alone and together (new-lean12, new-lean12g16), on the
+/// sync-free and the synced symbolic phase, against the cpu: partial-warp rows of 0-32 products
+/// over B rows of 1 entry and of 4 (the spread's lanes share B rows), rows in every block bin
+/// k_symbolic_small takes and past it (the rerun with the sync), empty rows, masks and a
+/// complemented valued mask with accumulate; then pwarp bins of as many rows as the grid rule's
+/// steps (2 blocks per SM of 256 / 128 threads) and one more, and of pwarp_spread's rows and one
+/// more. The phase log says which shapes ran: k_symbolic_small's block, and each pwarp-bin
+/// launch's threads per row and block (the rule recomputed here from its rows and the SM count).
+TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
+  using cuda::spgemm_hash::tuning;
+  const std::vector<Index> mesh = {0, 1, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 3, 0, 90};
+  std::vector<Index> blocks = mesh, past;
+  for (const Index d : {129, 200, 511, 512, 513, 1023, 1025, 2047, 2049, 4095, 4097, 8191, 8192})
+    blocks.push_back(d);
+  past = blocks;
+  for (const Index d : {8193, 16385}) past.push_back(d);
+  std::vector<Index> short_rows;  // x 4 products each (B rows of 4): the pwarp bin and a few more
+  for (int i = 0; i < 40; ++i) short_rows.push_back(Index(i % 9));
+  for (const Index d : {20, 130, 600}) short_rows.push_back(d);
+  auto with = [](int threads, int spread, int sf_threads, int group = 8) {
+    tuning t = tuning::defaults();
+    t.pwarp_threads = threads;
+    t.pwarp_spread = spread;
+    t.pwarp_spread_group = group;
+    t.sync_free_threads = sf_threads;
+    return t;
+  };
+  const std::pair<const char*, tuning> modes[] = {
+      {"pw64", with(64, 0, 256)},
+      {"pw128", with(128, 0, 256)},
+      {"pw by grid", with(0, 0, 256)},
+      {"pwg8 always", with(256, 1 << 20, 256)},
+      {"pwg16 always at 64 threads", with(64, 1 << 20, 256, 16)},
+      {"bins34", with(256, 0, 512)},
+      {"lean12", with(0, 128, 512)},
+      {"lean12g16", with(0, 128, 512, 16)}};
+  const std::pair<const std::vector<Index>*, Index> sets[] = {
+      {&mesh, 1}, {&blocks, 1}, {&past, 1}, {&short_rows, 4}};
+  const long sms = long(cuda::device_props(0).sm_count);
+  // Checks every "<phase> pwarp launch: bin 1, <rows> rows, <g> threads per row, blocks of <b>"
+  // line of `notes` against tuning t; returns how many there were.
+  auto check_pwarp_launches = [&](const std::string& notes, const tuning& t,
+                                  const std::string& tag) {
+    std::istringstream in(notes);
+    std::string line;
+    int seen = 0;
+    while (std::getline(in, line)) {
+      const std::size_t at = line.find(" pwarp launch: bin 1, ");
+      if (at == std::string::npos) continue;
+      ++seen;
+      long rows = 0, group = 0, threads = 0;
+      std::string w;
+      std::istringstream fields(line.substr(at + 22));
+      fields >> rows >> w >> group >> w >> w >> w >> w >> w >> threads;
+      const bool spread = t.pwarp_spread > 0 && rows <= long(t.pwarp_spread) * sms;
+      EXPECT_EQ(group, spread ? long(t.pwarp_spread_group) : 4L) << tag << ": " << line;
+      long expect = t.pwarp_threads;
+      if (expect == 0) {
+        expect = 256;
+        while (expect > 64 && (rows + expect / group - 1) / (expect / group) < 2 * sms) expect /= 2;
+      }
+      EXPECT_EQ(threads, expect) << tag << ": " << line;
+    }
+    return seen;
+  };
+  for (const auto& [mode, base] : modes)
+    for (const auto& [rows, per_row] : sets)
+      for (const bool sync_free : {true, false}) {
+        Matrix A, B;
+        bin_matrices(*rows, per_row, A, B, 90 + std::uint64_t(rows->size()), 7);
+        tuning t = base;
+        t.sync_free_rows = sync_free ? int(A.nrows()) : 0;
+        TuningScope scope(t);
+        const std::string tag = std::string(mode) + (sync_free ? " sync-free, " : " synced, ") +
+                                std::to_string(A.nrows()) + " rows x " + std::to_string(per_row);
+        const std::string notes = bin_notes(A, B);
+        EXPECT_EQ(notes.find("symbolic (sync-free) rows per bin") != std::string::npos,
+                  sync_free && rows != &past)
+            << tag << "\n"
+            << notes;
+        const std::size_t small = notes.find("k_symbolic_small: ");
+        EXPECT_EQ(small != std::string::npos, sync_free) << tag << "\n" << notes;
+        if (small != std::string::npos) {
+          const std::string line = notes.substr(small, notes.find('\n', small) - small);
+          EXPECT_NE(line.find("blocks of " + std::to_string(t.sync_free_threads)),
+                    std::string::npos)
+              << tag << ": " << line;
+        }
+        // Every set has pwarp rows: at least the numeric launch of the pwarp bin.
+        EXPECT_GE(check_pwarp_launches(notes, t, tag), 1) << tag << "\n" << notes;
+        verify_products_and_masks(tag, A, B, 19);
+      }
+  // The grid rule's steps and the spread's threshold: pwarp bins of m rows of 3 products.
+  const Index per_block = 256 / 4, want = 2 * Index(sms);  // rows per 256-thread block, blocks
+  for (const Index m :
+       {per_block / 2 * (want - 1), per_block / 2 * (want - 1) + 1, per_block * (want - 1),
+        per_block * (want - 1) + 1, Index(sms), Index(sms) + 1}) {
+    const std::vector<Index> rows(std::size_t(m), 3);
+    Matrix A, B;
+    bin_matrices(rows, 1, A, B, 7 + std::uint64_t(m), 7);
+    for (const auto& [mode, t] : {std::pair<const char*, tuning>{"pw by grid", with(0, 0, 256)},
+                                  {"pwg8 one row per SM", with(256, 1, 256)},
+                                  {"pwg16 one row per SM", with(256, 1, 256, 16)},
+                                  {"lean12 one row per SM", with(0, 1, 512)}}) {
+      TuningScope scope(t);
+      const std::string tag = std::string(mode) + ", " + std::to_string(m) + " pwarp rows";
+      const std::string notes = bin_notes(A, B);
+      EXPECT_GE(check_pwarp_launches(notes, t, tag), 1) << tag << "\n" << notes;
+      const Matrix C0(A.nrows(), B.ncols(), Type::fp64);
+      verify_mxm(tag, nullptr, no_accum, semiring("plus_times", Type::fp64), A, B, hash_desc(), C0);
+      const Matrix M = random_mask(A.nrows(), B.ncols(), 0.3, Type::boolean, 23);
+      verify_mxm(tag + " masked", &M, BinaryOpCode::plus, semiring("max_times", Type::fp64), A, B,
+                 hash_desc(MaskMode::structure, true), C0);
+    }
+  }
 }
 #endif
 

@@ -75,7 +75,16 @@ struct paths {
   int sync_free_bins = 1;           ///< ... taking block bins 0 .. sync_free_bins - 1 in it
   int sync_free_big_grid = 0;  ///< ... and the larger block bins but the last grid-stride (> 0)
   bool one_workspace = false;       ///< the plan's arrays in one allocation (host side)
+  int pwarp_threads = policy::pwarp_block;  ///< partial-warp block threads (0: by the grid)
+  std::int64_t pwarp_spread_rows = 0;       ///< the pwarp bin in a wide shape up to this many rows
+  int pwarp_spread_group = policy::pwarp2_group;  ///< ... of this many threads per row (8, 16)
+  int sync_free_threads = policy::pwarp_block;    ///< k_symbolic_small's block (256 or 512)
 };
+
+/// Does a pwarp bin of `m` rows run in a wide bin's shape (paths::pwarp_spread_rows)?
+__host__ __device__ inline bool pwarp_spreads(std::int64_t m, const paths& pa) {
+  return m > 0 && m <= pa.pwarp_spread_rows;
+}
 
 /// Is a hash row of a block bin (`products` products, `nnz` outputs) ordered by bucket rank
 /// (paths::bucket_min) rather than compaction and the bitonic sort? With bucket_max_ratio, only

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -72,19 +73,18 @@ __device__ __forceinline__ void accumulate(int* keys, acc_t<typename S::value_ty
 }
 
 /// Partial-warp rows: `Group` threads per row with a `Table`-slot key+value table each,
-/// pwarp_block / Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). Rows have at most
-/// Table products, so the table never fills past its size.
+/// blockDim.x / Group rows per block (at most pwarp_block threads; pwarp: 4 x 32; wide pwarp:
+/// 8 x 64). Rows have at most Table products, so the table never fills past its size.
 template <class S, class I, int Group, int Table>
 __global__ void __launch_bounds__(policy::pwarp_block)
     k_numeric_pwarp(numeric_args<S, I> a, const I* rows, std::int64_t n, int split) {
   using P = policy;
   using T = typename S::value_type;
   using A = acc_t<T>;
-  constexpr int rows_per_block = P::pwarp_block / Group;
-  __shared__ int keys[rows_per_block][Table];
-  __shared__ A vals[rows_per_block][Table];
+  __shared__ int keys[P::pwarp_block / Group][Table];
+  __shared__ A vals[P::pwarp_block / Group][Table];
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
-  const std::int64_t r = std::int64_t(blockIdx.x) * rows_per_block + local_row;
+  const std::int64_t r = std::int64_t(blockIdx.x) * (blockDim.x / Group) + local_row;
   int* tk = keys[local_row];
   A* tv = vals[local_row];
   for (int s = t; s < Table; s += Group) {
@@ -422,6 +422,14 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
   pa.sync_free_bins = std::clamp(tu.sync_free_bins, 1, P::small_block_bins);
   pa.sync_free_big_grid = std::max(tu.sync_free_big_grid, 0);
   pa.one_workspace = tu.one_workspace;
+  // 0 (by the grid) or a power of two of 64 .. pwarp_block: whole warps, Group-sized rows.
+  pa.pwarp_threads =
+      tu.pwarp_threads <= 0
+          ? 0
+          : std::clamp(int(std::bit_floor(unsigned(tu.pwarp_threads))), 64, P::pwarp_block);
+  pa.pwarp_spread_rows = pwarp_spread_rows(tu.pwarp_spread, ctx);
+  pa.pwarp_spread_group = tu.pwarp_spread_group;
+  pa.sync_free_threads = tu.sync_free_threads;
   const int streams = tu.concurrent_bins ? P::bin_streams : 0;
   plan<I> p = make_plan<I>(a.A, a.B, a.M, budget_bytes, entry_bytes, row_bytes, pa, streams,
                            tu.concurrent_min_kernels, tu.lean_host, ctx);
@@ -523,29 +531,20 @@ pass_result run_pass(numeric_args<S, I> a, std::size_t budget_bytes, const Conte
       RINGBLAS_CHECK_LAUNCH("k_numeric_block", bs, ctx.debug_sync);
     }
   }
-  if (auto m = nb.count[P::bin_pwarp3]) {
+  // The partial-warp bins, `Group` threads and `Table` slots per row, in blocks of
+  // pwarp_launch_threads, in the shapes of for_each_pwarp_launch.
+  auto pwarp_launch = [&](auto group, auto table, int bin, int split) {
+    constexpr int G = decltype(group)::value;
+    const std::int64_t m = nb.count[bin];
+    const int threads = pwarp_launch_threads(m, G, pa, ctx);
     cudaStream_t bs = fork.next();
-    constexpr int G = P::pwarp3_group;
-    k_numeric_pwarp<S, I, G, P::pwarp3_table>
-        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp3], m, pa.pwarp_split);
+    k_numeric_pwarp<S, I, G, decltype(table)::value>
+        <<<grid_for(std::size_t(m), std::size_t(threads / G)), threads, 0, bs>>>(
+            a, rows + nb.offset[bin], m, split);
     RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
-  }
-  if (auto m = nb.count[P::bin_pwarp2]) {
-    cudaStream_t bs = fork.next();
-    constexpr int G = P::pwarp2_group;
-    k_numeric_pwarp<S, I, G, P::pwarp2_table>
-        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp2], m, pa.pwarp_split);
-    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
-  }
-  if (auto m = nb.count[P::bin_pwarp]) {
-    cudaStream_t bs = fork.next();
-    k_numeric_pwarp<S, I, P::pwarp_group, P::pwarp_table>
-        <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-            a, rows + nb.offset[P::bin_pwarp], m, pa.pwarp_split);
-    RINGBLAS_CHECK_LAUNCH("k_numeric_pwarp", bs, ctx.debug_sync);
-  }
+    note_pwarp_launch("numeric", bin, m, G, threads);
+  };
+  for_each_pwarp_launch(nb, pa, pwarp_launch);
   if (const std::int64_t m = mg) {
     if (g < m) {
       const std::string note = "numeric: global rows in chunks of " + std::to_string(g);

@@ -1,9 +1,11 @@
 // The semiring-independent half of spgemm_hash: row analysis, symbolic phase (exact nnz per output
 // row) and the numeric row groups. Instantiated for 32- and 64-bit indices in symbolic.cu.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/spgemm_hash/agent.cuh"
@@ -84,5 +86,41 @@ int phase_streams(int streams, int kernels, bool global_rows, int min_kernels);
 unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t slot_bytes,
                        std::size_t budget_bytes, const Context& ctx);
 
+/// Threads per block of a partial-warp launch of `m` rows at `group` threads per row:
+/// paths::pwarp_threads, or for 0 the largest of policy::pwarp_block, / 2, / 4 whose grid gives
+/// every SM of ctx's device policy::pwarp_min_waves blocks (else the smallest).
+int pwarp_launch_threads(std::int64_t m, int group, const paths& pa, const Context& ctx);
+
+/// paths::pwarp_spread_rows for tuning::pwarp_spread = `per_sm` rows per SM of ctx's device.
+std::int64_t pwarp_spread_rows(int per_sm, const Context& ctx);
+
+/// Phase-log note of one partial-warp launch ("<phase> pwarp launch: bin <bin>, <rows> rows,
+/// <group> threads per row, blocks of <threads>"), when the log is on: tests and traces read which
+/// shape ran.
+void note_pwarp_launch(const char* phase, int bin, std::int64_t rows, int group, int threads);
+
+/// Calls launch(group, table, bin, split) (group and table as std::integral_constant) for each
+/// non-empty partial-warp bin of `t`: pwarp3, pwarp2, then the pwarp bin in its own shape or, when
+/// it spreads (pwarp_spreads), in pwarp2's or pwarp3's (paths::pwarp_spread_group) with B rows
+/// over lanes (pwarp_split at least 1). The symbolic and the numeric phase launch the same shapes.
+template <class F>
+void for_each_pwarp_launch(const bin_table& t, const paths& pa, F&& launch) {
+  using P = policy;
+  using std::integral_constant;
+  constexpr integral_constant<int, P::pwarp2_group> g2{};
+  constexpr integral_constant<int, P::pwarp2_table> t2{};
+  constexpr integral_constant<int, P::pwarp3_group> g3{};
+  constexpr integral_constant<int, P::pwarp3_table> t3{};
+  if (t.count[P::bin_pwarp3]) launch(g3, t3, P::bin_pwarp3, pa.pwarp_split);
+  if (t.count[P::bin_pwarp2]) launch(g2, t2, P::bin_pwarp2, pa.pwarp_split);
+  const int spread_split = std::max(pa.pwarp_split, 1);
+  if (pwarp_spreads(t.count[P::bin_pwarp], pa) && pa.pwarp_spread_group >= P::pwarp3_group)
+    launch(g3, t3, P::bin_pwarp, spread_split);
+  else if (pwarp_spreads(t.count[P::bin_pwarp], pa))
+    launch(g2, t2, P::bin_pwarp, spread_split);
+  else if (t.count[P::bin_pwarp])
+    launch(integral_constant<int, P::pwarp_group>{}, integral_constant<int, P::pwarp_table>{},
+           P::bin_pwarp, pa.pwarp_split);
+}
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -168,6 +168,37 @@ struct policy {
   /// The plan's counters, row products, row ranges and bin lists in one pool allocation instead
   /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
   static constexpr bool one_workspace = true;  // session 10 (new-lean10)
+
+  // Session 11 (issue 14: bayer10, wiki-Vote, facebook; notes, "Round 9"), off until measured.
+  /// Threads per block of the partial-warp launches (k_numeric_pwarp, synced k_symbolic_pwarp;
+  /// tuning::pwarp_threads): 64, 128 or 256; 0: per launch the largest of 256 / 128 / 64 whose
+  /// grid still gives every SM `pwarp_min_waves` blocks (else 64). Session 10's ncu of bayer10:
+  /// k_numeric_pwarp 57-63 us and k_symbolic_pwarp 35-37 us, each 121 blocks of 256 threads for
+  /// 132 SMs (7711 rows: one partial wave, 11 SMs idle, one block per SM); with 64 threads 482
+  /// blocks spread over every SM. The kernels' shared memory stays sized for 256 threads (24 /
+  /// 8 KiB), which caps a 64-thread block at 9 per SM: enough for the grids 0 picks them for.
+  static constexpr int pwarp_threads = 256;
+  static constexpr int pwarp_min_waves = 2;
+  /// The pwarp bin's rows (at most pwarp_table products) take a wide bin's shape
+  /// (`pwarp_spread_group` threads per row: pwarp2's 8 with 64 slots, or pwarp3's 16 with 128; B
+  /// rows spread over lanes as pwarp_split 1) in the numeric phase and the synced symbolic phase
+  /// when the bin has at most this many rows per SM (tuning::pwarp_spread; 0: never). Session 11's
+  /// ncu of bayer10 (main eb861e0): k_numeric_pwarp 56 us for 7711 rows of <= 32 products, 5 warps
+  /// per SM, 0.44 instructions per cycle, ~2.8K instructions per warp each ~19 cycles apart: the
+  /// rows' serial chains (products and the ranking loop, entries x entries / group per thread),
+  /// not the SMs left idle. A wider group cuts each thread's share of both by 2 / 4. Same kernels
+  /// as the wide bins. Not in k_symbolic_small (its pwarp items share the persistent grid;
+  /// symbolic_small_item).
+  static constexpr int pwarp_spread = 0;
+  static constexpr int pwarp_spread_group = pwarp2_group;
+  /// Threads per block of k_symbolic_small (tuning::sync_free_threads): 256, or for 32-bit indices
+  /// 512 (32 registers either way under ptxas, so 4 resident blocks = 2048 threads per SM against
+  /// 256's 6 = 1536 at 36 registers; 64-bit indices keep 256: 55 registers at 512). Rows of block
+  /// bins 1-4 then get 512 threads each (as the synced bin 3), block bin 0 and the pwarp bins
+  /// twice the rows per item. Session 10: the sync-free path cost wiki-Vote 0.82 -> 1.09 ms and
+  /// facebook 0.44 -> 0.61, whose many rows of bins 3-4 ran at 256 threads per row instead of 512
+  /// / 1024 and at 3/4 of the synced k_symbolic_block's 2048 threads per SM (32 registers).
+  static constexpr int sync_free_threads = 256;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash

@@ -59,6 +59,10 @@ struct tuning {
   int sync_free_bins = policy::sync_free_bins;  ///< policy::sync_free_bins (1-5)
   int sync_free_big_grid = policy::sync_free_big_grid;  ///< policy::sync_free_big_grid (0: off)
   bool one_workspace = policy::one_workspace;   ///< policy::one_workspace
+  int pwarp_threads = policy::pwarp_threads;    ///< policy::pwarp_threads (0: by the grid)
+  int pwarp_spread = policy::pwarp_spread;      ///< policy::pwarp_spread (rows per SM; 0: off)
+  int pwarp_spread_group = policy::pwarp_spread_group;  ///< policy::pwarp_spread_group (8, 16)
+  int sync_free_threads = policy::sync_free_threads;    ///< policy::sync_free_threads (256, 512)
   static tuning defaults();
   static tuning previous();  ///< every issue-14 path off
   static tuning session4();  ///< the defaults of the previous session (streams always, no lean

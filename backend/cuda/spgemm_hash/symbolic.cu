@@ -239,17 +239,18 @@ __global__ void __launch_bounds__(scan_threads)
   }
 }
 
-/// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, pwarp_block /
-/// Group rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). `block`: which group of rows of the
-/// list (`rows`: a pointer or row_segments) this block takes; `keys`: its tables in shared memory.
+/// Partial-warp rows: `Group` threads per row, a `Table`-slot table each, `per_block` (the
+/// block's threads / Group) rows per block (pwarp: 4 x 32; wide pwarp: 8 x 64). `block`: which
+/// group of rows of the list (`rows`: a pointer or row_segments) this block takes; `keys`: its
+/// tables in shared memory.
 template <class I, int Group, int Table, class Rows>
 __device__ __forceinline__ void symbolic_pwarp_rows(const csr_ref<I>& A, const csr_ref<I>& B,
                                                     const mask_ref<I>& M, const Rows& rows,
                                                     std::int64_t n, I* row_nnz, int split,
-                                                    std::int64_t block, int (*keys)[Table]) {
-  constexpr int rows_per_block = P::pwarp_block / Group;
+                                                    std::int64_t block, std::int64_t per_block,
+                                                    int (*keys)[Table]) {
   const int local_row = threadIdx.x / Group, t = threadIdx.x % Group;
-  const std::int64_t r = block * rows_per_block + local_row;
+  const std::int64_t r = block * per_block + local_row;
   int* tab = keys[local_row];
   for (int s = t; s < Table; s += Group) tab[s] = empty_key;
   __syncwarp();
@@ -272,7 +273,7 @@ __global__ void __launch_bounds__(P::pwarp_block)
                      I* row_nnz, int split) {
   __shared__ int keys[P::pwarp_block / Group][Table];
   symbolic_pwarp_rows<I, Group, Table>(A, B, M, rows, n, row_nnz, split, std::int64_t(blockIdx.x),
-                                       keys);
+                                       std::int64_t(blockDim.x / Group), keys);
 }
 
 template <class I>
@@ -401,15 +402,18 @@ __host__ __device__ row_segments<I> block0_rows(const I* lists, std::int64_t n, 
 }
 
 /// The shared memory of k_symbolic_small: the table of block bin small_block_bins - 1, which also
-/// holds a block's partial-warp tables (P::pwarp_block / Group rows x Table = 2048 keys).
+/// holds a block's partial-warp tables (Threads / Group rows x Table: 2048 keys at 256 threads,
+/// 4096 at 512; block bin 0's warps: 4096 / 8192).
 constexpr int small_table = P::symbolic_table(P::small_block_bins - 1);
+/// k_symbolic_small's wide block (policy::sync_free_threads).
+constexpr int small_wide_threads = 2 * P::pwarp_block;
 static_assert(P::small_block_bins <= P::num_block_bins - 1 && small_table * 4 <= 48 * 1024,
               "k_symbolic_small's table is static shared memory and leaves the last bin out");
-static_assert(P::pwarp_rows * P::pwarp_table <= small_table &&
-                  P::pwarp_block / 32 * P::symbolic_table(0) <= small_table &&
+static_assert(small_wide_threads / P::pwarp_group * P::pwarp_table <= small_table &&
+                  small_wide_threads / 32 * P::symbolic_table(0) <= small_table &&
                   P::max_products(0) <= P::symbolic_table(0) &&
-                  P::pwarp_block / P::pwarp2_group * P::pwarp2_table <= small_table &&
-                  P::pwarp_block / P::pwarp3_group * P::pwarp3_table <= small_table,
+                  small_wide_threads / P::pwarp2_group * P::pwarp2_table <= small_table &&
+                  small_wide_threads / P::pwarp3_group * P::pwarp3_table <= small_table,
               "k_symbolic_small's table holds a block's partial-warp tables");
 
 /// Item `x` of k_symbolic_small (false: past the last). Items, largest rows first: one per row of
@@ -417,10 +421,12 @@ static_assert(P::pwarp_rows * P::pwarp_table <= small_table &&
 /// block bin 0 (with the folded wide rows: at most 512 products each), a warp per row with a
 /// 512-slot hash table and the B rows of short A rows spread over lanes (pwarp_split mode 1), which
 /// keeps as many rows in flight as k_symbolic_block's 64-thread blocks where a 256-thread block per
-/// row would cut them by 4 (bayer10: 5.7K such rows); then one per group of pwarp_block / Group
-/// rows of the pwarp3, pwarp2 (unless folded) and pwarp bins. Uniform over the block (x and the
-/// counts are).
-template <class I>
+/// row would cut them by 4 (bayer10: 5.7K such rows); then one per group of Threads / Group
+/// rows of the pwarp3, pwarp2 (unless folded) and pwarp bins (the pwarp bin in its own shape
+/// whatever paths::pwarp_spread_rows: its items share the persistent grid rather than leave SMs
+/// idle, and a fourth pwarp path cost the 64-bit kernel 7 registers and spills under ptxas).
+/// Uniform over the block (x and the counts are). Threads: the block.
+template <class I, int Threads>
 __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const csr_ref<I>& B,
                                     const mask_ref<I>& M, const I* lists, std::int64_t n,
                                     const unsigned long long* count, bool fold,
@@ -437,14 +443,14 @@ __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const c
     }
     x -= m;
   }
-  // Rows of `rows_in` (m of them), pwarp_block / G per item, with G-thread groups and T-slot
+  // Rows of `rows_in` (m of them), Threads / G per item, with G-thread groups and T-slot
   // tables; true when item x was one of them.
   auto pwarp = [&](auto group, auto table, const auto& rows_in, std::int64_t m, int split) {
     constexpr int G = decltype(group)::value, T = decltype(table)::value;
-    constexpr std::int64_t per = P::pwarp_block / G;
+    constexpr std::int64_t per = Threads / G;
     const std::int64_t items = (m + per - 1) / per;
     if (x < items)
-      symbolic_pwarp_rows<I, G, T>(A, B, M, rows_in, m, row_nnz, split, x,
+      symbolic_pwarp_rows<I, G, T>(A, B, M, rows_in, m, row_nnz, split, x, per,
                                    reinterpret_cast<int(*)[T]>(keys));
     x -= items;
     return x < 0;
@@ -468,14 +474,15 @@ __device__ bool symbolic_small_item(std::int64_t x, const csr_ref<I>& A, const c
 }
 
 /// The symbolic phase of a small call without the host reading k_analyze's counters
-/// (paths::sync_free_rows): persistent blocks of pwarp_block threads walk the items of
-/// symbolic_small_item, the bins' counts read from `cnt` on the device. Rows of block bins 1-4
-/// take 256 threads instead of their bin's 128-1024 (one launch, one block shape); rows of the
-/// bins from paths::sync_free_bins on (at least the last block bin and the global bin) are left
-/// to the synced symbolic phase (sync_free_plan), or with paths::sync_free_big_grid all but those
-/// two to grid-stride k_symbolic_block launches after it (launch_sync_free_block_bins).
-template <class I>
-__global__ void __launch_bounds__(P::pwarp_block)
+/// (paths::sync_free_rows): persistent blocks of `Threads` threads (pwarp_block, or
+/// small_wide_threads: paths::sync_free_threads) walk the items of symbolic_small_item, the bins'
+/// counts read from `cnt` on the device. Rows of block bins 1-4 take Threads threads instead of
+/// their bin's 128-1024 (one launch, one block shape); rows of the bins from paths::sync_free_bins
+/// on (at least the last block bin and the global bin) are left to the synced symbolic phase
+/// (sync_free_plan), or with paths::sync_free_big_grid all but those two to grid-stride
+/// k_symbolic_block launches after it (launch_sync_free_block_bins).
+template <class I, int Threads>
+__global__ void __launch_bounds__(Threads)
     k_symbolic_small(csr_ref<I> A, csr_ref<I> B, mask_ref<I> M, const I* lists, std::int64_t n,
                      const counters* cnt, const std::int64_t* products, const int2* range,
                      I* row_nnz, paths pa) {
@@ -483,8 +490,8 @@ __global__ void __launch_bounds__(P::pwarp_block)
   __shared__ int rc;
   const unsigned long long* count = cnt->bin_count;
   const bool fold = pa.wide_alone && pa.wide_pwarp > 0 && any_block_rows(count);
-  for (std::int64_t x = blockIdx.x; symbolic_small_item(x, A, B, M, lists, n, count, fold, products,
-                                                        range, keys, &rc, row_nnz, pa);
+  for (std::int64_t x = blockIdx.x; symbolic_small_item<I, Threads>(
+           x, A, B, M, lists, n, count, fold, products, range, keys, &rc, row_nnz, pa);
        x += gridDim.x)
     __syncthreads();  // the next item reuses the tables
 }
@@ -570,6 +577,27 @@ unsigned global_blocks(std::int64_t rows, std::int64_t max_slots, std::size_t sl
   const std::int64_t per_block = max_slots * std::int64_t(slot_bytes);
   g = std::min<std::int64_t>(g, std::int64_t(budget_bytes) / std::max<std::int64_t>(per_block, 1));
   return unsigned(std::max<std::int64_t>(g, 0));
+}
+
+int pwarp_launch_threads(std::int64_t m, int group, const paths& pa, const Context& ctx) {
+  if (pa.pwarp_threads > 0) return pa.pwarp_threads;
+  const std::int64_t want = std::int64_t(device_props(ctx.device).sm_count) * P::pwarp_min_waves;
+  int threads = P::pwarp_block;
+  while (threads > P::pwarp_block / 4 && threads > group &&
+         std::int64_t(grid_for(std::size_t(m), std::size_t(threads / group))) < want)
+    threads /= 2;
+  return threads;
+}
+
+std::int64_t pwarp_spread_rows(int per_sm, const Context& ctx) {
+  return per_sm > 0 ? std::int64_t(per_sm) * device_props(ctx.device).sm_count : 0;
+}
+
+void note_pwarp_launch(const char* phase, int bin, std::int64_t rows, int group, int threads) {
+  if (!phase_log::on()) return;
+  phase_log::note(std::string(phase) + " pwarp launch: bin " + std::to_string(bin) + ", " +
+                  std::to_string(rows) + " rows, " + std::to_string(group) +
+                  " threads per row, blocks of " + std::to_string(threads));
 }
 
 std::size_t resolve_budget(std::size_t budget, std::size_t need, bool global_tables) {
@@ -756,29 +784,20 @@ plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr
       RINGBLAS_CHECK_LAUNCH("k_symbolic_block", bs, ctx.debug_sync);
     }
   }
-  if (auto m = sb.count[P::bin_pwarp3]) {
+  // The partial-warp bins as in the numeric phase (run_pass): blocks of pwarp_launch_threads,
+  // in the shapes of for_each_pwarp_launch.
+  auto pwarp_launch = [&](auto group, auto table, int bin, int split) {
+    constexpr int G = decltype(group)::value;
+    const std::int64_t m = sb.count[bin];
+    const int threads = pwarp_launch_threads(m, G, pa, ctx);
     cudaStream_t bs = fork.next();
-    constexpr int G = P::pwarp3_group;
-    k_symbolic_pwarp<I, G, P::pwarp3_table>
-        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp3], m, row_nnz, pa.pwarp_split);
+    k_symbolic_pwarp<I, G, decltype(table)::value>
+        <<<grid_for(std::size_t(m), std::size_t(threads / G)), threads, 0, bs>>>(
+            A, B, M, sr + sb.offset[bin], m, row_nnz, split);
     RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
-  }
-  if (auto m = sb.count[P::bin_pwarp2]) {
-    cudaStream_t bs = fork.next();
-    constexpr int G = P::pwarp2_group;
-    k_symbolic_pwarp<I, G, P::pwarp2_table>
-        <<<grid_for(std::size_t(m), P::pwarp_block / G), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp2], m, row_nnz, pa.pwarp_split);
-    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
-  }
-  if (auto m = sb.count[P::bin_pwarp]) {
-    cudaStream_t bs = fork.next();
-    k_symbolic_pwarp<I, P::pwarp_group, P::pwarp_table>
-        <<<grid_for(std::size_t(m), P::pwarp_rows), P::pwarp_block, 0, bs>>>(
-            A, B, M, sr + sb.offset[P::bin_pwarp], m, row_nnz, pa.pwarp_split);
-    RINGBLAS_CHECK_LAUNCH("k_symbolic_pwarp", bs, ctx.debug_sync);
-  }
+    note_pwarp_launch("symbolic", bin, m, G, threads);
+  };
+  for_each_pwarp_launch(sb, pa, pwarp_launch);
   if (auto m = sb.count[P::bin_global]) {
     // Global rows use a direct table of ncols slots when that is no larger than the hash table
     // the largest row needs, or small anyway (at most policy::direct_global_slots).
@@ -818,19 +837,28 @@ plan<I> synced_plan(plan<I> p, const counters& c, const csr_ref<I>& A, const csr
   return p;
 }
 
-/// Persistent blocks of k_symbolic_small per SM: as many as are resident at once (the
-/// occupancy of the first device that asks; 32 KiB of shared memory and ~46 registers x 256
-/// threads each: 5 on an H100), since a block that waits for a slot would start its share of the
-/// items last.
-template <class I>
-int small_blocks_per_sm() {
-  static const int blocks = [] {
+/// k_symbolic_small<I, Threads> on s with as many persistent blocks per SM as are resident at
+/// once (the occupancy of the first device that asks; 32 KiB of shared memory and 36 / 47
+/// registers x 256 threads each: 6 / 5 on an H100; 32-bit indices at 512 threads: 32 registers,
+/// 4), since a block that waits for a slot would start its share of the items last.
+template <class I, int Threads>
+void launch_symbolic_small(plan<I>& p, const csr_ref<I>& A, const csr_ref<I>& B,
+                           const mask_ref<I>& M, const paths& pa, const Context& ctx) {
+  static const int per_sm = [] {
     int b = 0;
-    RINGBLAS_CUDA_TRY(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k_symbolic_small<I>, P::pwarp_block, 0));
+    RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &b, k_symbolic_small<I, Threads>, Threads, 0));
     return std::max(b, 1);
   }();
-  return blocks;
+  const unsigned grid = unsigned(
+      std::min<std::int64_t>(p.nrows, std::int64_t(device_props(ctx.device).sm_count) * per_sm));
+  cudaStream_t s = stream_of(ctx);
+  k_symbolic_small<I, Threads><<<grid, Threads, 0, s>>>(
+      A, B, M, p.rows, p.nrows, p.cnt, p.row_products, p.row_range, p.row_ptr.data(), pa);
+  RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
+  if (phase_log::on())
+    phase_log::note("symbolic (sync-free) k_symbolic_small: " + std::to_string(grid) +
+                    " blocks of " + std::to_string(Threads));
 }
 
 /// Resident blocks per SM of k_symbolic_block for block bin b (1 .. num_block_bins - 2: tables of
@@ -885,11 +913,13 @@ plan<I> sync_free_plan(plan<I> p, const csr_ref<I>& A, const csr_ref<I>& B, cons
                        const paths& pa, int streams, int min_kernels, const Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   const std::int64_t n = p.nrows;
-  const unsigned grid = unsigned(std::min<std::int64_t>(
-      n, std::int64_t(device_props(ctx.device).sm_count) * small_blocks_per_sm<I>()));
-  k_symbolic_small<I><<<grid, P::pwarp_block, 0, s>>>(A, B, M, p.rows, n, p.cnt, p.row_products,
-                                                      p.row_range, p.row_ptr.data(), pa);
-  RINGBLAS_CHECK_LAUNCH("k_symbolic_small", s, ctx.debug_sync);
+  // 64-bit indices keep 256 threads: at 512 their 55 registers leave 2 blocks per SM.
+  bool wide = false;
+  if constexpr (sizeof(I) == 4) {
+    wide = pa.sync_free_threads >= small_wide_threads;
+    if (wide) launch_symbolic_small<I, small_wide_threads>(p, A, B, M, pa, ctx);
+  }
+  if (!wide) launch_symbolic_small<I, P::pwarp_block>(p, A, B, M, pa, ctx);
   const int rerun_from = launch_sync_free_block_bins(p, A, B, M, pa, ctx);
   phase_log::mark("plan: symbolic launched (sync-free)", s);
   const bool fold = pa.wide_alone && pa.wide_pwarp > 0;
