@@ -169,7 +169,9 @@ struct policy {
   /// of four (C's row pointers stay apart: they become C's). false: off (session 10).
   static constexpr bool one_workspace = true;  // session 10 (new-lean10)
 
-  // Session 11 (issue 14: bayer10, wiki-Vote, facebook; notes, "Round 9"), off until measured.
+  // Session 11 (issue 14: bayer10, wiki-Vote, facebook; notes, "Round 9"): new-lean12g16, the
+  // defaults since its H100 call (geomean time / spECK 0.700 against 0.777 for session 10's
+  // defaults in the same call; bayer10 0.86, wiki-Vote 0.78; spgemm_vs_speck_s11_h100.md).
   /// Threads per block of the partial-warp launches (k_numeric_pwarp, synced k_symbolic_pwarp;
   /// tuning::pwarp_threads): 64, 128 or 256; 0: per launch the largest of 256 / 128 / 64 whose
   /// grid still gives every SM `pwarp_min_waves` blocks (else 64). Session 10's ncu of bayer10:
@@ -177,7 +179,7 @@ struct policy {
   /// 132 SMs (7711 rows: one partial wave, 11 SMs idle, one block per SM); with 64 threads 482
   /// blocks spread over every SM. The kernels' shared memory stays sized for 256 threads (24 /
   /// 8 KiB), which caps a 64-thread block at 9 per SM: enough for the grids 0 picks them for.
-  static constexpr int pwarp_threads = 256;
+  static constexpr int pwarp_threads = 0;
   static constexpr int pwarp_min_waves = 2;
   /// The pwarp bin's rows (at most pwarp_table products) take a wide bin's shape
   /// (`pwarp_spread_group` threads per row: pwarp2's 8 with 64 slots, or pwarp3's 16 with 128; B
@@ -189,8 +191,8 @@ struct policy {
   /// not the SMs left idle. A wider group cuts each thread's share of both by 2 / 4. Same kernels
   /// as the wide bins. Not in k_symbolic_small (its pwarp items share the persistent grid;
   /// symbolic_small_item).
-  static constexpr int pwarp_spread = 0;
-  static constexpr int pwarp_spread_group = pwarp2_group;
+  static constexpr int pwarp_spread = 128;
+  static constexpr int pwarp_spread_group = pwarp3_group;
   /// Threads per block of k_symbolic_small (tuning::sync_free_threads): 256, or for 32-bit indices
   /// 512 (32 registers either way under ptxas, so 4 resident blocks = 2048 threads per SM against
   /// 256's 6 = 1536 at 36 registers; 64-bit indices keep 256: 55 registers at 512). Rows of block
@@ -198,7 +200,7 @@ struct policy {
   /// twice the rows per item. Session 10: the sync-free path cost wiki-Vote 0.82 -> 1.09 ms and
   /// facebook 0.44 -> 0.61, whose many rows of bins 3-4 ran at 256 threads per row instead of 512
   /// / 1024 and at 3/4 of the synced k_symbolic_block's 2048 threads per SM (32 registers).
-  static constexpr int sync_free_threads = 256;
+  static constexpr int sync_free_threads = 512;
 };
 
 }  // namespace ringblas::cuda::spgemm_hash
