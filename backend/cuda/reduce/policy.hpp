@@ -1,5 +1,6 @@
 // Tuning constants of the reduce family (bench: tests/bench/bench_reduce_transpose.cu).
 #pragma once
+#include <cstdint>
 
 namespace ringblas::cuda::reduction {
 
@@ -12,6 +13,27 @@ struct policy {
   /// above (bench_reduce_transpose's longrows input: rows of 512).
   static constexpr int row_subwarp = 8;
   static constexpr double long_row = 64.0;
+};
+
+/// The row kernel's schedule: `subwarp` (k_rows_subwarp, the default: a group of lanes per row,
+/// one row per group, 8-byte loads) or `vec` (k_rows_vec: the same groups in a grid-stride loop,
+/// 16-byte loads of the row's aligned middle, the next row's bounds loaded ahead). Chosen by
+/// RINGBLAS_REDUCE_ROWS=subwarp|vec (row_kernel_from_env) until a GPU round times vec.
+enum class row_kernel { subwarp, vec };
+
+/// How reduce to a vector by rows makes its sparse result: `compact` (the default: write_back's
+/// count of present rows, a host read, and a CUB DeviceSelect compaction) or `fused` (the row
+/// kernel counts the empty rows and writes each row's index; one 8-byte read decides: no empty
+/// row and a write-back that would copy t (no mask, no accumulator or an empty w) -> t is the
+/// result as it stands, else compaction with the count known). RINGBLAS_REDUCE_OUTPUT=compact|fused
+/// (rows_output_from_env) until a GPU round times fused.
+enum class rows_output { compact, fused };
+
+/// What the row kernels write besides t and present, each part skipped when null:
+/// empty_rows += the number of empty rows (the caller zeroes it), index[r] = r.
+struct row_tally {
+  unsigned long long* empty_rows = nullptr;
+  std::int64_t* index = nullptr;
 };
 
 /// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over A),
