@@ -42,8 +42,8 @@ void typed<T>::rows_short(MonoidCode m, const Matrix& A, T* out, unsigned char* 
           // 64 on sm_90).
           static const int per_sm = [] {
             int b = 0;
-            RINGBLAS_CUDA_TRY(
-                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k_rows_vec<M, T, I, W, B>, B, 0));
+            RINGBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &b, k_rows_vec<M, T, I, W, P::block>, P::block, 0));
             return std::max(b, 1);
           }();
           k_rows_vec<M, T, I, W, B>
