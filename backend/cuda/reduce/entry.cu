@@ -22,12 +22,20 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   Buffer admit = detail::mask_admit(mask, n, desc.mask_structure, desc.mask_complement, ctx);
   const unsigned char* admit_p = admit.size() ? admit.as<unsigned char>() : nullptr;
   const auto kernel = reduction::row_kernel_from_env();
+  const auto cols_method = reduction::column_method_from_env();
   // The fused output only where write_back would copy t (no mask, no accumulator or an empty w).
   const bool fused = by_rows &&
                      reduction::rows_output_from_env() == reduction::rows_output::fused &&
                      detail::write_back_copies_t(w, admit_p, accum);
   const bool short_rows = double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
-  const char* how = !by_rows     ? "columns (monoid atomics)"
+  const bool ranges = cols_method == reduction::column_method::ranges ||
+                      cols_method == reduction::column_method::ranges64;
+  const char* cols_how = cols_method == reduction::column_method::transpose
+                             ? "columns (transpose, then rows)"
+                         : ranges ? "columns (monoid atomics, by column ranges where the vector "
+                                    "exceeds half of L2)"
+                                  : "columns (monoid atomics)";
+  const char* how = !by_rows     ? cols_how
                     : short_rows ? "rows (8 lanes per row"
                                  : "rows (a warp per row";
   const char* schedule = !by_rows ? ""
@@ -51,8 +59,7 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   if (by_rows)
     reduction::rows(a, monoid, t.data(), present.as<unsigned char>(), ctx, {}, kernel);
   else
-    reduction::cols(a, monoid, t.data(), present.as<unsigned char>(),
-                    reduction::column_method::atomic, ctx);
+    reduction::cols(a, monoid, t.data(), present.as<unsigned char>(), cols_method, ctx);
   w = detail::write_back(w, t.data(), wt, present.as<unsigned char>(), admit_p, accum, desc.replace,
                          ctx);
 }

@@ -146,4 +146,34 @@ __global__ void k_cols_atomic(std::int64_t nnz, const I* ci, const T* v, T* t,
   }
 }
 
+/// One pass of column_method::ranges: for each row (W lanes), its entries from cur[r] with columns
+/// below hi, as k_cols_atomic does them; cur[r] moves past them. Columns are sorted within a row,
+/// so the lanes whose entry is below hi are a prefix of the group: a ballot counts them, and a
+/// full group reads on.
+template <class Monoid, class T, class I, int W, int Block>
+__global__ void __launch_bounds__(Block)
+    k_cols_ranges(Index nrows, const I* rp, I* cur, const I* ci, const T* v, Index hi, T* t,
+                  unsigned char* present) {
+  const Index r = (Index(blockIdx.x) * Block + threadIdx.x) / W;
+  if (r >= nrows) return;  // whole groups leave together
+  const int lane = threadIdx.x % W;
+  const unsigned group_mask =
+      W == 32 ? 0xffffffffu : ((1u << W) - 1u) << (threadIdx.x % 32 / W * W);
+  const I e = rp[r + 1];
+  I p = cur[r];
+  while (p < e) {  // p, e and taken are uniform in the group: its lanes loop together
+    const I q = p + I(lane);
+    const I j = q < e ? ci[q] : I(0);
+    const bool in = q < e && Index(j) < hi;
+    if (in) {
+      detail::atomic_combine<Monoid>(&t[j], v[q]);
+      if (!present[j]) present[j] = 1;  // as k_cols_atomic: one byte store per column
+    }
+    const int taken = __popc(__ballot_sync(group_mask, in));
+    p += I(taken);
+    if (taken < W) break;
+  }
+  if (lane == 0) cur[r] = p;
+}
+
 }  // namespace ringblas::cuda::reduction

@@ -1,10 +1,12 @@
 // Launchers of the reduce family: the per-type reductions, columns by monoid atomics or through
 // the shared transpose, and the environment's choice of row kernel and output path.
+#include <algorithm>
 #include <cstdint>
 
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
+#include "backend/cuda/common/device_props.hpp"
 #include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/common/vector_plumbing.hpp"
@@ -65,6 +67,13 @@ row_kernel row_kernel_from_env() {
                                                                      : row_kernel::subwarp;
 }
 
+column_method column_method_from_env() {
+  constexpr column_method methods[] = {column_method::atomic, column_method::transpose,
+                                       column_method::ranges, column_method::ranges64};
+  const int k = env_choice("RINGBLAS_REDUCE_COLS", {"atomic", "transpose", "ranges", "ranges64"});
+  return k < 0 ? column_method::atomic : methods[k];
+}
+
 rows_output rows_output_from_env() {
   return env_choice("RINGBLAS_REDUCE_OUTPUT", {"compact", "fused"}) == 1 ? rows_output::fused
                                                                          : rows_output::compact;
@@ -79,11 +88,22 @@ void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, c
     return;
   }
   const Index n = A.ncols();
+  // ranges: columns whose partial sums and flags fill half of L2 a pass; one pass where all fit
+  // (then the plain atomics, which read A coalesced and need no cursors).
+  const std::size_t col_bytes = type_size(A.type()) + 1;
+  const Index range =
+      method == column_method::ranges64 ? 64
+      : method == column_method::ranges
+          ? std::max<Index>(1, Index(device_props(ctx.device).l2_bytes / 2 / col_bytes))
+          : n;
   RINGBLAS_CUDA_TRY(cudaMemsetAsync(present, 0, std::size_t(n), stream_of(ctx)));
   visit_type(A.type(), [&](auto z) {
     using T = decltype(z);
     typed<T>::fill_identity(monoid, n, static_cast<T*>(t), ctx);
-    typed<T>::cols_atomic(monoid, A, static_cast<T*>(t), present, ctx);
+    if (range < n)
+      typed<T>::cols_ranges(monoid, A, static_cast<T*>(t), present, range, ctx);
+    else
+      typed<T>::cols_atomic(monoid, A, static_cast<T*>(t), present, ctx);
   });
 }
 

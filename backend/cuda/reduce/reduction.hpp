@@ -27,6 +27,8 @@ Vector rows_to_vector(const Matrix& A, MonoidCode monoid, row_kernel kernel, Con
 /// The row kernel and the output path that RINGBLAS_REDUCE_ROWS / RINGBLAS_REDUCE_OUTPUT name
 /// (env_choice.hpp; unset: subwarp and compact, the defaults until a GPU round flips them).
 row_kernel row_kernel_from_env();
+/// The column method RINGBLAS_REDUCE_COLS names (unset: atomic).
+column_method column_method_from_env();
 rows_output rows_output_from_env();
 
 /// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`.

@@ -20,6 +20,10 @@ struct typed {
   /// `out` and `present` must be initialised to the identity and 0.
   static void cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
                           Context& ctx);
+  /// cols_atomic in passes over the column ranges [lo, lo + range), each row's entries of the
+  /// range from a per-row cursor (k_cols_ranges); same preconditions.
+  static void cols_ranges(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                          Index range, Context& ctx);
   /// *out = ⊕ vals[0 .. n) on the device (CUB DeviceReduce).
   static void all(MonoidCode m, const T* vals, Index n, T* out, Context& ctx);
   /// out[0 .. n) = the monoid's identity.

@@ -81,6 +81,31 @@ void typed<T>::cols_atomic(MonoidCode m, const Matrix& A, T* out, unsigned char*
 }
 
 template <class T>
+void typed<T>::cols_ranges(MonoidCode m, const Matrix& A, T* out, unsigned char* present,
+                           Index range, Context& ctx) {
+  const Index nrows = A.nrows(), ncols = A.ncols();
+  if (A.nnz() == 0) return;
+  cudaStream_t s = stream_of(ctx);
+  using P = policy;
+  constexpr int B = P::block, W = P::row_subwarp;
+  sr::visit_monoid<T>(m, [&](auto mo) {
+    using M = decltype(mo);
+    visit_index_type(A.index_type(), [&](auto i) {
+      using I = decltype(i);
+      const I* rp = A.row_ptr().as<I>();
+      device_array<I> cur(std::size_t(nrows), ctx);  // each row's next entry: its start at first
+      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(cur.data(), rp, std::size_t(nrows) * sizeof(I),
+                                        cudaMemcpyDeviceToDevice, s));
+      for (Index lo = 0; lo < ncols; lo += range)
+        k_cols_ranges<M, T, I, W, B><<<grid_for(std::size_t(nrows) * W, B), B, 0, s>>>(
+            nrows, rp, cur.data(), A.col_idx().as<I>(), A.values().as<T>(),
+            std::min(ncols, lo + range), out, present);
+    });
+  });
+  RINGBLAS_CHECK_LAUNCH("k_cols_ranges", s, ctx.debug_sync);
+}
+
+template <class T>
 void typed<T>::all(MonoidCode m, const T* vals, Index n, T* out, Context& ctx) {
   cudaStream_t s = stream_of(ctx);
   sr::visit_monoid<T>(m, [&](auto mo) {
