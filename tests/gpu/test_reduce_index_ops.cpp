@@ -53,12 +53,14 @@ std::string what(const std::string& name, const Error& e) { return name + ": " +
 /// The reduce family's path switches (backend/cuda/reduce/policy.hpp), unset after each test.
 constexpr const char* kRowsVar = "RINGBLAS_REDUCE_ROWS";
 constexpr const char* kOutputVar = "RINGBLAS_REDUCE_OUTPUT";
+constexpr const char* kColsVar = "RINGBLAS_REDUCE_COLS";
 
 class ReduceIndexOps : public PoisonedPoolTest<std::size_t(64) << 20> {
  protected:
   void TearDown() override {
     unsetenv(kRowsVar);
     unsetenv(kOutputVar);
+    unsetenv(kColsVar);
     PoisonedPoolTest::TearDown();
   }
 };
@@ -105,6 +107,13 @@ TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) { reduce_t
 TEST_F(ReduceIndexOps, ReduceToVectorSweepVecKernelFusedOutput) {
   setenv(kRowsVar, "vec", 1);
   setenv(kOutputVar, "fused", 1);
+  reduce_to_vector_sweep();
+}
+
+/// The same with the columns' atomics by ranges of 64 columns (up to 17 passes here, each row's
+/// cursor carried between them; `ranges` proper takes ranges of half of L2, one pass on these).
+TEST_F(ReduceIndexOps, ReduceToVectorSweepColumnRanges) {
+  setenv(kColsVar, "ranges64", 1);
   reduce_to_vector_sweep();
 }
 
