@@ -36,13 +36,14 @@ struct row_tally {
   std::int64_t* index = nullptr;
 };
 
-/// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over A),
-/// the shared cuda::transpose followed by the row reduction (a radix sort first), or `ranges`:
-/// the atomics in passes over column ranges whose partial sums fit half of L2, a cursor per row
-/// keeping where its next pass starts (rows' columns are sorted), so that each entry is read once
-/// and the read-modify-writes stay in L2 when the whole vector would not (power-law 6.25M
-/// columns: 3.76x the compulsory DRAM bytes with one pass). `ranges64`: ranges of 64 columns
-/// whatever L2 holds (many passes on small matrices: for the tests). RINGBLAS_REDUCE_COLS=
+/// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over
+/// A), the shared cuda::transpose followed by the row reduction (a radix sort first), or
+/// `ranges`: the atomics in passes over column ranges whose partial sums fit half of L2, a
+/// cursor per row keeping where its next pass starts (rows' columns are sorted), so that each
+/// entry is read once (and a row's first entry past a range once more) and the
+/// read-modify-writes stay in L2 when the whole vector would not (power-law 6.25M columns:
+/// 3.76x the compulsory DRAM bytes with one pass). `ranges64`: ranges of 64 columns whatever L2
+/// holds (many passes on small matrices: for the tests). RINGBLAS_REDUCE_COLS=
 /// atomic|transpose|ranges|ranges64 (column_method_from_env) until a GPU round times ranges.
 enum class column_method { atomic, transpose, ranges, ranges64 };
 
