@@ -9,7 +9,10 @@
 // minimum traffic (bytes read + written once) against the device-to-device copy bandwidth
 // measured in the same run; the cpu executor (SuiteSparse:GraphBLAS, all cores, conversion to
 // GrB objects included as the executor does it) in the same run. Columns are reduced both by
-// monoid atomics (the default) and through the shared transpose, to say which wins.
+// monoid atomics (the default) and through the shared transpose, to say which wins; rows by the
+// default row kernel and its 16-byte schedule ("kernel vec"), and the public call also with the
+// fused output ("api fused", "api fused vec": RINGBLAS_REDUCE_OUTPUT / RINGBLAS_REDUCE_ROWS set
+// around those rows only); columns also by column ranges ("kernel ranges", "api ranges").
 // Usage: bench_reduce_transpose --json out.json --md out.md [--reps N] [--cpu-reps N]
 //        [--sizes 10,50,100] (millions of entries) [--kinds uniform,powerlaw,longrows,d96]
 //        [--ops a,b] [--cpu 0|1]
@@ -23,6 +26,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <functional>
@@ -283,7 +287,8 @@ int main(int argc, char** argv) try {
       // The cpu executor runs each operation once per input, only when some row of it is kept.
       auto cpu_for = [&](const std::string& op, const std::function<void()>& fn) {
         bool any = false;
-        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose"})
+        for (const char* path : {"kernel", "api", "kernel atomic", "kernel transpose", "kernel vec",
+                                 "api fused", "api fused vec", "kernel ranges", "api ranges"})
           any = any || want(op, path);
         return o.cpu && any ? cpu_ms(fn, o.cpu_reps) : 0.0;
       };
@@ -299,11 +304,26 @@ int main(int argc, char** argv) try {
       const double c_tr =
           cpu_for("transpose", [&] { transpose(Ch, nullptr, no_accum, H, {}, cpu); });
       using cuda::reduction::column_method;
-      auto rows_kernel = [&](MonoidCode m) {
-        return [&, m] {
+      using cuda::reduction::row_kernel;
+      auto rows_kernel = [&](MonoidCode m, row_kernel k) {
+        return [&, m, k] {
           return gpu_ms(
-              [&] { cuda::reduction::rows(D, m, t.data(), present.as<unsigned char>(), gpu); },
+              [&] {
+                cuda::reduction::rows(D, m, t.data(), present.as<unsigned char>(), gpu, {}, k);
+              },
               o.reps);
+        };
+      };
+      // The public call (plus, by rows or columns) with the reduce family's switches in `env`
+      // set (RINGBLAS_REDUCE_ROWS / _OUTPUT / _COLS, policy.hpp), unset again afterwards.
+      using Env = std::vector<std::pair<const char*, const char*>>;
+      auto api = [&](ReduceDim dim, Env env) {
+        return [&, dim, env] {
+          for (const auto& [var, value] : env) setenv(var, value, 1);
+          const double ms = gpu_ms(
+              [&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, dim, {}, gpu); }, o.reps);
+          for (const auto& [var, value] : env) unsetenv(var);
+          return ms;
         };
       };
       auto cols_kernel = [&](MonoidCode m, column_method how) {
@@ -313,34 +333,40 @@ int main(int argc, char** argv) try {
               o.reps);
         };
       };
-      add("reduce rows plus", "kernel", b_rows, rows_kernel(MonoidCode::plus), c_rows);
-      add(
-          "reduce rows plus", "api", b_rows,
-          [&] {
-            return gpu_ms(
-                [&] {
-                  reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::rows, {}, gpu);
-                },
-                o.reps);
-          },
+      // Paths "kernel vec" and "api ... vec": the row kernel's 16-byte schedule; "api fused":
+      // the output from the kernel's empty-row count (policy.hpp's row_kernel, rows_output).
+      // The api rows write 8 bytes of index per row more than b_rows counts (a Vector's
+      // indices, by the compaction or, fused, by the kernel).
+      add("reduce rows plus", "kernel", b_rows, rows_kernel(MonoidCode::plus, row_kernel::subwarp),
           c_rows);
-      add("reduce rows max", "kernel", b_rows, rows_kernel(MonoidCode::max), 0);
+      add("reduce rows plus", "kernel vec", b_rows, rows_kernel(MonoidCode::plus, row_kernel::vec),
+          c_rows);
+      add("reduce rows plus", "api", b_rows, api(ReduceDim::rows, {}), c_rows);
+      add("reduce rows plus", "api fused", b_rows,
+          api(ReduceDim::rows, {{"RINGBLAS_REDUCE_OUTPUT", "fused"}}), c_rows);
+      add("reduce rows plus", "api fused vec", b_rows,
+          api(ReduceDim::rows,
+              {{"RINGBLAS_REDUCE_OUTPUT", "fused"}, {"RINGBLAS_REDUCE_ROWS", "vec"}}),
+          c_rows);
+      add("reduce rows max", "kernel", b_rows, rows_kernel(MonoidCode::max, row_kernel::subwarp),
+          0);
+      add("reduce rows max", "kernel vec", b_rows, rows_kernel(MonoidCode::max, row_kernel::vec),
+          0);
       add("reduce cols plus", "kernel atomic", b_cols,
           cols_kernel(MonoidCode::plus, column_method::atomic), c_cols);
       add("reduce cols plus", "kernel transpose", b_cols,
           cols_kernel(MonoidCode::plus, column_method::transpose), c_cols);
-      add(
-          "reduce cols plus", "api", b_cols,
-          [&] {
-            return gpu_ms(
-                [&] {
-                  reduce(wd, nullptr, no_accum, MonoidCode::plus, D, ReduceDim::cols, {}, gpu);
-                },
-                o.reps);
-          },
-          c_cols);
+      // "kernel ranges", "api ranges": the atomics by column ranges that fit half of L2 (one
+      // pass, the plain atomics, where the whole vector does: d96).
+      add("reduce cols plus", "kernel ranges", b_cols,
+          cols_kernel(MonoidCode::plus, column_method::ranges), c_cols);
+      add("reduce cols plus", "api", b_cols, api(ReduceDim::cols, {}), c_cols);
+      add("reduce cols plus", "api ranges", b_cols,
+          api(ReduceDim::cols, {{"RINGBLAS_REDUCE_COLS", "ranges"}}), c_cols);
       add("reduce cols max", "kernel atomic", b_cols,
           cols_kernel(MonoidCode::max, column_method::atomic), 0);
+      add("reduce cols max", "kernel ranges", b_cols,
+          cols_kernel(MonoidCode::max, column_method::ranges), 0);
       add(
           "reduce scalar plus", "api", b_all,
           [&] { return gpu_ms([&] { (void)reduce(MonoidCode::plus, D, gpu); }, o.reps); }, c_all);

@@ -73,11 +73,13 @@ step transpose 90 "| transpose [kernel,| transpose [cusparse,| col_topk" "" "$bi
   --sizes 100 --kinds d96 --cpu 0 --reps 3 --ops "transpose [kernel,transpose [cusparse,col_topk" \
   --json "$res/transpose.json" --md "$res/transpose.md"
 # Issue 9's reduce target (>= 80% of copy): rows (kernel and the public call, whose write-back
-# and size read are the difference) and columns by monoid atomics, on 100M entries of uniform
-# rows and of power-law columns (hot columns for the atomics).
+# and size read are the difference; also the 16-byte row kernel and the fused output, the
+# RINGBLAS_REDUCE_ROWS=vec / RINGBLAS_REDUCE_OUTPUT=fused paths) and columns by monoid atomics
+# (also by column ranges that fit half of L2, RINGBLAS_REDUCE_COLS=ranges),
+# on 100M entries of uniform rows and of power-law columns (hot columns for the atomics).
 step reduce 90 "| reduce" "" "$bin/bench_reduce_transpose" \
   --sizes 100 --kinds d96,powerlaw --cpu 0 --reps 3 \
-  --ops "reduce rows plus [kernel],reduce rows plus [api],reduce cols plus [kernel atomic],reduce cols plus [api]" \
+  --ops "reduce rows plus [kernel],reduce rows plus [kernel vec],reduce rows plus [api],reduce rows plus [api fused vec],reduce cols plus [kernel atomic],reduce cols plus [kernel ranges],reduce cols plus [api]" \
   --json "$res/reduce.json" --md "$res/reduce.md"
 # Issue 9: the Tox21 batch of 10,000 graphs at n_B=64 (target 50% of copy bandwidth), and issue
 # 14's single SpMM on soc-Epinions1 and PubMed at n_B=64, ours (automatic and each variant); then

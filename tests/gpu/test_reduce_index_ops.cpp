@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,24 @@ Accum accum_for(int k, MonoidCode m) {
 
 std::string what(const std::string& name, const Error& e) { return name + ": " + e.what(); }
 
-class ReduceIndexOps : public PoisonedPoolTest<std::size_t(64) << 20> {};
+/// The reduce family's path switches (backend/cuda/reduce/policy.hpp), unset after each test.
+constexpr const char* kRowsVar = "RINGBLAS_REDUCE_ROWS";
+constexpr const char* kOutputVar = "RINGBLAS_REDUCE_OUTPUT";
+constexpr const char* kColsVar = "RINGBLAS_REDUCE_COLS";
 
-TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) {
+class ReduceIndexOps : public PoisonedPoolTest<std::size_t(64) << 20> {
+ protected:
+  void TearDown() override {
+    unsetenv(kRowsVar);
+    unsetenv(kOutputVar);
+    unsetenv(kColsVar);
+    PoisonedPoolTest::TearDown();
+  }
+};
+
+/// Every shape x monoid x type x dimension x transpose_a x mask mode, with accumulators and
+/// replace, on Backend::verify (the path switches as the caller set them).
+void reduce_to_vector_sweep() {
   int seed = 100;
   for (const MatrixCase& c : shapes())
     for (MonoidCode mo : all_monoids)
@@ -82,6 +99,115 @@ TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) {
       }
 }
 
+TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) { reduce_to_vector_sweep(); }
+
+/// The same with the row kernel's 16-byte schedule and the fused output (the kernel's empty-row
+/// count): the fused output must be taken only where it is legal, or a masked / accumulated
+/// result differs from the cpu's.
+TEST_F(ReduceIndexOps, ReduceToVectorSweepVecKernelFusedOutput) {
+  setenv(kRowsVar, "vec", 1);
+  setenv(kOutputVar, "fused", 1);
+  reduce_to_vector_sweep();
+}
+
+/// The same with the columns' atomics by ranges of 64 columns (up to 17 passes here, each row's
+/// cursor carried between them; `ranges` proper takes ranges of half of L2, one pass on these).
+TEST_F(ReduceIndexOps, ReduceToVectorSweepColumnRanges) {
+  setenv(kColsVar, "ranges64", 1);
+  reduce_to_vector_sweep();
+}
+
+/// Runs reduce by rows (plus) on Backend::verify with tracing and returns the trace.
+std::string verified_trace(Vector& w, const Vector* mask, Accum accum, const Matrix& A,
+                           const Descriptor& d) {
+  std::ostringstream trace;
+  Context ctx(Backend::verify);
+  ctx.trace = true;
+  ctx.trace_out = &trace;
+  reduce(w, mask, accum, MonoidCode::plus, A, ReduceDim::rows, d, ctx);
+  return trace.str();
+}
+
+/// The fused output replaces the write-back only where the write-back would copy t: no mask and
+/// no accumulator, or an accumulator into an empty w; with and without empty rows (t as it
+/// stands, or the compaction with the kernel's count). Every result verified against the cpu.
+TEST_F(ReduceIndexOps, FusedOutputOnlyWhereTheWriteBackCopiesT) {
+  setenv(kOutputVar, "fused", 1);
+  const Index n = 60;
+  const Matrix full_rows =
+      random_matrix(n, 40, 0.3, Type::fp64, 31, Pattern::random, ValueKind::integral);
+  const Matrix some_empty =
+      random_matrix(n, 40, 0.3, Type::fp64, 32, Pattern::empty_rows, ValueKind::integral);
+  const Vector mask = random_vector_mask(n, 0.5, Type::int32, 33);
+  const Vector w_entries = random_vector(n, 0.4, Type::fp64, 34, ValueKind::integral);
+  struct Case {
+    const char* name;
+    const Vector* mask;
+    bool complement;
+    Accum accum;
+    bool w_empty, fused;
+  };
+  const Case cases[] = {
+      {"no mask, no accum, w with entries", nullptr, false, no_accum, false, true},
+      {"no mask, no accum, empty w", nullptr, false, no_accum, true, true},
+      {"accum into an empty w", nullptr, false, BinaryOpCode::plus, true, true},
+      {"accum into w with entries", nullptr, false, BinaryOpCode::plus, false, false},
+      {"mask", &mask, false, no_accum, true, false},
+      {"complemented mask", &mask, true, no_accum, false, false},
+      {"complemented null mask (admits nothing)", nullptr, true, no_accum, false, false},
+  };
+  for (const Case& c : cases)
+    for (const Matrix* A : {&full_rows, &some_empty}) {
+      Vector w = c.w_empty ? Vector(n, Type::fp64) : w_entries;
+      Descriptor d;
+      d.mask_complement = c.complement;
+      std::string trace;
+      try {
+        trace = verified_trace(w, c.mask, c.accum, *A, d);
+      } catch (const Error& e) {
+        ADD_FAILURE() << c.name << (A == &some_empty ? ", empty rows: " : ": ") << e.what();
+        continue;
+      }
+      EXPECT_EQ(trace.find("fused output") != std::string::npos, c.fused) << c.name << "\n"
+                                                                          << trace;
+    }
+}
+
+/// Rows of every length 0..40 (8 lanes a row) and 65..264 (a warp a row): every head / middle /
+/// tail split of the 16-byte loads, as the rows start at every offset modulo 16 bytes; more
+/// rows than the vec kernel's resident groups on an H100 (its grid-stride loop turns more than
+/// once); monoids of each kind, the types of 1, 4 and 8 bytes, both index widths; with and
+/// without empty rows (the fused output's count across blocks). Verified against the cpu.
+TEST_F(ReduceIndexOps, VecKernelAndFusedOutputEveryRowSplit) {
+  setenv(kRowsVar, "vec", 1);
+  setenv(kOutputVar, "fused", 1);
+  for (bool long_rows : {false, true}) {
+    std::vector<Index> lengths;
+    const Index nrows = long_rows ? 9000 : 40000;
+    for (Index r = 0; r < nrows; ++r)
+      lengths.push_back(long_rows ? 65 + (r * 37) % 200 : (r * 7 + r / 131) % 41);
+    const Matrix some_empty = rows_of_lengths(lengths, 400, Type::fp64, 41);
+    for (Index& len : lengths) len += len == 0 ? 1 : 0;
+    const Matrix none_empty = rows_of_lengths(lengths, 400, Type::fp64, 42);
+    for (const Matrix* shape : {&some_empty, &none_empty})
+      for (IndexType it : {IndexType::i32, IndexType::i64})
+        for (Type t : {Type::boolean, Type::int32, Type::fp32, Type::fp64})
+          for (MonoidCode mo : {MonoidCode::plus, MonoidCode::min, MonoidCode::lor,
+                                MonoidCode::land, MonoidCode::any}) {
+            const Matrix A = shape->cast(t).with_index_type(it);
+            Vector w(A.nrows(), t);
+            Context ctx(Backend::verify);
+            try {
+              reduce(w, nullptr, no_accum, mo, A, ReduceDim::rows, {}, ctx);
+            } catch (const Error& e) {
+              ADD_FAILURE() << (long_rows ? "long rows " : "short rows ")
+                            << (shape == &some_empty ? "with empty rows " : "none empty ")
+                            << type_name(t) << " " << monoid_name(mo) << ": " << e.what();
+            }
+          }
+  }
+}
+
 TEST_F(ReduceIndexOps, ReduceToScalarEveryMonoidType) {
   int seed = 500;
   for (const MatrixCase& c : shapes())
@@ -101,8 +227,9 @@ TEST_F(ReduceIndexOps, ReduceToScalarEveryMonoidType) {
 }
 
 /// verify accepts any value for the any monoid, so this checks on its own that each result is
-/// one of the entries reduced (short rows, long rows for the warp-per-row path, columns, scalars).
-TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
+/// one of the entries reduced (short rows, long rows for the warp-per-row path, columns, scalars),
+/// on the paths the reduce switches select (`paths` names them).
+void any_keeps_an_entry(const char* paths) {
   Context ctx(Backend::cuda);
   for (Index ncols : {Index(9), Index(700)}) {
     const Index nrows = 23;
@@ -126,7 +253,7 @@ TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
         seen[std::size_t(dim == ReduceDim::rows ? ri[k] : ci[k])] = 1;
       Index expected = 0;
       for (int x : seen) expected += x;
-      ASSERT_EQ(h.nnz(), expected) << "ncols " << ncols;
+      ASSERT_EQ(h.nnz(), expected) << "ncols " << ncols << ", " << paths;
       for (Index k = 0; k < h.nnz(); ++k) {
         const Index pos = h.indices().as<Index>()[k];
         const double x = h.values().as<double>()[k];
@@ -138,6 +265,14 @@ TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
     const double x = reduce(MonoidCode::any, A, ctx).as<double>();
     EXPECT_TRUE(std::find(v.begin(), v.end(), x) != v.end()) << "scalar any gave " << x;
   }
+}
+
+TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
+  any_keeps_an_entry("default paths");
+  // Row 5 is empty: the fused output compacts.
+  setenv(kRowsVar, "vec", 1);
+  setenv(kOutputVar, "fused", 1);
+  any_keeps_an_entry("vec kernel, fused output");
 }
 
 TEST_F(ReduceIndexOps, ReduceAllMaskedOutAndComplementedNullMask) {

@@ -161,6 +161,13 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
   return admit;
 }
 
+bool write_back_copies_t(const Vector& w_old, const unsigned char* admit, Accum accum) {
+  // Mirrors write_back: without a mask or an accumulator w is t (its `plain` case); an
+  // accumulator into an empty w finds no old entry, so every admitted position takes t as well.
+  // A positional accumulator is not this case: write_back refuses it (NotImplemented).
+  return admit == nullptr && (!accum || (!is_positional(*accum) && w_old.nnz() == 0));
+}
+
 bool accumulate_in_place(Vector& w, const void* t_values, Type t_type,
                          const unsigned char* t_present, const unsigned char* admit, Accum accum,
                          Context& ctx) {
@@ -248,36 +255,46 @@ Vector write_back(const Vector& w_old, const void* t_values, Type t_type, const 
   }
   const void* z_vals = plain ? t_w : vals.data();
   const unsigned char* z_flags = plain ? t_present : flags.as<unsigned char>();
+  return compact_flagged(n, tw, z_vals, z_flags, -1, ctx);
+}
+
+Vector compact_flagged(Index n, Type type, const void* vals, const unsigned char* flags,
+                       long long count, Context& ctx) {
+  cudaStream_t s = stream_of(ctx);
+  const std::size_t tsz = type_size(type);
   // The count first (one read of n bytes, the one synchronisation), so that w's arrays are
   // allocated at their size and one select pass fills indices and values together.
-  long long selected = 0;
-  if (n > 0) {
-    Buffer count(sizeof(long long), Location::device, &ctx);
-    const auto counts = thrust::make_transform_iterator(z_flags, flag_as_count{});
+  long long selected = count;
+  if (selected < 0 && n > 0) {
+    Buffer total(sizeof(long long), Location::device, &ctx);
+    const auto counts = thrust::make_transform_iterator(flags, flag_as_count{});
     std::size_t bytes = 0;
-    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes, counts, count.as<long long>(), n, s));
+    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes, counts, total.as<long long>(), n, s));
     Buffer temp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
-    RINGBLAS_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), bytes, counts, count.as<long long>(), n, s));
-    selected = read_value(count.as<long long>(), ctx);
+    RINGBLAS_CUDA_TRY(
+        cub::DeviceReduce::Sum(temp.data(), bytes, counts, total.as<long long>(), n, s));
+    selected = read_value(total.as<long long>(), ctx);
     ctx.transfers.device_to_host += 1;
     ctx.transfers.bytes_device_to_host += sizeof(long long);
   }
-  const std::size_t nsel = static_cast<std::size_t>(selected);
+  const std::size_t nsel = static_cast<std::size_t>(std::max<long long>(selected, 0));
   Buffer idx(std::max<std::size_t>(nsel, 1) * 8, Location::device, &ctx), v(std::max<std::size_t>(nsel, 1) * tsz, Location::device, &ctx);
   if (nsel) {
     Buffer count(sizeof(long long), Location::device, &ctx);
-    visit_type(tw, [&](auto z) {
+    visit_type(type, [&](auto z) {
       using T = decltype(z);
-      const auto in = thrust::make_zip_iterator(
-          thrust::make_tuple(thrust::counting_iterator<std::int64_t>(0), static_cast<const T*>(z_vals)));
+      const auto in = thrust::make_zip_iterator(thrust::make_tuple(
+          thrust::counting_iterator<std::int64_t>(0), static_cast<const T*>(vals)));
       const auto out = thrust::make_zip_iterator(thrust::make_tuple(idx.as<std::int64_t>(), v.as<T>()));
       std::size_t bytes = 0;
-      RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, bytes, in, z_flags, out, count.as<long long>(), n, s));
+      RINGBLAS_CUDA_TRY(
+          cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, count.as<long long>(), n, s));
       Buffer temp(std::max<std::size_t>(bytes, 1), Location::device, &ctx);
-      RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), bytes, in, z_flags, out, count.as<long long>(), n, s));
+      RINGBLAS_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), bytes, in, flags, out,
+                                                   count.as<long long>(), n, s));
     });
   }
-  return Vector::from_buffers(n, tw, static_cast<Index>(nsel), std::move(idx), std::move(v));
+  return Vector::from_buffers(n, type, static_cast<Index>(nsel), std::move(idx), std::move(v));
 }
 
 }  // namespace ringblas::cuda::detail

@@ -29,6 +29,16 @@ Buffer mask_admit(const Vector* mask, Index n, bool structural, bool complement,
 Vector write_back(const Vector& w_old, const void* t_values, Type t_type,
                   const unsigned char* t_present, const unsigned char* admit, Accum accum,
                   bool replace, Context& ctx);
+/// The sparse vector (on the device) of the positions i < n where flags[i] is set, with values
+/// vals[i] (dense, of `type`): one CUB DeviceSelect pass. `count`: how many flags are set when
+/// the caller knows it (reduce's row kernel counts them), else -1: counted here first, with one
+/// 8-byte read to the host (a host wait), so that the arrays are allocated at their size.
+Vector compact_flagged(Index n, Type type, const void* vals, const unsigned char* flags,
+                       long long count, Context& ctx);
+/// Whether write_back(w_old, t, ..., admit, accum, ...) would return t itself as a sparse vector:
+/// no mask (admit null) and no accumulator, or a non-positional one into an empty w (nothing to
+/// accumulate with). t's type must be w's. reduce's fused output path is taken only then.
+bool write_back_copies_t(const Vector& w_old, const unsigned char* admit, Accum accum);
 /// write_back's case where w stays full, done in place: w full on the device (nnz = size > 0),
 /// no mask, a (non-positional) accumulator: every position keeps its entry, so only w's values
 /// change, w(i) = w(i) accum t(i) where t_present -- one pass, no allocation but t's cast

@@ -1,5 +1,6 @@
 // Tuning constants of the reduce family (bench: tests/bench/bench_reduce_transpose.cu).
 #pragma once
+#include <cstdint>
 
 namespace ringblas::cuda::reduction {
 
@@ -14,8 +15,36 @@ struct policy {
   static constexpr double long_row = 64.0;
 };
 
-/// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over A),
-/// or the shared cuda::transpose followed by the row reduction (a radix sort first).
-enum class column_method { atomic, transpose };
+/// The row kernel's schedule: `subwarp` (k_rows_subwarp, the default: a group of lanes per row,
+/// one row per group, 8-byte loads) or `vec` (k_rows_vec: the same groups in a grid-stride loop,
+/// 16-byte loads of the row's aligned middle, the next row's bounds loaded ahead). Chosen by
+/// RINGBLAS_REDUCE_ROWS=subwarp|vec (row_kernel_from_env) until a GPU round times vec.
+enum class row_kernel { subwarp, vec };
+
+/// How reduce to a vector by rows makes its sparse result: `compact` (the default: write_back's
+/// count of present rows, a host read, and a CUB DeviceSelect compaction) or `fused` (the row
+/// kernel counts the empty rows and writes each row's index; one 8-byte read decides: no empty
+/// row and a write-back that would copy t (no mask, no accumulator or an empty w) -> t is the
+/// result as it stands, else compaction with the count known). RINGBLAS_REDUCE_OUTPUT=compact|fused
+/// (rows_output_from_env) until a GPU round times fused.
+enum class rows_output { compact, fused };
+
+/// What the row kernels write besides t and present, each part skipped when null:
+/// empty_rows += the number of empty rows (the caller zeroes it), index[r] = r.
+struct row_tally {
+  unsigned long long* empty_rows = nullptr;
+  std::int64_t* index = nullptr;
+};
+
+/// How reduce to a vector by columns runs: monoid atomics into a dense vector (one pass over
+/// A), the shared cuda::transpose followed by the row reduction (a radix sort first), or
+/// `ranges`: the atomics in passes over column ranges whose partial sums fit half of L2, a
+/// cursor per row keeping where its next pass starts (rows' columns are sorted), so that each
+/// entry is read once (and a row's first entry past a range once more) and the
+/// read-modify-writes stay in L2 when the whole vector would not (power-law 6.25M columns:
+/// 3.76x the compulsory DRAM bytes with one pass). `ranges64`: ranges of 64 columns whatever L2
+/// holds (many passes on small matrices: for the tests). RINGBLAS_REDUCE_COLS=
+/// atomic|transpose|ranges|ranges64 (column_method_from_env) until a GPU round times ranges.
+enum class column_method { atomic, transpose, ranges, ranges64 };
 
 }  // namespace ringblas::cuda::reduction

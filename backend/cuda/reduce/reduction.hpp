@@ -11,8 +11,25 @@ namespace ringblas::cuda::reduction {
 /// t(i) = ⊕_j A(i, j) over the entries of row i (the identity where the row is empty), with
 /// present(i) = row i has an entry. A group of lanes per row: 8, or a warp when rows average
 /// over policy::long_row entries. A on the device with values of the monoid's type `A.type()`;
-/// t holds A.nrows() values of that type, present A.nrows() bytes (both device memory).
-void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx);
+/// t holds A.nrows() values of that type, present A.nrows() bytes (both device memory). `tally`:
+/// the empty-row count and row indices the kernel adds (policy.hpp); `kernel`: its schedule
+/// (row_kernel::vec falls back to subwarp when A's values are not 16-byte aligned).
+void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx,
+          row_tally tally = {}, row_kernel kernel = row_kernel::subwarp);
+
+/// w = t as rows() makes it, a sparse vector of A.nrows() on the device, by the fused output path
+/// (rows_output::fused): the row kernel also counts empty rows and writes each row's index, one
+/// 8-byte read of the count (the host wait) follows; none empty -> t and the indices are w as
+/// they stand, else a compaction with the count known (detail::compact_flagged). Only where
+/// write_back would copy t (detail::write_back_copies_t).
+Vector rows_to_vector(const Matrix& A, MonoidCode monoid, row_kernel kernel, Context& ctx);
+
+/// The row kernel and the output path that RINGBLAS_REDUCE_ROWS / RINGBLAS_REDUCE_OUTPUT name
+/// (env_choice.hpp; unset: subwarp and compact, the defaults until a GPU round flips them).
+row_kernel row_kernel_from_env();
+/// The column method RINGBLAS_REDUCE_COLS names (unset: atomic).
+column_method column_method_from_env();
+rows_output rows_output_from_env();
 
 /// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`.
 void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
