@@ -11,7 +11,7 @@
 // GrB objects included as the executor does it) in the same run. Columns are reduced both by
 // monoid atomics (the default) and through the shared transpose, to say which wins; rows by the
 // default row kernel and its 16-byte schedule ("kernel vec"), and the public call also with the
-// fused output ("api fused", "api fused vec": RINGBLAS_REDUCE_OUTPUT / RINGBLAS_REDUCE_ROWS set
+// fused output ("api fused", "api fused vec": cuda::reduction::paths_now() set
 // around those rows only); columns also by column ranges ("kernel ranges", "api ranges").
 // Usage: bench_reduce_transpose --json out.json --md out.md [--reps N] [--cpu-reps N]
 //        [--sizes 10,50,100] (millions of entries) [--kinds uniform,powerlaw,longrows,d96]
@@ -314,18 +314,23 @@ int main(int argc, char** argv) try {
               o.reps);
         };
       };
-      // The public call (plus, by rows or columns) with the reduce family's switches in `env`
-      // set (RINGBLAS_REDUCE_ROWS / _OUTPUT / _COLS, policy.hpp), unset again afterwards.
-      using Env = std::vector<std::pair<const char*, const char*>>;
-      auto api = [&](ReduceDim dim, Env env) {
-        return [&, dim, env] {
-          for (const auto& [var, value] : env) setenv(var, value, 1);
+      // The public call (plus, by rows or columns) on the reduce family's paths `how`
+      // (reduction.hpp's paths_now()), the defaults again afterwards.
+      using cuda::reduction::paths;
+      using cuda::reduction::rows_output;
+      auto api = [&](ReduceDim dim, paths how) {
+        return [&, dim, how] {
+          cuda::reduction::paths_now() = how;
           const double ms = gpu_ms(
               [&] { reduce(wd, nullptr, no_accum, MonoidCode::plus, D, dim, {}, gpu); }, o.reps);
-          for (const auto& [var, value] : env) unsetenv(var);
+          cuda::reduction::paths_now() = {};
           return ms;
         };
       };
+      paths fused, fused_vec, ranges;
+      fused.output = fused_vec.output = rows_output::fused;
+      fused_vec.rows = row_kernel::vec;
+      ranges.cols = column_method::ranges;
       auto cols_kernel = [&](MonoidCode m, column_method how) {
         return [&, m, how] {
           return gpu_ms(
@@ -341,12 +346,11 @@ int main(int argc, char** argv) try {
           c_rows);
       add("reduce rows plus", "kernel vec", b_rows, rows_kernel(MonoidCode::plus, row_kernel::vec),
           c_rows);
-      add("reduce rows plus", "api", b_rows, api(ReduceDim::rows, {}), c_rows);
+      add("reduce rows plus", "api", b_rows, api(ReduceDim::rows, paths{}), c_rows);
       add("reduce rows plus", "api fused", b_rows,
-          api(ReduceDim::rows, {{"RINGBLAS_REDUCE_OUTPUT", "fused"}}), c_rows);
+          api(ReduceDim::rows, fused), c_rows);
       add("reduce rows plus", "api fused vec", b_rows,
-          api(ReduceDim::rows,
-              {{"RINGBLAS_REDUCE_OUTPUT", "fused"}, {"RINGBLAS_REDUCE_ROWS", "vec"}}),
+          api(ReduceDim::rows, fused_vec),
           c_rows);
       add("reduce rows max", "kernel", b_rows, rows_kernel(MonoidCode::max, row_kernel::subwarp),
           0);
@@ -360,9 +364,9 @@ int main(int argc, char** argv) try {
       // pass, the plain atomics, where the whole vector does: d96).
       add("reduce cols plus", "kernel ranges", b_cols,
           cols_kernel(MonoidCode::plus, column_method::ranges), c_cols);
-      add("reduce cols plus", "api", b_cols, api(ReduceDim::cols, {}), c_cols);
+      add("reduce cols plus", "api", b_cols, api(ReduceDim::cols, paths{}), c_cols);
       add("reduce cols plus", "api ranges", b_cols,
-          api(ReduceDim::cols, {{"RINGBLAS_REDUCE_COLS", "ranges"}}), c_cols);
+          api(ReduceDim::cols, ranges), c_cols);
       add("reduce cols max", "kernel atomic", b_cols,
           cols_kernel(MonoidCode::max, column_method::atomic), 0);
       add("reduce cols max", "kernel ranges", b_cols,

@@ -74,8 +74,8 @@ step transpose 90 "| transpose [kernel,| transpose [cusparse,| col_topk" "" "$bi
   --json "$res/transpose.json" --md "$res/transpose.md"
 # Issue 9's reduce target (>= 80% of copy): rows (kernel and the public call, whose write-back
 # and size read are the difference; also the 16-byte row kernel and the fused output, the
-# RINGBLAS_REDUCE_ROWS=vec / RINGBLAS_REDUCE_OUTPUT=fused paths) and columns by monoid atomics
-# (also by column ranges that fit half of L2, RINGBLAS_REDUCE_COLS=ranges),
+# fused output and vec row kernel: reduction::paths) and columns by monoid atomics
+# (also by column ranges that fit half of L2),
 # on 100M entries of uniform rows and of power-law columns (hot columns for the atomics).
 step reduce 90 "| reduce" "" "$bin/bench_reduce_transpose" \
   --sizes 100 --kinds d96,powerlaw --cpu 0 --reps 3 \

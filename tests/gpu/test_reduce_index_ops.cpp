@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/reduce/reduction.hpp"
 #include "ringblas/ringblas.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/op_cases.hpp"
@@ -50,17 +51,14 @@ Accum accum_for(int k, MonoidCode m) {
 
 std::string what(const std::string& name, const Error& e) { return name + ": " + e.what(); }
 
-/// The reduce family's path switches (backend/cuda/reduce/policy.hpp), unset after each test.
-constexpr const char* kRowsVar = "RINGBLAS_REDUCE_ROWS";
-constexpr const char* kOutputVar = "RINGBLAS_REDUCE_OUTPUT";
-constexpr const char* kColsVar = "RINGBLAS_REDUCE_COLS";
+/// The reduce family's paths (backend/cuda/reduce/reduction.hpp), back to the defaults after
+/// each test.
+cuda::reduction::paths& reduce_paths() { return cuda::reduction::paths_now(); }
 
 class ReduceIndexOps : public PoisonedPoolTest<std::size_t(64) << 20> {
  protected:
   void TearDown() override {
-    unsetenv(kRowsVar);
-    unsetenv(kOutputVar);
-    unsetenv(kColsVar);
+    reduce_paths() = {};
     PoisonedPoolTest::TearDown();
   }
 };
@@ -105,15 +103,15 @@ TEST_F(ReduceIndexOps, ReduceToVectorEveryMonoidTypeMaskAccumReplace) { reduce_t
 /// count): the fused output must be taken only where it is legal, or a masked / accumulated
 /// result differs from the cpu's.
 TEST_F(ReduceIndexOps, ReduceToVectorSweepVecKernelFusedOutput) {
-  setenv(kRowsVar, "vec", 1);
-  setenv(kOutputVar, "fused", 1);
+  reduce_paths().rows = cuda::reduction::row_kernel::vec;
+  reduce_paths().output = cuda::reduction::rows_output::fused;
   reduce_to_vector_sweep();
 }
 
 /// The same with the columns' atomics by ranges of 64 columns (up to 17 passes here, each row's
 /// cursor carried between them; `ranges` proper takes ranges of half of L2, one pass on these).
 TEST_F(ReduceIndexOps, ReduceToVectorSweepColumnRanges) {
-  setenv(kColsVar, "ranges64", 1);
+  reduce_paths().cols = cuda::reduction::column_method::ranges64;
   reduce_to_vector_sweep();
 }
 
@@ -132,7 +130,7 @@ std::string verified_trace(Vector& w, const Vector* mask, Accum accum, const Mat
 /// no accumulator, or an accumulator into an empty w; with and without empty rows (t as it
 /// stands, or the compaction with the kernel's count). Every result verified against the cpu.
 TEST_F(ReduceIndexOps, FusedOutputOnlyWhereTheWriteBackCopiesT) {
-  setenv(kOutputVar, "fused", 1);
+  reduce_paths().output = cuda::reduction::rows_output::fused;
   const Index n = 60;
   const Matrix full_rows =
       random_matrix(n, 40, 0.3, Type::fp64, 31, Pattern::random, ValueKind::integral);
@@ -179,8 +177,8 @@ TEST_F(ReduceIndexOps, FusedOutputOnlyWhereTheWriteBackCopiesT) {
 /// once); monoids of each kind, the types of 1, 4 and 8 bytes, both index widths; with and
 /// without empty rows (the fused output's count across blocks). Verified against the cpu.
 TEST_F(ReduceIndexOps, VecKernelAndFusedOutputEveryRowSplit) {
-  setenv(kRowsVar, "vec", 1);
-  setenv(kOutputVar, "fused", 1);
+  reduce_paths().rows = cuda::reduction::row_kernel::vec;
+  reduce_paths().output = cuda::reduction::rows_output::fused;
   for (bool long_rows : {false, true}) {
     std::vector<Index> lengths;
     const Index nrows = long_rows ? 9000 : 40000;
@@ -270,8 +268,8 @@ void any_keeps_an_entry(const char* paths) {
 TEST_F(ReduceIndexOps, AnyMonoidKeepsAnEntryOfTheRowOrColumn) {
   any_keeps_an_entry("default paths");
   // Row 5 is empty: the fused output compacts.
-  setenv(kRowsVar, "vec", 1);
-  setenv(kOutputVar, "fused", 1);
+  reduce_paths().rows = cuda::reduction::row_kernel::vec;
+  reduce_paths().output = cuda::reduction::rows_output::fused;
   any_keeps_an_entry("vec kernel, fused output");
 }
 

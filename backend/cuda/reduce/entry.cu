@@ -21,11 +21,12 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   const Index n = by_rows ? a.nrows() : a.ncols();
   Buffer admit = detail::mask_admit(mask, n, desc.mask_structure, desc.mask_complement, ctx);
   const unsigned char* admit_p = admit.size() ? admit.as<unsigned char>() : nullptr;
-  const auto kernel = reduction::row_kernel_from_env();
-  const auto cols_method = reduction::column_method_from_env();
+  const reduction::paths path = reduction::paths_now();
+  const auto kernel = path.rows;
+  const auto cols_method = path.cols;
   // The fused output only where write_back would copy t (no mask, no accumulator or an empty w).
   const bool fused = by_rows &&
-                     reduction::rows_output_from_env() == reduction::rows_output::fused &&
+                     path.output == reduction::rows_output::fused &&
                      detail::write_back_copies_t(w, admit_p, accum);
   const bool short_rows = double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
   const bool ranges = cols_method == reduction::column_method::ranges ||

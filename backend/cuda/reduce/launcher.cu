@@ -7,7 +7,6 @@
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/device_matrix.hpp"
 #include "backend/cuda/common/device_props.hpp"
-#include "backend/cuda/common/env_choice.hpp"
 #include "backend/cuda/common/host_read.hpp"
 #include "backend/cuda/common/vector_plumbing.hpp"
 #include "backend/cuda/reduce/kernels.cuh"
@@ -62,21 +61,9 @@ Vector rows_to_vector(const Matrix& A, MonoidCode monoid, row_kernel kernel, Con
                                  ctx);
 }
 
-row_kernel row_kernel_from_env() {
-  return env_choice("RINGBLAS_REDUCE_ROWS", {"subwarp", "vec"}) == 1 ? row_kernel::vec
-                                                                     : row_kernel::subwarp;
-}
-
-column_method column_method_from_env() {
-  constexpr column_method methods[] = {column_method::atomic, column_method::transpose,
-                                       column_method::ranges, column_method::ranges64};
-  const int k = env_choice("RINGBLAS_REDUCE_COLS", {"atomic", "transpose", "ranges", "ranges64"});
-  return k < 0 ? column_method::atomic : methods[k];
-}
-
-rows_output rows_output_from_env() {
-  return env_choice("RINGBLAS_REDUCE_OUTPUT", {"compact", "fused"}) == 1 ? rows_output::fused
-                                                                         : rows_output::compact;
+paths& paths_now() {
+  static paths now;
+  return now;
 }
 
 void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,

@@ -17,16 +17,15 @@ struct policy {
 
 /// The row kernel's schedule: `subwarp` (k_rows_subwarp, the default: a group of lanes per row,
 /// one row per group, 8-byte loads) or `vec` (k_rows_vec: the same groups in a grid-stride loop,
-/// 16-byte loads of the row's aligned middle, the next row's bounds loaded ahead). Chosen by
-/// RINGBLAS_REDUCE_ROWS=subwarp|vec (row_kernel_from_env) until a GPU round times vec.
+/// 16-byte loads of the row's aligned middle, the next row's bounds loaded ahead). The default
+/// is path_defaults::rows_kernel; benchmarks set paths_now().rows (reduction.hpp).
 enum class row_kernel { subwarp, vec };
 
 /// How reduce to a vector by rows makes its sparse result: `compact` (the default: write_back's
 /// count of present rows, a host read, and a CUB DeviceSelect compaction) or `fused` (the row
 /// kernel counts the empty rows and writes each row's index; one 8-byte read decides: no empty
 /// row and a write-back that would copy t (no mask, no accumulator or an empty w) -> t is the
-/// result as it stands, else compaction with the count known). RINGBLAS_REDUCE_OUTPUT=compact|fused
-/// (rows_output_from_env) until a GPU round times fused.
+/// result as it stands, else compaction with the count known). Default path_defaults::rows_output_path.
 enum class rows_output { compact, fused };
 
 /// What the row kernels write besides t and present, each part skipped when null:
@@ -43,8 +42,15 @@ struct row_tally {
 /// entry is read once (and a row's first entry past a range once more) and the
 /// read-modify-writes stay in L2 when the whole vector would not (power-law 6.25M columns:
 /// 3.76x the compulsory DRAM bytes with one pass). `ranges64`: ranges of 64 columns whatever L2
-/// holds (many passes on small matrices: for the tests). RINGBLAS_REDUCE_COLS=
-/// atomic|transpose|ranges|ranges64 (column_method_from_env) until a GPU round times ranges.
+/// holds (many passes on small matrices: for the tests). Default path_defaults::cols_method.
 enum class column_method { atomic, transpose, ranges, ranges64 };
+
+/// The paths reduce takes unless paths_now() says otherwise (session 11: defaults until the H100
+/// round times the new ones).
+struct path_defaults {
+  static constexpr row_kernel rows_kernel = row_kernel::subwarp;
+  static constexpr rows_output rows_output_path = rows_output::compact;
+  static constexpr column_method cols_method = column_method::atomic;
+};
 
 }  // namespace ringblas::cuda::reduction

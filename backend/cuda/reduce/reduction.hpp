@@ -24,12 +24,15 @@ void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, C
 /// write_back would copy t (detail::write_back_copies_t).
 Vector rows_to_vector(const Matrix& A, MonoidCode monoid, row_kernel kernel, Context& ctx);
 
-/// The row kernel and the output path that RINGBLAS_REDUCE_ROWS / RINGBLAS_REDUCE_OUTPUT name
-/// (env_choice.hpp; unset: subwarp and compact, the defaults until a GPU round flips them).
-row_kernel row_kernel_from_env();
-/// The column method RINGBLAS_REDUCE_COLS names (unset: atomic).
-column_method column_method_from_env();
-rows_output rows_output_from_env();
+/// The paths reduce takes: policy.hpp's defaults. Benchmarks and tests compare the others by
+/// setting paths_now() (an internal switch of this family, like spgemm_hash's tuning; the
+/// library reads no environment).
+struct paths {
+  row_kernel rows = path_defaults::rows_kernel;
+  rows_output output = path_defaults::rows_output_path;
+  column_method cols = path_defaults::cols_method;
+};
+paths& paths_now();
 
 /// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`.
 void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
