@@ -29,7 +29,7 @@ summary=$out/spdnn_mpi_summary.txt
 run() {  # run NAME NP ARGS...
   local name=$1 np=$2
   shift 2
-  set -- "$@" --upload "${UPLOAD:-csr}"
+  set -- "$@" --upload "${UPLOAD:-packed}"
   if [ "$np" = 1 ]; then
     "$cli" spdnn "$@" >"$out/$name.log" 2>&1
   else

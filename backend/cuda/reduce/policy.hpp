@@ -45,12 +45,15 @@ struct row_tally {
 /// holds (many passes on small matrices: for the tests). Default path_defaults::cols_method.
 enum class column_method { atomic, transpose, ranges, ranges64 };
 
-/// The paths reduce takes unless paths_now() says otherwise (session 11: defaults until the H100
-/// round times the new ones).
+/// The paths reduce takes unless paths_now() says otherwise: session 11's, measured on the H100
+/// (reduce_s11_h100.md, 100M entries, fp64 plus): rows kernel vec 0.297 ms (91% of copy) against
+/// subwarp 0.352 on d96, 0.372 against 0.502 on power-law rows; the public call fused + vec 0.332
+/// against 0.421 (d96) and 0.416 against 0.664 (power-law); columns by ranges 5.82 ms against
+/// 7.60 on power-law (6.25M columns), equal on d96 (one range).
 struct path_defaults {
-  static constexpr row_kernel rows_kernel = row_kernel::subwarp;
-  static constexpr rows_output rows_output_path = rows_output::compact;
-  static constexpr column_method cols_method = column_method::atomic;
+  static constexpr row_kernel rows_kernel = row_kernel::vec;
+  static constexpr rows_output rows_output_path = rows_output::fused;
+  static constexpr column_method cols_method = column_method::ranges;
 };
 
 }  // namespace ringblas::cuda::reduction
