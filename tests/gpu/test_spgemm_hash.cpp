@@ -921,7 +921,14 @@ TEST_F(SpgemmHash, PwarpBlocksSpreadAndWideSyncFreeMatchCpu) {
         }
         // Every set has pwarp rows: at least the numeric launch of the pwarp bin.
         EXPECT_GE(check_pwarp_launches(notes, t, tag), 1) << tag << "\n" << notes;
-        verify_products_and_masks(tag, A, B, 19);
+        // Masks and the other semirings on the default shape only: 64 calls of all four took
+        // over 190 s on the H100 (session 11); each mode's launches differ in shape, not in how
+        // a row is summed or masked.
+        if (std::string(mode) == "lean12g16")
+          verify_products_and_masks(tag, A, B, 19);
+        else
+          verify_mxm(tag + " plus_times", nullptr, no_accum, semiring("plus_times", Type::fp64), A,
+                     B, hash_desc(), Matrix(A.nrows(), B.ncols(), Type::fp64));
       }
   // The grid rule's steps and the spread's threshold: pwarp bins of m rows of 3 products.
   const Index per_block = 256 / 4, want = 2 * Index(sms);  // rows per 256-thread block, blocks
