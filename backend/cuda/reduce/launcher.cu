@@ -1,5 +1,5 @@
 // Launchers of the reduce family: the per-type reductions, columns by monoid atomics or through
-// the shared transpose, and the environment's choice of row kernel and output path.
+// the shared transpose, and the switch of the paths they take (paths_now()).
 #include <algorithm>
 #include <cstdint>
 
