@@ -34,9 +34,10 @@ using namespace rows;
     return t;                                                                                      \
   }
 /// The ewise_onepass row of matrix ewise_add / ewise_mult (elementwise/merge.cu k_merge_tiles:
-/// one kernel, merge windows in registers, offsets by decoupled look-back): forced only until a
-/// GPU round times it against count + fill (bench_elementwise --variants
-/// automatic,ewise_onepass), the elementwise row's kernel run with MergeKernel::tiles.
+/// one kernel, merge windows in registers, offsets by decoupled look-back): forced only, since
+/// it is slower than count + fill (H100, session 11, gen d=96: add 2.99 against 2.81 ms, mult
+/// 2.25 against 1.80; soc-Epinions1 3x slower; elementwise_s11_h100.md), the elementwise row's
+/// kernel run with MergeKernel::tiles.
 #define RINGBLAS_EWISE_ONEPASS_ROW(NAME)                                              \
   Entry<EwiseProblem<Matrix>, Matrix> {                                               \
     Variant::ewise_onepass, kCuda,                                                    \
