@@ -23,7 +23,7 @@
 // GPU name.
 //
 // Usage: bench_host_overhead --out PREFIX [--data DIR] [--reps N] [--ops
-// spmm,spgemm,mxv,batched,tox21] (about 20 s on an H100 with the defaults; --ops selects rows by
+// pieces,spmm,spgemm,mxv,batched,tox21] (about 20 s on an H100 with the defaults; --ops selects rows by
 // substring).
 #include <cuda_runtime.h>
 
@@ -55,6 +55,8 @@ using namespace ringblas;
   } while (0)
 
 namespace {
+
+__global__ void empty_kernel(int) {}
 
 __global__ void spin_kernel(long long cycles) {
   const long long t0 = clock64();
@@ -277,7 +279,7 @@ int main(int argc, char** argv) {
       ops_arg = argv[++i];
     else {
       std::cerr << "usage: bench_host_overhead --out PREFIX [--data DIR] [--reps N] "
-                   "[--ops spmm,spgemm,mxv,batched,tox21]\n";
+                   "[--ops pieces,spmm,spgemm,mxv,batched,tox21]\n";
       return 2;
     }
   }
@@ -329,6 +331,44 @@ int main(int argc, char** argv) {
     const DenseMatrix Bs = random_dense(256, 16).to(Location::device, ctx);
     DenseMatrix Cs = DenseMatrix(256, 16, Type::fp32).to(Location::device, ctx);
     run("spmm", "n=256 deg=4 n_B=16", [&] { mxm(Cs, pt, As, Bs, {}, ctx); });
+  }
+  // The pieces an SpMM call is made of, each alone on the same held stream: what a launch, a
+  // dependent (PDL) launch and a pool allocation cost the host, and the SpMM call on its paths:
+  // mean row >= 3 takes the nnz-split kernel (row pass + dependent launch + a run-rows buffer),
+  // mean row 2 one row-mapped launch; the cuda context skips the automatic backend's choice.
+  if (bench::selected(ops, "pieces")) {
+    cudaStream_t s = static_cast<cudaStream_t>(ctx.stream);
+    run("pieces", "empty launch <<<>>>", [&] { empty_kernel<<<1, 32, 0, s>>>(0); });
+    run("pieces", "empty launch cudaLaunchKernelEx PDL", [&] {
+      cudaLaunchConfig_t cfg = {};
+      cfg.gridDim = dim3(1);
+      cfg.blockDim = dim3(32);
+      cfg.stream = s;
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attr[0].val.programmaticStreamSerializationAllowed = 1;
+      cfg.attrs = attr;
+      cfg.numAttrs = 1;
+      BENCH_CUDA(cudaLaunchKernelEx(&cfg, empty_kernel, 0));
+    });
+    run("pieces", "cudaMallocAsync + cudaFreeAsync 4 KiB", [&] {
+      void* p = nullptr;
+      BENCH_CUDA(cudaMallocAsync(&p, 4096, s));
+      BENCH_CUDA(cudaFreeAsync(p, s));
+    });
+    run("pieces", "Buffer 4 KiB on the device", [&] { Buffer b(4096, Location::device, &ctx); });
+    const Matrix A = random_graph(4096, 8).to(Location::device, ctx);
+    const Matrix A2 = random_graph(4096, 2).to(Location::device, ctx);
+    const DenseMatrix B = random_dense(4096, 64).to(Location::device, ctx);
+    DenseMatrix C = DenseMatrix(4096, 64, Type::fp32).to(Location::device, ctx);
+    Context cuda_ctx(Backend::cuda);
+    cuda_ctx.stream = ctx.stream;
+    run("pieces", "spmm deg=8 (nnz-split) automatic ctx", [&] { mxm(C, pt, A, B, {}, ctx); });
+    run("pieces", "spmm deg=8 (nnz-split) cuda ctx", [&] { mxm(C, pt, A, B, {}, cuda_ctx); });
+    Descriptor rs;
+    rs.variant = Variant::spmm_rowsplit;
+    run("pieces", "spmm deg=8 spmm_rowsplit forced", [&] { mxm(C, pt, A, B, rs, ctx); });
+    run("pieces", "spmm deg=2 (row-mapped) automatic", [&] { mxm(C, pt, A2, B, {}, ctx); });
   }
   // SpGEMM: C = A A, A 2048 x 2048 with 4 per row (C's size is read back: it waits).
   if (bench::selected(ops, "spgemm")) {
