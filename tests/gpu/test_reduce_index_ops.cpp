@@ -115,6 +115,30 @@ TEST_F(ReduceIndexOps, ReduceToVectorSweepColumnRanges) {
   reduce_to_vector_sweep();
 }
 
+/// Reduce by columns names the path reduction::cols takes: monoid atomics for plus, the
+/// transpose for `any` and for lor on fp64 (their identity seed is not neutral) whatever the
+/// column method; every result verified against the cpu.
+TEST_F(ReduceIndexOps, ColumnTraceNamesTheTransposeWhereTheSeedIsNotNeutral) {
+  const Matrix A = random_matrix(50, 70, 0.2, Type::fp64, 41, Pattern::random, ValueKind::integral);
+  for (const auto method : {cuda::reduction::column_method::atomic,
+                            cuda::reduction::column_method::ranges}) {
+    reduce_paths().cols = method;
+    for (const auto& [monoid, transposed] :
+         {std::pair{MonoidCode::plus, false}, {MonoidCode::any, true}, {MonoidCode::lor, true}}) {
+      std::ostringstream trace;
+      Context ctx(Backend::verify);
+      ctx.trace = true;
+      ctx.trace_out = &trace;
+      Vector w(A.ncols(), Type::fp64);
+      reduce(w, nullptr, no_accum, monoid, A, ReduceDim::cols, {}, ctx);
+      const bool says_transpose =
+          trace.str().find("columns (transpose, then rows)") != std::string::npos;
+      EXPECT_EQ(says_transpose, transposed) << monoid_name(monoid) << "\n" << trace.str();
+      EXPECT_NE(trace.str().find("verify passed"), std::string::npos) << trace.str();
+    }
+  }
+}
+
 /// Runs reduce by rows (plus) on Backend::verify with tracing and returns the trace.
 std::string verified_trace(Vector& w, const Vector* mask, Accum accum, const Matrix& A,
                            const Descriptor& d) {

@@ -31,8 +31,11 @@ void reduce(Vector& w, const Vector* mask, Accum accum, MonoidCode monoid, const
   const bool short_rows = double(a.nnz()) <= reduction::policy::long_row * double(a.nrows());
   const bool ranges = cols_method == reduction::column_method::ranges ||
                       cols_method == reduction::column_method::ranges64;
-  const char* cols_how = cols_method == reduction::column_method::transpose
-                             ? "columns (transpose, then rows)"
+  // The column path as reduction::cols takes it: monoids whose identity seed is not neutral go
+  // through the transpose whatever the method.
+  const bool cols_transpose = cols_method == reduction::column_method::transpose ||
+                              !reduction::identity_seed_is_neutral(monoid, wt);
+  const char* cols_how = cols_transpose ? "columns (transpose, then rows)"
                          : ranges ? "columns (monoid atomics, by column ranges where the vector "
                                     "exceeds half of L2)"
                                   : "columns (monoid atomics)";

@@ -15,18 +15,11 @@
 #include "semirings/visit.hpp"
 
 namespace ringblas::cuda::reduction {
-namespace {
-
-/// Whether folding from the monoid's identity gives what GraphBLAS's unseeded fold gives for
-/// every entry count: not for `any` (it would keep the identity), nor for lor / land / lxor on
-/// non-bool values (a lone 5.0 would become 1.0; two or more entries give 0/1 either way).
 bool identity_seed_is_neutral(MonoidCode m, Type t) {
   if (m == MonoidCode::any) return false;
   const bool logical = m == MonoidCode::lor || m == MonoidCode::land || m == MonoidCode::lxor;
   return !(logical && t != Type::boolean);
 }
-
-}  // namespace
 
 void rows(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, Context& ctx,
           row_tally tally, row_kernel kernel) {

@@ -34,7 +34,14 @@ struct paths {
 };
 paths& paths_now();
 
-/// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`.
+/// Whether folding from the monoid's identity gives what GraphBLAS's unseeded fold gives for
+/// every entry count: not for `any` (it would keep the identity), nor for lor / land / lxor on
+/// non-bool values (a lone 5.0 would become 1.0; two or more entries give 0/1 either way).
+/// cols() sends the other monoids through the transpose whatever its `method`.
+bool identity_seed_is_neutral(MonoidCode m, Type t);
+
+/// t(j) = ⊕_i A(i, j) over the entries of column j, as rows() but for columns, by `method`
+/// (the transpose and the row kernel where the identity seed is not neutral).
 void cols(const Matrix& A, MonoidCode monoid, void* t, unsigned char* present, column_method method,
           Context& ctx);
 
