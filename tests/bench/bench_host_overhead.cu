@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "algorithms/tu_dataset_io.hpp"
+#include "backend/cuda/common/dependent_launch.cuh"
 #include "ringblas/ringblas.hpp"
 #include "tests/bench/bench_args.hpp"
 
@@ -340,16 +341,7 @@ int main(int argc, char** argv) {
     cudaStream_t s = static_cast<cudaStream_t>(ctx.stream);
     run("pieces", "empty launch <<<>>>", [&] { empty_kernel<<<1, 32, 0, s>>>(0); });
     run("pieces", "empty launch cudaLaunchKernelEx PDL", [&] {
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(1);
-      cfg.blockDim = dim3(32);
-      cfg.stream = s;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attr[0].val.programmaticStreamSerializationAllowed = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      BENCH_CUDA(cudaLaunchKernelEx(&cfg, empty_kernel, 0));
+      cuda::detail::launch_maybe_dependent(true, empty_kernel, dim3(1), dim3(32), 0, s, 0);
     });
     run("pieces", "cudaMallocAsync + cudaFreeAsync 4 KiB", [&] {
       void* p = nullptr;
