@@ -33,11 +33,11 @@ constexpr std::array<std::string_view, 9> unary_names{"identity", "ainv", "minv"
 constexpr std::array<std::string_view, 12> select_names{
     "tril",     "triu",     "diag",     "offdiag",  "value_gt", "value_ge",
     "value_lt", "value_le", "value_eq", "value_ne", "row_topk", "col_topk"};
-constexpr std::array<std::string_view, 26> variant_names{
+constexpr std::array<std::string_view, 25> variant_names{
     "automatic", "suitesparse", "spgemm_hash", "spmm_subwarp", "spmm_subwarp_coo", "spmm_batched",
     "spmm_batched_coo", "spmv_pull", "spmv_push", "sparse_layer", "maxk", "elementwise", "reduce",
     "transpose", "extract", "assign", "spmm_rowsplit", "spgemm_dot", "host_dense", "cublas",
-    "dense_nn", "spgemm_dot_hash", "sort", "spgemm_prune", "row_filter", "ewise_onepass"};
+    "dense_nn", "spgemm_dot_hash", "sort", "spgemm_prune", "row_filter"};
 constexpr std::array<std::string_view, 4> backend_names{"auto", "cpu", "cuda", "verify"};
 constexpr std::array<std::string_view, 3> sparse_tail_names{"auto", "rows", "staged"};
 

@@ -16,15 +16,13 @@ namespace ringblas {
 /// benchmarks. `automatic` lets dispatch choose by cost. `elementwise` (ewise_add, ewise_mult,
 /// apply, select, kronecker), `reduce`, `transpose`, `extract` and `assign` name the cuda kernels
 /// of those operations; `row_filter` is the element-wise family's two-pass row filter (select by
-/// value; apply masked by A itself into an empty C), forced only for now; `ewise_onepass` is
-/// its one-pass merge for matrix ewise_add / ewise_mult (merge windows in registers, offsets by
-/// decoupled look-back), forced only until timed (`ringblas kernels` lists every operation's
-/// variants).
+/// value; apply masked by A itself into an empty C), forced only for now (`ringblas kernels`
+/// lists every operation's variants).
 enum class Variant : std::uint8_t {
   automatic, suitesparse, spgemm_hash, spmm_subwarp, spmm_subwarp_coo, spmm_batched,
   spmm_batched_coo, spmv_pull, spmv_push, sparse_layer, maxk, elementwise, reduce, transpose,
   extract, assign, spmm_rowsplit, spgemm_dot, host_dense, cublas, dense_nn, spgemm_dot_hash,
-  sort, spgemm_prune, row_filter, ewise_onepass
+  sort, spgemm_prune, row_filter
 };
 std::string_view variant_name(Variant v);
 Variant parse_variant(std::string_view name);

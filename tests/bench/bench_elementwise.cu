@@ -10,15 +10,13 @@
 // Writes JSON and a Markdown table (GPU name, date) to the paths given.
 // Usage: bench_elementwise --json out.json --md out.md [--data DIR] [--reps N] [--cpu-reps N]
 //        [--max-nnz N] [--ops a,b] [--inputs a,b] [--cpu 0|1]
-//        [--variants automatic,row_filter,ewise_onepass]
+//        [--variants automatic,row_filter]
 // --ops / --inputs keep the operations / inputs whose name contains one of the comma-separated
 // words (inputs: "d=10", "d=24", "d=96", "Epinions1", "(x)", ...; unselected inputs are not
 // even built); --cpu 0 skips the cpu executor (its first call, when it takes over 2 s, is its
 // only one); --variants runs each operation once per listed cuda variant that computes it
 // (`automatic`, the default: what dispatch picks; `row_filter`: select by value and apply masked
-// by A; `ewise_onepass`: matrix ewise_add and ewise_mult merged and written in one kernel, merge
-// windows in registers, offsets by decoupled look-back; rows named "op [variant]", the cpu run
-// only with `automatic`). A full run takes several
+// by A; rows named "op [variant]", the cpu run only with `automatic`). A full run takes several
 // minutes, mostly SuiteSparse; one op on the 100M input with the cpu takes about 10 s.
 #include <cuda_runtime.h>
 
@@ -286,7 +284,7 @@ int main(int argc, char** argv) {
     std::string name;
     int arity;
     Op f;
-    /// The cuda variant besides `elementwise` that computes it (row_filter, ewise_onepass).
+    /// The cuda variant besides `elementwise` that computes it (row_filter).
     Variant own = Variant::automatic;
   };
   const std::vector<Case> cases = {
@@ -295,15 +293,13 @@ int main(int argc, char** argv) {
          Matrix C = out_like(*in[0]);
          ewise_add(C, nullptr, no_accum, BinaryOpCode::plus, *in[0], *in[1], d, c);
          return C;
-       },
-       Variant::ewise_onepass},
+       }},
       {"ewise_mult times", 2,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);
          ewise_mult(C, nullptr, no_accum, BinaryOpCode::times, *in[0], *in[1], d, c);
          return C;
-       },
-       Variant::ewise_onepass},
+       }},
       {"apply abs", 1,
        [&](const std::vector<const Matrix*>& in, Context& c, const Descriptor& d) {
          Matrix C = out_like(*in[0]);

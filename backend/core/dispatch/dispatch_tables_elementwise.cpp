@@ -11,51 +11,32 @@ namespace ringblas::detail {
 
 using namespace rows;
 
-/// ewise_add / ewise_mult, matrix and vector; the arguments after VARIANT: further cuda rows
-/// (matrices), after the cpu row.
-#define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT, ...)                                                \
-  const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                        \
-    using P = EwiseProblem<X>;                                                                     \
-    static const Table<P, X> t{#NAME,                                                              \
-                               {{VARIANT, kCuda,                                                   \
-                                 [](const P& p, const X& c) {                                      \
-                                   return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op,     \
-                                                                     p.A, p.B, p.d);               \
-                                 },                                                                \
-                                 [](const P& p, X& c, Context& x) {                                \
-                                   cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x); \
-                                 }},                                                               \
-                                {Variant::suitesparse, kCpu, always<P, X>,                         \
-                                 [](const P& p, X& c, Context& x) {                                \
-                                   HostInputs h(x);                                                \
-                                   cpu::NAME(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x); \
-                                 }},                                                               \
-                                __VA_ARGS__}};                                                     \
-    return t;                                                                                      \
+/// ewise_add / ewise_mult, matrix and vector.
+#define RINGBLAS_EWISE_TABLE(NAME, X, VARIANT)                                             \
+  const Table<EwiseProblem<X>, X>& NAME##_table(const X*) {                                \
+    using P = EwiseProblem<X>;                                                             \
+    static const Table<P, X> t{                                                            \
+        #NAME,                                                                             \
+        {                                                                                  \
+            {VARIANT, kCuda,                                                               \
+             [](const P& p, const X& c) {                                                  \
+               return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d); \
+             },                                                                            \
+             [](const P& p, X& c, Context& x) {                                            \
+               cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B, chosen(p.d), x);             \
+             }},                                                                           \
+            {Variant::suitesparse, kCpu, always<P, X>,                                     \
+             [](const P& p, X& c, Context& x) {                                            \
+               HostInputs h(x);                                                            \
+               cpu::NAME(c, h(p.mask), p.accum, p.op, h(p.A), h(p.B), p.d, x);             \
+             }},                                                                           \
+        }};                                                                                \
+    return t;                                                                              \
   }
-/// The ewise_onepass row of matrix ewise_add / ewise_mult (elementwise/merge.cu k_merge_tiles:
-/// one kernel, merge windows in registers, offsets by decoupled look-back): forced only, since
-/// it is slower than count + fill (H100, session 11, gen d=96: add 2.99 against 2.81 ms, mult
-/// 2.25 against 1.80; soc-Epinions1 3x slower; elementwise_s11_h100.md), the elementwise row's
-/// kernel run with MergeKernel::tiles.
-#define RINGBLAS_EWISE_ONEPASS_ROW(NAME)                                              \
-  Entry<EwiseProblem<Matrix>, Matrix> {                                               \
-    Variant::ewise_onepass, kCuda,                                                    \
-        [](const EwiseProblem<Matrix>& p, const Matrix& c) {                          \
-          return cuda::can_implement_##NAME(c, p.mask, p.accum, p.op, p.A, p.B, p.d); \
-        },                                                                            \
-        [](const EwiseProblem<Matrix>& p, Matrix& c, Context& x) {                    \
-          cuda::NAME(c, p.mask, p.accum, p.op, p.A, p.B,                              \
-                     with_variant(p.d, Variant::ewise_onepass), x);                   \
-        },                                                                            \
-        nullptr, false                                                                \
-  }
-RINGBLAS_EWISE_TABLE(ewise_add, Matrix, Variant::elementwise, RINGBLAS_EWISE_ONEPASS_ROW(ewise_add))
+RINGBLAS_EWISE_TABLE(ewise_add, Matrix, Variant::elementwise)
 RINGBLAS_EWISE_TABLE(ewise_add, Vector, Variant::elementwise)
-RINGBLAS_EWISE_TABLE(ewise_mult, Matrix, Variant::elementwise,
-                     RINGBLAS_EWISE_ONEPASS_ROW(ewise_mult))
+RINGBLAS_EWISE_TABLE(ewise_mult, Matrix, Variant::elementwise)
 RINGBLAS_EWISE_TABLE(ewise_mult, Vector, Variant::elementwise)
-#undef RINGBLAS_EWISE_ONEPASS_ROW
 #undef RINGBLAS_EWISE_TABLE
 
 const Table<EwiseProblem<Matrix>, Matrix>& kronecker_table() {

@@ -15,16 +15,9 @@ namespace ringblas::cuda::elementwise {
 /// entry of whichever has one elsewhere) or A ∩ B (ewise_mult: op where both have one).
 enum class Merge : std::uint8_t { union_of, intersection };
 
-/// How merge forms T: count_fill (count per row, scan, fill: a binary search per entry in the
-/// other row) or tiles: one kernel that merges in windows of a group's width held in registers
-/// and writes, the rows' offsets by decoupled look-back (merge.cu k_merge_tiles). count_fill
-/// stays the default until a GPU round times tiles; Variant::ewise_onepass forces it.
-enum class MergeKernel : std::uint8_t { count_fill, tiles };
-
 /// T = A ∪ B or A ∩ B with z = op(a, b) at the values' type. A and B: on the device, same shape,
 /// same index type, same value type (the operator's). Positional operators see (i, j) twice.
-Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
-             MergeKernel kernel = MergeKernel::count_fill);
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx);
 
 /// A value map z = f(a, i, j) applied to every entry (apply's three forms).
 struct MapOp {

@@ -24,9 +24,8 @@ namespace {
 using elementwise::MapOp;
 using elementwise::Merge;
 
-/// Throws NotImplemented for a forced variant of another family (row_filter, ewise_onepass: only
-/// where `own` names it) or a positional accumulator (as the cpu executor does), before
-/// anything is computed.
+/// Throws NotImplemented for a forced variant of another family (row_filter: only where `own`
+/// names it) or a positional accumulator (as the cpu executor does), before anything is computed.
 void check_common(const char* op, const Descriptor& d, const Accum& accum,
                   Variant own = Variant::elementwise) {
   if (d.variant != Variant::automatic && d.variant != Variant::elementwise && d.variant != own)
@@ -73,7 +72,7 @@ bool admits_nothing(const Matrix* M, const Descriptor& d) { return !M && d.mask_
 void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum accum,
                   BinaryOpCode op, const Matrix& A, const Matrix& B, const Descriptor& d,
                   Context& ctx) {
-  check_common(name, d, accum, Variant::ewise_onepass);
+  check_common(name, d, accum);
   const IndexType it = index_for({&A, &B}, A.nnz() + B.nnz());
   if (admits_nothing(M, d))
     return finish(name, "complemented empty mask", C, M, accum, d,
@@ -81,14 +80,10 @@ void ewise_matrix(const char* name, Merge how, Matrix& C, const Matrix* M, Accum
   Matrix ha, hb;
   const Matrix& a = prepare_operand(A, d.transpose_a, it, C.type(), ha, ctx);
   const Matrix& b = prepare_operand(B, d.transpose_b, it, C.type(), hb, ctx);
-  const bool onepass = d.variant == Variant::ewise_onepass;
-  Matrix T = elementwise::merge(
-      a, b, op, how, ctx,
-      onepass ? elementwise::MergeKernel::tiles : elementwise::MergeKernel::count_fill);
+  Matrix T = elementwise::merge(a, b, op, how, ctx);
   finish(name,
          std::string(how == Merge::union_of ? "union" : "intersection") + " by " +
-             std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())) +
-             (onepass ? " (one pass, merge tiles, look-back)" : ""),
+             std::string(binary_op_name(op)) + " at " + std::string(type_name(C.type())),
          C, M, accum, d, std::move(T), ctx);
 }
 

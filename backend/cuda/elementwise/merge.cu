@@ -13,26 +13,16 @@
 // When the count shows one pattern for A and B (nnz(T) = nnz(A) = nnz(B)), the fill is an
 // entry-by-entry pass instead (columns copied, values combined).
 //
-// tiles (MergeKernel::tiles, variant ewise_onepass; not the default until timed): one kernel
-// merges and writes, a group of lanes merging its rows in windows of G steps held in registers
-// (merge_tiles: a merge path over two G-entry tiles by shuffles, no search per entry), each
-// tile of rows finding its offset in T by decoupled look-back, T allocated for its upper bound
-// (k_merge_tiles, merge_tiles_typed).
-//
 // kronecker: row counts lenA(ia) x lenB(ib), scan, then one thread per output entry.
 //
 // Shared memory: 2 * Policy::merge_stage_per_lane * Policy::block indices per block (16 KiB for
 // 32-bit indices). Output rows are sorted with no duplicates because the inputs' rows are.
-#include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
 
 #include "backend/cuda/common/device_array.cuh"
 #include "backend/cuda/common/group_select.cuh"
-#include "backend/cuda/common/host_read.hpp"
-#include "backend/cuda/common/tile_lookback.cuh"
 #include "backend/cuda/elementwise/agent.cuh"
 #include "backend/cuda/elementwise/elementwise.hpp"
 #include "backend/cuda/elementwise/launch.cuh"
@@ -299,261 +289,6 @@ Matrix merge_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Cont
                               rp.release(), ci.release(), vals.release());
 }
 
-/// Merges sorted rows ra[0, na) and rb[0, nb) with a group of G lanes in windows of G merged
-/// steps, A first on ties, each column read once from global memory and kept in registers: lane
-/// l holds entry ia + l of A's tile and jb + l of B's (padded with `end`). In a window, lane l
-/// ranks its A entry among B's tile (entries below it: log2(G) + 1 rounds of one shuffle), which
-/// places it at step l + rank of the merged tiles; one OR-reduction of the places under G gives
-/// every lane the window's A steps as a bit mask, so that lane l holds step d0 + l: A's entry i
-/// (i = A steps before it) when its bit is set, else B's entry j = l - i. Then the window's A
-/// steps and B steps are shifted out of the tiles (a shuffle) and the lanes left empty load the
-/// next entries (one contiguous load).
-/// visit(step, from_a, pair, col, i, j) is called by every lane of the group once per window
-/// (it may hold ballots): `step` false past the row pair's end; i, j: the step's entries of A and
-/// B in their rows (j, for an A step, the B entry it pairs with when `pair`; i, for a B step, is
-/// meaningless); `pair`: the other row has the column too (an A step: b[j] is its column; a B
-/// step: the step before it, the A entry taken just before, has it, since ties take A first).
-/// `in_global`: the rows are in global memory (not staged), so that each window's refill would
-/// wait a full memory latency: the lanes prefetch into L1 the lines `ahead` entries past both
-/// tiles (a window takes at most G entries of a row, `lines` 128-byte lines), a few windows
-/// before the refills read them.
-template <int G, class I, class Visit>
-__device__ __forceinline__ void merge_tiles(const I* ra, I na, const I* rb, I nb, bool in_global,
-                                            Visit&& visit) {
-  constexpr I end = I(~std::make_unsigned_t<I>(0) >> 1);  // above every column
-  constexpr int line = 128 / int(sizeof(I)), lines = G > line ? G / line : 1;
-  constexpr int ahead = 4 * (G > line ? G : line);
-  static_assert(2 * lines <= G, "one lane per line prefetched");
-  const unsigned gm = group_mask<G>();
-  const int lane = int(threadIdx.x % G);
-  const I total = na + nb;
-  I ia = 0, jb = 0;  // entries of A and B taken by the windows so far (the same in every lane)
-  I x = I(lane) < na ? ra[lane] : end, y = I(lane) < nb ? rb[lane] : end;
-  I prev = I(-1);  // the last step's column (no step before the first)
-  for (I d0 = 0; d0 < total; d0 += I(G)) {
-    if (in_global && lane < 2 * lines) {
-      const bool side_a = lane < lines;
-      const I at = (side_a ? ia : jb) + I(ahead + (lane % lines) * line);
-      if (at < (side_a ? na : nb))
-        asm volatile("prefetch.global.L1 [%0];" ::"l"((side_a ? ra : rb) + at));
-    }
-    // rank: B's tile entries below x (ties: A first), by a binary search over the lanes' y
-    // (G - 1 at most from the halving rounds, then one compare for G).
-    int rank = 0;
-#pragma unroll
-    for (int h = G / 2; h >= 1; h /= 2)
-      if (__shfl_sync(gm, y, rank + h - 1, G) < x) rank += h;
-    if (__shfl_sync(gm, y, rank, G) < x) ++rank;
-    const int place = lane + rank;
-    const unsigned a_steps = __reduce_or_sync(gm, place < G ? 1u << place : 0u);
-    const bool from_a = (a_steps >> lane) & 1u;
-    const int i = __popc(a_steps & ((1u << lane) - 1u)), j = lane - i;
-    const I ai = __shfl_sync(gm, x, i, G), bj = __shfl_sync(gm, y, j, G);
-    const I col = from_a ? ai : bj;
-    const I up = __shfl_up_sync(gm, col, 1, G);
-    // An A step pairs with B's next entry bj; a B step with the step before it.
-    const bool pair = (from_a ? bj : lane == 0 ? prev : up) == col;
-    visit(d0 + I(lane) < total, from_a, pair, col, ia + I(i), jb + I(j));
-    // Shift out what the window took: ca steps of A, G - ca of B.
-    const int ca = __popc(a_steps), cb = G - ca;
-    prev = __shfl_sync(gm, col, G - 1, G);
-    const I xs = __shfl_down_sync(gm, x, unsigned(ca), G);
-    const I ys = __shfl_down_sync(gm, y, unsigned(cb), G);
-    ia += I(ca);
-    jb += I(cb);
-    x = lane + ca < G ? xs : (ia + I(lane) < na ? ra[ia + lane] : end);
-    y = lane + cb < G ? ys : (jb + I(lane) < nb ? rb[jb + lane] : end);
-  }
-}
-
-/// The first warp of a block (threadIdx.x < 32) turns the outputs of the tile's R rows,
-/// row_off[0, R), into their offsets in T: a scan over the rows and the decoupled look-back
-/// (common/tile_lookback.cuh) for the tile's offset. The last tile writes out_rp[nrows] = nnz(T).
-template <class I, int R>
-__device__ __forceinline__ void tile_row_offsets(I* row_off, typename TileLookback<I>::State& tiles,
-                                                 typename TileLookback<I>::TempStorage& lookback,
-                                                 Index nrows, I* out_rp) {
-  static_assert(R <= 32, "the tile's rows are scanned by one warp");
-  if (threadIdx.x >= 32) return;
-  const I c = threadIdx.x < R ? row_off[threadIdx.x] : I(0);
-  I s = c;  // inclusive scan over the tile's rows
-  for (int o = 1; o < 32; o *= 2) {
-    const I y = __shfl_up_sync(0xffffffffu, s, o);
-    if (int(threadIdx.x) >= o) s += y;
-  }
-  const I aggregate = __shfl_sync(0xffffffffu, s, 31);
-  const I base = tile_exclusive_prefix<I>(tiles, lookback, aggregate);
-  if (threadIdx.x < R) row_off[threadIdx.x] = base + s - c;
-  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) out_rp[nrows] = base + aggregate;
-}
-
-/// MergeKernel::tiles, one pass: a block is a tile of R = Policy::block / G rows, a group of G
-/// lanes per row merging it by windows (merge_tiles). When both rows fit the group's staging
-/// (Policy::merge_stage_per_lane * G entries each), their columns are copied to shared memory
-/// (stage_rows) and the group keeps, for each output, its entries of A and B there (16 bits
-/// each); the tile's offset in T comes from the decoupled look-back; then the group writes its
-/// row from shared memory (coalesced: consecutive lanes, consecutive positions), reading the
-/// values of the outputs only. Rows that do not fit are merged in global memory by the whole warp
-/// (one such row after another), twice: counting, then writing as they go. Columns are read from
-/// global memory once (twice for rows that do not fit), values once.
-template <class V, class I, bool Union, int G>
-__global__ void __launch_bounds__(Policy::block)
-    k_merge_tiles(Index nrows, BinaryOpCode op, typename TileLookback<I>::State tiles,
-                  const I* a_rp, const I* a_ci, const V* a_v, const I* b_rp, const I* b_ci,
-                  const V* b_v, I* out_rp, I* o_ci, V* o_v) {
-  constexpr int R = Policy::block / G;
-  constexpr int cap = Policy::merge_stage_per_lane * G;
-  constexpr unsigned none = 0xffffu;  // no entry of that operand (a source's 16-bit half)
-  static_assert(cap < int(none), "a staged entry's place fits 16 bits");
-  __shared__ I stage[R][2][cap];
-  __shared__ unsigned out_src[R][cap];  // the outputs' entries of A (low 16 bits) and B (high)
-  __shared__ I row_off[R];              // the rows' output counts, then their offsets in T
-  __shared__ typename TileLookback<I>::TempStorage lookback;
-  const int g = int(threadIdx.x) / G;
-  const unsigned lane = threadIdx.x % G, gm = group_mask<G>(), below = lanes_below_me() & gm;
-  const Index r = Index(blockIdx.x) * R + g;
-  // Rows past nrows are empty (their lanes still take part in the tile's scan).
-  I a0 = 0, b0 = 0, na = 0, nb = 0;
-  if (r < nrows) {
-    a0 = a_rp[r];
-    b0 = b_rp[r];
-    na = a_rp[r + 1] - a0;
-    nb = b_rp[r + 1] - b0;
-  }
-  const I* ra = a_ci + a0;
-  const I* rb = b_ci + b0;
-  // Staged only when the pair's outputs fit out_src too (a union has up to na + nb of them).
-  const bool staged =
-      na + nb <= I(cap) && stage_rows<G>(ra, na, rb, nb, stage[g][0], stage[g][1], I(cap));
-  // An output for every A entry and every unpaired B entry (union), or every pair (intersection).
-  auto emits = [](bool from_a, bool pair) { return Union ? from_a || !pair : from_a && pair; };
-  unsigned* const src = out_src[g];
-  I count = 0;  // the row's outputs so far (the same in every lane)
-  // (The staged rows by their shared-memory names, so that the refills are shared loads.)
-  const I* const sa = stage[g][0];
-  const I* const sb = stage[g][1];
-  if (staged)
-    merge_tiles<G>(sa, na, sb, nb, false, [&](bool step, bool from_a, bool pair, I, I i, I j) {
-      const bool e = step && emits(from_a, pair);
-      const unsigned em = __ballot_sync(gm, e) & gm;
-      if (e)
-        src[count + I(__popc(em & below))] =
-            (from_a ? unsigned(i) : none) | (from_a && !pair ? none : unsigned(j)) << 16;
-      count += I(__popc(em));
-    });
-  // Rows that do not fit are merged in global memory by the whole warp, one after the other
-  // (windows of 32 steps: an 8-lane group would walk a power-law hub row 8 steps at a time),
-  // counting now and writing after the look-back. `long_rows`: their groups' first lanes.
-  constexpr unsigned all = 0xffffffffu;
-  const int wl = int(threadIdx.x % 32);
-  const unsigned long_rows = __ballot_sync(all, !staged && lane == 0);
-  // Row `leader`'s merge by the warp: visit as merge_tiles's, with the row's number and offsets.
-  auto warp_merge = [&](int leader, auto&& visit) {
-    const Index lr = __shfl_sync(all, r, leader);
-    const I la0 = __shfl_sync(all, a0, leader), lb0 = __shfl_sync(all, b0, leader);
-    const I lna = __shfl_sync(all, na, leader), lnb = __shfl_sync(all, nb, leader);
-    merge_tiles<32>(a_ci + la0, lna, b_ci + lb0, lnb, true,
-                    [&](bool step, bool from_a, bool pair, I col, I i, I j) {
-                      visit(lr, la0, lb0, step && emits(from_a, pair), from_a, pair, col, i, j);
-                    });
-  };
-  for (unsigned left = long_rows; left != 0; left &= left - 1) {
-    const int leader = __ffs(left) - 1;
-    I n = 0;
-    warp_merge(leader, [&](Index, I, I, bool e, bool, bool, I, I, I) {
-      n += I(__popc(__ballot_sync(all, e)));
-    });
-    if (wl == leader) count = n;
-  }
-  if (lane == 0) row_off[g] = count;
-  __syncthreads();
-  tile_row_offsets<I, R>(row_off, tiles, lookback, nrows, out_rp);
-  __syncthreads();
-  const I base = row_off[g];
-  if (r < nrows && lane == 0) out_rp[r] = base;
-  // T's entry pos of row rr (its rows of A and B at ao, bo): column col from A's entry i
-  // (has_a) and / or B's entry j (has_b).
-  auto write = [&](Index rr, I ao, I bo, I pos, I col, bool has_a, bool has_b, I i, I j) {
-    o_ci[pos] = col;
-    if (!has_b)
-      o_v[pos] = a_v[ao + i];
-    else if (!has_a)
-      o_v[pos] = b_v[bo + j];
-    else
-      o_v[pos] = binary_op_at<V>(op, a_v[ao + i], b_v[bo + j], rr, col, rr, col);
-  };
-  // Staged rows (rows past nrows among them, with no outputs): from shared memory, coalesced.
-  if (staged)
-    for (I k = I(lane); k < count; k += I(G)) {
-      const unsigned i = src[k] & none, j = src[k] >> 16;
-      write(r, a0, b0, base + k, i != none ? sa[i] : sb[j], i != none, j != none, I(i), I(j));
-    }
-  for (unsigned left = long_rows; left != 0; left &= left - 1) {
-    const int leader = __ffs(left) - 1;
-    I out = __shfl_sync(all, base, leader);
-    warp_merge(leader, [&](Index lr, I la0, I lb0, bool e, bool from_a, bool pair, I col, I i,
-                           I j) {
-      const unsigned em = __ballot_sync(all, e);
-      if (e)
-        write(lr, la0, lb0, out + I(__popc(em & lanes_below_me())), col, from_a, !from_a || pair,
-              i, j);
-      out += I(__popc(em));
-    });
-  }
-}
-
-template <class V, class I, bool Union, int G>
-void launch_merge_tiles(const Matrix& A, const Matrix& B, BinaryOpCode op, I* rp, I* ci, V* vals,
-                        const Context& ctx) {
-  constexpr int R = Policy::block / G;
-  const Index n = A.nrows();
-  const int ntiles = int((n + R - 1) / R);
-  TileLookback<I> tiles(ntiles, ctx);
-  k_merge_tiles<V, I, Union, G><<<unsigned(ntiles), Policy::block, 0, stream_of(ctx)>>>(
-      n, op, tiles.state, A.row_ptr().as<I>(), A.col_idx().as<I>(), A.values().as<V>(),
-      B.row_ptr().as<I>(), B.col_idx().as<I>(), B.values().as<V>(), rp, ci, vals);
-  RINGBLAS_CHECK_LAUNCH("k_merge_tiles", stream_of(ctx), ctx.debug_sync);
-}
-
-/// MergeKernel::tiles. T is allocated for its upper bound before the merge: nnz(A) + nnz(B)
-/// (union) or min(nnz(A), nnz(B)) (intersection); nnz(T) is read back once at the end. The
-/// buffers are kept at that capacity (as SuiteSparse keeps a matrix's allocation larger than its
-/// entries) while it is at most Policy::merge_onepass_max_slack * nnz(T), which a union always
-/// is (|A ∪ B| >= (|A| + |B|) / 2); an intersection much smaller than its bound is copied into
-/// exact buffers, so that T never holds (or moves to the host) more than that slack.
-template <class V, class I, bool Union>
-Matrix merge_tiles_typed(const Matrix& A, const Matrix& B, BinaryOpCode op, const Context& ctx) {
-  const Index n = A.nrows();
-  const Index bound = Union ? A.nnz() + B.nnz() : std::min(A.nnz(), B.nnz());
-  device_array<I> rp(std::size_t(n) + 1, ctx), ci(std::size_t(bound), ctx);
-  device_array<V> vals(std::size_t(bound), ctx);
-  I nnz = 0;
-  if (n == 0) {
-    rp.fill_zero(ctx);
-  } else {
-    if (merge_by_warps(A, B))
-      launch_merge_tiles<V, I, Union, 32>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
-    else
-      launch_merge_tiles<V, I, Union, 8>(A, B, op, rp.data(), ci.data(), vals.data(), ctx);
-    nnz = read_value(rp.data() + n, ctx);
-  }
-  if (double(bound) > Policy::merge_onepass_max_slack * double(nnz)) {
-    cudaStream_t s = stream_of(ctx);
-    device_array<I> ci_exact(std::size_t(nnz), ctx);
-    device_array<V> vals_exact(std::size_t(nnz), ctx);
-    if (nnz > 0) {
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(ci_exact.data(), ci.data(), std::size_t(nnz) * sizeof(I),
-                                        cudaMemcpyDeviceToDevice, s));
-      RINGBLAS_CUDA_TRY(cudaMemcpyAsync(vals_exact.data(), vals.data(),
-                                        std::size_t(nnz) * sizeof(V), cudaMemcpyDeviceToDevice, s));
-    }
-    ci = std::move(ci_exact);
-    vals = std::move(vals_exact);
-  }
-  return Matrix::from_buffers(n, A.ncols(), A.type(), index_type_of<I>::value, Index(nnz),
-                              rp.release(), ci.release(), vals.release());
-}
-
 /// out_rp[r] = lenA(ia) * lenB(ib) for output row r = ia * mb + ib.
 template <class I>
 __global__ void k_kron_count(Index nrows, Index mb, const I* a_rp, const I* b_rp, I* out_rp) {
@@ -617,8 +352,7 @@ void require_same(const Matrix& A, const Matrix& B, const char* where) {
 
 }  // namespace
 
-Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx,
-             MergeKernel kernel) {
+Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const Context& ctx) {
   require_same(A, B, "cuda elementwise::merge");
   if (A.nrows() != B.nrows() || A.ncols() != B.ncols())
     throw DimensionMismatch("cuda elementwise::merge: operands differ in shape");
@@ -626,11 +360,8 @@ Matrix merge(const Matrix& A, const Matrix& B, BinaryOpCode op, Merge how, const
     return visit_index_type(A.index_type(), [&](auto i) {
       using V = decltype(v);
       using I = decltype(i);
-      const bool u = how == Merge::union_of;
-      if (kernel == MergeKernel::tiles)
-        return u ? merge_tiles_typed<V, I, true>(A, B, op, ctx)
-                 : merge_tiles_typed<V, I, false>(A, B, op, ctx);
-      return u ? merge_typed<V, I, true>(A, B, op, ctx) : merge_typed<V, I, false>(A, B, op, ctx);
+      return how == Merge::union_of ? merge_typed<V, I, true>(A, B, op, ctx)
+                                    : merge_typed<V, I, false>(A, B, op, ctx);
     });
   });
 }

@@ -23,13 +23,8 @@ struct Policy {
   /// idle). Either way coalesced loads and a binary search per entry in the other row.
   static constexpr int merge_warp_min_avg = 32;
   /// ewise_add / ewise_mult: a group of G lanes stages rows of up to this many entries per lane
-  /// (256 for a warp, 64 for 8 lanes) in shared memory for its binary searches (MergeKernel::tiles:
-  /// for its merge windows, and 16-bit sources of that many outputs).
+  /// (256 for a warp, 64 for 8 lanes) in shared memory for its binary searches.
   static constexpr int merge_stage_per_lane = 8;
-  /// ewise_add / ewise_mult, MergeKernel::tiles: T, allocated for its upper bound, keeps that
-  /// capacity while it is at most this many times nnz(T) (a union's always is); an
-  /// intersection far below its bound is copied into exact buffers (merge.cu).
-  static constexpr double merge_onepass_max_slack = 2.0;
 };
 
 }  // namespace ringblas::cuda::elementwise
