@@ -73,11 +73,12 @@ struct SpmmPolicy {
   /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
   /// Two s11 options were removed in s12 after losing on every configuration measured (H100,
-  /// tests/bench/results/spmm_single_s11_h100.md, spmm_notes.md): software-pipelined B loads
-  /// through the read-only path (soc-Epinions1 n_B = 512 317.8 us against 265.2, PubMed 64 16.1
-  /// against 14.6) and a one-pass kernel without row pass that handed crossing rows on by a
-  /// flag handshake (PubMed 64 23.8 us against 14.6, Cora 64 15.7 against 8.7: the per-run
-  /// search and the handshake cost more than the row pass). Both are in git history (s11).
+  /// spmm_single_s11_h100.md and spmm_single_s12_h100.md; tests/bench/results/spmm_notes.md):
+  /// software-pipelined B loads through the read-only path (s11 soc-Epinions1 n_B = 512 317.8
+  /// us against 265.2, PubMed 64 16.1 against 14.6) and a one-pass kernel without row pass that
+  /// handed crossing rows on by a flag handshake (PubMed 64 23.8 us against 14.6, Cora 64 15.7
+  /// against 8.7: the per-run search and the handshake cost more than the row pass). Both are
+  /// in git history (s11).
   /// Fewer instructions per nonzero (s11, on: H100 s11, faster on 11 of 12 configurations, 5-10%
   /// on PubMed and soc-Epinions1, Cora 64 8.9 against 8.7 us; bench rows ..._lean): ncu s11
   /// (soc-Epinions1 n_B = 64) has the kernel issuing on 58% of cycles, ALU the busiest pipe,
