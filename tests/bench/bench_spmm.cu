@@ -584,80 +584,18 @@ void run_single(const std::string& name, const Matrix& host, int n, cusparseHand
       record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + o.suffix, a.nnz(), n,
              [&] { spmm_nnzsplit_launch<PlusTimes>(p, ns, L, true, own, false, opt); });
     }
-    // s11 code knobs (issue 14). On the library's launch (both options): pipelined B loads
-    // (SpmmPolicy::nnzsplit_pipeline) at the library's registers (minimum blocks 4: ptxas
-    // spills 64 bytes), at minimum blocks 3, and at unroll 2 (the B registers of today's round).
+    // SpmmPolicy::nnzsplit_lean forced on the library's launch (both options): fewer
+    // instructions per nonzero (FFMA from -0, 32-bit offsets). The library's default since s11,
+    // so the same kernel as `_overlap_runrows` above: the two rows' gap is the timing noise.
     {
-      constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
       NnzsplitOptions opt;
       opt.overlap = true;
       opt.run_rows = runs;
-      const std::string base = "kernel_nnzsplit_L" + std::to_string(L) + "_overlap_runrows_pipe";
-      record("single", cfg, base, a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, true>(p, ns, L, true, own, false, opt);
-      });
-      record("single", cfg, base + "_minblocks3", a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 3, true>(p, ns, L, true, own, false, opt);
-      });
-      record("single", cfg, base + "_unroll2", a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 4, true>(p, ns, L, true, own, false, opt);
-      });
-      // SpmmPolicy::nnzsplit_lean: fewer instructions per nonzero (FFMA from -0, 32-bit offsets).
       record("single", cfg, "kernel_nnzsplit_L" + std::to_string(L) + "_overlap_runrows_lean",
              a.nnz(), n, [&] {
-               spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, false, true>(p, ns, L, true,
-                                                                                   own, false, opt);
+               spmm_nnzsplit_launch_tuned<PlusTimes, SpmmPolicy::nnzsplit_max_vectors, 4, 4, true>(
+                   p, ns, L, true, own, false, opt);
              });
-    }
-    // The one-pass mode (SpmmPolicy::nnzsplit_one_pass: one kernel, no row pass, no atomics):
-    // flags zeroed once here (every launch leaves them zero); `_memset` zeroes them inside each
-    // call (what a call without flags kept between calls would pay); `kernel_nnzsplit_onepass_L<x>`
-    // at half and twice the run length (no atomics nor row pass to weigh against more runs).
-    {
-      constexpr int nv = SpmmPolicy::nnzsplit_max_vectors;
-      const int shortest = std::max(1, L / 2);
-      const std::size_t nruns =
-          std::size_t((a.nnz() + shortest - 1) / shortest) * std::size_t(ns.chunks);
-      std::int32_t* flags = nullptr;
-      void* slots = nullptr;
-      BENCH_CUDA(cudaMalloc(&flags, nruns * 4));
-      BENCH_CUDA(cudaMemset(flags, 0, nruns * 4));
-      BENCH_CUDA(cudaMalloc(&slots, nruns * std::size_t(ns.chunk_cols) * 4));
-      NnzsplitOptions one;
-      one.flags = flags;
-      one.slots = slots;
-      const std::string base = "kernel_nnzsplit_L" + std::to_string(L) + "_onepass";
-      record("single", cfg, base, a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true>(p, ns, L, true, own, false,
-                                                                     one);
-      });
-      record("single", cfg, base + "_minblocks3", a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 3, false, true>(p, ns, L, true, own, false,
-                                                                     one);
-      });
-      record("single", cfg, base + "_pipe_unroll2", a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 2, 4, true, true>(p, ns, L, true, own, false,
-                                                                    one);
-      });
-      record("single", cfg, base + "_lean", a.nnz(), n, [&] {
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true, true>(p, ns, L, true, own,
-                                                                           false, one);
-      });
-      for (int x : {shortest, L * 2})
-        if (x != L)
-          record("single", cfg, "kernel_nnzsplit_onepass_L" + std::to_string(x), a.nnz(), n, [&] {
-            spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true>(p, ns, x, true, own, false,
-                                                                         one);
-          });
-      record("single", cfg, base + "_memset", a.nnz(), n, [&] {
-        BENCH_CUDA(
-            cudaMemsetAsync(flags, 0, std::size_t((a.nnz() + L - 1) / L) * ns.chunks * 4, own));
-        spmm_nnzsplit_launch_tuned<PlusTimes, nv, 4, 4, false, true>(p, ns, L, true, own, false,
-                                                                     one);
-      });
-      BENCH_CUDA(cudaStreamSynchronize(own));
-      cudaFree(flags);
-      cudaFree(slots);
     }
     if (g_sweep) {  // every latency knob at once: the one-wave run, both options, unroll 8
       NnzsplitOptions opt;
@@ -925,11 +863,7 @@ int main(int argc, char** argv) {
                "library's run length, without its s9 options (no dependent launch, run rows "
                "searched), with `_stream` the same on a stream of its own, `_overlap` as "
                "its row pass's dependent launch, `_runrows` its runs' rows from the row pass, "
-               "`_pipe` "
-               "pipelined B loads (`_minblocks3`, `_unroll2`: its registers), `_onepass` one "
-               "kernel "
-               "without row pass (flags zeroed once; `_memset`: zeroed in each call), `_lean` sums "
-               "from -0 in FFMAs and 32-bit B offsets; "
+               "`_lean` sums from -0 in FFMAs and 32-bit B offsets; "
                "`nnzsplit_wave_L<n>`: the run length of SpmmPolicy::nnzsplit_one_wave_small). "
                "Peers: cuSPARSE SpMM (ALG3 after its "
                "untimed preprocessing). Speedup = best cuSPARSE / ringblas. Host us: CPU time per "

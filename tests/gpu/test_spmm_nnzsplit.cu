@@ -5,10 +5,10 @@
 // 520 (scalar and 16-byte paths, lanes and vectors past n_B), plus_times and min_plus (monoid
 // atomics on crossing rows), epilogues (last pass on crossing rows), the ways the kernel meets
 // its row pass (NnzsplitOptions: dependent launch, run rows from the pass) also with B's rows
-// unaligned; the s11 code knobs (pipelined B loads; the one-pass mode without row pass, whose
-// flags must be zero again after every launch); and the public mxm with spmm_subwarp forced or
-// chosen. C is poisoned before every launch; every result is compared with the cpu backend
-// exactly (small integer values: every summation order gives the same float).
+// unaligned; the Lean code knob (the library's default, forced: launch_and_compare's is off);
+// and the public mxm with spmm_subwarp forced or chosen. C is poisoned before every launch; every
+// result is compared with the cpu backend exactly (small integer values: every summation order
+// gives the same float).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -102,10 +102,9 @@ void for_random_shapes(std::uint64_t seed, F&& f) {
 class SpmmNnzsplit : public GpuTest {
  protected:
   /// C = epilogue(A ⊕.⊗ B) by the nnz-split launcher (run length L, at most MaxNV vectors per
-  /// lane, nv of them when the width allows; Pipe, OnePass and Lean: the launcher's knobs of
-  /// those names), compared with the cpu; "" when equal. OnePass: slots poisoned, flags zeroed
-  /// before and checked to be zero after the launch.
-  template <class S, int MaxNV = 4, bool Pipe = false, bool OnePass = false, bool Lean = false>
+  /// lane, nv of them when the width allows; Lean: the launcher's knob of that name), compared
+  /// with the cpu; "" when equal.
+  template <class S, int MaxNV = 4, bool Lean = false>
   std::string launch_and_compare(const Semiring& s, const Matrix& A, const DenseMatrix& B, int L,
                                  int nv, const Epilogue& ep = Epilogue::none(), RowPass how = {}) {
     using namespace ringblas::cuda::detail;
@@ -132,17 +131,6 @@ class SpmmNnzsplit : public GpuTest {
     opt.run_rows = how.run_rows ? run_rows.as<std::int32_t>() : nullptr;
     const int vec = n % 4 == 0 && !how.unaligned_b ? 4 : 1;
     const SubwarpShape shape = nnzsplit_shape(n, vec, nv);
-    const std::size_t runs = std::size_t((A.nnz() + L - 1) / L) * std::size_t(shape.chunks);
-    Buffer flags(OnePass ? runs * 4 + 4 : 0, Location::device, &cuda);
-    Buffer slots(OnePass ? runs * std::size_t(shape.chunk_cols) * 4 + 16 : 0, Location::device,
-                 &cuda);
-    if (OnePass) {
-      if (cudaMemset(flags.data(), 0, flags.size()) != cudaSuccess ||
-          cudaMemset(slots.data(), 0xAB, slots.size()) != cudaSuccess)
-        return "memset";
-      opt.flags = flags.as<std::int32_t>();
-      opt.slots = slots.data();
-    }
     if (ep.has_bias()) {
       bias = ep.bias->to(Location::device, cuda);
       p.epilogue.bias = true;
@@ -161,8 +149,8 @@ class SpmmNnzsplit : public GpuTest {
       // No synchronisation between the launches when they may overlap (debug sync would wait
       // for the row pass before the dependent launch).
       spmm_nnzsplit_launch_tuned<S, MaxNV, SpmmPolicy::nnzsplit_unroll,
-                                 SpmmPolicy::nnzsplit_min_blocks, Pipe, OnePass, Lean>(
-          p, shape, L, false, own, !how.overlap, opt);
+                                 SpmmPolicy::nnzsplit_min_blocks, Lean>(p, shape, L, false, own,
+                                                                        !how.overlap, opt);
     } catch (const Error& e) {
       launched = e.what();
     }
@@ -170,15 +158,6 @@ class SpmmNnzsplit : public GpuTest {
     cudaStreamDestroy(own);
     if (!launched.empty()) return launched;
     if (!ok || cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
-    if (OnePass) {  // every raised flag lowered by its closer: the next call needs them zero
-      std::vector<std::int32_t> f(flags.size() / 4);
-      if (cudaMemcpy(f.data(), flags.data(), flags.size(), cudaMemcpyDeviceToHost) != cudaSuccess)
-        return "flags copy";
-      for (std::size_t i = 0; i < f.size(); ++i)
-        if (f[i] != 0)
-          return "L " + std::to_string(L) + ", n_B " + std::to_string(n) + ": flag " +
-                 std::to_string(i) + " left at " + std::to_string(f[i]);
-    }
     DenseMatrix want(m, n, Type::fp32);
     mxm(want, s, A, B, ep, {}, cpu);
     const DenseMatrix got = c.to(Location::host, cuda);
@@ -287,98 +266,11 @@ TEST_F(SpmmNnzsplit, RowPassOptionsOnRandomShapes) {
   });
 }
 
-TEST_F(SpmmNnzsplit, OnePassAroundRowBoundariesAndEmptyRows) {
-  // No row pass: empty rows at run boundaries, before the first and after the last nonzero, one
-  // row over many runs (1500 nonzeros: its closer waits for up to 1500 flags, groups of a
-  // sub-warp's lanes at a time), run lengths from 1 to past nnz, n_B a multiple of 4 or not,
-  // 1, 2 or 4 vectors per lane, B unaligned (scalar path), and A without nonzeros.
-  const Semiring pt = semiring("plus_times", Type::fp32);
-  std::vector<Index> lengths = boundary_lengths();
-  lengths.insert(lengths.begin(), {0, 0, 0});
-  lengths.insert(lengths.end(), {0, 0, 0, 0, 0});
-  const Matrix A = rows_of_lengths(lengths, 1700, Type::fp32, 230);
-  for (Index n : {Index(1), Index(5), Index(16), Index(64), Index(132), Index(256)}) {
-    const DenseMatrix B =
-        random_dense(1700, n, Type::fp32, 231 + n, Layout::row_major, ValueKind::integral);
-    for (int L : {1, 2, 7, 16, 33, 64, 1000, 1 << 20})
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, A, B, L, 1)), "");
-    for (int nv : {2, 4})
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, A, B, 16, nv)), "");
-    RowPass unaligned;
-    unaligned.unaligned_b = true;
-    EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, A, B, 8, 1, Epilogue::none(),
-                                                             unaligned)),
-              "");
-  }
-  const Matrix none = rows_of_lengths(std::vector<Index>(40, 0), 30, Type::fp32, 232);
-  const DenseMatrix B0 =
-      random_dense(30, 8, Type::fp32, 233, Layout::row_major, ValueKind::integral);
-  EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, none, B0, 16, 1, Epilogue::relu())),
-            "");
-}
-
-TEST_F(SpmmNnzsplit, OnePassMinPlusEpiloguesAndPowerLaw) {
-  // The closers combine with the monoid (min_plus) and apply the epilogue themselves (no last
-  // pass); R-MAT rows (power law) and random shapes (one row, every other row empty, one full
-  // row over many runs).
-  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 234);
-  const Matrix G = integral_fp32(rmat(11, 8, 235).adjacency, 236);
-  const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
-  for (Index n : {Index(4), Index(17), Index(64), Index(256)}) {
-    const DenseMatrix B =
-        random_dense(1700, n, Type::fp32, 237 + n, Layout::row_major, ValueKind::integral);
-    const DenseMatrix Bg =
-        random_dense(G.ncols(), n, Type::fp32, 238 + n, Layout::row_major, ValueKind::integral);
-    for (int L : {4, 16, 33})
-      EXPECT_EQ((launch_and_compare<MinPlus, 2, false, true>(mp, A, B, L, 1)), "");
-    const Epilogues eps(n);
-    for (const Epilogue& ep : eps.all()) {
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, A, B, 16, 1, ep)), "")
-          << "epilogue kind " << int(ep.kind);
-      for (int L : {16, 64})
-        EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, G, Bg, L, 1, ep)), "")
-            << "epilogue kind " << int(ep.kind);
-    }
-  }
-  for_random_shapes(239, [&](const Matrix& R, const DenseMatrix& B, const std::string& shape) {
-    for (int L : {4, 16, 128})
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true>(pt, R, B, L, 1)), "") << shape;
-  });
-}
-
-TEST_F(SpmmNnzsplit, PipelinedLoadsWithAndWithoutTheRowPass) {
-  // Pipe: a round's loads issued before the previous round is combined (odd batch tails: runs
-  // of 7 and 33), with the library's row-pass options and in the one-pass mode.
-  const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 241);
-  const Matrix G = integral_fp32(rmat(11, 8, 242).adjacency, 243);
-  const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
-  RowPass lib;
-  lib.overlap = lib.run_rows = true;
-  for (Index n : {Index(5), Index(64), Index(256)}) {
-    const DenseMatrix B =
-        random_dense(1700, n, Type::fp32, 244 + n, Layout::row_major, ValueKind::integral);
-    const DenseMatrix Bg =
-        random_dense(G.ncols(), n, Type::fp32, 245 + n, Layout::row_major, ValueKind::integral);
-    for (int L : {1, 7, 16, 33, 1 << 20}) {
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true>(pt, A, B, L, 1, Epilogue::none(), lib)),
-                "");
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true, true>(pt, A, B, L, 1)), "");
-    }
-    EXPECT_EQ((launch_and_compare<MinPlus, 2, true>(mp, A, B, 16, 2, Epilogue::none(), lib)), "");
-    for (int L : {16, 64}) {
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true>(pt, G, Bg, L, 1, Epilogue::relu(), lib)),
-                "");
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true, true>(pt, G, Bg, L, 1, Epilogue::relu())),
-                "");
-    }
-  }
-}
-
 TEST_F(SpmmNnzsplit, LeanSumsWithAndWithoutTheRowPass) {
   // Lean: plus sums from -0 (one multiply-add per product), B's row offset in 32 bits; min_plus
   // keeps its first-product start (only the offset changes). Rows around run boundaries and
-  // R-MAT, with the library's row-pass options and in the one-pass mode, an epilogue, B
-  // unaligned (scalar path).
+  // R-MAT, with the library's row-pass options and without them, an epilogue, B unaligned
+  // (scalar path).
   const Matrix A = rows_of_lengths(boundary_lengths(), 1700, Type::fp32, 246);
   const Matrix G = integral_fp32(rmat(11, 8, 247).adjacency, 248);
   const Semiring pt = semiring("plus_times", Type::fp32), mp = semiring("min_plus", Type::fp32);
@@ -391,19 +283,14 @@ TEST_F(SpmmNnzsplit, LeanSumsWithAndWithoutTheRowPass) {
     const DenseMatrix Bg =
         random_dense(G.ncols(), n, Type::fp32, 250 + n, Layout::row_major, ValueKind::integral);
     for (int L : {1, 16, 33}) {
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, A, B, L, 1,
-                                                                      Epilogue::none(), lib)),
+      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true>(pt, A, B, L, 1, Epilogue::none(), lib)),
                 "");
-      EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, true, true>(pt, A, B, L, 1)), "");
-      EXPECT_EQ((launch_and_compare<MinPlus, 2, false, false, true>(mp, A, B, L, 1,
-                                                                    Epilogue::none(), lib)),
-                "");
+      EXPECT_EQ((launch_and_compare<PlusTimes, 4, true>(pt, A, B, L, 1)), "");
+      EXPECT_EQ((launch_and_compare<MinPlus, 2, true>(mp, A, B, L, 1, Epilogue::none(), lib)), "");
     }
-    EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, A, B, 16, 1,
-                                                                    Epilogue::none(), unaligned)),
-              "");
-    EXPECT_EQ((launch_and_compare<PlusTimes, 4, false, false, true>(pt, G, Bg, 64, 1,
-                                                                    Epilogue::relu(), lib)),
+    EXPECT_EQ(
+        (launch_and_compare<PlusTimes, 4, true>(pt, A, B, 16, 1, Epilogue::none(), unaligned)), "");
+    EXPECT_EQ((launch_and_compare<PlusTimes, 4, true>(pt, G, Bg, 64, 1, Epilogue::relu(), lib)),
               "");
   }
 }

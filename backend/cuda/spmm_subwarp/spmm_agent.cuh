@@ -50,11 +50,9 @@ template <class S, int V> struct RowAgent {
   /// acc[v] (+)= a (x) B(k, col0 + v): one nonzero A(row, k) = a applied to this thread's
   /// columns (`first`: acc starts with this product).
   /// bv = B(k, col0 .. col0 + V - 1) (one 16-byte load when V > 1; T{} when the multiply
-  /// does not read B). `ReadOnly`: 16-byte loads through the non-coherent path (ld.global.nc),
-  /// which the compiler may move past the kernel's stores to C (B and C never overlap).
-  /// `Narrow`: the row offset as a 32 x 32 -> 64-bit multiply (B's row stride is below 2^31:
-  /// n_B or 1, n_B an int), one instruction instead of a 64-bit multiply.
-  template <bool ReadOnly = false, bool Narrow = false>
+  /// does not read B). `Narrow`: the row offset as a 32 x 32 -> 64-bit multiply (B's row stride is
+  /// below 2^31: n_B or 1, n_B an int), one instruction instead of a 64-bit multiply.
+  template <bool Narrow = false>
   __device__ __forceinline__ static void load_b(T (&bv)[V], int k, int col0,
                                                 const DenseView<T>& d) {
     if constexpr (S::reads_b) {
@@ -63,14 +61,7 @@ template <class S, int V> struct RowAgent {
       if constexpr (V == 1) {
         bv[0] = d.b[row + col0 * d.b_cs];
       } else {
-        VecOf<T, V> vec;
-        const T* src = d.b + row + col0;
-        if constexpr (ReadOnly && sizeof(vec) == 16) {
-          const int4 bits = __ldg(reinterpret_cast<const int4*>(src));
-          memcpy(&vec, &bits, 16);
-        } else {
-          vec = *reinterpret_cast<const VecOf<T, V>*>(src);
-        }
+        const VecOf<T, V> vec = *reinterpret_cast<const VecOf<T, V>*>(d.b + row + col0);
 #pragma unroll
         for (int v = 0; v < V; ++v) bv[v] = vec.v[v];
       }

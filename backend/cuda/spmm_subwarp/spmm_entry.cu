@@ -109,9 +109,7 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   // (nnzsplit_run_length).
   const double mean_row = double(a.nnz) / double(std::max<Index>(a.nrows, 1));
   const bool split = !coo && !rowsplit && mean_row >= SpmmPolicy::split_mean_row;
-  // The one-pass nnz-split kernel stores every element itself (no atomics).
-  const bool one_pass = split && SpmmPolicy::nnzsplit_one_pass;
-  DeviceOut out(C, T, ctx, coo || (split && !one_pass));
+  DeviceOut out(C, T, ctx, coo || split);
 
   SpmmProblem p;
   p.m = static_cast<int>(a.nrows);
@@ -147,22 +145,11 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
   const bool stream_c = double(p.m) * double(p.n) * double(tsz) > double(device_props(ctx.device).l2_bytes);
   // The nnz-split kernel's meeting with its row pass (SpmmPolicy::nnzsplit_overlap / _run_rows).
   NnzsplitOptions nnzsplit_opt;
-  nnzsplit_opt.overlap = SpmmPolicy::nnzsplit_overlap && !one_pass;
-  Buffer run_rows, flags, slots;
-  if (split && !one_pass && SpmmPolicy::nnzsplit_run_rows && p.nnz > 0) {
+  nnzsplit_opt.overlap = SpmmPolicy::nnzsplit_overlap;
+  Buffer run_rows;
+  if (split && SpmmPolicy::nnzsplit_run_rows && p.nnz > 0) {
     run_rows = Buffer(static_cast<std::size_t>((p.nnz + L - 1) / L) * 4, Location::device, &ctx);
     nnzsplit_opt.run_rows = run_rows.as<std::int32_t>();
-  }
-  if (one_pass) {  // its handshake (NnzsplitOptions): flags zeroed here, in every call
-    const std::size_t runs =
-        static_cast<std::size_t>((p.nnz + L - 1) / L) * static_cast<std::size_t>(shape.chunks);
-    flags = Buffer(std::max<std::size_t>(runs, 1) * 4, Location::device, &ctx);
-    slots =
-        Buffer(std::max<std::size_t>(runs * shape.chunk_cols * tsz, 16), Location::device, &ctx);
-    RINGBLAS_CUDA_TRY(
-        cudaMemsetAsync(flags.data(), 0, flags.size(), static_cast<cudaStream_t>(ctx.stream)));
-    nnzsplit_opt.flags = flags.as<std::int32_t>();
-    nnzsplit_opt.slots = slots.data();
   }
   Buffer rows;
   if (coo) {
@@ -179,7 +166,6 @@ void run_spmm(DenseMatrix& C, const Semiring& s, const Matrix& A, const DenseMat
                                    std::to_string(rowsplit_threads) + " threads)"
                              : "") +
                    (split ? " (nnz-split, " + std::to_string(L) + " nonzeros per sub-warp" +
-                                (one_pass ? ", one pass" : "") +
                                 (nnzsplit_opt.overlap ? ", dependent launch" : "") +
                                 (nnzsplit_opt.run_rows ? ", run rows from the row pass" : "") + ")"
                           : "") +

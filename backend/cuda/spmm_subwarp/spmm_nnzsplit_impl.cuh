@@ -16,9 +16,7 @@
 // - Rows that lie inside one run are stored with their epilogue (evict-first when C is larger
 //   than L2). A row that crosses a run boundary is combined into C with the monoid's atomic
 //   after nnzsplit_rows_kernel set it to the identity; its epilogue runs in a last pass. Empty rows
-//   get epilogue(identity) from the first pass. The one-pass mode (OnePass) has neither pass nor
-//   atomics: runs hand crossing rows to the run that closes them (spmm_nnzsplit_one_pass.cuh)
-//   and store the empty rows at their positions.
+//   get epilogue(identity) from the first pass.
 // Shared memory (dynamic): per block, 256 (512 for sub-warps under 8 lanes) column indices and
 // values.
 // A reduction starts with its first product (not the identity), which is what the any monoid
@@ -29,7 +27,6 @@
 #include "backend/cuda/common/check.cuh"
 #include "backend/cuda/common/dependent_launch.cuh"
 #include "backend/cuda/spmm_subwarp/spmm_agent.cuh"
-#include "backend/cuda/spmm_subwarp/spmm_nnzsplit_one_pass.cuh"
 
 namespace ringblas::cuda::detail {
 
@@ -111,7 +108,7 @@ __global__ void nnzsplit_rows_kernel(SpmmProblem p, DenseView<T> d, Epi<T> ep, T
   }
 }
 
-template <class S, int V, int NV, int Unroll, int MinBlocks, bool Pipe, bool OnePass, bool Lean>
+template <class S, int V, int NV, int Unroll, int MinBlocks, bool Lean>
 __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     spmm_nnzsplit_kernel(SpmmProblem p, DenseView<typename S::value_type> d,
                          Epi<typename S::value_type> ep, int log_sw, int L, bool stream_c,
@@ -153,7 +150,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   }
 
   int r;
-  if (!OnePass && opt.run_rows) {
+  if (opt.run_rows) {
     if (opt.overlap) grid_dependency_wait();  // run_rows comes from the row pass
     r = opt.run_rows[start / L];
   } else {
@@ -175,46 +172,8 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
     }
   };
   restart();
-  // One pass (spmm_nnzsplit_one_pass.cuh): empty rows are this run's to store when their
-  // position rp[row] lies in it (or is nnz, for the last run); the head row, when it began in an
-  // earlier run and ends here, is kept in acc_head and closed after the run.
-  const int run = static_cast<int>(start / L);
-  const OnePassRows<S, V, NV> one{static_cast<T*>(opt.slots), opt.flags,
-                                  static_cast<long long>(gridDim.y) * chunk_cols,
-                                  static_cast<int>(gridDim.y), static_cast<int>(blockIdx.y)};
-  T acc_head[NV][V];
-  int head_row = -1, head_begin = 0;
-  auto store_empty = [&](int row) {
-#pragma unroll
-    for (int j = 0; j < NV; ++j)
-      if (on[j]) {
-        T id[V];
-#pragma unroll
-        for (int v = 0; v < V; ++v) id[v] = S::identity();
-        Agent::flush(id, true, row, col[j], d, ep, stream_c);
-      }
-  };
-  if constexpr (OnePass) {
-    if (row_begin == first)  // empty rows just before r sit at position `first`
-      for (int e = r - 1; e >= 0 && rp[e] == first; --e) store_empty(e);
-  }
   auto flush_row = [&]() {
     const bool whole = row_begin >= first && row_end <= end;
-    if constexpr (OnePass) {
-      if (row_end > end) {  // the run's last row goes on: its part for the closer
-        one.publish(acc, run, col, on, lane, mask);
-        return;
-      }
-      if (!whole) {  // the head row, begun in an earlier run, ends here: closed after the run
-#pragma unroll
-        for (int j = 0; j < NV; ++j)
-#pragma unroll
-          for (int v = 0; v < V; ++v) acc_head[j][v] = acc[j][v];
-        head_row = r;
-        head_begin = row_begin;
-        return;
-      }
-    }
 #pragma unroll
     for (int j = 0; j < NV; ++j)
       if (on[j]) Agent::flush(acc[j], whole, r, col[j], d, ep, stream_c);
@@ -235,7 +194,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
   fetch(first);
   // The row pass must be done before the first store to C (crossing rows set to the identity);
   // everything above only read A.
-  if (!OnePass && opt.overlap && !opt.run_rows) grid_dependency_wait();
+  if (opt.overlap && !opt.run_rows) grid_dependency_wait();
   for (int q = first; q < end; q += batch) {
 #pragma unroll
     for (int i = 0; i < kNnzsplitMaxReps; ++i) {
@@ -256,7 +215,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
           const int k = s_col[stage0 + j0 + u];
 #pragma unroll
           for (int j = 0; j < NV; ++j)
-            if (on[j]) Agent::template load_b<Pipe, Lean>(bv[u][j], k, col[j], d);
+            if (on[j]) Agent::template load_b<Lean>(bv[u][j], k, col[j], d);
         }
       }
     };
@@ -272,9 +231,7 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
               ++r;
               row_begin = row_end;
               row_end = rp[r + 1];
-              if constexpr (OnePass)
-                if (pos >= row_end) store_empty(r);
-            } while (pos >= row_end);  // empty rows: stored by the first pass (one pass: here)
+            } while (pos >= row_end);  // empty rows: stored by the first pass
           }
           const int k = s_col[stage0 + j0 + u];
           T a{};
@@ -286,57 +243,29 @@ __global__ void __launch_bounds__(SpmmPolicy::block_threads, MinBlocks)
         }
       }
     };
-    if constexpr (Pipe) {
-      // Two rounds in flight: the next round's loads are issued before this one is combined.
-      T b0[Unroll][NV][V], b1[Unroll][NV][V];
-      load_round(b0, 0, std::false_type{});
-      for (int j0 = 0; j0 < cnt; j0 += 2 * Unroll) {
-        const bool second = j0 + Unroll < cnt;
-        if (second) load_round(b1, j0 + Unroll, std::false_type{});
-        combine_round(b0, j0, std::false_type{});
-        if (second) {
-          if (j0 + 2 * Unroll < cnt) load_round(b0, j0 + 2 * Unroll, std::false_type{});
-          combine_round(b1, j0 + Unroll, std::false_type{});
-        }
-      }
-    } else {
-      for (int j0 = 0; j0 < cnt; j0 += Unroll) {
-        T bv[Unroll][NV][V];
-        // Lean: whole rounds (every round of a full batch) without a bound test per nonzero.
-        if (Lean && j0 + Unroll <= cnt) {
-          load_round(bv, j0, std::true_type{});
-          combine_round(bv, j0, std::true_type{});
-        } else {
-          load_round(bv, j0, std::false_type{});
-          combine_round(bv, j0, std::false_type{});
-        }
+    for (int j0 = 0; j0 < cnt; j0 += Unroll) {
+      T bv[Unroll][NV][V];
+      // Lean: whole rounds (every round of a full batch) without a bound test per nonzero.
+      if (Lean && j0 + Unroll <= cnt) {
+        load_round(bv, j0, std::true_type{});
+        combine_round(bv, j0, std::true_type{});
+      } else {
+        load_round(bv, j0, std::false_type{});
+        combine_round(bv, j0, std::false_type{});
       }
     }
     __syncwarp(mask);
   }
   flush_row();  // the run's last row (it has entries in the run)
-  if constexpr (OnePass) {
-    if (end == p.nnz)  // the rows after the last nonzero
-      for (int e = r + 1; e < p.m; ++e) store_empty(e);
-    if (head_row >= 0) {  // after this run's own publish: no run waits on a waiting run
-      one.gather(acc_head, head_begin / L, run, col, on, lane, sw, mask);
-#pragma unroll
-      for (int j = 0; j < NV; ++j)
-        if (on[j]) Agent::flush(acc_head[j], true, head_row, col[j], d, ep, stream_c);
-    }
-  }
 }
 
-/// MaxNV (vectors per lane at most), Unroll, MinBlocks (registers), Pipe (two rounds of B
-/// loads in flight, read-only loads: SpmmPolicy::nnzsplit_pipeline), OnePass (no row pass:
-/// SpmmPolicy::nnzsplit_one_pass) and Lean (fewer instructions per nonzero:
-/// SpmmPolicy::nnzsplit_lean) are the knobs that change code; the library launches
-/// SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from nnzsplit_shape
-/// (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds at least
-/// (nnz + L - 1) / L ints; OnePass: its flags and slots, and neither overlap nor run_rows).
+/// MaxNV (vectors per lane at most), Unroll, MinBlocks (registers) and Lean (fewer
+/// instructions per nonzero: SpmmPolicy::nnzsplit_lean) are the knobs that change code; the
+/// library launches SpmmPolicy's, bench_spmm instantiates others to measure them. `shape` from
+/// nnzsplit_shape (shape.nv <= MaxNV), L >= 1; `opt`: NnzsplitOptions (its run_rows holds at
+/// least (nnz + L - 1) / L ints).
 template <class S, int MaxNV = SpmmPolicy::nnzsplit_max_vectors,
           int Unroll = SpmmPolicy::nnzsplit_unroll, int MinBlocks = SpmmPolicy::nnzsplit_min_blocks,
-          bool Pipe = SpmmPolicy::nnzsplit_pipeline, bool OnePass = false,
           bool Lean = SpmmPolicy::nnzsplit_lean>
 void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape, int L,
                                 bool stream_c, void* stream, bool sync,
@@ -346,9 +275,6 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
   if (L < 1 || shape.nv < 1 || shape.nv > MaxNV || (shape.nv & (shape.nv - 1)) != 0)
     throw InvalidValue("spmm_nnzsplit: run length " + std::to_string(L) + ", " +
                        std::to_string(shape.nv) + " vectors per lane");
-  if (OnePass && (!opt.flags || !opt.slots || opt.overlap || opt.run_rows))
-    throw InvalidValue(
-        "spmm_nnzsplit: a one-pass launch takes flags and slots, no row pass options");
   auto s = static_cast<cudaStream_t>(stream);
   const auto d = dense_view<S>(p);
   const Epi<T> ep(p.epilogue);
@@ -370,7 +296,7 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
           p, d, ep, S::identity(), L, finish, run_rows);
     RINGBLAS_CHECK_LAUNCH("nnzsplit_rows_kernel", s, sync);
   };
-  if (!OnePass || p.nnz == 0) rows_pass(false);  // one pass: only to fill C when A is empty
+  rows_pass(false);
   if (p.nnz > 0) {
     const long long groups = (p.nnz + L - 1) / L;
     const dim3 grid(grid_for(groups << shape.log_sw), shape.chunks);
@@ -384,41 +310,32 @@ void spmm_nnzsplit_launch_tuned(const SpmmProblem& p, const SubwarpShape& shape,
     if constexpr (vec_width<T>() > 1) {
       if (shape.vec > 1) {
         constexpr int W = vec_width<T>();
-        if (shape.nv == 1)
-          go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+        if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, W, 1, Unroll, MinBlocks, Lean>);
         if constexpr (MaxNV >= 2)
-          if (shape.nv == 2)
-            go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+          if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, W, 2, Unroll, MinBlocks, Lean>);
         if constexpr (MaxNV >= 4)
-          if (shape.nv == 4)
-            go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+          if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, W, 4, Unroll, MinBlocks, Lean>);
         launched = true;
       }
     }
     if (!launched) {
-      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+      if (shape.nv == 1) go(spmm_nnzsplit_kernel<S, 1, 1, Unroll, MinBlocks, Lean>);
       if constexpr (MaxNV >= 2)
-        if (shape.nv == 2)
-          go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+        if (shape.nv == 2) go(spmm_nnzsplit_kernel<S, 1, 2, Unroll, MinBlocks, Lean>);
       if constexpr (MaxNV >= 4)
-        if (shape.nv == 4)
-          go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks, Pipe, OnePass, Lean>);
+        if (shape.nv == 4) go(spmm_nnzsplit_kernel<S, 1, 4, Unroll, MinBlocks, Lean>);
     }
     RINGBLAS_CHECK_LAUNCH("spmm_nnzsplit_kernel", s, sync);
   }
   const EpilogueArgs& e = p.epilogue;
-  if (!OnePass && (e.bias || e.relu || e.clamp)) {  // one pass: the closers applied it
-    rows_pass(true);
-  }
+  if (e.bias || e.relu || e.clamp) rows_pass(true);
 }
 
 template <class S>
 void spmm_nnzsplit_launch(const SpmmProblem& p, const SubwarpShape& shape, int L, bool stream_c,
                           void* stream, bool sync, const NnzsplitOptions& opt) {
-  // SpmmPolicy::nnzsplit_one_pass: the caller gives the flags and slots (spmm_entry.cu).
   spmm_nnzsplit_launch_tuned<S, SpmmPolicy::nnzsplit_max_vectors, SpmmPolicy::nnzsplit_unroll,
-                             SpmmPolicy::nnzsplit_min_blocks, SpmmPolicy::nnzsplit_pipeline,
-                             SpmmPolicy::nnzsplit_one_pass, SpmmPolicy::nnzsplit_lean>(
+                             SpmmPolicy::nnzsplit_min_blocks, SpmmPolicy::nnzsplit_lean>(
       p, shape, L, stream_c, stream, sync, opt);
 }
 

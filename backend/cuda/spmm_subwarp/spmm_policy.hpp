@@ -72,24 +72,13 @@ struct SpmmPolicy {
   /// Nonzeros whose B rows are loaded back to back before they are combined (s4 round 3: 2 was
   /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
-  /// Software-pipelined B loads (s11, issue 14; off: measured slower on every configuration,
-  /// H100 s11, e.g. soc-Epinions1 n_B = 512 317.8 us against 265.2, PubMed 64 16.1 against
-  /// 14.6; spmm_single_s11_h100.md): the next round of
-  /// nnzsplit_unroll B rows is loaded (read-only path, ld.global.nc) before the current round is
-  /// combined, so two rounds are in flight across the round's row flushes, which plain loads
-  /// cannot be moved past. ncu s9: soc-Epinions1 n_B = 64's kernel is latency bound (SM 55%,
-  /// L2 44%, DRAM 23%). Twice the B registers of a round, like unroll 8, but without unroll 8's
-  /// longer wait for its first B row (bench_spmm rows kernel_nnzsplit_L<L>_..._pipe).
-  static constexpr bool nnzsplit_pipeline = false;
-  /// One kernel, no row pass, no atomics (s11, issue 14; off: measured slower on every
-  /// configuration, H100 s11, _onepass_memset PubMed 64 23.8 us against 14.6, Cora 64 15.7
-  /// against 8.7; the per-run search and the flag handshake cost more than the row pass; rows
-  /// kernel_nnzsplit_L<L>_onepass): a row crossing run boundaries is closed by the run holding
-  /// its last nonzero from the other runs' published parts (spmm_nnzsplit_one_pass.cuh). For the
-  /// launch-bound calls (ncu s9, PubMed n_B = 64: row pass 5.9 us + kernel 10.3 us, 13% DRAM)
-  /// and soc-Epinions1's row pass (10.5 us of 52.8, on the kernel's critical path since the
-  /// kernel reads its run rows). Needs flags that stay zeroed between calls (NnzsplitOptions).
-  static constexpr bool nnzsplit_one_pass = false;
+  /// Two s11 options were removed in s12 after losing on every configuration measured (H100,
+  /// spmm_single_s11_h100.md and spmm_single_s12_h100.md; tests/bench/results/spmm_notes.md):
+  /// software-pipelined B loads through the read-only path (s11 soc-Epinions1 n_B = 512 317.8
+  /// us against 265.2, PubMed 64 16.1 against 14.6) and a one-pass kernel without row pass that
+  /// handed crossing rows on by a flag handshake (PubMed 64 23.8 us against 14.6, Cora 64 15.7
+  /// against 8.7: the per-run search and the handshake cost more than the row pass). Both are
+  /// in git history (s11).
   /// Fewer instructions per nonzero (s11, on: H100 s11, faster on 11 of 12 configurations, 5-10%
   /// on PubMed and soc-Epinions1, Cora 64 8.9 against 8.7 us; bench rows ..._lean): ncu s11
   /// (soc-Epinions1 n_B = 64) has the kernel issuing on 58% of cycles, ALU the busiest pipe,
@@ -120,16 +109,9 @@ struct SpmmPolicy {
 ///   each run's first nonzero (it reads every row's bounds anyway) and the kernel reads it
 ///   instead of its (sub-warp + 1)-ary search (about log_17(m) dependent loads: 4 on PubMed).
 ///   With `overlap` the kernel waits for the pass before reading it. nullptr: search.
-/// - `flags`, `slots` (one-pass launches only, spmm_nnzsplit_launch_tuned<..., OnePass = true>):
-///   the crossing rows' handshake (spmm_nnzsplit_one_pass.cuh): (nnz + L - 1) / L x chunks ints,
-///   zero before the launch and zero again after it, and as many rows of chunks x chunk_cols
-///   values of the semiring's type (any content). The one-pass launch has no row pass, so it
-///   takes neither `overlap` nor `run_rows`.
 struct NnzsplitOptions {
   bool overlap = false;
   std::int32_t* run_rows = nullptr;
-  std::int32_t* flags = nullptr;
-  void* slots = nullptr;
 };
 
 /// How one CSR launch maps threads: a sub-warp of 2^log_sw threads per (row, column chunk);
