@@ -72,8 +72,10 @@ struct SpmmPolicy {
   /// Nonzeros whose B rows are loaded back to back before they are combined (s4 round 3: 2 was
   /// 5-10% slower at n_B >= 128 on soc-Epinions1 and R-MAT 20).
   static constexpr int nnzsplit_unroll = 4;
-  /// Two s11 options were removed in s12 after losing on every configuration measured (H100,
-  /// spmm_single_s11_h100.md and spmm_single_s12_h100.md; tests/bench/results/spmm_notes.md):
+  /// Two s11 options were removed in s12 after losing wherever they were launched as the library
+  /// would (H100; only pipelining with other register limits came within noise, 1-7%, of the
+  /// default on Cora n_B = 64 / 128, and lost 2-14% on PubMed and soc-Epinions1;
+  /// spmm_single_s11_h100.md, spmm_single_s12_h100.md, tests/bench/results/spmm_notes.md):
   /// software-pipelined B loads through the read-only path (s11 soc-Epinions1 n_B = 512 317.8
   /// us against 265.2, PubMed 64 16.1 against 14.6) and a one-pass kernel without row pass that
   /// handed crossing rows on by a flag handshake (PubMed 64 23.8 us against 14.6, Cora 64 15.7
